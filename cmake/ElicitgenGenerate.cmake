@@ -1,0 +1,77 @@
+# elicitgen_generate(TARGET <target> SCHEMAS <file>... [NAMESPACE <ns>] [OUT_DIR <dir>]
+#                    [OUT_VAR <var>] [TEMPLATES <dir>])
+#
+# Generates typed C++ (one .hpp and one .cpp per schema file) as a build step, adds the sources to
+# <target>, puts OUT_DIR on its include path and links it to elicit::runtime. Each schema file has
+# its own custom command, depending on that file and on the generator, so only what changed is
+# regenerated; elicitgen rewrites an output only when its content changes, so an edit that does
+# not change the generated code recompiles nothing.
+#
+# The generator is, in order: ELICITGEN_EXECUTABLE (a host binary, for cross builds), the
+# elicitgen target of this build tree, or elicitgen::elicitgen from find_package(elicitgen).
+# OUT_VAR receives the list of generated files. OUT_DIR defaults to
+# ${CMAKE_CURRENT_BINARY_DIR}/elicitgen/<target>.
+function(elicitgen_generate)
+  cmake_parse_arguments(ARG "" "TARGET;NAMESPACE;OUT_DIR;OUT_VAR;TEMPLATES" "SCHEMAS" ${ARGN})
+  if(NOT ARG_TARGET)
+    message(FATAL_ERROR "elicitgen_generate: TARGET is required")
+  endif()
+  if(NOT ARG_SCHEMAS)
+    message(FATAL_ERROR "elicitgen_generate: SCHEMAS needs at least one file")
+  endif()
+  if(NOT ARG_OUT_DIR)
+    set(ARG_OUT_DIR "${CMAKE_CURRENT_BINARY_DIR}/elicitgen/${ARG_TARGET}")
+  endif()
+
+  if(ELICITGEN_EXECUTABLE)
+    set(generator "${ELICITGEN_EXECUTABLE}")
+    set(generator_dep "${ELICITGEN_EXECUTABLE}")
+  elseif(TARGET elicitgen)
+    set(generator "$<TARGET_FILE:elicitgen>")
+    set(generator_dep elicitgen)
+  elseif(TARGET elicitgen::elicitgen)
+    set(generator "$<TARGET_FILE:elicitgen::elicitgen>")
+    set(generator_dep elicitgen::elicitgen)
+  else()
+    message(FATAL_ERROR "elicitgen_generate: no generator; set ELICITGEN_EXECUTABLE or find_package(elicitgen)")
+  endif()
+
+  set(extra_args)
+  set(extra_deps)
+  if(ARG_NAMESPACE)
+    list(APPEND extra_args --namespace "${ARG_NAMESPACE}")
+  endif()
+  if(ARG_TEMPLATES)
+    get_filename_component(templates "${ARG_TEMPLATES}" ABSOLUTE)
+    list(APPEND extra_args --templates "${templates}")
+    file(GLOB template_files "${templates}/*.mustache")
+    list(APPEND extra_deps ${template_files})
+  endif()
+
+  set(generated)
+  foreach(schema IN LISTS ARG_SCHEMAS)
+    get_filename_component(schema_abs "${schema}" ABSOLUTE)
+    get_filename_component(stem "${schema_abs}" NAME_WE)
+    # The generator names outputs after the file stem in snake_case; mirror that here.
+    string(REGEX REPLACE "([a-z0-9])([A-Z])" "\\1_\\2" stem "${stem}")
+    string(REGEX REPLACE "[^A-Za-z0-9]+" "_" stem "${stem}")
+    string(REGEX REPLACE "^_+|_+$" "" stem "${stem}")
+    string(TOLOWER "${stem}" stem)
+    set(hpp "${ARG_OUT_DIR}/${stem}.hpp")
+    set(cpp "${ARG_OUT_DIR}/${stem}.cpp")
+    add_custom_command(
+      OUTPUT "${hpp}" "${cpp}"
+      COMMAND ${generator} generate "${schema_abs}" -o "${ARG_OUT_DIR}" ${extra_args}
+      DEPENDS "${schema_abs}" ${generator_dep} ${extra_deps}
+      COMMENT "elicitgen: ${schema}"
+      VERBATIM)
+    list(APPEND generated "${hpp}" "${cpp}")
+  endforeach()
+
+  target_sources(${ARG_TARGET} PRIVATE ${generated})
+  target_include_directories(${ARG_TARGET} PUBLIC "$<BUILD_INTERFACE:${ARG_OUT_DIR}>")
+  target_link_libraries(${ARG_TARGET} PUBLIC elicit::runtime)
+  if(ARG_OUT_VAR)
+    set(${ARG_OUT_VAR} ${generated} PARENT_SCOPE)
+  endif()
+endfunction()

@@ -1,0 +1,147 @@
+#include "load.hpp"
+
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+namespace elicitgen {
+namespace {
+
+std::string stem_of(const std::string& path) {
+  auto base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+  const auto dot = base.find('.');
+  return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
+}
+
+std::string escape_token(const std::string& key) {
+  std::string out;
+  for (char c : key) {
+    if (c == '~') out += "~0";
+    else if (c == '/') out += "~1";
+    else out += c;
+  }
+  return out;
+}
+
+bool is_bare_schema(const nlohmann::ordered_json& j) {
+  return j.contains("properties") || (j.contains("type") && j["type"].is_string());
+}
+
+bool is_params(const nlohmann::ordered_json& j) { return j.contains("requestedSchema") || j.contains("message"); }
+
+bool is_request(const nlohmann::ordered_json& j) { return j.contains("method") && j.contains("params"); }
+
+// Reads one document that is a bare schema, params, or a request. Returns false if it is none.
+bool read_single(const nlohmann::ordered_json& j, const std::string& file, const std::string& ptr,
+                 const std::string& name, std::vector<SourceSchema>& out, Diagnostics& diags) {
+  if (!j.is_object()) return false;
+  if (is_request(j)) {
+    const auto& method = j["method"];
+    if (method != "elicitation/create") {
+      diags.error(file, ptr + "/method", "expected \"elicitation/create\", found " + method.dump());
+      return true;
+    }
+    return read_single(j["params"], file, ptr + "/params", name, out, diags) ||
+           (diags.error(file, ptr + "/params", "params must be an object with requestedSchema"), true);
+  }
+  if (is_params(j)) {
+    SourceSchema s{file, ptr + "/requestedSchema", name, {}, std::nullopt};
+    if (const auto mode = j.find("mode"); mode != j.end() && *mode != "form") {
+      diags.error(file, ptr + "/mode", "only form mode carries a requestedSchema; found mode " + mode->dump());
+      return true;
+    }
+    if (const auto m = j.find("message"); m != j.end()) {
+      if (!m->is_string()) {
+        diags.error(file, ptr + "/message", "message must be a string");
+        return true;
+      }
+      s.message = m->get<std::string>();
+    }
+    const auto rs = j.find("requestedSchema");
+    if (rs == j.end()) {
+      diags.error(file, ptr, "elicitation/create params need a requestedSchema (form mode)");
+      return true;
+    }
+    s.schema = *rs;
+    out.push_back(std::move(s));
+    return true;
+  }
+  if (is_bare_schema(j)) {
+    out.push_back({file, ptr, name, j, std::nullopt});
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+std::optional<std::string> read_input(const std::string& path, Diagnostics& diags) {
+  if (path == "-") {
+    std::ostringstream ss;
+    ss << std::cin.rdbuf();
+    return ss.str();
+  }
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    diags.error(path, "", "cannot open file");
+    return std::nullopt;
+  }
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) {
+    diags.error(path, "", "cannot read file");
+    return std::nullopt;
+  }
+  return text;
+}
+
+std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const std::string& file, Diagnostics& diags) {
+  try {
+    return nlohmann::ordered_json::parse(text);
+  } catch (const nlohmann::json::parse_error& e) {
+    // e.byte is 1-based and points just past the offending character.
+    std::size_t line = 1, col = 1;
+    const std::size_t end = e.byte == 0 ? 0 : std::min<std::size_t>(e.byte - 1, text.size());
+    for (std::size_t i = 0; i < end; ++i) {
+      if (text[i] == '\n') {
+        ++line;
+        col = 1;
+      } else {
+        ++col;
+      }
+    }
+    std::string what = e.what();
+    const auto colon = what.find("parse error");
+    if (colon != std::string::npos) what = what.substr(colon);
+    diags.error(file, "", "malformed JSON at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + what);
+    return std::nullopt;
+  }
+}
+
+std::vector<SourceSchema> load_schemas(const std::string& path, Diagnostics& diags) {
+  std::vector<SourceSchema> out;
+  const auto file = display_name(path);
+  const auto text = read_input(path, diags);
+  if (!text) return out;
+  const auto doc = parse_json(*text, file, diags);
+  if (!doc) return out;
+  if (!doc->is_object()) {
+    diags.error(file, "", "expected a JSON object (a requestedSchema, elicitation/create params, or a collection)");
+    return out;
+  }
+  if (read_single(*doc, file, "", path == "-" ? "" : stem_of(path), out, diags)) return out;
+  if (doc->empty()) {
+    diags.error(file, "", "empty object: expected a requestedSchema, elicitation/create params, or a collection");
+    return out;
+  }
+  for (const auto& [key, value] : doc->items()) {
+    const auto ptr = "/" + escape_token(key);
+    if (!read_single(value, file, ptr, key, out, diags))
+      diags.error(file, ptr, "collection member must be a requestedSchema or elicitation/create params object");
+  }
+  return out;
+}
+
+}  // namespace elicitgen

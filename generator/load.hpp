@@ -1,0 +1,40 @@
+// Stage 1, load: read JSON files (or stdin) and find the requestedSchemas in them.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "diagnostics.hpp"
+
+namespace elicitgen {
+
+/// One requestedSchema found in an input file.
+struct SourceSchema {
+  std::string file;        ///< path as given ("-" reads stdin; reported as "<stdin>")
+  std::string pointer;     ///< JSON Pointer of the requestedSchema inside the file
+  std::string name_hint;   ///< collection key, or the file stem
+  nlohmann::ordered_json schema;
+  std::optional<std::string> message;  ///< `message` of an elicitation/create params object
+};
+
+/// Reads one input. Accepted shapes:
+///  - a bare requestedSchema ({"type": "object", "properties": ...});
+///  - elicitation/create params ({"message": ..., "requestedSchema": ...}) or a whole request
+///    ({"method": "elicitation/create", "params": {...}}); the message becomes default_message();
+///  - a collection: an object whose members are each one of the above, keyed by type name.
+/// Errors (unreadable file, malformed JSON with line and column, unknown shape) go to `diags`.
+std::vector<SourceSchema> load_schemas(const std::string& path, Diagnostics& diags);
+
+/// Reads a whole file or stdin ("-"). Returns nullopt and reports an error when it cannot.
+std::optional<std::string> read_input(const std::string& path, Diagnostics& diags);
+
+/// Parses JSON text, reporting "line L, column C" on error. Keeps object member order.
+std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const std::string& file, Diagnostics& diags);
+
+/// "<stdin>" for "-", else the path.
+std::string display_name(const std::string& path);
+
+}  // namespace elicitgen

@@ -1,0 +1,225 @@
+// elicitgen: typed C++ from MCP elicitation requestedSchemas.
+// Pipeline: load.cpp -> plan.cpp (model + checks) -> view.cpp -> emit.cpp, driven from here.
+#include <iostream>
+#include <map>
+#include <set>
+
+#include <CLI/CLI.hpp>
+
+#include "elicitgen_version.hpp"
+#include "emit.hpp"
+#include "load.hpp"
+#include "names.hpp"
+#include "plan.hpp"
+#include "templates.hpp"
+
+namespace elicitgen {
+namespace {
+
+constexpr int kOk = 0;
+constexpr int kInvalid = 1;
+constexpr int kUnreadable = 2;
+
+std::string stem_of_path(const std::string& path) {
+  auto base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
+  const auto dot = base.find('.');
+  return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
+}
+
+bool valid_namespace(const std::string& ns) {
+  if (ns.empty()) return true;
+  std::size_t start = 0;
+  while (true) {
+    const auto sep = ns.find("::", start);
+    const auto part = ns.substr(start, sep == std::string::npos ? std::string::npos : sep - start);
+    if (part.empty() || (part[0] >= '0' && part[0] <= '9') || is_reserved_word(part)) return false;
+    if (part.find("__") != std::string::npos || (part[0] == '_' && part.size() > 1 && part[1] >= 'A' && part[1] <= 'Z'))
+      return false;
+    for (char c : part) {
+      if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+    }
+    if (sep == std::string::npos) return true;
+    start = sep + 2;
+  }
+}
+
+struct GenerateOptions {
+  std::vector<std::string> inputs;
+  std::string out_dir;
+  std::string cpp_namespace;
+  std::string name;
+  std::string templates_dir;
+};
+
+int run_generate(const GenerateOptions& o) {
+  Diagnostics diags;
+  if (!valid_namespace(o.cpp_namespace)) {
+    std::cerr << "elicitgen: --namespace \"" << o.cpp_namespace
+              << "\" is not a C++ namespace name (identifiers separated by ::)\n";
+    return kInvalid;
+  }
+  if (!o.name.empty() && type_name(o.name) != o.name) {
+    std::cerr << "elicitgen: --name \"" << o.name << "\" is not a valid type name; try \"" << type_name(o.name)
+              << "\"\n";
+    return kInvalid;
+  }
+  if (std::count(o.inputs.begin(), o.inputs.end(), "-") > 1) {
+    std::cerr << "elicitgen: stdin (-) can be read only once\n";
+    return kInvalid;
+  }
+  Templates templates = embedded_templates();
+  if (!o.templates_dir.empty()) {
+    auto t = load_templates(o.templates_dir, diags);
+    if (t) templates = std::move(*t);
+  }
+
+  struct Unit {
+    std::string input, stem;
+    std::vector<TypePlan> types;
+  };
+  std::vector<Unit> units;
+  std::map<std::string, std::string> type_owner, stem_owner;
+  std::size_t schema_count = 0;
+  for (const auto& input : o.inputs) {
+    const auto sources = load_schemas(input, diags);
+    schema_count += sources.size();
+    if (!o.name.empty() && (o.inputs.size() != 1 || sources.size() > 1)) {
+      diags.error(display_name(input), "", "--name applies to a single schema; this run has more");
+    }
+    if (o.name.empty() && input == "-") diags.error("<stdin>", "", "reading from stdin needs --name TypeName");
+    Unit u{input, file_stem(input == "-" ? o.name : stem_of_path(input)), {}};
+    if (const auto [it, fresh] = stem_owner.emplace(u.stem, input); !fresh)
+      diags.error(display_name(input), "", "output name " + u.stem + ".hpp is also produced by " + it->second);
+    for (const auto& s : sources) {
+      const auto name = o.name.empty() ? type_name(s.name_hint) : o.name;
+      const auto where = display_name(s.file) + "#" + s.pointer;
+      if (const auto [it, fresh] = type_owner.emplace(name, where); !fresh) {
+        diags.error(display_name(s.file), s.pointer, "type name " + name + " is also generated from " + it->second);
+        continue;
+      }
+      if (auto plan = plan_type(s, name, diags)) u.types.push_back(std::move(*plan));
+    }
+    units.push_back(std::move(u));
+  }
+  std::vector<OutputFile> outputs;
+  if (!diags.has_errors()) {
+    for (const auto& u : units) {
+      FileView view{display_name(u.input), u.stem + ".hpp", o.cpp_namespace, &u.types};
+      for (auto& f : render_file(view, o.out_dir, u.stem, templates, diags)) outputs.push_back(std::move(f));
+    }
+  }
+  diags.print(std::cerr);
+  if (diags.has_errors()) {
+    std::cerr << "elicitgen: no files written\n";
+    return kInvalid;
+  }
+  if (!write_files(outputs, diags)) {
+    diags.print(std::cerr);
+    return kInvalid;
+  }
+  (void)schema_count;
+  return kOk;
+}
+
+int run_lint(const std::vector<std::string>& inputs) {
+  int status = kOk;
+  for (const auto& input : inputs) {
+    Diagnostics diags;
+    const auto sources = load_schemas(input, diags);
+    std::vector<std::string> summaries;
+    for (const auto& s : sources) {
+      if (auto plan = plan_type(s, type_name(s.name_hint), diags)) {
+        summaries.push_back(display_name(s.file) + (s.pointer.empty() ? "" : ":" + s.pointer) + ": ok, " + plan->name +
+                            " with " + std::to_string(plan->fields.size()) + " properties");
+      }
+    }
+    diags.print(std::cerr);
+    if (diags.has_errors()) {
+      status = kInvalid;
+    } else {
+      for (const auto& line : summaries) std::cout << line << '\n';
+    }
+  }
+  return status;
+}
+
+int run_check(const std::string& schema_path, const std::string& data_path, const std::string& name) {
+  Diagnostics diags;
+  if (schema_path == "-" && data_path == "-") {
+    std::cerr << "elicitgen: the schema and the data cannot both come from stdin\n";
+    return kUnreadable;
+  }
+  const auto sources = load_schemas(schema_path, diags);
+  const SourceSchema* chosen = nullptr;
+  if (!diags.has_errors()) {
+    for (const auto& s : sources) {
+      if (name.empty() ? sources.size() == 1 : (s.name_hint == name || type_name(s.name_hint) == name)) chosen = &s;
+    }
+    if (!chosen) {
+      diags.error(display_name(schema_path), "",
+                  name.empty() ? "the file holds several schemas; pick one with --name"
+                               : "no schema named \"" + name + "\" in the file");
+    }
+  }
+  std::optional<elicit::ParsedForm> form;
+  if (chosen) {
+    form = elicit::parse_requested_schema(chosen->schema, chosen->pointer);
+    for (const auto& d : form->diagnostics) {
+      if (d.severity == elicit::Diagnostic::Severity::error) diags.error(chosen->file, d.pointer, d.message);
+    }
+  }
+  if (diags.has_errors()) {
+    diags.print(std::cerr);
+    return kUnreadable;
+  }
+  const auto text = read_input(data_path, diags);
+  std::optional<nlohmann::ordered_json> data;
+  if (text) data = parse_json(*text, display_name(data_path), diags);
+  if (!data) {
+    diags.print(std::cerr);
+    return kUnreadable;
+  }
+  const auto result = elicit::validate_content(form->form, nlohmann::json(*data));
+  std::cout << result.to_string();
+  return result.ok() ? kOk : kInvalid;
+}
+
+}  // namespace
+}  // namespace elicitgen
+
+int main(int argc, char** argv) {
+  using namespace elicitgen;
+  CLI::App app{"elicitgen: typed C++17 for MCP elicitation requestedSchemas (MCP 2025-11-25, form mode)"};
+  app.set_version_flag("--version", std::string("elicitgen ") + kVersion);
+  app.require_subcommand(1);
+
+  GenerateOptions gen;
+  auto* generate = app.add_subcommand("generate", "Write a header and a source file per input file");
+  generate->add_option("schemas", gen.inputs, "Schema files (- for stdin): a requestedSchema, elicitation/create params, or a collection of named schemas")
+      ->required();
+  generate->add_option("-o,--out-dir", gen.out_dir, "Directory for the generated files")->required();
+  generate->add_option("--namespace", gen.cpp_namespace, "C++ namespace of the generated types (e.g. app::forms)");
+  generate->add_option("--name", gen.name, "Type name, for a single schema (required when reading stdin)");
+  generate->add_option("--templates", gen.templates_dir, "Directory whose *.mustache files replace the built-in templates");
+
+  std::vector<std::string> lint_inputs;
+  auto* lint = app.add_subcommand("lint", "Report whether each schema is a valid restricted requestedSchema");
+  lint->add_option("schemas", lint_inputs, "Schema files (- for stdin)")->required();
+
+  std::string check_schema, check_data, check_name;
+  auto* check = app.add_subcommand("check", "Validate a response content object against a schema (exit 0 valid, 1 invalid, 2 unreadable)");
+  check->add_option("schema", check_schema, "Schema file (- for stdin)")->required();
+  check->add_option("data", check_data, "Content JSON file (- for stdin)")->required();
+  check->add_option("--name", check_name, "Which schema of a collection file to use");
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    const int code = app.exit(e);
+    return code == 0 ? 0 : kUnreadable;
+  }
+  if (*generate) return run_generate(gen);
+  if (*lint) return run_lint(lint_inputs);
+  if (*check) return run_check(check_schema, check_data, check_name);
+  return kUnreadable;
+}

@@ -1,0 +1,22 @@
+// C++ identifiers from schema strings: always valid, never reserved, stable for the same input.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+namespace elicitgen {
+
+/// snake_case identifier for a data member or enumerator ("firstName" -> "first_name",
+/// "class" -> "class_", "2fa" -> "_2fa", "café" -> "caf_u00e9", "" -> "unnamed").
+std::string member_name(std::string_view json_name);
+
+/// PascalCase identifier for a type ("contact-info" -> "ContactInfo", "2fa" -> "T2fa").
+std::string type_name(std::string_view text);
+
+/// snake_case file stem ("ContactInfo" -> "contact_info").
+std::string file_stem(std::string_view text);
+
+/// True for C++20 keywords, alternative tokens, and macros that common headers define.
+bool is_reserved_word(std::string_view word);
+
+}  // namespace elicitgen

@@ -1,0 +1,41 @@
+// Stages 2-3, model and check: requestedSchema -> elicit::Form (runtime model, every subset rule
+// checked) -> C++ names for the type, members and enums, with collisions and secrets reported.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <elicit/schema.hpp>
+
+#include "diagnostics.hpp"
+#include "load.hpp"
+
+namespace elicitgen {
+
+struct EnumPlan {
+  std::string type_name;     ///< nested enum class, e.g. "Color"
+  std::string options_name;  ///< static table of options, e.g. "color_options"
+  std::vector<std::string> value_names;  ///< enumerators, in option order
+};
+
+struct FieldPlan {
+  elicit::Field field;
+  std::string member;  ///< data member name
+  std::optional<EnumPlan> enumeration;
+};
+
+struct TypePlan {
+  SourceSchema source;
+  std::string name;  ///< struct name
+  elicit::Form form;
+  std::vector<FieldPlan> fields;
+};
+
+/// Builds the plan for one schema; returns nullopt when it has errors (all reported in `diags`).
+std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string& name, Diagnostics& diags);
+
+/// Member names every generated struct declares itself; a property may not map onto one.
+const std::vector<std::string>& generated_member_names();
+
+}  // namespace elicitgen

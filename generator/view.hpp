@@ -1,0 +1,23 @@
+// Stage 4, view: the plain data the templates render. Every schema string is already escaped
+// here (string literals, comments), so templates stay logic-free and cannot emit unsafe C++.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include <kainjow/mustache.hpp>
+
+#include "plan.hpp"
+
+namespace elicitgen {
+
+struct FileView {
+  std::string source;       ///< input file name shown in the banner
+  std::string header_name;  ///< e.g. "contact.hpp"
+  std::string cpp_namespace;  ///< "" for the global namespace, else e.g. "app" or "app::forms"
+  const std::vector<TypePlan>* types = nullptr;
+};
+
+kainjow::mustache::data make_view(const FileView& file);
+
+}  // namespace elicitgen
