@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# The main job: install dependencies, build elicitgen, generate typed C++ for every sample schema
+# (a build step, through elicitgen_generate), and run the sample elicitation round trips.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/setup-debian.sh
+build=${BUILD_DIR:-build}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build "$build" --target elicitgen_sample
+echo "--- generated: $(ls "$build"/samples/elicitgen/elicitgen_sample/*.hpp | wc -l) headers in $build/samples/elicitgen/elicitgen_sample"
+"$build"/samples/elicitgen_sample

@@ -1,0 +1,17 @@
+#!/usr/bin/env bash
+# Installs what elicitgen needs to build and test on Debian 12, from Debian's packages only.
+# Skips apt entirely when everything is already installed.
+set -euo pipefail
+packages=(build-essential cmake ninja-build pkg-config nlohmann-json3-dev libcli11-dev catch2
+          libkainjow-mustache-dev libre2-dev)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if ((${#missing[@]})); then
+  echo "setup: installing ${missing[*]}"
+  sudo_cmd=()
+  [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
