@@ -112,9 +112,11 @@ std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const 
         ++col;
       }
     }
+    // nlohmann's text repeats the position ("[json.exception...] parse error at line 6, column 1: ...").
     std::string what = e.what();
-    const auto colon = what.find("parse error");
-    if (colon != std::string::npos) what = what.substr(colon);
+    if (const auto col = what.find(", column "); col != std::string::npos) {
+      if (const auto colon = what.find(": ", col); colon != std::string::npos) what = what.substr(colon + 2);
+    }
     diags.error(file, "", "malformed JSON at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + what);
     return std::nullopt;
   }

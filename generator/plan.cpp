@@ -60,7 +60,7 @@ std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string&
   std::map<std::string, std::string> scope{{name, "the struct itself"}};
   for (const auto& g : generated_member_names()) scope[g] = "a generated member function";
   auto claim = [&](const std::string& id, const elicit::Field& f, const std::string& what) {
-    const auto [it, fresh] = scope.emplace(id, "property \"" + f.name + "\" (" + f.pointer + ")");
+    const auto [it, fresh] = scope.emplace(id, "the " + what + " of property \"" + f.name + "\" (" + f.pointer + ")");
     if (fresh) return true;
     diags.error(source.file, f.pointer,
                 "property \"" + f.name + "\" needs the C++ name \"" + id + "\" for its " + what +
@@ -73,7 +73,8 @@ std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string&
     FieldPlan fp{f, member_name(f.name), std::nullopt};
     claim(fp.member, f, "member");
     if (f.kind == elicit::FieldKind::single_select || f.kind == elicit::FieldKind::multi_select) {
-      EnumPlan e{type_name(f.name), fp.member + "_options", {}};
+      // From the property name, not the member: "int" gives member int_ but options int_options.
+      EnumPlan e{type_name(f.name), member_name(f.name + " options"), {}};
       claim(e.type_name, f, "enum type");
       claim(e.options_name, f, "options table");
       if (!enumerator_names(f, e.value_names)) {

@@ -31,7 +31,7 @@ TEST_CASE("email follows RFC 5321 mailboxes", "[formats][email]") {
   CHECK_FALSE(is_email(std::string(65, 'a') + "@example.com"));
   CHECK_FALSE(is_email("a@" + std::string(64, 'b') + ".com"));  // label over 63
   CHECK_FALSE(is_email("a@" + std::string(60, 'b') + "." + std::string(60, 'c') + "." + std::string(60, 'd') + "." +
-                       std::string(60, 'e') + ".example.com"));  // 255 octets: over 254 in all
+                       std::string(60, 'e') + ".example.com"));  // 257 octets: over 254 in all
 }
 
 TEST_CASE("uri is an absolute RFC 3986 URI", "[formats][uri]") {

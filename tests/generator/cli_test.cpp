@@ -1,0 +1,189 @@
+// The elicitgen command as users run it: exit codes, located errors, and no partial output.
+#include <catch2/catch.hpp>
+
+#include <sys/wait.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Run {
+  int exit_code;
+  std::string out;  // stdout and stderr together
+};
+
+Run run(const std::string& args) {
+  const std::string cmd = std::string(ELICITGEN_BIN) + " " + args + " 2>&1";
+  FILE* p = popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  char buf[4096];
+  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
+  const int status = pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+// Runs with `input` on stdin.
+Run run_stdin(const std::string& args, const std::string& input) {
+  const auto path = fs::path(TEST_TMP_DIR) / "stdin.json";
+  std::ofstream(path) << input;
+  return run(args + " < " + path.string());
+}
+
+std::string invalid(const std::string& name) { return std::string(SOURCE_DIR) + "/tests/schemas/invalid/" + name; }
+std::string sample(const std::string& name) { return std::string(SOURCE_DIR) + "/samples/schemas/" + name; }
+
+fs::path fresh_dir(const std::string& name) {
+  const fs::path dir = fs::path(TEST_TMP_DIR) / name;
+  fs::remove_all(dir);
+  return dir;
+}
+
+bool empty_or_missing(const fs::path& dir) { return !fs::exists(dir) || fs::is_empty(dir); }
+
+}  // namespace
+
+TEST_CASE("--version and --help", "[cli]") {
+  CHECK(run("--version").out == "elicitgen 0.1.0\n");
+  const auto help = run("--help");
+  CHECK(help.exit_code == 0);
+  CHECK_THAT(help.out, Catch::Contains("generate") && Catch::Contains("check") && Catch::Contains("lint"));
+  CHECK(run("").exit_code == 2);
+  CHECK(run("generate").exit_code == 2);
+}
+
+TEST_CASE("each invalid schema fails with file:pointer: message, exit 1 and no output", "[cli][errors]") {
+  struct Case {
+    const char* file;
+    const char* expected;
+  };
+  const Case cases[] = {
+      {"nested_object.json", ":/requestedSchema/properties/address/type: error: nested objects are not allowed"},
+      {"array_of_objects.json", ":/requestedSchema/properties/people/items/type: error: arrays of objects are not allowed"},
+      {"ref.json", ":/requestedSchema/properties/address/$ref: error: $ref is not allowed"},
+      {"unknown_type.json", ":/requestedSchema/properties/when/type: error: unknown type \"date\""},
+      {"bad_pattern.json", ":/requestedSchema/properties/code/pattern: error: pattern does not compile: at offset 3: backreferences"},
+      {"unterminated_pattern.json", ":/requestedSchema/properties/code/pattern: error: pattern does not compile: at offset 0: unterminated character class"},
+      {"min_greater_than_max.json", ":/requestedSchema/properties/age/minimum: error: minimum (150) is greater than maximum (18)"},
+      {"spec_string_example.json", ":/requestedSchema/properties/display_name/default: error: default does not satisfy its own schema: must match the pattern ^[A-Za-z]+$"},
+      {"enum_names_length.json", ":/requestedSchema/properties/size/enumNames: error: enumNames has 2 entries but enum has 3"},
+      {"duplicate_option.json", ":/requestedSchema/properties/size/oneOf/2: error: duplicate option value \"m\""},
+      {"colliding_names.json", ":/requestedSchema/properties/firstName: error: property \"firstName\" needs the C++ name \"first_name\""},
+      {"malformed.json", ": error: malformed JSON at line 6, column 1: syntax error while parsing value - unexpected '}'"},
+      {"unsupported_format.json", ":/requestedSchema/properties/ip/format: error: unsupported format \"ipv4\""},
+      {"required_unknown.json", ":/requestedSchema/required/1: error: required names \"email\", which is not a property"},
+      {"url_mode.json", ":/mode: error: only form mode carries a requestedSchema"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.file);
+    const auto dir = fresh_dir(std::string("err-") + c.file);
+    const auto r = run("generate " + invalid(c.file) + " -o " + dir.string());
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains(invalid(c.file) + c.expected));
+    CHECK_THAT(r.out, Catch::Contains("no files written"));
+    CHECK(empty_or_missing(dir));
+    const auto lint = run("lint " + invalid(c.file));
+    CHECK(lint.exit_code == 1);
+    CHECK_THAT(lint.out, Catch::Contains(invalid(c.file) + c.expected));
+  }
+}
+
+TEST_CASE("one bad input among good ones writes nothing at all", "[cli][errors]") {
+  const auto dir = fresh_dir("partial");
+  const auto r = run("generate " + sample("contact_information.json") + " " + invalid("nested_object.json") + " -o " + dir.string());
+  CHECK(r.exit_code == 1);
+  CHECK(empty_or_missing(dir));
+}
+
+TEST_CASE("secret-looking fields warn but generate", "[cli][secrets]") {
+  const auto dir = fresh_dir("secrets");
+  const auto r = run("generate " + std::string(SOURCE_DIR) + "/tests/schemas/lint/secrets.json" + " -o " + dir.string());
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains(":/requestedSchema/properties/password: warning: property \"password\" looks like a secret"));
+  CHECK_THAT(r.out, Catch::Contains("apiKey"));
+  CHECK_THAT(r.out, Catch::Contains("Form Mode Security"));
+  CHECK(fs::exists(dir / "secrets.hpp"));
+}
+
+TEST_CASE("generate writes one header and one source per input, and only when changed", "[cli]") {
+  const auto dir = fresh_dir("gen");
+  REQUIRE(run("generate " + sample("shipping.json") + " " + sample("sep1330_enums.json") + " -o " + dir.string() +
+              " --namespace app::forms").exit_code == 0);
+  CHECK(fs::exists(dir / "shipping.hpp"));
+  CHECK(fs::exists(dir / "shipping.cpp"));
+  CHECK(fs::exists(dir / "sep1330_enums.hpp"));
+  std::ifstream in(dir / "shipping.hpp");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK_THAT(text, Catch::Contains("namespace app::forms {") && Catch::Contains("struct ShippingAddress {") &&
+                       Catch::Contains("struct DeliveryWindow {"));
+  const auto before = fs::last_write_time(dir / "shipping.hpp");
+  fs::last_write_time(dir / "shipping.hpp", before - std::chrono::hours(1));
+  const auto older = fs::last_write_time(dir / "shipping.hpp");
+  REQUIRE(run("generate " + sample("shipping.json") + " -o " + dir.string() + " --namespace app::forms").exit_code == 0);
+  CHECK(fs::last_write_time(dir / "shipping.hpp") == older);  // same content: not rewritten
+  REQUIRE(run("generate " + sample("shipping.json") + " -o " + dir.string() + " --namespace other").exit_code == 0);
+  CHECK(fs::last_write_time(dir / "shipping.hpp") != older);
+}
+
+TEST_CASE("stdin needs --name; --name and --namespace are checked", "[cli]") {
+  const auto dir = fresh_dir("stdin");
+  auto r = run("generate - -o " + dir.string() + " < " + sample("github_username.json"));
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Catch::Contains("<stdin>: error: reading from stdin needs --name TypeName"));
+  r = run("generate - -o " + dir.string() + " --name GitHubUser < " + sample("github_username.json"));
+  CHECK(r.exit_code == 0);
+  CHECK(fs::exists(dir / "git_hub_user.hpp"));
+  CHECK(run("generate - -o " + dir.string() + " --name 'not valid' < " + sample("github_username.json")).exit_code == 1);
+  CHECK(run("generate " + sample("github_username.json") + " -o " + dir.string() + " --namespace 'a::class'").exit_code == 1);
+  CHECK(run("generate " + sample("github_username.json") + " -o " + dir.string() + " --namespace '2x'").exit_code == 1);
+  CHECK(run("generate " + sample("shipping.json") + " -o " + dir.string() + " --name One").exit_code == 1);
+}
+
+TEST_CASE("lint reports each valid schema", "[cli]") {
+  const auto r = run("lint " + sample("shipping.json") + " " + sample("confirm_deletion.json"));
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains("shipping.json:/ShippingAddress/requestedSchema: ok, ShippingAddress with 4 properties"));
+  CHECK_THAT(r.out, Catch::Contains("shipping.json:/DeliveryWindow: ok, DeliveryWindow with 4 properties"));
+  CHECK_THAT(r.out, Catch::Contains("confirm_deletion.json:/requestedSchema: ok, ConfirmDeletion with 0 properties"));
+}
+
+TEST_CASE("check: 0 valid, 1 invalid with one line per error, 2 unreadable", "[cli][check]") {
+  const auto data = fs::path(TEST_TMP_DIR) / "check-data.json";
+  std::ofstream(data) << R"({"name":"Monalisa Octocat","email":"octocat@github.com","age":30})";
+  auto r = run("check " + sample("contact_information.json") + " " + data.string());
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.empty());
+  r = run_stdin("check " + sample("contact_information.json") + " -", R"({"email":"x","age":17})");
+  CHECK(r.exit_code == 1);
+  CHECK(r.out == "/name: is required\n/email: must be an email address (RFC 5321)\n/age: must be >= 18\n");
+  r = run_stdin("check " + sample("contact_information.json") + " -", R"({"name":)");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.out, Catch::Contains("<stdin>: error: malformed JSON"));
+  CHECK(run("check " + invalid("nested_object.json") + " " + data.string()).exit_code == 2);
+  CHECK(run("check " + sample("shipping.json") + " " + data.string()).exit_code == 2);  // which schema?
+  r = run_stdin("check " + sample("shipping.json") + " --name DeliveryWindow -", R"({"day":"2024-02-30"})");
+  CHECK(r.exit_code == 1);
+  CHECK(r.out == "/day: must be a date as YYYY-MM-DD (RFC 3339 full-date)\n");
+  CHECK(run("check - - < " + data.string()).exit_code == 2);
+  CHECK(run("check /nonexistent.json " + data.string()).exit_code == 2);
+}
+
+TEST_CASE("--templates replaces a template; a broken one is an error", "[cli][templates]") {
+  const auto tdir = fresh_dir("templates");
+  fs::create_directories(tdir);
+  std::ofstream(tdir / "header.hpp.mustache") << "// custom {{#types}}{{name}} {{/types}}\n";
+  const auto dir = fresh_dir("templated");
+  REQUIRE(run("generate " + sample("shipping.json") + " -o " + dir.string() + " --templates " + tdir.string()).exit_code == 0);
+  std::ifstream in(dir / "shipping.hpp");
+  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(text == "// custom ShippingAddress DeliveryWindow \n");
+  CHECK(fs::file_size(dir / "shipping.cpp") > 1000);  // the built-in source template still applies
+  std::ofstream(tdir / "header.hpp.mustache") << "{{#types}} unclosed";
+  const auto r = run("generate " + sample("shipping.json") + " -o " + fresh_dir("templated2").string() + " --templates " + tdir.string());
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Catch::Contains("header.hpp.mustache: error: invalid Mustache template"));
+}

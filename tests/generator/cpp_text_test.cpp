@@ -1,0 +1,38 @@
+#include <catch2/catch.hpp>
+
+#include <cstdlib>
+
+#include "cpp_text.hpp"
+
+using namespace elicitgen;
+
+TEST_CASE("string literals keep every byte and cannot break out", "[cpp_text]") {
+  CHECK(string_literal("plain") == "\"plain\"");
+  CHECK(string_literal("a\"b") == "\"a\\\"b\"");
+  CHECK(string_literal("back\\") == "\"back\\\\\"");
+  CHECK(string_literal("\?\?/") == "\"\\?\\?/\"");
+  CHECK(string_literal(std::string_view("a\0b", 3)) == "\"a\\000b\"");
+  CHECK(string_literal("new\nline") == "\"new\\012line\"");
+  CHECK(string_literal("\xC3\xA9") == "\"\\303\\251\"");
+  CHECK(string_literal("\x01" "7") == "\"\\0017\"");  // octal escapes are always 3 digits
+  CHECK(string_view_expr(std::string_view("a\0b", 3)) == "std::string_view{\"a\\000b\", 3}");
+}
+
+TEST_CASE("comment text cannot end the comment line early or splice the next one", "[cpp_text]") {
+  CHECK(comment_text("two\nlines") == "two lines");
+  CHECK(comment_text("ends with backslash \\") == "ends with backslash");
+  CHECK(comment_text("ends with backslash and space \\  ") == "ends with backslash and space");
+  CHECK(comment_text("  many   spaces\t\there ") == "many spaces here");
+  CHECK(comment_text(std::string(300, 'x'), 10) == "xxxxxxxxxx...");
+  CHECK(comment_text("\xC3\xA9\xC3\xA9\xC3\xA9", 3) == "\xC3\xA9...");  // cut on a code point boundary
+}
+
+TEST_CASE("double literals read back exactly", "[cpp_text]") {
+  CHECK(double_literal(95.5) == "95.5");
+  CHECK(double_literal(18) == "18.0");
+  CHECK(double_literal(0.1) == "0.1");
+  CHECK(double_literal(1e300) == "1e+300");
+  for (double d : {0.1, 1.0 / 3.0, 2.2250738585072014e-308, 1.7976931348623157e308, -0.0, 123456789.125}) {
+    CHECK(std::strtod(double_literal(d).c_str(), nullptr) == d);
+  }
+}

@@ -1,0 +1,46 @@
+#include <catch2/catch.hpp>
+
+#include "names.hpp"
+
+using namespace elicitgen;
+
+TEST_CASE("member names are snake_case and always valid C++", "[names]") {
+  CHECK(member_name("name") == "name");
+  CHECK(member_name("firstName") == "first_name");
+  CHECK(member_name("first-name") == "first_name");
+  CHECK(member_name("first_name") == "first_name");
+  CHECK(member_name("HTTPServer") == "http_server");
+  CHECK(member_name("postalCode2") == "postal_code2");
+  CHECK(member_name("class") == "class_");
+  CHECK(member_name("co_await") == "co_await_");
+  CHECK(member_name("and") == "and_");
+  CHECK(member_name("linux") == "linux_");
+  CHECK(member_name("NULL") == "null");
+  CHECK(member_name("std") == "std_");
+  CHECK(member_name("2fa") == "_2fa");
+  CHECK(member_name("") == "unnamed");
+  CHECK(member_name("*/") == "unnamed");
+  CHECK(member_name("__x__") == "x");
+  CHECK(member_name("caf\xC3\xA9") == "caf_u00e9");
+  CHECK(member_name("\xF0\x9F\x8E\x89") == "u1f389");
+  CHECK(member_name("\xFF") == "u00ff");  // invalid UTF-8 still maps to something valid
+  CHECK(member_name("a/b~c") == "a_b_c");
+  CHECK(member_name("with \"quotes\"") == "with_quotes");
+}
+
+TEST_CASE("type names are PascalCase and never reserved", "[names]") {
+  CHECK(type_name("contact") == "Contact");
+  CHECK(type_name("contact_information") == "ContactInformation");
+  CHECK(type_name("sep1330-enums") == "Sep1330Enums");
+  CHECK(type_name("untitledMulti") == "UntitledMulti");
+  CHECK(type_name("2fa") == "T2fa");
+  CHECK(type_name("") == "Unnamed");
+  CHECK(type_name("TRUE") == "True");
+  CHECK(type_name("EOF") == "Eof");
+}
+
+TEST_CASE("file stems are snake_case", "[names]") {
+  CHECK(file_stem("ContactInformation") == "contact_information");
+  CHECK(file_stem("sep1330-enums") == "sep1330_enums");
+  CHECK(file_stem("") == "schema");
+}
