@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -73,7 +74,7 @@ struct CheckRun {
 };
 
 CheckRun run_check(const std::string& schema_file, const std::string& name, const json& content) {
-  const std::string data = std::string(TEST_TMP_DIR) + "/differential-content.json";
+  const std::string data = std::string(TEST_TMP_DIR) + "/differential-" + std::to_string(getpid()) + ".json";
   std::ofstream(data) << content.dump();
   std::string cmd = std::string(ELICITGEN_BIN) + " check '" + schema_file + "' '" + data + "'";
   if (!name.empty()) cmd += " --name " + name;

@@ -2,6 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <sys/wait.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <filesystem>
@@ -29,7 +30,7 @@ Run run(const std::string& args) {
 
 // Runs with `input` on stdin.
 Run run_stdin(const std::string& args, const std::string& input) {
-  const auto path = fs::path(TEST_TMP_DIR) / "stdin.json";
+  const auto path = fs::path(TEST_TMP_DIR) / ("stdin-" + std::to_string(getpid()) + ".json");
   std::ofstream(path) << input;
   return run(args + " < " + path.string());
 }
@@ -47,7 +48,7 @@ bool empty_or_missing(const fs::path& dir) { return !fs::exists(dir) || fs::is_e
 
 }  // namespace
 
-TEST_CASE("--version and --help", "[cli]") {
+TEST_CASE("the version and help flags", "[cli]") {
   CHECK(run("--version").out == "elicitgen 0.1.0\n");
   const auto help = run("--help");
   CHECK(help.exit_code == 0);
@@ -172,7 +173,7 @@ TEST_CASE("check: 0 valid, 1 invalid with one line per error, 2 unreadable", "[c
   CHECK(run("check /nonexistent.json " + data.string()).exit_code == 2);
 }
 
-TEST_CASE("--templates replaces a template; a broken one is an error", "[cli][templates]") {
+TEST_CASE("a templates directory replaces a template; a broken one is an error", "[cli][templates]") {
   const auto tdir = fresh_dir("templates");
   fs::create_directories(tdir);
   std::ofstream(tdir / "header.hpp.mustache") << "// custom {{#types}}{{name}} {{/types}}\n";
