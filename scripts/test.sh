@@ -1,9 +1,21 @@
 #!/usr/bin/env bash
-# The test command: install dependencies, build everything with warnings as errors, run all tests.
+# The test command: install dependencies, build everything with warnings as errors and run all
+# tests; then build again under AddressSanitizer + UndefinedBehaviorSanitizer and run them all
+# there too (set ELICITGEN_SKIP_SANITIZE=1 to skip that second pass).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-debian.sh
+jobs=$(nproc)
+
 build=${BUILD_DIR:-build-test}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-Werror" >/dev/null
 cmake --build "$build"
-ctest --test-dir "$build" --output-on-failure -j "$(nproc)"
+ctest --test-dir "$build" --output-on-failure -j "$jobs"
+
+if [[ -z ${ELICITGEN_SKIP_SANITIZE:-} ]]; then
+  asan=${ASAN_BUILD_DIR:-build-asan}
+  cmake -S . -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-Werror" -DELICITGEN_SANITIZE=ON >/dev/null
+  cmake --build "$asan"
+  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+    ctest --test-dir "$asan" --output-on-failure -j "$jobs"
+fi

@@ -1,7 +1,9 @@
 # Install elicitgen, build a consumer project against the install tree with find_package and
 # elicitgen_generate, and check that regeneration happens only when it should.
-# Run with -DBUILD_DIR=<elicitgen build> -DWORK=<scratch dir> -DSOURCE_DIR=<this dir> -DGENERATOR=<cmake generator>.
+# Run with -DBUILD_DIR=<elicitgen build> -DWORK=<scratch dir> -DSOURCE_DIR=<this dir> -DGENERATOR=<cmake generator>
+# [-DCONSUMER_FLAGS=<flags the installed library was built with, e.g. sanitizers>].
 cmake_minimum_required(VERSION 3.25)
+set(flags "-DCMAKE_CXX_FLAGS=${CONSUMER_FLAGS}" "-DCMAKE_EXE_LINKER_FLAGS=${CONSUMER_FLAGS}")
 
 function(run)
   execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -27,7 +29,7 @@ set(schema "${WORK}/order.json")
 file(COPY_FILE "${SOURCE_DIR}/consumer/order.json" "${schema}")
 set(build "${WORK}/consumer-build")
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/consumer" -B "${build}" -G "${GENERATOR}"
-    "-DCMAKE_PREFIX_PATH=${prefix}" "-DORDER_SCHEMA=${schema}")
+    "-DCMAKE_PREFIX_PATH=${prefix}" "-DORDER_SCHEMA=${schema}" ${flags})
 if(NOT last_output MATCHES "OUT_VAR: [^\n]*order.hpp;[^\n]*order.cpp")
   message(FATAL_ERROR "OUT_VAR not set: ${last_output}")
 endif()
@@ -69,7 +71,7 @@ file(WRITE "${wrapper}" "#!/bin/sh\necho \"$@\" >> '${WORK}/host-elicitgen.log'\
 file(CHMOD "${wrapper}" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
 set(cross "${WORK}/cross-build")
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/consumer" -B "${cross}" -G "${GENERATOR}"
-    "-DCMAKE_PREFIX_PATH=${prefix}" "-DORDER_SCHEMA=${schema}" "-DELICITGEN_EXECUTABLE=${wrapper}")
+    "-DCMAKE_PREFIX_PATH=${prefix}" "-DORDER_SCHEMA=${schema}" "-DELICITGEN_EXECUTABLE=${wrapper}" ${flags})
 run(${CMAKE_COMMAND} --build "${cross}")
 if(NOT EXISTS "${WORK}/host-elicitgen.log")
   message(FATAL_ERROR "ELICITGEN_EXECUTABLE was not used")
