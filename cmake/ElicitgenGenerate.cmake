@@ -1,5 +1,5 @@
 # elicitgen_generate(TARGET <target> SCHEMAS <file>... [NAMESPACE <ns>] [OUT_DIR <dir>]
-#                    [OUT_VAR <var>] [TEMPLATES <dir>])
+#                    [OUT_VAR <var>] [TEMPLATES <dir>] [NO_SEND_PATTERN])
 #
 # Generates typed C++ (one .hpp and one .cpp per schema file) as a build step, adds the sources to
 # <target>, puts OUT_DIR on its include path and links it to elicit::runtime. Each schema file has
@@ -10,9 +10,10 @@
 # The generator is, in order: ELICITGEN_EXECUTABLE (a host binary, for cross builds), the
 # elicitgen target of this build tree, or elicitgen::elicitgen from find_package(elicitgen).
 # OUT_VAR receives the list of generated files. OUT_DIR defaults to
-# ${CMAKE_CURRENT_BINARY_DIR}/elicitgen/<target>.
+# ${CMAKE_CURRENT_BINARY_DIR}/elicitgen/<target>. NO_SEND_PATTERN leaves `pattern` out of the schema
+# sent to clients (it is an extension to schema.ts) while still checking responses against it.
 function(elicitgen_generate)
-  cmake_parse_arguments(ARG "" "TARGET;NAMESPACE;OUT_DIR;OUT_VAR;TEMPLATES" "SCHEMAS" ${ARGN})
+  cmake_parse_arguments(ARG "NO_SEND_PATTERN" "TARGET;NAMESPACE;OUT_DIR;OUT_VAR;TEMPLATES" "SCHEMAS" ${ARGN})
   if(NOT ARG_TARGET)
     message(FATAL_ERROR "elicitgen_generate: TARGET is required")
   endif()
@@ -40,6 +41,9 @@ function(elicitgen_generate)
   set(extra_deps)
   if(ARG_NAMESPACE)
     list(APPEND extra_args --namespace "${ARG_NAMESPACE}")
+  endif()
+  if(ARG_NO_SEND_PATTERN)
+    list(APPEND extra_args --no-send-pattern)
   endif()
   if(ARG_TEMPLATES)
     get_filename_component(templates "${ARG_TEMPLATES}" ABSOLUTE)

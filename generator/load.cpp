@@ -17,9 +17,12 @@ std::string stem_of(const std::string& path) {
 std::string escape_token(const std::string& key) {
   std::string out;
   for (char c : key) {
-    if (c == '~') out += "~0";
-    else if (c == '/') out += "~1";
-    else out += c;
+    if (c == '~')
+      out += "~0";
+    else if (c == '/')
+      out += "~1";
+    else
+      out += c;
   }
   return out;
 }
@@ -117,7 +120,8 @@ std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const 
     if (const auto col = what.find(", column "); col != std::string::npos) {
       if (const auto colon = what.find(": ", col); colon != std::string::npos) what = what.substr(colon + 2);
     }
-    diags.error(file, "", "malformed JSON at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + what);
+    diags.error(file, "",
+                "malformed JSON at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + what);
     return std::nullopt;
   }
 }

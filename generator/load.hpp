@@ -13,9 +13,9 @@ namespace elicitgen {
 
 /// One requestedSchema found in an input file.
 struct SourceSchema {
-  std::string file;        ///< path as given ("-" reads stdin; reported as "<stdin>")
-  std::string pointer;     ///< JSON Pointer of the requestedSchema inside the file
-  std::string name_hint;   ///< collection key, or the file stem
+  std::string file;       ///< path as given ("-" reads stdin; reported as "<stdin>")
+  std::string pointer;    ///< JSON Pointer of the requestedSchema inside the file
+  std::string name_hint;  ///< collection key, or the file stem
   nlohmann::ordered_json schema;
   std::optional<std::string> message;  ///< `message` of an elicitation/create params object
 };

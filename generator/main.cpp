@@ -1,5 +1,6 @@
 // elicitgen: typed C++ from MCP elicitation requestedSchemas.
 // Pipeline: load.cpp -> plan.cpp (model + checks) -> view.cpp -> emit.cpp, driven from here.
+#include <algorithm>
 #include <iostream>
 #include <map>
 #include <set>
@@ -49,6 +50,7 @@ struct GenerateOptions {
   std::string cpp_namespace;
   std::string name;
   std::string templates_dir;
+  bool no_send_pattern = false;
 };
 
 int run_generate(const GenerateOptions& o) {
@@ -79,10 +81,8 @@ int run_generate(const GenerateOptions& o) {
   };
   std::vector<Unit> units;
   std::map<std::string, std::string> type_owner, stem_owner;
-  std::size_t schema_count = 0;
   for (const auto& input : o.inputs) {
     const auto sources = load_schemas(input, diags);
-    schema_count += sources.size();
     if (!o.name.empty() && (o.inputs.size() != 1 || sources.size() > 1)) {
       diags.error(display_name(input), "", "--name applies to a single schema; this run has more");
     }
@@ -104,7 +104,7 @@ int run_generate(const GenerateOptions& o) {
   std::vector<OutputFile> outputs;
   if (!diags.has_errors()) {
     for (const auto& u : units) {
-      FileView view{display_name(u.input), u.stem + ".hpp", o.cpp_namespace, &u.types};
+      FileView view{display_name(u.input), u.stem + ".hpp", o.cpp_namespace, &u.types, !o.no_send_pattern};
       for (auto& f : render_file(view, o.out_dir, u.stem, templates, diags)) outputs.push_back(std::move(f));
     }
   }
@@ -117,7 +117,6 @@ int run_generate(const GenerateOptions& o) {
     diags.print(std::cerr);
     return kInvalid;
   }
-  (void)schema_count;
   return kOk;
 }
 
@@ -129,8 +128,9 @@ int run_lint(const std::vector<std::string>& inputs) {
     std::vector<std::string> summaries;
     for (const auto& s : sources) {
       if (auto plan = plan_type(s, type_name(s.name_hint), diags)) {
+        const auto n = plan->fields.size();
         summaries.push_back(display_name(s.file) + (s.pointer.empty() ? "" : ":" + s.pointer) + ": ok, " + plan->name +
-                            " with " + std::to_string(plan->fields.size()) + " properties");
+                            " with " + std::to_string(n) + (n == 1 ? " property" : " properties"));
       }
     }
     diags.print(std::cerr);
@@ -195,19 +195,27 @@ int main(int argc, char** argv) {
 
   GenerateOptions gen;
   auto* generate = app.add_subcommand("generate", "Write a header and a source file per input file");
-  generate->add_option("schemas", gen.inputs, "Schema files (- for stdin): a requestedSchema, elicitation/create params, or a collection of named schemas")
+  generate
+      ->add_option(
+          "schemas", gen.inputs,
+          "Schema files (- for stdin): a requestedSchema, elicitation/create params, or a collection of named schemas")
       ->required();
   generate->add_option("-o,--out-dir", gen.out_dir, "Directory for the generated files")->required();
   generate->add_option("--namespace", gen.cpp_namespace, "C++ namespace of the generated types (e.g. app::forms)");
   generate->add_option("--name", gen.name, "Type name, for a single schema (required when reading stdin)");
-  generate->add_option("--templates", gen.templates_dir, "Directory whose *.mustache files replace the built-in templates");
+  generate->add_option("--templates", gen.templates_dir,
+                       "Directory whose *.mustache files replace the built-in templates");
+  generate->add_flag("--no-send-pattern", gen.no_send_pattern,
+                     "Leave `pattern` out of requested_schema() (it is not in the 2025-11-25 schema.ts); responses are "
+                     "still checked against it");
 
   std::vector<std::string> lint_inputs;
   auto* lint = app.add_subcommand("lint", "Report whether each schema is a valid restricted requestedSchema");
   lint->add_option("schemas", lint_inputs, "Schema files (- for stdin)")->required();
 
   std::string check_schema, check_data, check_name;
-  auto* check = app.add_subcommand("check", "Validate a response content object against a schema (exit 0 valid, 1 invalid, 2 unreadable)");
+  auto* check = app.add_subcommand(
+      "check", "Validate a response content object against a schema (exit 0 valid, 1 invalid, 2 unreadable)");
   check->add_option("schema", check_schema, "Schema file (- for stdin)")->required();
   check->add_option("data", check_data, "Content JSON file (- for stdin)")->required();
   check->add_option("--name", check_name, "Which schema of a collection file to use");

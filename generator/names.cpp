@@ -73,20 +73,20 @@ std::vector<std::string> words(std::string_view s) {
 bool is_reserved_word(std::string_view w) {
   static const std::unordered_set<std::string_view> k{
       // C++20 keywords and alternative tokens
-      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch",
-      "char", "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr",
-      "constinit", "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete",
-      "do", "double", "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for",
-      "friend", "goto", "if", "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq",
-      "nullptr", "operator", "or", "or_eq", "private", "protected", "public", "register", "reinterpret_cast",
-      "requires", "return", "short", "signed", "sizeof", "static", "static_assert", "static_cast", "struct",
-      "switch", "template", "this", "thread_local", "throw", "true", "try", "typedef", "typeid", "typename",
-      "union", "unsigned", "using", "virtual", "void", "volatile", "wchar_t", "while",
+      "alignas", "alignof", "and", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "break", "case", "catch", "char",
+      "char8_t", "char16_t", "char32_t", "class", "compl", "concept", "const", "consteval", "constexpr", "constinit",
+      "const_cast", "continue", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "double",
+      "dynamic_cast", "else", "enum", "explicit", "export", "extern", "false", "float", "for", "friend", "goto", "if",
+      "inline", "int", "long", "mutable", "namespace", "new", "noexcept", "not", "not_eq", "nullptr", "operator", "or",
+      "or_eq", "private", "protected", "public", "register", "reinterpret_cast", "requires", "return", "short",
+      "signed", "sizeof", "static", "static_assert", "static_cast", "struct", "switch", "template", "this",
+      "thread_local", "throw", "true", "try", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual",
+      "void", "volatile", "wchar_t", "while",
       // identifiers with special meaning, and macros from the C library or GNU modes
-      "final", "override", "import", "module", "assert", "errno", "offsetof", "setjmp", "va_arg", "va_start",
-      "va_end", "va_copy", "NULL", "EOF", "BUFSIZ", "EDOM", "ERANGE", "EILSEQ", "DOMAIN", "SING", "OVERFLOW",
-      "UNDERFLOW", "TLOSS", "PLOSS", "HUGE_VAL", "INFINITY", "NAN", "linux", "unix", "i386",
-      "stdin", "stdout", "stderr", "TRUE", "FALSE", "std", "elicit", "nlohmann"};
+      "final", "override", "import", "module", "assert", "errno", "offsetof", "setjmp", "va_arg", "va_start", "va_end",
+      "va_copy", "NULL", "EOF", "BUFSIZ", "EDOM", "ERANGE", "EILSEQ", "DOMAIN", "SING", "OVERFLOW", "UNDERFLOW",
+      "TLOSS", "PLOSS", "HUGE_VAL", "INFINITY", "NAN", "linux", "unix", "i386", "stdin", "stdout", "stderr", "TRUE",
+      "FALSE", "std", "elicit", "nlohmann"};
   return k.count(w) != 0;
 }
 

@@ -13,8 +13,9 @@ bool looks_secret(const std::string& text) {
   for (char c : member_name(text)) {
     if (c != '_') squashed += c;
   }
-  static const char* const kWords[] = {"password", "passwd", "passphrase", "secret", "token", "apikey", "accesskey",
-                                       "privatekey", "creditcard", "cardnumber", "cvv", "cvc", "ssn"};
+  static const char* const kWords[] = {"password", "passwd",    "passphrase", "secret",     "token",
+                                       "apikey",   "accesskey", "privatekey", "creditcard", "cardnumber",
+                                       "cvv",      "cvc",       "ssn"};
   for (const char* w : kWords) {
     if (squashed.find(w) != std::string::npos) return true;
   }
@@ -49,8 +50,10 @@ const std::vector<std::string>& generated_member_names() {
 std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string& name, Diagnostics& diags) {
   const auto parsed = elicit::parse_requested_schema(source.schema, source.pointer);
   for (const auto& d : parsed.diagnostics) {
-    if (d.severity == elicit::Diagnostic::Severity::error) diags.error(source.file, d.pointer, d.message);
-    else diags.warning(source.file, d.pointer, d.message);
+    if (d.severity == elicit::Diagnostic::Severity::error)
+      diags.error(source.file, d.pointer, d.message);
+    else
+      diags.warning(source.file, d.pointer, d.message);
   }
   if (!parsed.ok()) return std::nullopt;
 

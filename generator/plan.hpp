@@ -14,8 +14,8 @@
 namespace elicitgen {
 
 struct EnumPlan {
-  std::string type_name;     ///< nested enum class, e.g. "Color"
-  std::string options_name;  ///< static table of options, e.g. "color_options"
+  std::string type_name;                 ///< nested enum class, e.g. "Color"
+  std::string options_name;              ///< static table of options, e.g. "color_options"
   std::vector<std::string> value_names;  ///< enumerators, in option order
 };
 

@@ -44,12 +44,18 @@ data maybe(bool present, const std::string& value) {
 std::string cpp_scalar_type(const FieldPlan& f, const std::string& scope) {
   using elicit::FieldKind;
   switch (f.field.kind) {
-    case FieldKind::string: return "std::string";
-    case FieldKind::integer: return "std::int64_t";
-    case FieldKind::number: return "double";
-    case FieldKind::boolean: return "bool";
-    case FieldKind::single_select: return scope + f.enumeration->type_name;
-    case FieldKind::multi_select: return "std::vector<" + scope + f.enumeration->type_name + ">";
+    case FieldKind::string:
+      return "std::string";
+    case FieldKind::integer:
+      return "std::int64_t";
+    case FieldKind::number:
+      return "double";
+    case FieldKind::boolean:
+      return "bool";
+    case FieldKind::single_select:
+      return scope + f.enumeration->type_name;
+    case FieldKind::multi_select:
+      return "std::vector<" + scope + f.enumeration->type_name + ">";
   }
   return {};
 }
@@ -82,9 +88,12 @@ std::string initializer(const FieldPlan& f) {
       if (v.is_number_float()) return " = " + integer_literal(static_cast<std::int64_t>(v.get<double>()));
       return " = " + integer_literal(v.get<std::int64_t>());
     }
-    case FieldKind::number: return " = " + double_literal(d.get<double>());
-    case FieldKind::boolean: return d.get<bool>() ? " = true" : " = false";
-    case FieldKind::single_select: return " = " + enumerator_of(f, d.get<std::string>());
+    case FieldKind::number:
+      return " = " + double_literal(d.get<double>());
+    case FieldKind::boolean:
+      return d.get<bool>() ? " = true" : " = false";
+    case FieldKind::single_select:
+      return " = " + enumerator_of(f, d.get<std::string>());
     case FieldKind::multi_select: {
       std::string s = "{";
       for (std::size_t i = 0; i < d.size(); ++i) s += (i ? ", " : "") + enumerator_of(f, d[i].get<std::string>());
@@ -96,23 +105,34 @@ std::string initializer(const FieldPlan& f) {
 
 const char* style_name(elicit::EnumStyle s) {
   switch (s) {
-    case elicit::EnumStyle::untitled: return "untitled single-select";
-    case elicit::EnumStyle::titled: return "titled single-select, oneOf const/title";
-    case elicit::EnumStyle::legacy_enum_names: return "legacy titled single-select, enum + enumNames";
-    case elicit::EnumStyle::untitled_multi: return "untitled multi-select";
-    case elicit::EnumStyle::titled_multi: return "titled multi-select, items.anyOf const/title";
-    case elicit::EnumStyle::none: break;
+    case elicit::EnumStyle::untitled:
+      return "untitled single-select";
+    case elicit::EnumStyle::titled:
+      return "titled single-select, oneOf const/title";
+    case elicit::EnumStyle::legacy_enum_names:
+      return "legacy titled single-select, enum + enumNames";
+    case elicit::EnumStyle::untitled_multi:
+      return "untitled multi-select";
+    case elicit::EnumStyle::titled_multi:
+      return "titled multi-select, items.anyOf const/title";
+    case elicit::EnumStyle::none:
+      break;
   }
   return "";
 }
 
 const char* format_enumerator(elicit::StringFormat f) {
   switch (f) {
-    case elicit::StringFormat::email: return "email";
-    case elicit::StringFormat::uri: return "uri";
-    case elicit::StringFormat::date: return "date";
-    case elicit::StringFormat::date_time: return "date_time";
-    case elicit::StringFormat::none: break;
+    case elicit::StringFormat::email:
+      return "email";
+    case elicit::StringFormat::uri:
+      return "uri";
+    case elicit::StringFormat::date:
+      return "date";
+    case elicit::StringFormat::date_time:
+      return "date_time";
+    case elicit::StringFormat::none:
+      break;
   }
   return "none";
 }
@@ -129,7 +149,9 @@ std::string rules_line(const FieldPlan& f) {
   if (x.maximum) s += "; <= " + x.maximum->text;
   if (x.min_items) s += "; at least " + std::to_string(*x.min_items) + " selected";
   if (x.max_items) s += "; at most " + std::to_string(*x.max_items) + " selected";
-  if (x.default_value) s += "; default " + comment_text(x.default_value->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), 80);
+  if (x.default_value)
+    s += "; default " +
+         comment_text(x.default_value->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace), 80);
   return s + ".";
 }
 
@@ -208,12 +230,19 @@ data enum_view(const TypePlan& t, const FieldPlan& f) {
   return d;
 }
 
-data type_view(const TypePlan& t) {
+data type_view(const TypePlan& t, bool send_pattern) {
   data d;
   d.set("name", t.name);
   d.set("detail", t.name + "_detail");
   std::vector<std::string> doc;
   const auto& schema = t.form.schema;
+  nlohmann::ordered_json sent = schema;
+  if (!send_pattern && sent.contains("properties") && sent["properties"].is_object()) {
+    for (auto& [name, property] : sent["properties"].items()) {
+      (void)name;
+      if (property.is_object()) property.erase("pattern");
+    }
+  }
   if (const auto title = schema.find("title"); title != schema.end() && title->is_string())
     doc.push_back(comment_text(title->get<std::string>()));
   if (t.source.message) doc.push_back("Message: " + comment_text(*t.source.message));
@@ -230,7 +259,7 @@ data type_view(const TypePlan& t) {
   d.set("has_message", t.source.message.has_value());
   d.set("message", string_view_expr(t.source.message.value_or("")));
   // The schema text, split into literals of bounded size (compilers limit single literals).
-  const auto text = schema.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
+  const auto text = sent.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
   data chunks{data::type::list};
   constexpr std::size_t kChunk = 2000;
   for (std::size_t i = 0; i < text.size() || i == 0; i += kChunk) {
@@ -253,7 +282,7 @@ kainjow::mustache::data make_view(const FileView& file) {
   d.set("ns_open", file.cpp_namespace.empty() ? "" : "\nnamespace " + file.cpp_namespace + " {");
   d.set("ns_close", file.cpp_namespace.empty() ? "" : "}  // namespace " + file.cpp_namespace);
   data types{data::type::list};
-  for (const auto& t : *file.types) types.push_back(type_view(t));
+  for (const auto& t : *file.types) types.push_back(type_view(t, file.send_pattern));
   d.set("types", types);
   return d;
 }

@@ -12,10 +12,13 @@
 namespace elicitgen {
 
 struct FileView {
-  std::string source;       ///< input file name shown in the banner
-  std::string header_name;  ///< e.g. "contact.hpp"
+  std::string source;         ///< input file name shown in the banner
+  std::string header_name;    ///< e.g. "contact.hpp"
   std::string cpp_namespace;  ///< "" for the global namespace, else e.g. "app" or "app::forms"
   const std::vector<TypePlan>* types = nullptr;
+  /// When false, `pattern` is left out of requested_schema() (it is not in schema.ts, and some
+  /// clients reject unknown keywords) but still checked on every response.
+  bool send_pattern = true;
 };
 
 kainjow::mustache::data make_view(const FileView& file);

@@ -34,11 +34,20 @@ void format(ValidationResult& out, std::string_view ptr, std::string_view value,
   if (matches_format(value, f)) return;
   std::string what;
   switch (f) {
-    case StringFormat::email: what = "an email address (RFC 5321)"; break;
-    case StringFormat::uri: what = "an absolute URI (RFC 3986)"; break;
-    case StringFormat::date: what = "a date as YYYY-MM-DD (RFC 3339 full-date)"; break;
-    case StringFormat::date_time: what = "a date-time such as 2025-11-25T10:00:00Z (RFC 3339)"; break;
-    case StringFormat::none: return;
+    case StringFormat::email:
+      what = "an email address (RFC 5321)";
+      break;
+    case StringFormat::uri:
+      what = "an absolute URI (RFC 3986)";
+      break;
+    case StringFormat::date:
+      what = "a date as YYYY-MM-DD (RFC 3339 full-date)";
+      break;
+    case StringFormat::date_time:
+      what = "a date-time such as 2025-11-25T10:00:00Z (RFC 3339)";
+      break;
+    case StringFormat::none:
+      return;
   }
   out.add(std::string(ptr), "format", "must be " + what);
 }
@@ -55,16 +64,19 @@ void maximum(ValidationResult& out, std::string_view ptr, double value, double b
   if (value > bound) out.add(std::string(ptr), "maximum", "must be <= " + std::string(bound_text));
 }
 
-void minimum(ValidationResult& out, std::string_view ptr, std::int64_t value, double bound, std::string_view bound_text) {
+void minimum(ValidationResult& out, std::string_view ptr, std::int64_t value, double bound,
+             std::string_view bound_text) {
   if (int_less_than(value, bound)) out.add(std::string(ptr), "minimum", "must be >= " + std::string(bound_text));
 }
 
-void maximum(ValidationResult& out, std::string_view ptr, std::int64_t value, double bound, std::string_view bound_text) {
+void maximum(ValidationResult& out, std::string_view ptr, std::int64_t value, double bound,
+             std::string_view bound_text) {
   if (int_greater_than(value, bound)) out.add(std::string(ptr), "maximum", "must be <= " + std::string(bound_text));
 }
 
 void min_items(ValidationResult& out, std::string_view ptr, std::size_t count, std::size_t min) {
-  if (count < min) out.add(std::string(ptr), "minItems", "must select at least " + count_noun(min, "option", "options"));
+  if (count < min)
+    out.add(std::string(ptr), "minItems", "must select at least " + count_noun(min, "option", "options"));
 }
 
 void max_items(ValidationResult& out, std::string_view ptr, std::size_t count, std::size_t max) {

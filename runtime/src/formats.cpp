@@ -129,7 +129,9 @@ bool is_hostname(std::string_view s) noexcept {
 
 // --- URI (RFC 3986) -----------------------------------------------------------------------------
 
-bool is_unreserved(char c) noexcept { return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~'; }
+bool is_unreserved(char c) noexcept {
+  return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
+}
 bool is_sub_delim(char c) noexcept {
   constexpr std::string_view d = "!$&'()*+,;=";
   return d.find(c) != std::string_view::npos;
@@ -302,22 +304,32 @@ bool is_date_time(std::string_view s) noexcept {
 
 bool matches_format(std::string_view s, StringFormat f) noexcept {
   switch (f) {
-    case StringFormat::email: return is_email(s);
-    case StringFormat::uri: return is_uri(s);
-    case StringFormat::date: return is_date(s);
-    case StringFormat::date_time: return is_date_time(s);
-    case StringFormat::none: break;
+    case StringFormat::email:
+      return is_email(s);
+    case StringFormat::uri:
+      return is_uri(s);
+    case StringFormat::date:
+      return is_date(s);
+    case StringFormat::date_time:
+      return is_date_time(s);
+    case StringFormat::none:
+      break;
   }
   return true;
 }
 
 std::string_view format_name(StringFormat f) noexcept {
   switch (f) {
-    case StringFormat::email: return "email";
-    case StringFormat::uri: return "uri";
-    case StringFormat::date: return "date";
-    case StringFormat::date_time: return "date-time";
-    case StringFormat::none: break;
+    case StringFormat::email:
+      return "email";
+    case StringFormat::uri:
+      return "uri";
+    case StringFormat::date:
+      return "date";
+    case StringFormat::date_time:
+      return "date-time";
+    case StringFormat::none:
+      break;
   }
   return "";
 }

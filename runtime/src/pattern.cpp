@@ -43,9 +43,18 @@ std::string translate_escape(std::string_view s, std::size_t& i, bool in_class) 
   const char c = s[i + 1];
   i += 2;
   switch (c) {
-    case 'd': case 'D': case 'w': case 'W': case 'f': case 'n': case 'r': case 't': case 'v':
+    case 'd':
+    case 'D':
+    case 'w':
+    case 'W':
+    case 'f':
+    case 'n':
+    case 'r':
+    case 't':
+    case 'v':
       return std::string{'\\', c};
-    case 'b': case 'B':
+    case 'b':
+    case 'B':
       if (!in_class) return std::string{'\\', c};
       if (c == 'b') return "\\x{8}";  // backspace inside a class
       fail(start, "\\B is not allowed in a character class");
@@ -90,7 +99,8 @@ std::string translate_escape(std::string_view s, std::size_t& i, bool in_class) 
       ++i;
       return code_point(v);
     }
-    case 'p': case 'P': {
+    case 'p':
+    case 'P': {
       if (i >= s.size() || s[i] != '{') fail(start, "\\p must be followed by {Property}");
       const auto close = s.find('}', i);
       if (close == std::string_view::npos) fail(start, "unterminated \\p{...}");

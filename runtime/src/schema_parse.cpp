@@ -23,15 +23,61 @@ constexpr const char* kSubset = " (MCP 2025-11-25 requestedSchema allows only fl
 // JSON Schema keywords that assert something. One of these outside the subset would be silently
 // unenforced if ignored, so it is an error; anything else unknown is only a warning.
 const std::unordered_set<std::string>& assertion_keywords() {
-  static const std::unordered_set<std::string> k{
-      "$ref", "$defs", "definitions", "$id", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef",
-      "allOf", "anyOf", "oneOf", "not", "if", "then", "else", "properties", "patternProperties",
-      "additionalProperties", "propertyNames", "unevaluatedProperties", "required", "dependentRequired",
-      "dependentSchemas", "dependencies", "minProperties", "maxProperties", "items", "prefixItems",
-      "additionalItems", "contains", "minContains", "maxContains", "unevaluatedItems", "uniqueItems",
-      "minItems", "maxItems", "enum", "enumNames", "const", "minLength", "maxLength", "pattern", "format",
-      "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf", "contentEncoding",
-      "contentMediaType", "contentSchema", "type", "default", "title", "description"};
+  static const std::unordered_set<std::string> k{"$ref",
+                                                 "$defs",
+                                                 "definitions",
+                                                 "$id",
+                                                 "$anchor",
+                                                 "$dynamicRef",
+                                                 "$dynamicAnchor",
+                                                 "$recursiveRef",
+                                                 "allOf",
+                                                 "anyOf",
+                                                 "oneOf",
+                                                 "not",
+                                                 "if",
+                                                 "then",
+                                                 "else",
+                                                 "properties",
+                                                 "patternProperties",
+                                                 "additionalProperties",
+                                                 "propertyNames",
+                                                 "unevaluatedProperties",
+                                                 "required",
+                                                 "dependentRequired",
+                                                 "dependentSchemas",
+                                                 "dependencies",
+                                                 "minProperties",
+                                                 "maxProperties",
+                                                 "items",
+                                                 "prefixItems",
+                                                 "additionalItems",
+                                                 "contains",
+                                                 "minContains",
+                                                 "maxContains",
+                                                 "unevaluatedItems",
+                                                 "uniqueItems",
+                                                 "minItems",
+                                                 "maxItems",
+                                                 "enum",
+                                                 "enumNames",
+                                                 "const",
+                                                 "minLength",
+                                                 "maxLength",
+                                                 "pattern",
+                                                 "format",
+                                                 "minimum",
+                                                 "maximum",
+                                                 "exclusiveMinimum",
+                                                 "exclusiveMaximum",
+                                                 "multipleOf",
+                                                 "contentEncoding",
+                                                 "contentMediaType",
+                                                 "contentSchema",
+                                                 "type",
+                                                 "default",
+                                                 "title",
+                                                 "description"};
   return k;
 }
 
@@ -53,7 +99,8 @@ class Parser {
       out.diagnostics = std::move(diags_);
       return out;
     }
-    check_keywords(schema, base_, {"type", "properties", "required", "$schema", "title", "description"}, "the root object");
+    check_keywords(schema, base_, {"type", "properties", "required", "$schema", "title", "description"},
+                   "the root object");
     const auto type = schema.find("type");
     if (type == schema.end()) {
       error(base_, "requestedSchema must have \"type\": \"object\"");
@@ -244,7 +291,8 @@ class Parser {
         if (f.enum_style == EnumStyle::legacy_enum_names) read_enum_names(p["enumNames"], ptr + "/enumNames", f);
       } else {
         f.kind = FieldKind::string;
-        check_keywords(p, ptr, {"type", "title", "description", "default", "minLength", "maxLength", "pattern", "format"},
+        check_keywords(p, ptr,
+                       {"type", "title", "description", "default", "minLength", "maxLength", "pattern", "format"},
                        "a string property");
         f.min_length = count(p, ptr, "minLength");
         f.max_length = count(p, ptr, "maxLength");
@@ -257,7 +305,8 @@ class Parser {
       unique_options(f);
     } else if (type == "number" || type == "integer") {
       f.kind = type == "number" ? FieldKind::number : FieldKind::integer;
-      check_keywords(p, ptr, {"type", "title", "description", "default", "minimum", "maximum"}, "a " + type + " property");
+      check_keywords(p, ptr, {"type", "title", "description", "default", "minimum", "maximum"},
+                     "a " + type + " property");
       f.minimum = bound(p, ptr, "minimum");
       f.maximum = bound(p, ptr, "maximum");
       if (f.minimum && f.maximum)
@@ -318,11 +367,16 @@ class Parser {
       return;
     }
     const auto s = it->get<std::string>();
-    if (s == "email") f.format = StringFormat::email;
-    else if (s == "uri") f.format = StringFormat::uri;
-    else if (s == "date") f.format = StringFormat::date;
-    else if (s == "date-time") f.format = StringFormat::date_time;
-    else error(fp, "unsupported format \"" + s + "\" (MCP 2025-11-25 allows email, uri, date, date-time)");
+    if (s == "email")
+      f.format = StringFormat::email;
+    else if (s == "uri")
+      f.format = StringFormat::uri;
+    else if (s == "date")
+      f.format = StringFormat::date;
+    else if (s == "date-time")
+      f.format = StringFormat::date_time;
+    else
+      error(fp, "unsupported format \"" + s + "\" (MCP 2025-11-25 allows email, uri, date, date-time)");
   }
 
   void read_pattern(const ojson& p, const std::string& ptr, Field& f) {

@@ -25,6 +25,7 @@ std::string describe(const ValidationResult& r) {
 }
 }  // namespace
 
-ContentError::ContentError(ValidationResult result) : std::runtime_error(describe(result)), result_(std::move(result)) {}
+ContentError::ContentError(ValidationResult result)
+    : std::runtime_error(describe(result)), result_(std::move(result)) {}
 
 }  // namespace elicit

@@ -26,7 +26,8 @@ std::vector<json> candidate_values(const nlohmann::ordered_json& property) {
     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa@example.com", "#FF0000", "Red", "12345", "12345-6789",
     0, -1, 17, 18, 30, 30.5, 50, 100, 100.5, 150, 151, 1e20, -9223372036854775808, 9223372036854775808, 1.0, 3, 4,
     true, false, null, [], {}, ["a"], ["Red"], ["Red", "Green"], ["Red", "Green", "Blue"], ["#FF0000"], [1], ["Pink"]
-  ])").get<std::vector<json>>();
+  ])")
+                            .get<std::vector<json>>();
   // The property's own options, alone and in arrays, so enum paths are exercised.
   std::vector<std::string> options;
   if (property.contains("enum")) options = property["enum"].get<std::vector<std::string>>();

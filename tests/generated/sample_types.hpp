@@ -25,16 +25,14 @@ struct Sample {
 
 inline auto all() {
   using namespace samples;
-  return std::make_tuple(Sample<ConfirmDeletion>{"confirm_deletion.json", ""},
-                         Sample<ContactInformation>{"contact_information.json", ""},
-                         Sample<GithubUsername>{"github_username.json", ""},
-                         Sample<Sep1034Defaults>{"sep1034_defaults.json", ""},
-                         Sample<Sep1330Enums>{"sep1330_enums.json", ""},
-                         Sample<ShippingAddress>{"shipping.json", "ShippingAddress"},
-                         Sample<DeliveryWindow>{"shipping.json", "DeliveryWindow"},
-                         Sample<SpecPropertyExamples>{"spec_property_examples.json", ""},
-                         Sample<StripeCustomer>{"stripe_customer.json", ""},
-                         Sample<ToolsCallElicitation>{"tools_call_elicitation.json", ""});
+  return std::make_tuple(
+      Sample<ConfirmDeletion>{"confirm_deletion.json", ""}, Sample<ContactInformation>{"contact_information.json", ""},
+      Sample<GithubUsername>{"github_username.json", ""}, Sample<Sep1034Defaults>{"sep1034_defaults.json", ""},
+      Sample<Sep1330Enums>{"sep1330_enums.json", ""}, Sample<ShippingAddress>{"shipping.json", "ShippingAddress"},
+      Sample<DeliveryWindow>{"shipping.json", "DeliveryWindow"},
+      Sample<SpecPropertyExamples>{"spec_property_examples.json", ""},
+      Sample<StripeCustomer>{"stripe_customer.json", ""},
+      Sample<ToolsCallElicitation>{"tools_call_elicitation.json", ""});
 }
 
 template <class F>

@@ -56,8 +56,9 @@ TEST_CASE("members follow required / default / optional", "[generated]") {
   CHECK(d.status == samples::Sep1034Defaults::Status::active);
   CHECK(d.verified);
   samples::SpecPropertyExamples s;
-  CHECK(s.colors_hex == std::vector<samples::SpecPropertyExamples::ColorsHex>{
-                            samples::SpecPropertyExamples::ColorsHex::red, samples::SpecPropertyExamples::ColorsHex::green});
+  CHECK(s.colors_hex ==
+        std::vector<samples::SpecPropertyExamples::ColorsHex>{samples::SpecPropertyExamples::ColorsHex::red,
+                                                              samples::SpecPropertyExamples::ColorsHex::green});
   static_assert(std::is_same_v<decltype(samples::Sep1330Enums{}.untitled_multi),
                                std::optional<std::vector<samples::Sep1330Enums::UntitledMulti>>>);
 }
@@ -146,9 +147,10 @@ TEST_CASE("one rejection per constraint", "[generated][constraints]") {
   // maxLength 100 counts code points: 100 x "é" is 200 bytes and fits; 101 does not.
   std::string e100;
   for (int i = 0; i < 100; ++i) e100 += "\xC3\xA9";
-  CHECK(errors_of<samples::ShippingAddress>(R"({"recipient":")" + e100 + R"(","street":"B","postalCode":"12345"})").empty());
-  CHECK(errors_of<samples::ShippingAddress>(R"({"recipient":")" + e100 + R"(\u00e9","street":"B","postalCode":"12345"})") ==
-        "/recipient maxLength");
+  CHECK(errors_of<samples::ShippingAddress>(R"({"recipient":")" + e100 + R"(","street":"B","postalCode":"12345"})")
+            .empty());
+  CHECK(errors_of<samples::ShippingAddress>(R"({"recipient":")" + e100 +
+                                            R"(\u00e9","street":"B","postalCode":"12345"})") == "/recipient maxLength");
   CHECK(errors_of<samples::DeliveryWindow>(R"({"day":"2026-12-24","attempts":4})") == "/attempts maximum");
 }
 
@@ -161,7 +163,8 @@ TEST_CASE("validate() checks a value built in code", "[generated]") {
   const auto r = s.validate();
   std::string got;
   for (const auto& e : r.errors) got += e.pointer + " " + e.keyword + "; ";
-  CHECK(got == "/display_name minLength; /display_name format; /letters_only pattern; /count maximum; /colors minItems; ");
+  CHECK(got ==
+        "/display_name minLength; /display_name format; /letters_only pattern; /count maximum; /colors minItems; ");
 }
 
 TEST_CASE("from_json reports shape errors with every pointer and leaves constraints to validate()", "[generated]") {

@@ -64,19 +64,30 @@ TEST_CASE("each invalid schema fails with file:pointer: message, exit 1 and no o
   };
   const Case cases[] = {
       {"nested_object.json", ":/requestedSchema/properties/address/type: error: nested objects are not allowed"},
-      {"array_of_objects.json", ":/requestedSchema/properties/people/items/type: error: arrays of objects are not allowed"},
+      {"array_of_objects.json",
+       ":/requestedSchema/properties/people/items/type: error: arrays of objects are not allowed"},
       {"ref.json", ":/requestedSchema/properties/address/$ref: error: $ref is not allowed"},
       {"unknown_type.json", ":/requestedSchema/properties/when/type: error: unknown type \"date\""},
-      {"bad_pattern.json", ":/requestedSchema/properties/code/pattern: error: pattern does not compile: at offset 3: backreferences"},
-      {"unterminated_pattern.json", ":/requestedSchema/properties/code/pattern: error: pattern does not compile: at offset 0: unterminated character class"},
-      {"min_greater_than_max.json", ":/requestedSchema/properties/age/minimum: error: minimum (150) is greater than maximum (18)"},
-      {"spec_string_example.json", ":/requestedSchema/properties/display_name/default: error: default does not satisfy its own schema: must match the pattern ^[A-Za-z]+$"},
-      {"enum_names_length.json", ":/requestedSchema/properties/size/enumNames: error: enumNames has 2 entries but enum has 3"},
+      {"bad_pattern.json",
+       ":/requestedSchema/properties/code/pattern: error: pattern does not compile: at offset 3: backreferences"},
+      {"unterminated_pattern.json",
+       ":/requestedSchema/properties/code/pattern: error: pattern does not compile: at offset 0: unterminated "
+       "character class"},
+      {"min_greater_than_max.json",
+       ":/requestedSchema/properties/age/minimum: error: minimum (150) is greater than maximum (18)"},
+      {"spec_string_example.json",
+       ":/requestedSchema/properties/display_name/default: error: default does not satisfy its own schema: must match "
+       "the pattern ^[A-Za-z]+$"},
+      {"enum_names_length.json",
+       ":/requestedSchema/properties/size/enumNames: error: enumNames has 2 entries but enum has 3"},
       {"duplicate_option.json", ":/requestedSchema/properties/size/oneOf/2: error: duplicate option value \"m\""},
-      {"colliding_names.json", ":/requestedSchema/properties/firstName: error: property \"firstName\" needs the C++ name \"first_name\""},
-      {"malformed.json", ": error: malformed JSON at line 6, column 1: syntax error while parsing value - unexpected '}'"},
+      {"colliding_names.json",
+       ":/requestedSchema/properties/firstName: error: property \"firstName\" needs the C++ name \"first_name\""},
+      {"malformed.json",
+       ": error: malformed JSON at line 6, column 1: syntax error while parsing value - unexpected '}'"},
       {"unsupported_format.json", ":/requestedSchema/properties/ip/format: error: unsupported format \"ipv4\""},
-      {"required_unknown.json", ":/requestedSchema/required/1: error: required names \"email\", which is not a property"},
+      {"required_unknown.json",
+       ":/requestedSchema/required/1: error: required names \"email\", which is not a property"},
       {"url_mode.json", ":/mode: error: only form mode carries a requestedSchema"},
   };
   for (const auto& c : cases) {
@@ -95,16 +106,19 @@ TEST_CASE("each invalid schema fails with file:pointer: message, exit 1 and no o
 
 TEST_CASE("one bad input among good ones writes nothing at all", "[cli][errors]") {
   const auto dir = fresh_dir("partial");
-  const auto r = run("generate " + sample("contact_information.json") + " " + invalid("nested_object.json") + " -o " + dir.string());
+  const auto r = run("generate " + sample("contact_information.json") + " " + invalid("nested_object.json") + " -o " +
+                     dir.string());
   CHECK(r.exit_code == 1);
   CHECK(empty_or_missing(dir));
 }
 
 TEST_CASE("secret-looking fields warn but generate", "[cli][secrets]") {
   const auto dir = fresh_dir("secrets");
-  const auto r = run("generate " + std::string(SOURCE_DIR) + "/tests/schemas/lint/secrets.json" + " -o " + dir.string());
+  const auto r =
+      run("generate " + std::string(SOURCE_DIR) + "/tests/schemas/lint/secrets.json" + " -o " + dir.string());
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.out, Catch::Contains(":/requestedSchema/properties/password: warning: property \"password\" looks like a secret"));
+  CHECK_THAT(r.out, Catch::Contains(
+                        ":/requestedSchema/properties/password: warning: property \"password\" looks like a secret"));
   CHECK_THAT(r.out, Catch::Contains("apiKey"));
   CHECK_THAT(r.out, Catch::Contains("Form Mode Security"));
   CHECK(fs::exists(dir / "secrets.hpp"));
@@ -113,7 +127,8 @@ TEST_CASE("secret-looking fields warn but generate", "[cli][secrets]") {
 TEST_CASE("generate writes one header and one source per input, and only when changed", "[cli]") {
   const auto dir = fresh_dir("gen");
   REQUIRE(run("generate " + sample("shipping.json") + " " + sample("sep1330_enums.json") + " -o " + dir.string() +
-              " --namespace app::forms").exit_code == 0);
+              " --namespace app::forms")
+              .exit_code == 0);
   CHECK(fs::exists(dir / "shipping.hpp"));
   CHECK(fs::exists(dir / "shipping.cpp"));
   CHECK(fs::exists(dir / "sep1330_enums.hpp"));
@@ -124,10 +139,25 @@ TEST_CASE("generate writes one header and one source per input, and only when ch
   const auto before = fs::last_write_time(dir / "shipping.hpp");
   fs::last_write_time(dir / "shipping.hpp", before - std::chrono::hours(1));
   const auto older = fs::last_write_time(dir / "shipping.hpp");
-  REQUIRE(run("generate " + sample("shipping.json") + " -o " + dir.string() + " --namespace app::forms").exit_code == 0);
+  REQUIRE(run("generate " + sample("shipping.json") + " -o " + dir.string() + " --namespace app::forms").exit_code ==
+          0);
   CHECK(fs::last_write_time(dir / "shipping.hpp") == older);  // same content: not rewritten
   REQUIRE(run("generate " + sample("shipping.json") + " -o " + dir.string() + " --namespace other").exit_code == 0);
   CHECK(fs::last_write_time(dir / "shipping.hpp") != older);
+}
+
+TEST_CASE("pattern can be kept out of the schema sent, and is still checked", "[cli][pattern]") {
+  const auto slurp = [](const fs::path& p) {
+    std::ifstream in(p);
+    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  };
+  const auto sent = fresh_dir("pattern-sent");
+  const auto kept = fresh_dir("pattern-kept");
+  REQUIRE(run("generate " + sample("shipping.json") + " -o " + sent.string()).exit_code == 0);
+  REQUIRE(run("generate " + sample("shipping.json") + " -o " + kept.string() + " --no-send-pattern").exit_code == 0);
+  CHECK_THAT(slurp(sent / "shipping.cpp"), Catch::Contains(R"(\"pattern\":)"));
+  CHECK_THAT(slurp(kept / "shipping.cpp"), !Catch::Contains(R"(\"pattern\":)"));
+  CHECK_THAT(slurp(kept / "shipping.cpp"), Catch::Contains("elicit::check::pattern(errors, ptr, v, pattern);"));
 }
 
 TEST_CASE("stdin needs --name; --name and --namespace are checked", "[cli]") {
@@ -138,8 +168,11 @@ TEST_CASE("stdin needs --name; --name and --namespace are checked", "[cli]") {
   r = run("generate - -o " + dir.string() + " --name GitHubUser < " + sample("github_username.json"));
   CHECK(r.exit_code == 0);
   CHECK(fs::exists(dir / "git_hub_user.hpp"));
-  CHECK(run("generate - -o " + dir.string() + " --name 'not valid' < " + sample("github_username.json")).exit_code == 1);
-  CHECK(run("generate " + sample("github_username.json") + " -o " + dir.string() + " --namespace 'a::class'").exit_code == 1);
+  CHECK(run("generate - -o " + dir.string() + " --name 'not valid' < " + sample("github_username.json")).exit_code ==
+        1);
+  CHECK(
+      run("generate " + sample("github_username.json") + " -o " + dir.string() + " --namespace 'a::class'").exit_code ==
+      1);
   CHECK(run("generate " + sample("github_username.json") + " -o " + dir.string() + " --namespace '2x'").exit_code == 1);
   CHECK(run("generate " + sample("shipping.json") + " -o " + dir.string() + " --name One").exit_code == 1);
 }
@@ -147,9 +180,11 @@ TEST_CASE("stdin needs --name; --name and --namespace are checked", "[cli]") {
 TEST_CASE("lint reports each valid schema", "[cli]") {
   const auto r = run("lint " + sample("shipping.json") + " " + sample("confirm_deletion.json"));
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.out, Catch::Contains("shipping.json:/ShippingAddress/requestedSchema: ok, ShippingAddress with 4 properties"));
+  CHECK_THAT(r.out,
+             Catch::Contains("shipping.json:/ShippingAddress/requestedSchema: ok, ShippingAddress with 4 properties"));
   CHECK_THAT(r.out, Catch::Contains("shipping.json:/DeliveryWindow: ok, DeliveryWindow with 4 properties"));
   CHECK_THAT(r.out, Catch::Contains("confirm_deletion.json:/requestedSchema: ok, ConfirmDeletion with 0 properties"));
+  CHECK_THAT(run("lint " + sample("github_username.json")).out, Catch::Contains("GithubUsername with 1 property\n"));
 }
 
 TEST_CASE("check: 0 valid, 1 invalid with one line per error, 2 unreadable", "[cli][check]") {
@@ -178,13 +213,16 @@ TEST_CASE("a templates directory replaces a template; a broken one is an error",
   fs::create_directories(tdir);
   std::ofstream(tdir / "header.hpp.mustache") << "// custom {{#types}}{{name}} {{/types}}\n";
   const auto dir = fresh_dir("templated");
-  REQUIRE(run("generate " + sample("shipping.json") + " -o " + dir.string() + " --templates " + tdir.string()).exit_code == 0);
+  REQUIRE(
+      run("generate " + sample("shipping.json") + " -o " + dir.string() + " --templates " + tdir.string()).exit_code ==
+      0);
   std::ifstream in(dir / "shipping.hpp");
   const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   CHECK(text == "// custom ShippingAddress DeliveryWindow \n");
   CHECK(fs::file_size(dir / "shipping.cpp") > 1000);  // the built-in source template still applies
   std::ofstream(tdir / "header.hpp.mustache") << "{{#types}} unclosed";
-  const auto r = run("generate " + sample("shipping.json") + " -o " + fresh_dir("templated2").string() + " --templates " + tdir.string());
+  const auto r = run("generate " + sample("shipping.json") + " -o " + fresh_dir("templated2").string() +
+                     " --templates " + tdir.string());
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains("header.hpp.mustache: error: invalid Mustache template"));
 }

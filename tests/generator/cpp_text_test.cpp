@@ -14,7 +14,8 @@ TEST_CASE("string literals keep every byte and cannot break out", "[cpp_text]") 
   CHECK(string_literal(std::string_view("a\0b", 3)) == "\"a\\000b\"");
   CHECK(string_literal("new\nline") == "\"new\\012line\"");
   CHECK(string_literal("\xC3\xA9") == "\"\\303\\251\"");
-  CHECK(string_literal("\x01" "7") == "\"\\0017\"");  // octal escapes are always 3 digits
+  CHECK(string_literal("\x01"
+                       "7") == "\"\\0017\"");  // octal escapes are always 3 digits
   CHECK(string_view_expr(std::string_view("a\0b", 3)) == "std::string_view{\"a\\000b\", 3}");
 }
 

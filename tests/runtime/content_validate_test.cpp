@@ -23,7 +23,8 @@ const Form& contact_form() {
       "site": {"type":"string","format":"uri"}
     },
     "required": ["name"]
-  })")).form;
+  })"))
+                               .form;
   return form;
 }
 
@@ -64,7 +65,8 @@ TEST_CASE("each constraint rejects with its own pointer and message", "[validate
   CHECK(errors_of(R"({"name":"Ann","tags":["a","z"]})") == "/tags/1: must be one of \"a\", \"b\", \"c\"\n");
   CHECK(errors_of(R"({"name":"Ann","tags":"a"})") == "/tags: must be an array of strings\n");
   CHECK(errors_of(R"({"name":"Ann","tags":["a",1]})") == "/tags/1: must be a string\n");
-  CHECK(errors_of(R"({"name":"Ann","day":"2023-02-29"})") == "/day: must be a date as YYYY-MM-DD (RFC 3339 full-date)\n");
+  CHECK(errors_of(R"({"name":"Ann","day":"2023-02-29"})") ==
+        "/day: must be a date as YYYY-MM-DD (RFC 3339 full-date)\n");
   CHECK(errors_of(R"({"name":"Ann","at":"2023-02-28"})") ==
         "/at: must be a date-time such as 2025-11-25T10:00:00Z (RFC 3339)\n");
   CHECK(errors_of(R"({"name":"Ann","site":"example.com"})") == "/site: must be an absolute URI (RFC 3986)\n");
@@ -91,8 +93,8 @@ TEST_CASE("integer bounds compare exactly, also beyond 2^53", "[validate]") {
   CHECK(validate_content(form.form, nlohmann::json::parse(R"({"n":9007199254740992})")).ok());
   CHECK(validate_content(form.form, nlohmann::json::parse(R"({"n":9223372036854775807})")).ok());
   CHECK_FALSE(validate_content(form.form, nlohmann::json::parse(R"({"n":9007199254740991})")).ok());
-  const auto frac = parse_requested_schema(
-      nlohmann::ordered_json::parse(R"({"type":"object","properties":{"n":{"type":"integer","minimum":1.5,"maximum":3.5}}})"));
+  const auto frac = parse_requested_schema(nlohmann::ordered_json::parse(
+      R"({"type":"object","properties":{"n":{"type":"integer","minimum":1.5,"maximum":3.5}}})"));
   CHECK(validate_content(frac.form, nlohmann::json::parse(R"({"n":1})")).to_string() == "/n: must be >= 1.5\n");
   CHECK(validate_content(frac.form, nlohmann::json::parse(R"({"n":2})")).ok());
   CHECK(validate_content(frac.form, nlohmann::json::parse(R"({"n":3})")).ok());
@@ -100,7 +102,8 @@ TEST_CASE("integer bounds compare exactly, also beyond 2^53", "[validate]") {
 }
 
 TEST_CASE("huge enums keep error messages short", "[validate][hostile]") {
-  nlohmann::ordered_json schema = {{"type", "object"}, {"properties", {{"e", {{"type", "string"}, {"enum", nlohmann::ordered_json::array()}}}}}};
+  nlohmann::ordered_json schema = {
+      {"type", "object"}, {"properties", {{"e", {{"type", "string"}, {"enum", nlohmann::ordered_json::array()}}}}}};
   for (int i = 0; i < 5000; ++i) schema["properties"]["e"]["enum"].push_back("v" + std::to_string(i));
   const auto form = parse_requested_schema(schema);
   REQUIRE(form.ok());

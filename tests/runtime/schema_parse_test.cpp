@@ -90,12 +90,14 @@ TEST_CASE("a confirm-only form has no properties", "[schema]") {
 
 TEST_CASE("the schema is kept exactly as written", "[schema]") {
   const auto p = parse(R"({"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}},"$schema":"x"})");
-  CHECK(p.form.schema.dump() == R"({"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}},"$schema":"x"})");
+  CHECK(p.form.schema.dump() ==
+        R"({"type":"object","properties":{"z":{"type":"string"},"a":{"type":"string"}},"$schema":"x"})");
 }
 
 TEST_CASE("what the subset forbids is an error located by JSON Pointer", "[schema][errors]") {
   CHECK(only_error(one_property(R"({"type":"object","properties":{}})").c_str()) ==
-        "/properties/p/type: nested objects are not allowed (MCP 2025-11-25 requestedSchema allows only flat objects of primitive properties)");
+        "/properties/p/type: nested objects are not allowed (MCP 2025-11-25 requestedSchema allows only flat objects "
+        "of primitive properties)");
   CHECK_THAT(only_error(one_property(R"({"type":"array","items":{"type":"object"}})").c_str()),
              Catch::StartsWith("/properties/p/items/type: arrays of objects are not allowed"));
   CHECK_THAT(only_error(one_property(R"({"$ref":"#/$defs/x"})").c_str()),
@@ -124,8 +126,9 @@ TEST_CASE("what the subset forbids is an error located by JSON Pointer", "[schem
              Catch::StartsWith("/properties/p/format: unsupported format \"hostname\""));
   CHECK(only_error(one_property(R"({"type":"string","minLength":-1})").c_str()) ==
         "/properties/p/minLength: minLength must be a non-negative integer");
-  CHECK_THAT(only_error(one_property(R"({"type":"number","exclusiveMinimum":0})").c_str()),
-             Catch::StartsWith("/properties/p/exclusiveMinimum: \"exclusiveMinimum\" is not allowed on a number property"));
+  CHECK_THAT(
+      only_error(one_property(R"({"type":"number","exclusiveMinimum":0})").c_str()),
+      Catch::StartsWith("/properties/p/exclusiveMinimum: \"exclusiveMinimum\" is not allowed on a number property"));
   CHECK_THAT(only_error(one_property(R"({"type":"string","minimum":1})").c_str()),
              Catch::StartsWith("/properties/p/minimum: \"minimum\" is not allowed on a string property"));
   CHECK(only_error(R"({"type":"object","properties":{"a":{"type":"string"}},"required":["b"]})") ==
@@ -140,7 +143,8 @@ TEST_CASE("what the subset forbids is an error located by JSON Pointer", "[schem
 TEST_CASE("a default that breaks its own property is an error", "[schema][errors][default]") {
   // The String Schema example of the spec page, verbatim: its default cannot match its pattern.
   CHECK(only_error(one_property(R"({"type":"string","title":"Display Name","description":"Description text",
-      "minLength":3,"maxLength":50,"pattern":"^[A-Za-z]+$","format":"email","default":"user@example.com"})").c_str()) ==
+      "minLength":3,"maxLength":50,"pattern":"^[A-Za-z]+$","format":"email","default":"user@example.com"})")
+                       .c_str()) ==
         "/properties/p/default: default does not satisfy its own schema: must match the pattern ^[A-Za-z]+$");
   CHECK(only_error(one_property(R"({"type":"integer","minimum":18,"default":17})").c_str()) ==
         "/properties/p/default: default does not satisfy its own schema: must be >= 18");
@@ -148,7 +152,8 @@ TEST_CASE("a default that breaks its own property is an error", "[schema][errors
         "/properties/p/default: default does not satisfy its own schema: must be an integer");
   CHECK(only_error(one_property(R"({"type":"string","enum":["a"],"default":"b"})").c_str()) ==
         "/properties/p/default: default does not satisfy its own schema: must be one of \"a\"");
-  CHECK(only_error(one_property(R"({"type":"array","items":{"enum":["a","b"]},"maxItems":1,"default":["a","b"]})").c_str()) ==
+  CHECK(only_error(
+            one_property(R"({"type":"array","items":{"enum":["a","b"]},"maxItems":1,"default":["a","b"]})").c_str()) ==
         "/properties/p/default: default does not satisfy its own schema: must select at most 1 option");
   CHECK(only_error(one_property(R"({"type":"array","items":{"enum":["a"]},"default":["a","z"]})").c_str()) ==
         "/properties/p/default/1: default does not satisfy its own schema: must be one of \"a\"");

@@ -22,8 +22,10 @@ void pattern(ValidationResult& out, std::string_view ptr, std::string_view value
 void minimum(ValidationResult& out, std::string_view ptr, double value, double bound, std::string_view bound_text);
 void maximum(ValidationResult& out, std::string_view ptr, double value, double bound, std::string_view bound_text);
 /// Integer variants compare exactly (no rounding of large int64 values through double).
-void minimum(ValidationResult& out, std::string_view ptr, std::int64_t value, double bound, std::string_view bound_text);
-void maximum(ValidationResult& out, std::string_view ptr, std::int64_t value, double bound, std::string_view bound_text);
+void minimum(ValidationResult& out, std::string_view ptr, std::int64_t value, double bound,
+             std::string_view bound_text);
+void maximum(ValidationResult& out, std::string_view ptr, std::int64_t value, double bound,
+             std::string_view bound_text);
 void min_items(ValidationResult& out, std::string_view ptr, std::size_t count, std::size_t min);
 void max_items(ValidationResult& out, std::string_view ptr, std::size_t count, std::size_t max);
 
