@@ -123,6 +123,10 @@ std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const 
     diags.error(file, "",
                 "malformed JSON at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + what);
     return std::nullopt;
+  } catch (const nlohmann::json::exception& e) {
+    // e.g. out_of_range.406 for a number beyond double ("1e400"); nlohmann gives no position.
+    diags.error(file, "", std::string("unreadable JSON: ") + e.what());
+    return std::nullopt;
   }
 }
 

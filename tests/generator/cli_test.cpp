@@ -89,6 +89,7 @@ TEST_CASE("each invalid schema fails with file:pointer: message, exit 1 and no o
       {"required_unknown.json",
        ":/requestedSchema/required/1: error: required names \"email\", which is not a property"},
       {"url_mode.json", ":/mode: error: only form mode carries a requestedSchema"},
+      {"number_overflow.json", ": error: unreadable JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'"},
   };
   for (const auto& c : cases) {
     INFO(c.file);
