@@ -7,6 +7,7 @@
 
 #include <elicit/checks.hpp>
 #include <elicit/codec.hpp>
+#include <elicit/elicit.hpp>
 #include <elicit/pattern.hpp>
 
 namespace golden {
@@ -16,10 +17,10 @@ namespace ConfirmDeletion_detail {
 
 
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
-// (the order elicit::validate_content reports in).
-bool read(const nlohmann::json& j, [[maybe_unused]] ConfirmDeletion& out, elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
+// (the order ::elicit::validate_content reports in).
+bool read(const nlohmann::json& j, [[maybe_unused]] ConfirmDeletion& out, ::elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
   if (!j.is_object()) {
-    elicit::check::type(errors, "", "an object");
+    ::elicit::check::type(errors, "", "an object");
     return false;
   }
   const auto before = errors.errors.size();
@@ -46,17 +47,30 @@ const nlohmann::ordered_json& ConfirmDeletion::requested_schema() {
 
 std::string_view ConfirmDeletion::default_message() noexcept { return std::string_view{"Delete the repository octocat/hello-world\? This cannot be undone.", 65}; }
 
-elicit::ValidationResult ConfirmDeletion::validate() const {
-  elicit::ValidationResult errors;
+::elicit::ValidationResult ConfirmDeletion::validate() const {
+  ::elicit::ValidationResult errors;
 
   return errors;
 }
 
-elicit::Decoded<ConfirmDeletion> ConfirmDeletion::decode(const nlohmann::json& content) {
-  elicit::Decoded<ConfirmDeletion> result;
+::elicit::Decoded<ConfirmDeletion> ConfirmDeletion::decode(const nlohmann::json& content) {
+  ::elicit::Decoded<ConfirmDeletion> result;
   ConfirmDeletion value;
   if (ConfirmDeletion_detail::read(content, value, result.errors, true)) result.value = std::move(value);
   return result;
+}
+
+::elicit::Outcome<ConfirmDeletion> ConfirmDeletion::elicit(::elicit::Session& session, std::string_view message) {
+  return ::elicit::elicit<ConfirmDeletion>(session, message);
+}
+
+::elicit::Outcome<ConfirmDeletion> ConfirmDeletion::elicit(::elicit::Session& session, std::string_view message,
+                                             const ::elicit::ElicitOptions& options) {
+  return ::elicit::elicit<ConfirmDeletion>(session, message, options);
+}
+
+::elicit::Outcome<ConfirmDeletion> ConfirmDeletion::elicit(::elicit::Session& session) {
+  return ::elicit::elicit<ConfirmDeletion>(session, default_message());
 }
 
 bool operator==([[maybe_unused]] const ConfirmDeletion& a, [[maybe_unused]] const ConfirmDeletion& b) noexcept {
@@ -67,9 +81,9 @@ void to_json(nlohmann::json& j, const ConfirmDeletion& value) { ConfirmDeletion_
 void to_json(nlohmann::ordered_json& j, const ConfirmDeletion& value) { ConfirmDeletion_detail::write(j, value); }
 
 void from_json(const nlohmann::json& j, ConfirmDeletion& value) {
-  elicit::ValidationResult errors;
+  ::elicit::ValidationResult errors;
   ConfirmDeletion fresh;  // absent optional members take their defaults, not what `value` held
-  if (!ConfirmDeletion_detail::read(j, fresh, errors, false)) throw elicit::ContentError(std::move(errors));
+  if (!ConfirmDeletion_detail::read(j, fresh, errors, false)) throw ::elicit::ContentError(std::move(errors));
   value = std::move(fresh);
 }
 

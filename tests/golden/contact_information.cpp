@@ -7,6 +7,7 @@
 
 #include <elicit/checks.hpp>
 #include <elicit/codec.hpp>
+#include <elicit/elicit.hpp>
 #include <elicit/pattern.hpp>
 
 namespace golden {
@@ -15,7 +16,7 @@ namespace {
 namespace ContactInformation_detail {
 
 // Constraints of "name" (/requestedSchema/properties/name).
-void check_name([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_name([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/name", 5};
 
 
@@ -28,11 +29,11 @@ void check_name([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::
 }
 
 // Constraints of "email" (/requestedSchema/properties/email).
-void check_email([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_email([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/email", 6};
 
 
-  elicit::check::format(errors, ptr, v, elicit::StringFormat::email);
+  ::elicit::check::format(errors, ptr, v, ::elicit::StringFormat::email);
 
 
 
@@ -41,41 +42,41 @@ void check_email([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit:
 }
 
 // Constraints of "age" (/requestedSchema/properties/age).
-void check_age([[maybe_unused]] const double& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_age([[maybe_unused]] const double& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/age", 4};
 
 
 
 
-  elicit::check::minimum(errors, ptr, v, 18.0, std::string_view{"18", 2});
+  ::elicit::check::minimum(errors, ptr, v, 18.0, std::string_view{"18", 2});
 
 
 
 }
 
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
-// (the order elicit::validate_content reports in).
-bool read(const nlohmann::json& j, [[maybe_unused]] ContactInformation& out, elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
+// (the order ::elicit::validate_content reports in).
+bool read(const nlohmann::json& j, [[maybe_unused]] ContactInformation& out, ::elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
   if (!j.is_object()) {
-    elicit::check::type(errors, "", "an object");
+    ::elicit::check::type(errors, "", "an object");
     return false;
   }
   const auto before = errors.errors.size();
   if (const auto it = j.find(std::string_view{"name", 4}); it == j.end()) {
-    elicit::check::required(errors, std::string_view{"/name", 5});
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/name", 5}, v, errors)) {
+    ::elicit::check::required(errors, std::string_view{"/name", 5});
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/name", 5}, v, errors)) {
     if (constraints) check_name(v, errors);
     out.name = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"email", 5}); it == j.end()) {
-    elicit::check::required(errors, std::string_view{"/email", 6});
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/email", 6}, v, errors)) {
+    ::elicit::check::required(errors, std::string_view{"/email", 6});
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/email", 6}, v, errors)) {
     if (constraints) check_email(v, errors);
     out.email = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"age", 3}); it == j.end()) {
 
-  } else if (double v{}; elicit::read::number(*it, std::string_view{"/age", 4}, v, errors)) {
+  } else if (double v{}; ::elicit::read::number(*it, std::string_view{"/age", 4}, v, errors)) {
     if (constraints) check_age(v, errors);
     out.age = std::move(v);
   }
@@ -106,8 +107,8 @@ const nlohmann::ordered_json& ContactInformation::requested_schema() {
 
 std::string_view ContactInformation::default_message() noexcept { return std::string_view{"Please provide your contact information", 39}; }
 
-elicit::ValidationResult ContactInformation::validate() const {
-  elicit::ValidationResult errors;
+::elicit::ValidationResult ContactInformation::validate() const {
+  ::elicit::ValidationResult errors;
 
   ContactInformation_detail::check_name(name, errors);
 
@@ -117,11 +118,24 @@ elicit::ValidationResult ContactInformation::validate() const {
   return errors;
 }
 
-elicit::Decoded<ContactInformation> ContactInformation::decode(const nlohmann::json& content) {
-  elicit::Decoded<ContactInformation> result;
+::elicit::Decoded<ContactInformation> ContactInformation::decode(const nlohmann::json& content) {
+  ::elicit::Decoded<ContactInformation> result;
   ContactInformation value;
   if (ContactInformation_detail::read(content, value, result.errors, true)) result.value = std::move(value);
   return result;
+}
+
+::elicit::Outcome<ContactInformation> ContactInformation::elicit(::elicit::Session& session, std::string_view message) {
+  return ::elicit::elicit<ContactInformation>(session, message);
+}
+
+::elicit::Outcome<ContactInformation> ContactInformation::elicit(::elicit::Session& session, std::string_view message,
+                                             const ::elicit::ElicitOptions& options) {
+  return ::elicit::elicit<ContactInformation>(session, message, options);
+}
+
+::elicit::Outcome<ContactInformation> ContactInformation::elicit(::elicit::Session& session) {
+  return ::elicit::elicit<ContactInformation>(session, default_message());
 }
 
 bool operator==([[maybe_unused]] const ContactInformation& a, [[maybe_unused]] const ContactInformation& b) noexcept {
@@ -132,9 +146,9 @@ void to_json(nlohmann::json& j, const ContactInformation& value) { ContactInform
 void to_json(nlohmann::ordered_json& j, const ContactInformation& value) { ContactInformation_detail::write(j, value); }
 
 void from_json(const nlohmann::json& j, ContactInformation& value) {
-  elicit::ValidationResult errors;
+  ::elicit::ValidationResult errors;
   ContactInformation fresh;  // absent optional members take their defaults, not what `value` held
-  if (!ContactInformation_detail::read(j, fresh, errors, false)) throw elicit::ContentError(std::move(errors));
+  if (!ContactInformation_detail::read(j, fresh, errors, false)) throw ::elicit::ContentError(std::move(errors));
   value = std::move(fresh);
 }
 

@@ -13,6 +13,13 @@
 
 #include <elicit/validation.hpp>
 
+namespace elicit {
+class Session;
+struct ElicitOptions;
+template <class T>
+struct Outcome;
+}  // namespace elicit
+
 namespace golden {
 
 /// Message: Please provide your contact information
@@ -35,10 +42,20 @@ struct ContactInformation {
   static std::string_view default_message() noexcept;
   /// Checks every constraint of the schema on this value (lengths in code points, formats,
   /// patterns, ranges, item counts). Errors carry JSON Pointers relative to the content object.
-  elicit::ValidationResult validate() const;
+  ::elicit::ValidationResult validate() const;
   /// Reads a response `content` object (ElicitResult.content of an accept): types, required
   /// properties, then every constraint. Holds the value only when there is no error.
-  static elicit::Decoded<ContactInformation> decode(const nlohmann::json& content);
+  static ::elicit::Decoded<ContactInformation> decode(const nlohmann::json& content);
+
+  /// Asks the user to fill in this form (elicitation/create, form mode) and waits for the answer:
+  /// accepted with a validated value, declined, cancelled, timed out, unsupported by the client,
+  /// invalid, or transport closed. Blocking: call it from a worker thread (a Server tool handler),
+  /// not from the transport's thread. Include <elicit/elicit.hpp> to use the result.
+  static ::elicit::Outcome<ContactInformation> elicit(::elicit::Session& session, std::string_view message);
+  static ::elicit::Outcome<ContactInformation> elicit(::elicit::Session& session, std::string_view message,
+                                            const ::elicit::ElicitOptions& options);
+  /// As above, with default_message().
+  static ::elicit::Outcome<ContactInformation> elicit(::elicit::Session& session);
 
   friend bool operator==(const ContactInformation& a, const ContactInformation& b) noexcept;
   friend bool operator!=(const ContactInformation& a, const ContactInformation& b) noexcept { return !(a == b); }
@@ -47,7 +64,7 @@ struct ContactInformation {
 /// Writes content: every member, absent optionals omitted (never null), enums as wire values.
 void to_json(nlohmann::json& j, const ContactInformation& value);
 void to_json(nlohmann::ordered_json& j, const ContactInformation& value);
-/// Reads content and checks types and required properties only; throws elicit::ContentError with
+/// Reads content and checks types and required properties only; throws ::elicit::ContentError with
 /// every error. Use ContactInformation::decode() to also check constraints without exceptions.
 void from_json(const nlohmann::json& j, ContactInformation& value);
 void from_json(const nlohmann::ordered_json& j, ContactInformation& value);

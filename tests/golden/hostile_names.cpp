@@ -7,6 +7,7 @@
 
 #include <elicit/checks.hpp>
 #include <elicit/codec.hpp>
+#include <elicit/elicit.hpp>
 #include <elicit/pattern.hpp>
 
 namespace golden {
@@ -15,7 +16,7 @@ namespace {
 namespace HostileNames_detail {
 
 // Constraints of "class" (/requestedSchema/properties/class).
-void check_class_([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_class_([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/class", 6};
 
 
@@ -28,7 +29,7 @@ void check_class_([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit
 }
 
 // Constraints of "namespace" (/requestedSchema/properties/namespace).
-void check_namespace_([[maybe_unused]] const std::int64_t& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_namespace_([[maybe_unused]] const std::int64_t& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/namespace", 10};
 
 
@@ -41,7 +42,7 @@ void check_namespace_([[maybe_unused]] const std::int64_t& v, [[maybe_unused]] e
 }
 
 // Constraints of "first-name" (/requestedSchema/properties/first-name).
-void check_first_name([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_first_name([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/first-name", 11};
 
 
@@ -54,7 +55,7 @@ void check_first_name([[maybe_unused]] const std::string& v, [[maybe_unused]] el
 }
 
 // Constraints of "2fa" (/requestedSchema/properties/2fa).
-void check__2fa([[maybe_unused]] const bool& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check__2fa([[maybe_unused]] const bool& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/2fa", 4};
 
 
@@ -67,7 +68,7 @@ void check__2fa([[maybe_unused]] const bool& v, [[maybe_unused]] elicit::Validat
 }
 
 // Constraints of "café" (/requestedSchema/properties/café).
-void check_caf_u00e9([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_caf_u00e9([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/caf\303\251", 6};
 
 
@@ -80,7 +81,7 @@ void check_caf_u00e9([[maybe_unused]] const std::string& v, [[maybe_unused]] eli
 }
 
 // Constraints of "🎉" (/requestedSchema/properties/🎉).
-void check_u1f389([[maybe_unused]] const double& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_u1f389([[maybe_unused]] const double& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/\360\237\216\211", 5};
 
 
@@ -93,7 +94,7 @@ void check_u1f389([[maybe_unused]] const double& v, [[maybe_unused]] elicit::Val
 }
 
 // Constraints of "with "quotes"" (/requestedSchema/properties/with "quotes").
-void check_with_quotes([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_with_quotes([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/with \"quotes\"", 14};
 
 
@@ -106,7 +107,7 @@ void check_with_quotes([[maybe_unused]] const std::string& v, [[maybe_unused]] e
 }
 
 // Constraints of "back\slash" (/requestedSchema/properties/back\slash).
-void check_back_slash([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_back_slash([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/back\\slash", 11};
 
 
@@ -119,13 +120,13 @@ void check_back_slash([[maybe_unused]] const std::string& v, [[maybe_unused]] el
 }
 
 // Constraints of "end */ comment" (/requestedSchema/properties/end *~1 comment).
-void check_end_comment([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_end_comment([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/end *~1 comment", 16};
 
 
 
-  static const elicit::Pattern pattern(std::string_view{"^[*/]+\\u0041$", 13});
-  elicit::check::pattern(errors, ptr, v, pattern);
+  static const ::elicit::Pattern pattern(std::string_view{"^[*/]+\\u0041$", 13});
+  ::elicit::check::pattern(errors, ptr, v, pattern);
 
 
 
@@ -133,7 +134,7 @@ void check_end_comment([[maybe_unused]] const std::string& v, [[maybe_unused]] e
 }
 
 // Constraints of "nul byte" (/requestedSchema/properties/nul byte).
-void check_nul_byte([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_nul_byte([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/nul\000byte", 9};
 
 
@@ -146,9 +147,9 @@ void check_nul_byte([[maybe_unused]] const std::string& v, [[maybe_unused]] elic
 }
 
 // Constraints of "a/b~c" (/requestedSchema/properties/a~1b~0c).
-void check_a_b_c([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_a_b_c([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/a~1b~0c", 8};
-  elicit::check::min_length(errors, ptr, v, 1);
+  ::elicit::check::min_length(errors, ptr, v, 1);
 
 
 
@@ -159,7 +160,7 @@ void check_a_b_c([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit:
 }
 
 // Constraints of "" (/requestedSchema/properties/).
-void check_unnamed([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_unnamed([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/", 1};
 
 
@@ -172,7 +173,7 @@ void check_unnamed([[maybe_unused]] const std::string& v, [[maybe_unused]] elici
 }
 
 // Constraints of "std" (/requestedSchema/properties/std).
-void check_std_([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_std_([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/std", 4};
 
 
@@ -185,7 +186,7 @@ void check_std_([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::
 }
 
 // Constraints of "elicit" (/requestedSchema/properties/elicit).
-void check_elicit_([[maybe_unused]] const std::int64_t& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_elicit_([[maybe_unused]] const std::int64_t& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/elicit", 7};
 
 
@@ -198,7 +199,7 @@ void check_elicit_([[maybe_unused]] const std::int64_t& v, [[maybe_unused]] elic
 }
 
 // Constraints of "int" (/requestedSchema/properties/int).
-void check_int_([[maybe_unused]] const HostileNames::Int& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_int_([[maybe_unused]] const HostileNames::Int& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/int", 4};
 
 
@@ -211,7 +212,7 @@ void check_int_([[maybe_unused]] const HostileNames::Int& v, [[maybe_unused]] el
 }
 
 // Constraints of "TRUE" (/requestedSchema/properties/TRUE).
-void check_true_([[maybe_unused]] const std::vector<HostileNames::True>& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_true_([[maybe_unused]] const std::vector<HostileNames::True>& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/TRUE", 5};
 
 
@@ -224,7 +225,7 @@ void check_true_([[maybe_unused]] const std::vector<HostileNames::True>& v, [[ma
 }
 
 // Constraints of "Decoded" (/requestedSchema/properties/Decoded).
-void check_decoded([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_decoded([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/Decoded", 8};
 
 
@@ -237,7 +238,7 @@ void check_decoded([[maybe_unused]] const std::string& v, [[maybe_unused]] elici
 }
 
 // Constraints of "options" (/requestedSchema/properties/options).
-void check_options([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_options([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/options", 8};
 
 
@@ -250,118 +251,118 @@ void check_options([[maybe_unused]] const std::string& v, [[maybe_unused]] elici
 }
 
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
-// (the order elicit::validate_content reports in).
-bool read(const nlohmann::json& j, [[maybe_unused]] HostileNames& out, elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
+// (the order ::elicit::validate_content reports in).
+bool read(const nlohmann::json& j, [[maybe_unused]] HostileNames& out, ::elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
   if (!j.is_object()) {
-    elicit::check::type(errors, "", "an object");
+    ::elicit::check::type(errors, "", "an object");
     return false;
   }
   const auto before = errors.errors.size();
   if (const auto it = j.find(std::string_view{"class", 5}); it == j.end()) {
-    elicit::check::required(errors, std::string_view{"/class", 6});
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/class", 6}, v, errors)) {
+    ::elicit::check::required(errors, std::string_view{"/class", 6});
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/class", 6}, v, errors)) {
     if (constraints) check_class_(v, errors);
     out.class_ = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"namespace", 9}); it == j.end()) {
 
-  } else if (std::int64_t v{}; elicit::read::integer(*it, std::string_view{"/namespace", 10}, v, errors)) {
+  } else if (std::int64_t v{}; ::elicit::read::integer(*it, std::string_view{"/namespace", 10}, v, errors)) {
     if (constraints) check_namespace_(v, errors);
     out.namespace_ = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"first-name", 10}); it == j.end()) {
 
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/first-name", 11}, v, errors)) {
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/first-name", 11}, v, errors)) {
     if (constraints) check_first_name(v, errors);
     out.first_name = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"2fa", 3}); it == j.end()) {
-    elicit::check::required(errors, std::string_view{"/2fa", 4});
-  } else if (bool v{}; elicit::read::boolean(*it, std::string_view{"/2fa", 4}, v, errors)) {
+    ::elicit::check::required(errors, std::string_view{"/2fa", 4});
+  } else if (bool v{}; ::elicit::read::boolean(*it, std::string_view{"/2fa", 4}, v, errors)) {
     if (constraints) check__2fa(v, errors);
     out._2fa = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"caf\303\251", 5}); it == j.end()) {
 
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/caf\303\251", 6}, v, errors)) {
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/caf\303\251", 6}, v, errors)) {
     if (constraints) check_caf_u00e9(v, errors);
     out.caf_u00e9 = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"\360\237\216\211", 4}); it == j.end()) {
 
-  } else if (double v{}; elicit::read::number(*it, std::string_view{"/\360\237\216\211", 5}, v, errors)) {
+  } else if (double v{}; ::elicit::read::number(*it, std::string_view{"/\360\237\216\211", 5}, v, errors)) {
     if (constraints) check_u1f389(v, errors);
     out.u1f389 = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"with \"quotes\"", 13}); it == j.end()) {
 
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/with \"quotes\"", 14}, v, errors)) {
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/with \"quotes\"", 14}, v, errors)) {
     if (constraints) check_with_quotes(v, errors);
     out.with_quotes = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"back\\slash", 10}); it == j.end()) {
 
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/back\\slash", 11}, v, errors)) {
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/back\\slash", 11}, v, errors)) {
     if (constraints) check_back_slash(v, errors);
     out.back_slash = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"end */ comment", 14}); it == j.end()) {
 
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/end *~1 comment", 16}, v, errors)) {
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/end *~1 comment", 16}, v, errors)) {
     if (constraints) check_end_comment(v, errors);
     out.end_comment = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"nul\000byte", 8}); it == j.end()) {
 
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/nul\000byte", 9}, v, errors)) {
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/nul\000byte", 9}, v, errors)) {
     if (constraints) check_nul_byte(v, errors);
     out.nul_byte = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"a/b~c", 5}); it == j.end()) {
 
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/a~1b~0c", 8}, v, errors)) {
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/a~1b~0c", 8}, v, errors)) {
     if (constraints) check_a_b_c(v, errors);
     out.a_b_c = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"", 0}); it == j.end()) {
 
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/", 1}, v, errors)) {
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/", 1}, v, errors)) {
     if (constraints) check_unnamed(v, errors);
     out.unnamed = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"std", 3}); it == j.end()) {
 
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/std", 4}, v, errors)) {
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/std", 4}, v, errors)) {
     if (constraints) check_std_(v, errors);
     out.std_ = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"elicit", 6}); it == j.end()) {
 
-  } else if (std::int64_t v{}; elicit::read::integer(*it, std::string_view{"/elicit", 7}, v, errors)) {
+  } else if (std::int64_t v{}; ::elicit::read::integer(*it, std::string_view{"/elicit", 7}, v, errors)) {
     if (constraints) check_elicit_(v, errors);
     out.elicit_ = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"int", 3}); it == j.end()) {
-    elicit::check::required(errors, std::string_view{"/int", 4});
-  } else if (HostileNames::Int v{}; elicit::read::enumeration(*it, std::string_view{"/int", 4}, v, errors, HostileNames::int_options)) {
+    ::elicit::check::required(errors, std::string_view{"/int", 4});
+  } else if (HostileNames::Int v{}; ::elicit::read::enumeration(*it, std::string_view{"/int", 4}, v, errors, HostileNames::int_options)) {
     if (constraints) check_int_(v, errors);
     out.int_ = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"TRUE", 4}); it == j.end()) {
 
-  } else if (std::vector<HostileNames::True> v{}; elicit::read::enumeration_array(*it, std::string_view{"/TRUE", 5}, v, errors, HostileNames::true_options)) {
+  } else if (std::vector<HostileNames::True> v{}; ::elicit::read::enumeration_array(*it, std::string_view{"/TRUE", 5}, v, errors, HostileNames::true_options)) {
     if (constraints) check_true_(v, errors);
     out.true_ = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"Decoded", 7}); it == j.end()) {
 
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/Decoded", 8}, v, errors)) {
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/Decoded", 8}, v, errors)) {
     if (constraints) check_decoded(v, errors);
     out.decoded = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"options", 7}); it == j.end()) {
 
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/options", 8}, v, errors)) {
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/options", 8}, v, errors)) {
     if (constraints) check_options(v, errors);
     out.options = std::move(v);
   }
@@ -400,9 +401,9 @@ void write(Json& j, [[maybe_unused]] const HostileNames& value) {
   if (value.elicit_) j[std::string_view{"elicit", 6}] = *value.elicit_;
 
 
-  j[std::string_view{"int", 3}] = elicit::write::enumeration<Json>(HostileNames::int_options, value.int_);
+  j[std::string_view{"int", 3}] = ::elicit::write::enumeration<Json>(HostileNames::int_options, value.int_);
 
-  j[std::string_view{"TRUE", 4}] = elicit::write::enumeration_array<Json>(HostileNames::true_options, value.true_);
+  j[std::string_view{"TRUE", 4}] = ::elicit::write::enumeration_array<Json>(HostileNames::true_options, value.true_);
   if (value.decoded) j[std::string_view{"Decoded", 7}] = *value.decoded;
 
   if (value.options) j[std::string_view{"options", 7}] = *value.options;
@@ -422,8 +423,8 @@ const nlohmann::ordered_json& HostileNames::requested_schema() {
 
 std::string_view HostileNames::default_message() noexcept { return std::string_view{"Hostile names: \"quotes\", back\\slash, */ comment ends, new\012lines, NUL \000 bytes, \?\?/ trigraphs", 91}; }
 
-elicit::ValidationResult HostileNames::validate() const {
-  elicit::ValidationResult errors;
+::elicit::ValidationResult HostileNames::validate() const {
+  ::elicit::ValidationResult errors;
 
   HostileNames_detail::check_class_(class_, errors);
 
@@ -463,11 +464,24 @@ elicit::ValidationResult HostileNames::validate() const {
   return errors;
 }
 
-elicit::Decoded<HostileNames> HostileNames::decode(const nlohmann::json& content) {
-  elicit::Decoded<HostileNames> result;
+::elicit::Decoded<HostileNames> HostileNames::decode(const nlohmann::json& content) {
+  ::elicit::Decoded<HostileNames> result;
   HostileNames value;
   if (HostileNames_detail::read(content, value, result.errors, true)) result.value = std::move(value);
   return result;
+}
+
+::elicit::Outcome<HostileNames> HostileNames::elicit(::elicit::Session& session, std::string_view message) {
+  return ::elicit::elicit<HostileNames>(session, message);
+}
+
+::elicit::Outcome<HostileNames> HostileNames::elicit(::elicit::Session& session, std::string_view message,
+                                             const ::elicit::ElicitOptions& options) {
+  return ::elicit::elicit<HostileNames>(session, message, options);
+}
+
+::elicit::Outcome<HostileNames> HostileNames::elicit(::elicit::Session& session) {
+  return ::elicit::elicit<HostileNames>(session, default_message());
 }
 
 bool operator==([[maybe_unused]] const HostileNames& a, [[maybe_unused]] const HostileNames& b) noexcept {
@@ -478,38 +492,38 @@ void to_json(nlohmann::json& j, const HostileNames& value) { HostileNames_detail
 void to_json(nlohmann::ordered_json& j, const HostileNames& value) { HostileNames_detail::write(j, value); }
 
 void from_json(const nlohmann::json& j, HostileNames& value) {
-  elicit::ValidationResult errors;
+  ::elicit::ValidationResult errors;
   HostileNames fresh;  // absent optional members take their defaults, not what `value` held
-  if (!HostileNames_detail::read(j, fresh, errors, false)) throw elicit::ContentError(std::move(errors));
+  if (!HostileNames_detail::read(j, fresh, errors, false)) throw ::elicit::ContentError(std::move(errors));
   value = std::move(fresh);
 }
 
 void from_json(const nlohmann::ordered_json& j, HostileNames& value) { from_json(nlohmann::json(j), value); }
 
 std::string_view to_string(HostileNames::Int value) noexcept {
-  return elicit::read::wire_of(HostileNames::int_options, value);
+  return ::elicit::read::wire_of(HostileNames::int_options, value);
 }
 
 std::string_view title_of(HostileNames::Int value) noexcept {
-  return elicit::read::title_of(HostileNames::int_options, value);
+  return ::elicit::read::title_of(HostileNames::int_options, value);
 }
 
 bool from_string(std::string_view wire, HostileNames::Int& out) noexcept {
-  const auto* option = elicit::read::find_option(HostileNames::int_options, wire);
+  const auto* option = ::elicit::read::find_option(HostileNames::int_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }
 
 std::string_view to_string(HostileNames::True value) noexcept {
-  return elicit::read::wire_of(HostileNames::true_options, value);
+  return ::elicit::read::wire_of(HostileNames::true_options, value);
 }
 
 std::string_view title_of(HostileNames::True value) noexcept {
-  return elicit::read::title_of(HostileNames::true_options, value);
+  return ::elicit::read::title_of(HostileNames::true_options, value);
 }
 
 bool from_string(std::string_view wire, HostileNames::True& out) noexcept {
-  const auto* option = elicit::read::find_option(HostileNames::true_options, wire);
+  const auto* option = ::elicit::read::find_option(HostileNames::true_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }

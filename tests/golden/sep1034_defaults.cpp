@@ -7,6 +7,7 @@
 
 #include <elicit/checks.hpp>
 #include <elicit/codec.hpp>
+#include <elicit/elicit.hpp>
 #include <elicit/pattern.hpp>
 
 namespace golden {
@@ -15,7 +16,7 @@ namespace {
 namespace Sep1034Defaults_detail {
 
 // Constraints of "name" (/requestedSchema/properties/name).
-void check_name([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_name([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/name", 5};
 
 
@@ -28,7 +29,7 @@ void check_name([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::
 }
 
 // Constraints of "age" (/requestedSchema/properties/age).
-void check_age([[maybe_unused]] const std::int64_t& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_age([[maybe_unused]] const std::int64_t& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/age", 4};
 
 
@@ -41,7 +42,7 @@ void check_age([[maybe_unused]] const std::int64_t& v, [[maybe_unused]] elicit::
 }
 
 // Constraints of "score" (/requestedSchema/properties/score).
-void check_score([[maybe_unused]] const double& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_score([[maybe_unused]] const double& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/score", 6};
 
 
@@ -54,7 +55,7 @@ void check_score([[maybe_unused]] const double& v, [[maybe_unused]] elicit::Vali
 }
 
 // Constraints of "status" (/requestedSchema/properties/status).
-void check_status([[maybe_unused]] const Sep1034Defaults::Status& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_status([[maybe_unused]] const Sep1034Defaults::Status& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/status", 7};
 
 
@@ -67,7 +68,7 @@ void check_status([[maybe_unused]] const Sep1034Defaults::Status& v, [[maybe_unu
 }
 
 // Constraints of "verified" (/requestedSchema/properties/verified).
-void check_verified([[maybe_unused]] const bool& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_verified([[maybe_unused]] const bool& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/verified", 9};
 
 
@@ -80,40 +81,40 @@ void check_verified([[maybe_unused]] const bool& v, [[maybe_unused]] elicit::Val
 }
 
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
-// (the order elicit::validate_content reports in).
-bool read(const nlohmann::json& j, [[maybe_unused]] Sep1034Defaults& out, elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
+// (the order ::elicit::validate_content reports in).
+bool read(const nlohmann::json& j, [[maybe_unused]] Sep1034Defaults& out, ::elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
   if (!j.is_object()) {
-    elicit::check::type(errors, "", "an object");
+    ::elicit::check::type(errors, "", "an object");
     return false;
   }
   const auto before = errors.errors.size();
   if (const auto it = j.find(std::string_view{"name", 4}); it == j.end()) {
 
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/name", 5}, v, errors)) {
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/name", 5}, v, errors)) {
     if (constraints) check_name(v, errors);
     out.name = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"age", 3}); it == j.end()) {
 
-  } else if (std::int64_t v{}; elicit::read::integer(*it, std::string_view{"/age", 4}, v, errors)) {
+  } else if (std::int64_t v{}; ::elicit::read::integer(*it, std::string_view{"/age", 4}, v, errors)) {
     if (constraints) check_age(v, errors);
     out.age = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"score", 5}); it == j.end()) {
 
-  } else if (double v{}; elicit::read::number(*it, std::string_view{"/score", 6}, v, errors)) {
+  } else if (double v{}; ::elicit::read::number(*it, std::string_view{"/score", 6}, v, errors)) {
     if (constraints) check_score(v, errors);
     out.score = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"status", 6}); it == j.end()) {
 
-  } else if (Sep1034Defaults::Status v{}; elicit::read::enumeration(*it, std::string_view{"/status", 7}, v, errors, Sep1034Defaults::status_options)) {
+  } else if (Sep1034Defaults::Status v{}; ::elicit::read::enumeration(*it, std::string_view{"/status", 7}, v, errors, Sep1034Defaults::status_options)) {
     if (constraints) check_status(v, errors);
     out.status = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"verified", 8}); it == j.end()) {
 
-  } else if (bool v{}; elicit::read::boolean(*it, std::string_view{"/verified", 9}, v, errors)) {
+  } else if (bool v{}; ::elicit::read::boolean(*it, std::string_view{"/verified", 9}, v, errors)) {
     if (constraints) check_verified(v, errors);
     out.verified = std::move(v);
   }
@@ -130,7 +131,7 @@ void write(Json& j, [[maybe_unused]] const Sep1034Defaults& value) {
 
   j[std::string_view{"score", 5}] = value.score;
 
-  j[std::string_view{"status", 6}] = elicit::write::enumeration<Json>(Sep1034Defaults::status_options, value.status);
+  j[std::string_view{"status", 6}] = ::elicit::write::enumeration<Json>(Sep1034Defaults::status_options, value.status);
 
   j[std::string_view{"verified", 8}] = value.verified;
 }
@@ -148,8 +149,8 @@ const nlohmann::ordered_json& Sep1034Defaults::requested_schema() {
 
 std::string_view Sep1034Defaults::default_message() noexcept { return std::string_view{"Test client default value handling - please accept with defaults", 64}; }
 
-elicit::ValidationResult Sep1034Defaults::validate() const {
-  elicit::ValidationResult errors;
+::elicit::ValidationResult Sep1034Defaults::validate() const {
+  ::elicit::ValidationResult errors;
 
   Sep1034Defaults_detail::check_name(name, errors);
 
@@ -163,11 +164,24 @@ elicit::ValidationResult Sep1034Defaults::validate() const {
   return errors;
 }
 
-elicit::Decoded<Sep1034Defaults> Sep1034Defaults::decode(const nlohmann::json& content) {
-  elicit::Decoded<Sep1034Defaults> result;
+::elicit::Decoded<Sep1034Defaults> Sep1034Defaults::decode(const nlohmann::json& content) {
+  ::elicit::Decoded<Sep1034Defaults> result;
   Sep1034Defaults value;
   if (Sep1034Defaults_detail::read(content, value, result.errors, true)) result.value = std::move(value);
   return result;
+}
+
+::elicit::Outcome<Sep1034Defaults> Sep1034Defaults::elicit(::elicit::Session& session, std::string_view message) {
+  return ::elicit::elicit<Sep1034Defaults>(session, message);
+}
+
+::elicit::Outcome<Sep1034Defaults> Sep1034Defaults::elicit(::elicit::Session& session, std::string_view message,
+                                             const ::elicit::ElicitOptions& options) {
+  return ::elicit::elicit<Sep1034Defaults>(session, message, options);
+}
+
+::elicit::Outcome<Sep1034Defaults> Sep1034Defaults::elicit(::elicit::Session& session) {
+  return ::elicit::elicit<Sep1034Defaults>(session, default_message());
 }
 
 bool operator==([[maybe_unused]] const Sep1034Defaults& a, [[maybe_unused]] const Sep1034Defaults& b) noexcept {
@@ -178,24 +192,24 @@ void to_json(nlohmann::json& j, const Sep1034Defaults& value) { Sep1034Defaults_
 void to_json(nlohmann::ordered_json& j, const Sep1034Defaults& value) { Sep1034Defaults_detail::write(j, value); }
 
 void from_json(const nlohmann::json& j, Sep1034Defaults& value) {
-  elicit::ValidationResult errors;
+  ::elicit::ValidationResult errors;
   Sep1034Defaults fresh;  // absent optional members take their defaults, not what `value` held
-  if (!Sep1034Defaults_detail::read(j, fresh, errors, false)) throw elicit::ContentError(std::move(errors));
+  if (!Sep1034Defaults_detail::read(j, fresh, errors, false)) throw ::elicit::ContentError(std::move(errors));
   value = std::move(fresh);
 }
 
 void from_json(const nlohmann::ordered_json& j, Sep1034Defaults& value) { from_json(nlohmann::json(j), value); }
 
 std::string_view to_string(Sep1034Defaults::Status value) noexcept {
-  return elicit::read::wire_of(Sep1034Defaults::status_options, value);
+  return ::elicit::read::wire_of(Sep1034Defaults::status_options, value);
 }
 
 std::string_view title_of(Sep1034Defaults::Status value) noexcept {
-  return elicit::read::title_of(Sep1034Defaults::status_options, value);
+  return ::elicit::read::title_of(Sep1034Defaults::status_options, value);
 }
 
 bool from_string(std::string_view wire, Sep1034Defaults::Status& out) noexcept {
-  const auto* option = elicit::read::find_option(Sep1034Defaults::status_options, wire);
+  const auto* option = ::elicit::read::find_option(Sep1034Defaults::status_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }

@@ -13,6 +13,13 @@
 
 #include <elicit/validation.hpp>
 
+namespace elicit {
+class Session;
+struct ElicitOptions;
+template <class T>
+struct Outcome;
+}  // namespace elicit
+
 namespace golden {
 
 /// Message: Test client default value handling - please accept with defaults
@@ -53,10 +60,20 @@ struct Sep1034Defaults {
   static std::string_view default_message() noexcept;
   /// Checks every constraint of the schema on this value (lengths in code points, formats,
   /// patterns, ranges, item counts). Errors carry JSON Pointers relative to the content object.
-  elicit::ValidationResult validate() const;
+  ::elicit::ValidationResult validate() const;
   /// Reads a response `content` object (ElicitResult.content of an accept): types, required
   /// properties, then every constraint. Holds the value only when there is no error.
-  static elicit::Decoded<Sep1034Defaults> decode(const nlohmann::json& content);
+  static ::elicit::Decoded<Sep1034Defaults> decode(const nlohmann::json& content);
+
+  /// Asks the user to fill in this form (elicitation/create, form mode) and waits for the answer:
+  /// accepted with a validated value, declined, cancelled, timed out, unsupported by the client,
+  /// invalid, or transport closed. Blocking: call it from a worker thread (a Server tool handler),
+  /// not from the transport's thread. Include <elicit/elicit.hpp> to use the result.
+  static ::elicit::Outcome<Sep1034Defaults> elicit(::elicit::Session& session, std::string_view message);
+  static ::elicit::Outcome<Sep1034Defaults> elicit(::elicit::Session& session, std::string_view message,
+                                            const ::elicit::ElicitOptions& options);
+  /// As above, with default_message().
+  static ::elicit::Outcome<Sep1034Defaults> elicit(::elicit::Session& session);
 
   friend bool operator==(const Sep1034Defaults& a, const Sep1034Defaults& b) noexcept;
   friend bool operator!=(const Sep1034Defaults& a, const Sep1034Defaults& b) noexcept { return !(a == b); }
@@ -65,7 +82,7 @@ struct Sep1034Defaults {
 /// Writes content: every member, absent optionals omitted (never null), enums as wire values.
 void to_json(nlohmann::json& j, const Sep1034Defaults& value);
 void to_json(nlohmann::ordered_json& j, const Sep1034Defaults& value);
-/// Reads content and checks types and required properties only; throws elicit::ContentError with
+/// Reads content and checks types and required properties only; throws ::elicit::ContentError with
 /// every error. Use Sep1034Defaults::decode() to also check constraints without exceptions.
 void from_json(const nlohmann::json& j, Sep1034Defaults& value);
 void from_json(const nlohmann::ordered_json& j, Sep1034Defaults& value);

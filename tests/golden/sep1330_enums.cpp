@@ -7,6 +7,7 @@
 
 #include <elicit/checks.hpp>
 #include <elicit/codec.hpp>
+#include <elicit/elicit.hpp>
 #include <elicit/pattern.hpp>
 
 namespace golden {
@@ -15,7 +16,7 @@ namespace {
 namespace Sep1330Enums_detail {
 
 // Constraints of "untitledSingle" (/requestedSchema/properties/untitledSingle).
-void check_untitled_single([[maybe_unused]] const Sep1330Enums::UntitledSingle& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_untitled_single([[maybe_unused]] const Sep1330Enums::UntitledSingle& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/untitledSingle", 15};
 
 
@@ -28,7 +29,7 @@ void check_untitled_single([[maybe_unused]] const Sep1330Enums::UntitledSingle& 
 }
 
 // Constraints of "titledSingle" (/requestedSchema/properties/titledSingle).
-void check_titled_single([[maybe_unused]] const Sep1330Enums::TitledSingle& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_titled_single([[maybe_unused]] const Sep1330Enums::TitledSingle& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/titledSingle", 13};
 
 
@@ -41,7 +42,7 @@ void check_titled_single([[maybe_unused]] const Sep1330Enums::TitledSingle& v, [
 }
 
 // Constraints of "legacyEnum" (/requestedSchema/properties/legacyEnum).
-void check_legacy_enum([[maybe_unused]] const Sep1330Enums::LegacyEnum& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_legacy_enum([[maybe_unused]] const Sep1330Enums::LegacyEnum& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/legacyEnum", 11};
 
 
@@ -54,7 +55,7 @@ void check_legacy_enum([[maybe_unused]] const Sep1330Enums::LegacyEnum& v, [[may
 }
 
 // Constraints of "untitledMulti" (/requestedSchema/properties/untitledMulti).
-void check_untitled_multi([[maybe_unused]] const std::vector<Sep1330Enums::UntitledMulti>& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_untitled_multi([[maybe_unused]] const std::vector<Sep1330Enums::UntitledMulti>& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/untitledMulti", 14};
 
 
@@ -67,7 +68,7 @@ void check_untitled_multi([[maybe_unused]] const std::vector<Sep1330Enums::Untit
 }
 
 // Constraints of "titledMulti" (/requestedSchema/properties/titledMulti).
-void check_titled_multi([[maybe_unused]] const std::vector<Sep1330Enums::TitledMulti>& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_titled_multi([[maybe_unused]] const std::vector<Sep1330Enums::TitledMulti>& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/titledMulti", 12};
 
 
@@ -80,40 +81,40 @@ void check_titled_multi([[maybe_unused]] const std::vector<Sep1330Enums::TitledM
 }
 
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
-// (the order elicit::validate_content reports in).
-bool read(const nlohmann::json& j, [[maybe_unused]] Sep1330Enums& out, elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
+// (the order ::elicit::validate_content reports in).
+bool read(const nlohmann::json& j, [[maybe_unused]] Sep1330Enums& out, ::elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
   if (!j.is_object()) {
-    elicit::check::type(errors, "", "an object");
+    ::elicit::check::type(errors, "", "an object");
     return false;
   }
   const auto before = errors.errors.size();
   if (const auto it = j.find(std::string_view{"untitledSingle", 14}); it == j.end()) {
 
-  } else if (Sep1330Enums::UntitledSingle v{}; elicit::read::enumeration(*it, std::string_view{"/untitledSingle", 15}, v, errors, Sep1330Enums::untitled_single_options)) {
+  } else if (Sep1330Enums::UntitledSingle v{}; ::elicit::read::enumeration(*it, std::string_view{"/untitledSingle", 15}, v, errors, Sep1330Enums::untitled_single_options)) {
     if (constraints) check_untitled_single(v, errors);
     out.untitled_single = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"titledSingle", 12}); it == j.end()) {
 
-  } else if (Sep1330Enums::TitledSingle v{}; elicit::read::enumeration(*it, std::string_view{"/titledSingle", 13}, v, errors, Sep1330Enums::titled_single_options)) {
+  } else if (Sep1330Enums::TitledSingle v{}; ::elicit::read::enumeration(*it, std::string_view{"/titledSingle", 13}, v, errors, Sep1330Enums::titled_single_options)) {
     if (constraints) check_titled_single(v, errors);
     out.titled_single = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"legacyEnum", 10}); it == j.end()) {
 
-  } else if (Sep1330Enums::LegacyEnum v{}; elicit::read::enumeration(*it, std::string_view{"/legacyEnum", 11}, v, errors, Sep1330Enums::legacy_enum_options)) {
+  } else if (Sep1330Enums::LegacyEnum v{}; ::elicit::read::enumeration(*it, std::string_view{"/legacyEnum", 11}, v, errors, Sep1330Enums::legacy_enum_options)) {
     if (constraints) check_legacy_enum(v, errors);
     out.legacy_enum = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"untitledMulti", 13}); it == j.end()) {
 
-  } else if (std::vector<Sep1330Enums::UntitledMulti> v{}; elicit::read::enumeration_array(*it, std::string_view{"/untitledMulti", 14}, v, errors, Sep1330Enums::untitled_multi_options)) {
+  } else if (std::vector<Sep1330Enums::UntitledMulti> v{}; ::elicit::read::enumeration_array(*it, std::string_view{"/untitledMulti", 14}, v, errors, Sep1330Enums::untitled_multi_options)) {
     if (constraints) check_untitled_multi(v, errors);
     out.untitled_multi = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"titledMulti", 11}); it == j.end()) {
 
-  } else if (std::vector<Sep1330Enums::TitledMulti> v{}; elicit::read::enumeration_array(*it, std::string_view{"/titledMulti", 12}, v, errors, Sep1330Enums::titled_multi_options)) {
+  } else if (std::vector<Sep1330Enums::TitledMulti> v{}; ::elicit::read::enumeration_array(*it, std::string_view{"/titledMulti", 12}, v, errors, Sep1330Enums::titled_multi_options)) {
     if (constraints) check_titled_multi(v, errors);
     out.titled_multi = std::move(v);
   }
@@ -123,15 +124,15 @@ bool read(const nlohmann::json& j, [[maybe_unused]] Sep1330Enums& out, elicit::V
 template <class Json>
 void write(Json& j, [[maybe_unused]] const Sep1330Enums& value) {
   j = Json::object();
-  if (value.untitled_single) j[std::string_view{"untitledSingle", 14}] = elicit::write::enumeration<Json>(Sep1330Enums::untitled_single_options, *value.untitled_single);
+  if (value.untitled_single) j[std::string_view{"untitledSingle", 14}] = ::elicit::write::enumeration<Json>(Sep1330Enums::untitled_single_options, *value.untitled_single);
 
-  if (value.titled_single) j[std::string_view{"titledSingle", 12}] = elicit::write::enumeration<Json>(Sep1330Enums::titled_single_options, *value.titled_single);
+  if (value.titled_single) j[std::string_view{"titledSingle", 12}] = ::elicit::write::enumeration<Json>(Sep1330Enums::titled_single_options, *value.titled_single);
 
-  if (value.legacy_enum) j[std::string_view{"legacyEnum", 10}] = elicit::write::enumeration<Json>(Sep1330Enums::legacy_enum_options, *value.legacy_enum);
+  if (value.legacy_enum) j[std::string_view{"legacyEnum", 10}] = ::elicit::write::enumeration<Json>(Sep1330Enums::legacy_enum_options, *value.legacy_enum);
 
-  if (value.untitled_multi) j[std::string_view{"untitledMulti", 13}] = elicit::write::enumeration_array<Json>(Sep1330Enums::untitled_multi_options, *value.untitled_multi);
+  if (value.untitled_multi) j[std::string_view{"untitledMulti", 13}] = ::elicit::write::enumeration_array<Json>(Sep1330Enums::untitled_multi_options, *value.untitled_multi);
 
-  if (value.titled_multi) j[std::string_view{"titledMulti", 11}] = elicit::write::enumeration_array<Json>(Sep1330Enums::titled_multi_options, *value.titled_multi);
+  if (value.titled_multi) j[std::string_view{"titledMulti", 11}] = ::elicit::write::enumeration_array<Json>(Sep1330Enums::titled_multi_options, *value.titled_multi);
 
 }
 
@@ -148,8 +149,8 @@ const nlohmann::ordered_json& Sep1330Enums::requested_schema() {
 
 std::string_view Sep1330Enums::default_message() noexcept { return std::string_view{"Choose options (SEP-1330: the five enum schema variants)", 56}; }
 
-elicit::ValidationResult Sep1330Enums::validate() const {
-  elicit::ValidationResult errors;
+::elicit::ValidationResult Sep1330Enums::validate() const {
+  ::elicit::ValidationResult errors;
   if (untitled_single) Sep1330Enums_detail::check_untitled_single(*untitled_single, errors);
 
   if (titled_single) Sep1330Enums_detail::check_titled_single(*titled_single, errors);
@@ -163,11 +164,24 @@ elicit::ValidationResult Sep1330Enums::validate() const {
   return errors;
 }
 
-elicit::Decoded<Sep1330Enums> Sep1330Enums::decode(const nlohmann::json& content) {
-  elicit::Decoded<Sep1330Enums> result;
+::elicit::Decoded<Sep1330Enums> Sep1330Enums::decode(const nlohmann::json& content) {
+  ::elicit::Decoded<Sep1330Enums> result;
   Sep1330Enums value;
   if (Sep1330Enums_detail::read(content, value, result.errors, true)) result.value = std::move(value);
   return result;
+}
+
+::elicit::Outcome<Sep1330Enums> Sep1330Enums::elicit(::elicit::Session& session, std::string_view message) {
+  return ::elicit::elicit<Sep1330Enums>(session, message);
+}
+
+::elicit::Outcome<Sep1330Enums> Sep1330Enums::elicit(::elicit::Session& session, std::string_view message,
+                                             const ::elicit::ElicitOptions& options) {
+  return ::elicit::elicit<Sep1330Enums>(session, message, options);
+}
+
+::elicit::Outcome<Sep1330Enums> Sep1330Enums::elicit(::elicit::Session& session) {
+  return ::elicit::elicit<Sep1330Enums>(session, default_message());
 }
 
 bool operator==([[maybe_unused]] const Sep1330Enums& a, [[maybe_unused]] const Sep1330Enums& b) noexcept {
@@ -178,80 +192,80 @@ void to_json(nlohmann::json& j, const Sep1330Enums& value) { Sep1330Enums_detail
 void to_json(nlohmann::ordered_json& j, const Sep1330Enums& value) { Sep1330Enums_detail::write(j, value); }
 
 void from_json(const nlohmann::json& j, Sep1330Enums& value) {
-  elicit::ValidationResult errors;
+  ::elicit::ValidationResult errors;
   Sep1330Enums fresh;  // absent optional members take their defaults, not what `value` held
-  if (!Sep1330Enums_detail::read(j, fresh, errors, false)) throw elicit::ContentError(std::move(errors));
+  if (!Sep1330Enums_detail::read(j, fresh, errors, false)) throw ::elicit::ContentError(std::move(errors));
   value = std::move(fresh);
 }
 
 void from_json(const nlohmann::ordered_json& j, Sep1330Enums& value) { from_json(nlohmann::json(j), value); }
 
 std::string_view to_string(Sep1330Enums::UntitledSingle value) noexcept {
-  return elicit::read::wire_of(Sep1330Enums::untitled_single_options, value);
+  return ::elicit::read::wire_of(Sep1330Enums::untitled_single_options, value);
 }
 
 std::string_view title_of(Sep1330Enums::UntitledSingle value) noexcept {
-  return elicit::read::title_of(Sep1330Enums::untitled_single_options, value);
+  return ::elicit::read::title_of(Sep1330Enums::untitled_single_options, value);
 }
 
 bool from_string(std::string_view wire, Sep1330Enums::UntitledSingle& out) noexcept {
-  const auto* option = elicit::read::find_option(Sep1330Enums::untitled_single_options, wire);
+  const auto* option = ::elicit::read::find_option(Sep1330Enums::untitled_single_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }
 
 std::string_view to_string(Sep1330Enums::TitledSingle value) noexcept {
-  return elicit::read::wire_of(Sep1330Enums::titled_single_options, value);
+  return ::elicit::read::wire_of(Sep1330Enums::titled_single_options, value);
 }
 
 std::string_view title_of(Sep1330Enums::TitledSingle value) noexcept {
-  return elicit::read::title_of(Sep1330Enums::titled_single_options, value);
+  return ::elicit::read::title_of(Sep1330Enums::titled_single_options, value);
 }
 
 bool from_string(std::string_view wire, Sep1330Enums::TitledSingle& out) noexcept {
-  const auto* option = elicit::read::find_option(Sep1330Enums::titled_single_options, wire);
+  const auto* option = ::elicit::read::find_option(Sep1330Enums::titled_single_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }
 
 std::string_view to_string(Sep1330Enums::LegacyEnum value) noexcept {
-  return elicit::read::wire_of(Sep1330Enums::legacy_enum_options, value);
+  return ::elicit::read::wire_of(Sep1330Enums::legacy_enum_options, value);
 }
 
 std::string_view title_of(Sep1330Enums::LegacyEnum value) noexcept {
-  return elicit::read::title_of(Sep1330Enums::legacy_enum_options, value);
+  return ::elicit::read::title_of(Sep1330Enums::legacy_enum_options, value);
 }
 
 bool from_string(std::string_view wire, Sep1330Enums::LegacyEnum& out) noexcept {
-  const auto* option = elicit::read::find_option(Sep1330Enums::legacy_enum_options, wire);
+  const auto* option = ::elicit::read::find_option(Sep1330Enums::legacy_enum_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }
 
 std::string_view to_string(Sep1330Enums::UntitledMulti value) noexcept {
-  return elicit::read::wire_of(Sep1330Enums::untitled_multi_options, value);
+  return ::elicit::read::wire_of(Sep1330Enums::untitled_multi_options, value);
 }
 
 std::string_view title_of(Sep1330Enums::UntitledMulti value) noexcept {
-  return elicit::read::title_of(Sep1330Enums::untitled_multi_options, value);
+  return ::elicit::read::title_of(Sep1330Enums::untitled_multi_options, value);
 }
 
 bool from_string(std::string_view wire, Sep1330Enums::UntitledMulti& out) noexcept {
-  const auto* option = elicit::read::find_option(Sep1330Enums::untitled_multi_options, wire);
+  const auto* option = ::elicit::read::find_option(Sep1330Enums::untitled_multi_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }
 
 std::string_view to_string(Sep1330Enums::TitledMulti value) noexcept {
-  return elicit::read::wire_of(Sep1330Enums::titled_multi_options, value);
+  return ::elicit::read::wire_of(Sep1330Enums::titled_multi_options, value);
 }
 
 std::string_view title_of(Sep1330Enums::TitledMulti value) noexcept {
-  return elicit::read::title_of(Sep1330Enums::titled_multi_options, value);
+  return ::elicit::read::title_of(Sep1330Enums::titled_multi_options, value);
 }
 
 bool from_string(std::string_view wire, Sep1330Enums::TitledMulti& out) noexcept {
-  const auto* option = elicit::read::find_option(Sep1330Enums::titled_multi_options, wire);
+  const auto* option = ::elicit::read::find_option(Sep1330Enums::titled_multi_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }

@@ -7,6 +7,7 @@
 
 #include <elicit/checks.hpp>
 #include <elicit/codec.hpp>
+#include <elicit/elicit.hpp>
 #include <elicit/pattern.hpp>
 
 namespace golden {
@@ -15,10 +16,10 @@ namespace {
 namespace ShippingAddress_detail {
 
 // Constraints of "recipient" (/ShippingAddress/requestedSchema/properties/recipient).
-void check_recipient([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_recipient([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/recipient", 10};
-  elicit::check::min_length(errors, ptr, v, 1);
-  elicit::check::max_length(errors, ptr, v, 100);
+  ::elicit::check::min_length(errors, ptr, v, 1);
+  ::elicit::check::max_length(errors, ptr, v, 100);
 
 
 
@@ -28,9 +29,9 @@ void check_recipient([[maybe_unused]] const std::string& v, [[maybe_unused]] eli
 }
 
 // Constraints of "street" (/ShippingAddress/requestedSchema/properties/street).
-void check_street([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_street([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/street", 7};
-  elicit::check::min_length(errors, ptr, v, 1);
+  ::elicit::check::min_length(errors, ptr, v, 1);
 
 
 
@@ -41,13 +42,13 @@ void check_street([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit
 }
 
 // Constraints of "postalCode" (/ShippingAddress/requestedSchema/properties/postalCode).
-void check_postal_code([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_postal_code([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/postalCode", 11};
 
 
 
-  static const elicit::Pattern pattern(std::string_view{"^[0-9]{5}(-[0-9]{4})\?$", 22});
-  elicit::check::pattern(errors, ptr, v, pattern);
+  static const ::elicit::Pattern pattern(std::string_view{"^[0-9]{5}(-[0-9]{4})\?$", 22});
+  ::elicit::check::pattern(errors, ptr, v, pattern);
 
 
 
@@ -55,7 +56,7 @@ void check_postal_code([[maybe_unused]] const std::string& v, [[maybe_unused]] e
 }
 
 // Constraints of "country" (/ShippingAddress/requestedSchema/properties/country).
-void check_country([[maybe_unused]] const ShippingAddress::Country& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_country([[maybe_unused]] const ShippingAddress::Country& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/country", 8};
 
 
@@ -68,34 +69,34 @@ void check_country([[maybe_unused]] const ShippingAddress::Country& v, [[maybe_u
 }
 
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
-// (the order elicit::validate_content reports in).
-bool read(const nlohmann::json& j, [[maybe_unused]] ShippingAddress& out, elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
+// (the order ::elicit::validate_content reports in).
+bool read(const nlohmann::json& j, [[maybe_unused]] ShippingAddress& out, ::elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
   if (!j.is_object()) {
-    elicit::check::type(errors, "", "an object");
+    ::elicit::check::type(errors, "", "an object");
     return false;
   }
   const auto before = errors.errors.size();
   if (const auto it = j.find(std::string_view{"recipient", 9}); it == j.end()) {
-    elicit::check::required(errors, std::string_view{"/recipient", 10});
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/recipient", 10}, v, errors)) {
+    ::elicit::check::required(errors, std::string_view{"/recipient", 10});
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/recipient", 10}, v, errors)) {
     if (constraints) check_recipient(v, errors);
     out.recipient = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"street", 6}); it == j.end()) {
-    elicit::check::required(errors, std::string_view{"/street", 7});
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/street", 7}, v, errors)) {
+    ::elicit::check::required(errors, std::string_view{"/street", 7});
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/street", 7}, v, errors)) {
     if (constraints) check_street(v, errors);
     out.street = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"postalCode", 10}); it == j.end()) {
-    elicit::check::required(errors, std::string_view{"/postalCode", 11});
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/postalCode", 11}, v, errors)) {
+    ::elicit::check::required(errors, std::string_view{"/postalCode", 11});
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/postalCode", 11}, v, errors)) {
     if (constraints) check_postal_code(v, errors);
     out.postal_code = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"country", 7}); it == j.end()) {
 
-  } else if (ShippingAddress::Country v{}; elicit::read::enumeration(*it, std::string_view{"/country", 8}, v, errors, ShippingAddress::country_options)) {
+  } else if (ShippingAddress::Country v{}; ::elicit::read::enumeration(*it, std::string_view{"/country", 8}, v, errors, ShippingAddress::country_options)) {
     if (constraints) check_country(v, errors);
     out.country = std::move(v);
   }
@@ -112,7 +113,7 @@ void write(Json& j, [[maybe_unused]] const ShippingAddress& value) {
 
   j[std::string_view{"postalCode", 10}] = value.postal_code;
 
-  j[std::string_view{"country", 7}] = elicit::write::enumeration<Json>(ShippingAddress::country_options, value.country);
+  j[std::string_view{"country", 7}] = ::elicit::write::enumeration<Json>(ShippingAddress::country_options, value.country);
 }
 
 }  // namespace ShippingAddress_detail
@@ -128,8 +129,8 @@ const nlohmann::ordered_json& ShippingAddress::requested_schema() {
 
 std::string_view ShippingAddress::default_message() noexcept { return std::string_view{"Where should we ship your order\?", 32}; }
 
-elicit::ValidationResult ShippingAddress::validate() const {
-  elicit::ValidationResult errors;
+::elicit::ValidationResult ShippingAddress::validate() const {
+  ::elicit::ValidationResult errors;
 
   ShippingAddress_detail::check_recipient(recipient, errors);
 
@@ -141,11 +142,24 @@ elicit::ValidationResult ShippingAddress::validate() const {
   return errors;
 }
 
-elicit::Decoded<ShippingAddress> ShippingAddress::decode(const nlohmann::json& content) {
-  elicit::Decoded<ShippingAddress> result;
+::elicit::Decoded<ShippingAddress> ShippingAddress::decode(const nlohmann::json& content) {
+  ::elicit::Decoded<ShippingAddress> result;
   ShippingAddress value;
   if (ShippingAddress_detail::read(content, value, result.errors, true)) result.value = std::move(value);
   return result;
+}
+
+::elicit::Outcome<ShippingAddress> ShippingAddress::elicit(::elicit::Session& session, std::string_view message) {
+  return ::elicit::elicit<ShippingAddress>(session, message);
+}
+
+::elicit::Outcome<ShippingAddress> ShippingAddress::elicit(::elicit::Session& session, std::string_view message,
+                                             const ::elicit::ElicitOptions& options) {
+  return ::elicit::elicit<ShippingAddress>(session, message, options);
+}
+
+::elicit::Outcome<ShippingAddress> ShippingAddress::elicit(::elicit::Session& session) {
+  return ::elicit::elicit<ShippingAddress>(session, default_message());
 }
 
 bool operator==([[maybe_unused]] const ShippingAddress& a, [[maybe_unused]] const ShippingAddress& b) noexcept {
@@ -156,24 +170,24 @@ void to_json(nlohmann::json& j, const ShippingAddress& value) { ShippingAddress_
 void to_json(nlohmann::ordered_json& j, const ShippingAddress& value) { ShippingAddress_detail::write(j, value); }
 
 void from_json(const nlohmann::json& j, ShippingAddress& value) {
-  elicit::ValidationResult errors;
+  ::elicit::ValidationResult errors;
   ShippingAddress fresh;  // absent optional members take their defaults, not what `value` held
-  if (!ShippingAddress_detail::read(j, fresh, errors, false)) throw elicit::ContentError(std::move(errors));
+  if (!ShippingAddress_detail::read(j, fresh, errors, false)) throw ::elicit::ContentError(std::move(errors));
   value = std::move(fresh);
 }
 
 void from_json(const nlohmann::ordered_json& j, ShippingAddress& value) { from_json(nlohmann::json(j), value); }
 
 std::string_view to_string(ShippingAddress::Country value) noexcept {
-  return elicit::read::wire_of(ShippingAddress::country_options, value);
+  return ::elicit::read::wire_of(ShippingAddress::country_options, value);
 }
 
 std::string_view title_of(ShippingAddress::Country value) noexcept {
-  return elicit::read::title_of(ShippingAddress::country_options, value);
+  return ::elicit::read::title_of(ShippingAddress::country_options, value);
 }
 
 bool from_string(std::string_view wire, ShippingAddress::Country& out) noexcept {
-  const auto* option = elicit::read::find_option(ShippingAddress::country_options, wire);
+  const auto* option = ::elicit::read::find_option(ShippingAddress::country_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }
@@ -182,11 +196,11 @@ namespace {
 namespace DeliveryWindow_detail {
 
 // Constraints of "day" (/DeliveryWindow/properties/day).
-void check_day([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_day([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/day", 4};
 
 
-  elicit::check::format(errors, ptr, v, elicit::StringFormat::date);
+  ::elicit::check::format(errors, ptr, v, ::elicit::StringFormat::date);
 
 
 
@@ -195,11 +209,11 @@ void check_day([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::V
 }
 
 // Constraints of "notBefore" (/DeliveryWindow/properties/notBefore).
-void check_not_before([[maybe_unused]] const std::string& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_not_before([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/notBefore", 10};
 
 
-  elicit::check::format(errors, ptr, v, elicit::StringFormat::date_time);
+  ::elicit::check::format(errors, ptr, v, ::elicit::StringFormat::date_time);
 
 
 
@@ -208,7 +222,7 @@ void check_not_before([[maybe_unused]] const std::string& v, [[maybe_unused]] el
 }
 
 // Constraints of "weekendOk" (/DeliveryWindow/properties/weekendOk).
-void check_weekend_ok([[maybe_unused]] const bool& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_weekend_ok([[maybe_unused]] const bool& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/weekendOk", 10};
 
 
@@ -221,47 +235,47 @@ void check_weekend_ok([[maybe_unused]] const bool& v, [[maybe_unused]] elicit::V
 }
 
 // Constraints of "attempts" (/DeliveryWindow/properties/attempts).
-void check_attempts([[maybe_unused]] const std::int64_t& v, [[maybe_unused]] elicit::ValidationResult& errors) {
+void check_attempts([[maybe_unused]] const std::int64_t& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
   [[maybe_unused]] constexpr auto ptr = std::string_view{"/attempts", 9};
 
 
 
 
-  elicit::check::minimum(errors, ptr, v, 1.0, std::string_view{"1", 1});
-  elicit::check::maximum(errors, ptr, v, 3.0, std::string_view{"3", 1});
+  ::elicit::check::minimum(errors, ptr, v, 1.0, std::string_view{"1", 1});
+  ::elicit::check::maximum(errors, ptr, v, 3.0, std::string_view{"3", 1});
 
 
 }
 
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
-// (the order elicit::validate_content reports in).
-bool read(const nlohmann::json& j, [[maybe_unused]] DeliveryWindow& out, elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
+// (the order ::elicit::validate_content reports in).
+bool read(const nlohmann::json& j, [[maybe_unused]] DeliveryWindow& out, ::elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
   if (!j.is_object()) {
-    elicit::check::type(errors, "", "an object");
+    ::elicit::check::type(errors, "", "an object");
     return false;
   }
   const auto before = errors.errors.size();
   if (const auto it = j.find(std::string_view{"day", 3}); it == j.end()) {
-    elicit::check::required(errors, std::string_view{"/day", 4});
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/day", 4}, v, errors)) {
+    ::elicit::check::required(errors, std::string_view{"/day", 4});
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/day", 4}, v, errors)) {
     if (constraints) check_day(v, errors);
     out.day = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"notBefore", 9}); it == j.end()) {
 
-  } else if (std::string v{}; elicit::read::string(*it, std::string_view{"/notBefore", 10}, v, errors)) {
+  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/notBefore", 10}, v, errors)) {
     if (constraints) check_not_before(v, errors);
     out.not_before = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"weekendOk", 9}); it == j.end()) {
 
-  } else if (bool v{}; elicit::read::boolean(*it, std::string_view{"/weekendOk", 10}, v, errors)) {
+  } else if (bool v{}; ::elicit::read::boolean(*it, std::string_view{"/weekendOk", 10}, v, errors)) {
     if (constraints) check_weekend_ok(v, errors);
     out.weekend_ok = std::move(v);
   }
   if (const auto it = j.find(std::string_view{"attempts", 8}); it == j.end()) {
 
-  } else if (std::int64_t v{}; elicit::read::integer(*it, std::string_view{"/attempts", 9}, v, errors)) {
+  } else if (std::int64_t v{}; ::elicit::read::integer(*it, std::string_view{"/attempts", 9}, v, errors)) {
     if (constraints) check_attempts(v, errors);
     out.attempts = std::move(v);
   }
@@ -293,8 +307,8 @@ const nlohmann::ordered_json& DeliveryWindow::requested_schema() {
 }
 
 
-elicit::ValidationResult DeliveryWindow::validate() const {
-  elicit::ValidationResult errors;
+::elicit::ValidationResult DeliveryWindow::validate() const {
+  ::elicit::ValidationResult errors;
 
   DeliveryWindow_detail::check_day(day, errors);
   if (not_before) DeliveryWindow_detail::check_not_before(*not_before, errors);
@@ -306,12 +320,22 @@ elicit::ValidationResult DeliveryWindow::validate() const {
   return errors;
 }
 
-elicit::Decoded<DeliveryWindow> DeliveryWindow::decode(const nlohmann::json& content) {
-  elicit::Decoded<DeliveryWindow> result;
+::elicit::Decoded<DeliveryWindow> DeliveryWindow::decode(const nlohmann::json& content) {
+  ::elicit::Decoded<DeliveryWindow> result;
   DeliveryWindow value;
   if (DeliveryWindow_detail::read(content, value, result.errors, true)) result.value = std::move(value);
   return result;
 }
+
+::elicit::Outcome<DeliveryWindow> DeliveryWindow::elicit(::elicit::Session& session, std::string_view message) {
+  return ::elicit::elicit<DeliveryWindow>(session, message);
+}
+
+::elicit::Outcome<DeliveryWindow> DeliveryWindow::elicit(::elicit::Session& session, std::string_view message,
+                                             const ::elicit::ElicitOptions& options) {
+  return ::elicit::elicit<DeliveryWindow>(session, message, options);
+}
+
 
 bool operator==([[maybe_unused]] const DeliveryWindow& a, [[maybe_unused]] const DeliveryWindow& b) noexcept {
   return true && a.day == b.day && a.not_before == b.not_before && a.weekend_ok == b.weekend_ok && a.attempts == b.attempts;
@@ -321,9 +345,9 @@ void to_json(nlohmann::json& j, const DeliveryWindow& value) { DeliveryWindow_de
 void to_json(nlohmann::ordered_json& j, const DeliveryWindow& value) { DeliveryWindow_detail::write(j, value); }
 
 void from_json(const nlohmann::json& j, DeliveryWindow& value) {
-  elicit::ValidationResult errors;
+  ::elicit::ValidationResult errors;
   DeliveryWindow fresh;  // absent optional members take their defaults, not what `value` held
-  if (!DeliveryWindow_detail::read(j, fresh, errors, false)) throw elicit::ContentError(std::move(errors));
+  if (!DeliveryWindow_detail::read(j, fresh, errors, false)) throw ::elicit::ContentError(std::move(errors));
   value = std::move(fresh);
 }
 

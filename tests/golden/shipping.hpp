@@ -13,6 +13,13 @@
 
 #include <elicit/validation.hpp>
 
+namespace elicit {
+class Session;
+struct ElicitOptions;
+template <class T>
+struct Outcome;
+}  // namespace elicit
+
 namespace golden {
 
 /// Message: Where should we ship your order?
@@ -50,10 +57,20 @@ struct ShippingAddress {
   static std::string_view default_message() noexcept;
   /// Checks every constraint of the schema on this value (lengths in code points, formats,
   /// patterns, ranges, item counts). Errors carry JSON Pointers relative to the content object.
-  elicit::ValidationResult validate() const;
+  ::elicit::ValidationResult validate() const;
   /// Reads a response `content` object (ElicitResult.content of an accept): types, required
   /// properties, then every constraint. Holds the value only when there is no error.
-  static elicit::Decoded<ShippingAddress> decode(const nlohmann::json& content);
+  static ::elicit::Decoded<ShippingAddress> decode(const nlohmann::json& content);
+
+  /// Asks the user to fill in this form (elicitation/create, form mode) and waits for the answer:
+  /// accepted with a validated value, declined, cancelled, timed out, unsupported by the client,
+  /// invalid, or transport closed. Blocking: call it from a worker thread (a Server tool handler),
+  /// not from the transport's thread. Include <elicit/elicit.hpp> to use the result.
+  static ::elicit::Outcome<ShippingAddress> elicit(::elicit::Session& session, std::string_view message);
+  static ::elicit::Outcome<ShippingAddress> elicit(::elicit::Session& session, std::string_view message,
+                                            const ::elicit::ElicitOptions& options);
+  /// As above, with default_message().
+  static ::elicit::Outcome<ShippingAddress> elicit(::elicit::Session& session);
 
   friend bool operator==(const ShippingAddress& a, const ShippingAddress& b) noexcept;
   friend bool operator!=(const ShippingAddress& a, const ShippingAddress& b) noexcept { return !(a == b); }
@@ -62,7 +79,7 @@ struct ShippingAddress {
 /// Writes content: every member, absent optionals omitted (never null), enums as wire values.
 void to_json(nlohmann::json& j, const ShippingAddress& value);
 void to_json(nlohmann::ordered_json& j, const ShippingAddress& value);
-/// Reads content and checks types and required properties only; throws elicit::ContentError with
+/// Reads content and checks types and required properties only; throws ::elicit::ContentError with
 /// every error. Use ShippingAddress::decode() to also check constraints without exceptions.
 void from_json(const nlohmann::json& j, ShippingAddress& value);
 void from_json(const nlohmann::ordered_json& j, ShippingAddress& value);
@@ -95,10 +112,19 @@ struct DeliveryWindow {
 
   /// Checks every constraint of the schema on this value (lengths in code points, formats,
   /// patterns, ranges, item counts). Errors carry JSON Pointers relative to the content object.
-  elicit::ValidationResult validate() const;
+  ::elicit::ValidationResult validate() const;
   /// Reads a response `content` object (ElicitResult.content of an accept): types, required
   /// properties, then every constraint. Holds the value only when there is no error.
-  static elicit::Decoded<DeliveryWindow> decode(const nlohmann::json& content);
+  static ::elicit::Decoded<DeliveryWindow> decode(const nlohmann::json& content);
+
+  /// Asks the user to fill in this form (elicitation/create, form mode) and waits for the answer:
+  /// accepted with a validated value, declined, cancelled, timed out, unsupported by the client,
+  /// invalid, or transport closed. Blocking: call it from a worker thread (a Server tool handler),
+  /// not from the transport's thread. Include <elicit/elicit.hpp> to use the result.
+  static ::elicit::Outcome<DeliveryWindow> elicit(::elicit::Session& session, std::string_view message);
+  static ::elicit::Outcome<DeliveryWindow> elicit(::elicit::Session& session, std::string_view message,
+                                            const ::elicit::ElicitOptions& options);
+
 
   friend bool operator==(const DeliveryWindow& a, const DeliveryWindow& b) noexcept;
   friend bool operator!=(const DeliveryWindow& a, const DeliveryWindow& b) noexcept { return !(a == b); }
@@ -107,7 +133,7 @@ struct DeliveryWindow {
 /// Writes content: every member, absent optionals omitted (never null), enums as wire values.
 void to_json(nlohmann::json& j, const DeliveryWindow& value);
 void to_json(nlohmann::ordered_json& j, const DeliveryWindow& value);
-/// Reads content and checks types and required properties only; throws elicit::ContentError with
+/// Reads content and checks types and required properties only; throws ::elicit::ContentError with
 /// every error. Use DeliveryWindow::decode() to also check constraints without exceptions.
 void from_json(const nlohmann::json& j, DeliveryWindow& value);
 void from_json(const nlohmann::ordered_json& j, DeliveryWindow& value);

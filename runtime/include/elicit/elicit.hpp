@@ -1,0 +1,191 @@
+// Typed elicitation over a Session: form mode with generated types, URL mode, and the
+// URLElicitationRequiredError. MCP 2025-11-25, client features, "Elicitation".
+#pragma once
+
+#include <chrono>
+#include <functional>
+#include <future>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "elicit/jsonrpc.hpp"
+#include "elicit/session.hpp"
+#include "elicit/validation.hpp"
+
+namespace elicit {
+
+/// How an elicitation ended. Each is distinct so a caller can tell them apart.
+enum class ElicitStatus {
+  accepted,          ///< action "accept", content valid (form) / user consented (URL)
+  declined,          ///< action "decline": the user said no
+  cancelled,         ///< action "cancel": the user dismissed it without choosing
+  timed_out,         ///< no answer within ElicitOptions::timeout (notifications/cancelled sent)
+  aborted,           ///< this side cancelled it (Session::cancel)
+  unsupported,       ///< the client did not declare this mode; nothing was sent. Treat it like a
+                     ///< decline unless the caller needs to know the difference.
+  invalid_response,  ///< the result is not a valid ElicitResult, or form content fails validation
+  rpc_error,         ///< the client answered with a JSON-RPC error (e.g. -32602)
+  transport_closed,  ///< the connection ended first
+};
+
+std::string_view to_string(ElicitStatus status) noexcept;
+
+struct ElicitOptions {
+  /// How long to wait for the user, in milliseconds. Empty: no limit (the default, since a person
+  /// is filling in a form).
+  std::optional<std::chrono::milliseconds> timeout;
+  /// The client request being handled (e.g. the tools/call id), so transports that need it
+  /// (Streamable HTTP) send the elicitation on that request's stream.
+  std::optional<RequestId> related_request;
+  /// `_meta` of the request params, when an object.
+  nlohmann::json meta;
+};
+
+/// The untyped reading of an ElicitResult, shared by the typed API and URL mode.
+struct ElicitResponse {
+  ElicitStatus status = ElicitStatus::invalid_response;
+  nlohmann::json content = nlohmann::json::object();  ///< accepted form content ({} when absent)
+  std::optional<RpcError> error;                      ///< for rpc_error
+  std::string problem;                                ///< for invalid_response: what was wrong
+  nlohmann::json result;                              ///< the raw result, when one arrived
+};
+
+/// Reads a request outcome as an ElicitResult. `action` must be accept, decline or cancel;
+/// `content`, when present and not null, must be an object; for decline and cancel it is ignored
+/// (it is "typically omitted" and may be null). `_meta` and unknown members are ignored.
+ElicitResponse read_elicit_result(const RequestOutcome& outcome);
+
+/// A typed form-mode result.
+template <class T>
+struct Outcome {
+  ElicitStatus status = ElicitStatus::invalid_response;
+  std::optional<T> value;         ///< set exactly when status is accepted
+  ValidationResult errors;        ///< invalid_response from content: every error, by JSON Pointer
+  std::optional<RpcError> error;  ///< rpc_error: the client's error
+  std::string problem;            ///< invalid_response: a protocol-level problem
+  nlohmann::json result;          ///< the raw ElicitResult, when one arrived
+
+  bool accepted() const noexcept { return status == ElicitStatus::accepted; }
+  explicit operator bool() const noexcept { return accepted(); }
+};
+
+/// Sends a form-mode elicitation/create with `schema` and calls `on_done` once with the response.
+/// Returns the request id (for Session::cancel), or nullopt when the client does not support form
+/// mode, in which case nothing is sent and on_done runs at once with `unsupported`.
+std::optional<RequestId> elicit_form_async(Session& session, std::string_view message,
+                                           const nlohmann::ordered_json& schema,
+                                           std::function<void(ElicitResponse)> on_done,
+                                           const ElicitOptions& options = {});
+
+/// Typed form mode, asynchronous: decodes accepted content with T::decode (types, required,
+/// every constraint). `on_done` runs once, on the transport's or timer thread; it must not block.
+template <class T>
+std::optional<RequestId> elicit_async(Session& session, std::string_view message,
+                                      std::function<void(Outcome<T>)> on_done, const ElicitOptions& options = {}) {
+  return elicit_form_async(
+      session, message, T::requested_schema(),
+      [on_done = std::move(on_done)](ElicitResponse r) {
+        Outcome<T> out;
+        out.status = r.status;
+        out.error = std::move(r.error);
+        out.problem = std::move(r.problem);
+        out.result = std::move(r.result);
+        if (r.status == ElicitStatus::accepted) {
+          auto decoded = T::decode(nlohmann::json(r.content));
+          if (decoded.ok()) {
+            out.value = std::move(decoded.value);
+          } else {
+            out.status = ElicitStatus::invalid_response;
+            out.errors = std::move(decoded.errors);
+            out.problem = "content does not match the requested schema";
+          }
+        }
+        on_done(std::move(out));
+      },
+      options);
+}
+
+/// Typed form mode, blocking. Call it from a worker thread (e.g. a Server tool handler), never
+/// from the transport's thread, which must stay free to deliver the answer.
+template <class T>
+Outcome<T> elicit(Session& session, std::string_view message, const ElicitOptions& options = {}) {
+  auto promise = std::make_shared<std::promise<Outcome<T>>>();
+  auto future = promise->get_future();
+  elicit_async<T>(
+      session, message, [promise](Outcome<T> o) { promise->set_value(std::move(o)); }, options);
+  return future.get();
+}
+
+// --- URL mode ------------------------------------------------------------------------------------
+
+/// ElicitRequestURLParams: what a URL-mode elicitation sends.
+struct UrlElicitation {
+  std::string elicitation_id;
+  std::string url;
+  std::string message;
+};
+
+/// {"mode": "url", "message", "elicitationId", "url"}.
+nlohmann::json to_params(const UrlElicitation& e);
+
+/// An unguessable elicitationId: 128 bits from the operating system's CSPRNG, as 32 hex digits.
+/// Throws std::runtime_error if no secure randomness is available.
+std::string new_elicitation_id();
+
+/// Checks a URL for URL mode: an absolute http or https URI (RFC 3986) with a host and without
+/// userinfo (credentials in a URL would reach the client). Returns "" when fine, else why not.
+std::string check_elicitation_url(std::string_view url);
+
+struct UrlOutcome {
+  ElicitStatus status = ElicitStatus::invalid_response;  ///< accepted means the user consented to open it
+  std::string elicitation_id;
+  std::optional<RpcError> error;
+  std::string problem;
+  nlohmann::json result;
+};
+
+/// Sends a URL-mode elicitation/create with a fresh elicitationId, registered with the session so
+/// complete_url_elicitation() can announce its completion later. Throws std::invalid_argument for
+/// a URL check_elicitation_url rejects. When the client did not declare `elicitation.url`,
+/// nothing is sent and `on_done` runs at once with `unsupported`.
+std::optional<RequestId> elicit_url_async(Session& session, std::string_view message, std::string_view url,
+                                          std::function<void(UrlOutcome)> on_done, const ElicitOptions& options = {});
+
+/// Blocking form of elicit_url_async (not on the transport's thread).
+UrlOutcome elicit_url(Session& session, std::string_view message, std::string_view url,
+                      const ElicitOptions& options = {});
+
+/// Creates and registers a URL elicitation without sending it (for URLElicitationRequiredError).
+/// Throws std::invalid_argument for a bad URL.
+UrlElicitation create_url_elicitation(Session& session, std::string_view message, std::string_view url);
+
+/// Sends notifications/elicitation/complete for an elicitation this session created, once
+/// (MCP 2025-11-25, "Completion Notifications for URL Mode Elicitation"). Returns false, sending
+/// nothing, for an unknown or already completed id.
+bool complete_url_elicitation(Session& session, std::string_view elicitation_id);
+
+/// URLElicitationRequiredError (-32042): the request cannot proceed until these URL elicitations
+/// are done. Throw it from a tool handler; the server answers the tools/call with it.
+class UrlElicitationRequired : public std::runtime_error {
+ public:
+  explicit UrlElicitationRequired(std::vector<UrlElicitation> elicitations,
+                                  std::string message = "This request requires more information.");
+  const std::vector<UrlElicitation>& elicitations() const noexcept { return elicitations_; }
+  RpcError to_error() const;
+
+ private:
+  std::vector<UrlElicitation> elicitations_;
+};
+
+/// Client side: the URL elicitations of a -32042 error, or nullopt when `error` is not a
+/// well-formed URLElicitationRequiredError (wrong code, no data.elicitations array, an entry that
+/// is not mode "url" or lacks elicitationId / url / message).
+std::optional<std::vector<UrlElicitation>> parse_url_elicitation_required(const RpcError& error);
+
+}  // namespace elicit

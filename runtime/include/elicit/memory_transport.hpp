@@ -1,0 +1,37 @@
+// Two connected in-process transports, for tests and benchmarks.
+#pragma once
+
+#include <chrono>
+#include <condition_variable>
+#include <deque>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "elicit/transport.hpp"
+
+namespace elicit {
+
+/// One end of an in-memory connection. Messages sent on one end are delivered to the other end's
+/// handler on that end's own delivery thread, in order. Closing either end closes both.
+class MemoryTransport final : public Transport {
+ public:
+  /// Two connected ends.
+  static std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> pair();
+
+  ~MemoryTransport() override;
+  void start(MessageHandler on_message, CloseHandler on_close) override;
+  bool send(std::string message, const SendContext& context) override;
+  void close() override;
+
+ private:
+  struct Shared;
+  MemoryTransport(std::shared_ptr<Shared> shared, int side);
+
+  std::shared_ptr<Shared> shared_;
+  int side_;
+  std::thread thread_;
+};
+
+}  // namespace elicit

@@ -1,0 +1,143 @@
+// A JSON-RPC session over a Transport: requests to the peer with per-call timeouts and
+// cancellation, many in flight at once on no thread of their own, and dispatch of the peer's
+// requests and notifications to handlers. MCP 2025-11-25, Base Protocol (Lifecycle, Cancellation).
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "elicit/jsonrpc.hpp"
+#include "elicit/transport.hpp"
+
+namespace elicit {
+
+/// How a request to the peer ended when no response arrived.
+enum class RequestFailure {
+  timed_out,         ///< the per-call timeout passed (notifications/cancelled was sent)
+  cancelled,         ///< cancel() was called (notifications/cancelled was sent)
+  transport_closed,  ///< the connection ended first, or was already closed
+};
+
+/// What a request to the peer came to: exactly one of `result`, `error`, `failure` is set.
+struct RequestOutcome {
+  std::optional<nlohmann::json> result;
+  std::optional<RpcError> error;
+  std::optional<RequestFailure> failure;
+};
+
+using ResponseHandler = std::function<void(RequestOutcome)>;
+
+struct CallOptions {
+  /// How long to wait for the response, in milliseconds. Empty: wait as long as it takes (a person
+  /// may take minutes to fill in a form; there is no hidden default).
+  std::optional<std::chrono::milliseconds> timeout;
+  SendContext context;
+};
+
+/// The client's capabilities from `initialize` (MCP 2025-11-25, Elicitation, "Capabilities").
+struct ClientCapabilities {
+  bool known = false;             ///< initialize has been received
+  bool elicitation_form = false;  ///< `elicitation: {}` or `elicitation: {form: {}}`
+  bool elicitation_url = false;   ///< `elicitation: {url: {}}`
+  nlohmann::json raw = nlohmann::json::object();
+
+  /// Reads ClientCapabilities JSON; `elicitation: {}` alone means form mode only.
+  static ClientCapabilities from_json(const nlohmann::json& capabilities);
+};
+
+class Session;
+
+/// Answers one request from the peer, exactly once, from any thread. Copies share the answer:
+/// the first result() / error() wins, later ones are ignored. If the peer cancelled the request
+/// (notifications/cancelled), no answer is sent (MCP 2025-11-25, Cancellation).
+class Responder {
+ public:
+  const RequestId& id() const noexcept;
+  void result(nlohmann::json result) const;
+  void error(RpcError error) const;
+  /// True once the peer has cancelled this request.
+  bool cancelled() const noexcept;
+  /// Runs `f` when the peer cancels this request (at once if it already has). On the
+  /// transport's thread: keep it short.
+  void on_cancel(std::function<void()> f) const;
+
+  struct State;
+  explicit Responder(std::shared_ptr<State> state) : state_(std::move(state)) {}
+
+ private:
+  std::shared_ptr<State> state_;
+};
+
+/// A request handler. It runs on the transport's thread and must not block there: answer at once,
+/// or hand the Responder to another thread and answer later.
+using RequestHandler = std::function<void(const Request&, Responder)>;
+using NotificationHandler = std::function<void(const Notification&)>;
+
+struct SessionOptions {
+  /// Diagnostics (malformed messages, late or unknown responses). Default: one line on stderr.
+  std::function<void(std::string_view)> log;
+};
+
+/// One JSON-RPC connection. Thread-safe. Handlers and response callbacks run on the transport's
+/// thread or on the session's timer thread; they must not block.
+class Session {
+ public:
+  explicit Session(Transport& transport, SessionOptions options = {});
+  /// Closes the transport, fails what is pending with transport_closed, and waits for the
+  /// transport to stop. Do not destroy a session from one of its own callbacks.
+  ~Session();
+  Session(const Session&) = delete;
+  Session& operator=(const Session&) = delete;
+
+  void on_request(std::string method, RequestHandler handler);
+  void on_notification(std::string method, NotificationHandler handler);
+
+  /// Starts the transport. Register handlers first.
+  void start();
+
+  /// Sends a request and returns its id at once. `on_done` runs exactly once: with the result or
+  /// error response, or with a failure (timeout, cancel(), transport closed). It may run before
+  /// send_request returns when the transport is already closed.
+  RequestId send_request(std::string method, nlohmann::json params, ResponseHandler on_done, CallOptions options = {});
+
+  /// Blocking form of send_request. Never call it on the transport's own thread (that thread
+  /// delivers the response), i.e. not from a RequestHandler directly.
+  RequestOutcome call(std::string method, nlohmann::json params, CallOptions options = {});
+
+  /// Cancels a pending request: sends notifications/cancelled and completes it with `cancelled`.
+  /// False when it is not pending (already answered, timed out or unknown).
+  bool cancel(const RequestId& id, std::string reason = "");
+
+  bool notify(std::string method, nlohmann::json params, const SendContext& context = {});
+
+  /// Requests sent and not yet completed.
+  std::size_t pending_requests() const;
+
+  void set_client_capabilities(ClientCapabilities capabilities);
+  ClientCapabilities client_capabilities() const;
+
+  /// URL-mode bookkeeping (see elicit.hpp): the elicitationIds this session issued, and whether
+  /// each has been completed. mark_url_elicitation_complete is true once per known id.
+  void add_url_elicitation(std::string elicitation_id);
+  bool mark_url_elicitation_complete(std::string_view elicitation_id);
+
+  /// Closes the transport; pending requests fail with transport_closed.
+  void close();
+  bool closed() const;
+  /// Blocks until the transport has closed.
+  void wait_closed();
+
+  struct Impl;
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace elicit

@@ -1,0 +1,41 @@
+// The one interface a user implements to carry MCP messages over something new.
+#pragma once
+
+#include <functional>
+#include <optional>
+#include <string>
+
+#include "elicit/jsonrpc.hpp"
+
+namespace elicit {
+
+/// Where an outgoing message belongs. A transport with one stream (stdio) ignores it; Streamable
+/// HTTP uses `related_request` to put a server-to-client request (an elicitation made while
+/// handling tools/call) or a response on the SSE stream of that client request.
+struct SendContext {
+  std::optional<RequestId> related_request;
+};
+
+/// Carries serialised JSON-RPC messages (one JSON text each, no framing) in both directions.
+///
+/// Contract:
+///  - start() is called once; from then on the transport calls `on_message` with each received
+///    message text, one at a time and in arrival order, from a thread of its choosing, and calls
+///    `on_close` once when the connection ends (peer gone, EOF, close()). After on_close returns,
+///    neither callback is called again.
+///  - send() may be called from any thread, concurrently; it returns false when the message could
+///    not be handed over (the transport is closed). It must not call on_message synchronously.
+///  - close() ends the connection; it is idempotent and safe from any thread except inside the
+///    callbacks' own thread if that would deadlock the implementation (document it if so).
+class Transport {
+ public:
+  using MessageHandler = std::function<void(std::string message)>;
+  using CloseHandler = std::function<void()>;
+
+  virtual ~Transport() = default;
+  virtual void start(MessageHandler on_message, CloseHandler on_close) = 0;
+  virtual bool send(std::string message, const SendContext& context) = 0;
+  virtual void close() = 0;
+};
+
+}  // namespace elicit

@@ -1,0 +1,235 @@
+#include "elicit/elicit.hpp"
+
+#include <sys/random.h>
+
+#include <cctype>
+#include <cerrno>
+#include <cstdio>
+
+#include "elicit/formats.hpp"
+
+namespace elicit {
+
+std::string_view to_string(ElicitStatus status) noexcept {
+  switch (status) {
+    case ElicitStatus::accepted:
+      return "accepted";
+    case ElicitStatus::declined:
+      return "declined";
+    case ElicitStatus::cancelled:
+      return "cancelled";
+    case ElicitStatus::timed_out:
+      return "timed_out";
+    case ElicitStatus::aborted:
+      return "aborted";
+    case ElicitStatus::unsupported:
+      return "unsupported";
+    case ElicitStatus::invalid_response:
+      return "invalid_response";
+    case ElicitStatus::rpc_error:
+      return "rpc_error";
+    case ElicitStatus::transport_closed:
+      return "transport_closed";
+  }
+  return "unknown";
+}
+
+ElicitResponse read_elicit_result(const RequestOutcome& outcome) {
+  ElicitResponse r;
+  if (outcome.failure) {
+    switch (*outcome.failure) {
+      case RequestFailure::timed_out:
+        r.status = ElicitStatus::timed_out;
+        break;
+      case RequestFailure::cancelled:
+        r.status = ElicitStatus::aborted;
+        break;
+      case RequestFailure::transport_closed:
+        r.status = ElicitStatus::transport_closed;
+        break;
+    }
+    return r;
+  }
+  if (outcome.error) {
+    r.status = ElicitStatus::rpc_error;
+    r.error = outcome.error;
+    return r;
+  }
+  r.result = outcome.result.value_or(nlohmann::json());
+  if (!r.result.is_object()) {
+    r.problem = "the result is not an object";
+    return r;
+  }
+  const auto action = r.result.find("action");
+  if (action == r.result.end() || !action->is_string()) {
+    r.problem = "the result has no string \"action\"";
+    return r;
+  }
+  if (*action == "decline") {
+    r.status = ElicitStatus::declined;
+    return r;
+  }
+  if (*action == "cancel") {
+    r.status = ElicitStatus::cancelled;
+    return r;
+  }
+  if (*action != "accept") {
+    r.problem = "unknown action " + action->dump();
+    return r;
+  }
+  if (const auto content = r.result.find("content"); content != r.result.end() && !content->is_null()) {
+    if (!content->is_object()) {
+      r.problem = "accepted \"content\" is not an object";
+      return r;
+    }
+    r.content = *content;
+  }
+  r.status = ElicitStatus::accepted;
+  return r;
+}
+
+namespace {
+
+nlohmann::json params_with_meta(nlohmann::json params, const ElicitOptions& options) {
+  if (options.meta.is_object() && !options.meta.empty()) params["_meta"] = options.meta;
+  return params;
+}
+
+CallOptions call_options(const ElicitOptions& options) {
+  CallOptions c;
+  c.timeout = options.timeout;
+  c.context.related_request = options.related_request;
+  return c;
+}
+
+}  // namespace
+
+std::optional<RequestId> elicit_form_async(Session& session, std::string_view message,
+                                           const nlohmann::ordered_json& schema,
+                                           std::function<void(ElicitResponse)> on_done, const ElicitOptions& options) {
+  if (!session.client_capabilities().elicitation_form) {
+    ElicitResponse r;
+    r.status = ElicitStatus::unsupported;
+    r.problem = "the client did not declare the elicitation (form) capability";
+    on_done(std::move(r));
+    return std::nullopt;
+  }
+  nlohmann::json params{
+      {"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", nlohmann::json(schema)}};
+  return session.send_request(
+      "elicitation/create", params_with_meta(std::move(params), options),
+      [on_done = std::move(on_done)](RequestOutcome o) { on_done(read_elicit_result(o)); }, call_options(options));
+}
+
+// --- URL mode ------------------------------------------------------------------------------------
+
+nlohmann::json to_params(const UrlElicitation& e) {
+  return {{"mode", "url"}, {"message", e.message}, {"elicitationId", e.elicitation_id}, {"url", e.url}};
+}
+
+std::string new_elicitation_id() {
+  unsigned char bytes[16];
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    const auto n = getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      throw std::runtime_error("no secure random source for elicitationId");
+    }
+    got += static_cast<std::size_t>(n);
+  }
+  static constexpr char kHex[] = "0123456789abcdef";
+  std::string id;
+  for (const auto b : bytes) {
+    id += kHex[b >> 4];
+    id += kHex[b & 15];
+  }
+  return id;
+}
+
+std::string check_elicitation_url(std::string_view url) {
+  if (!is_uri(url)) return "not an absolute URI (RFC 3986)";
+  const auto colon = url.find(':');
+  std::string scheme(url.substr(0, colon));
+  for (auto& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (scheme != "http" && scheme != "https") return "the scheme must be http or https";
+  if (url.substr(colon + 1, 2) != "//") return "the URL has no host";
+  auto authority = url.substr(colon + 3);
+  authority = authority.substr(0, authority.find_first_of("/?#"));
+  if (authority.find('@') != std::string_view::npos) return "the URL carries userinfo (credentials)";
+  if (authority.empty() || authority.front() == ':') return "the URL has no host";
+  return "";
+}
+
+UrlElicitation create_url_elicitation(Session& session, std::string_view message, std::string_view url) {
+  if (const auto why = check_elicitation_url(url); !why.empty())
+    throw std::invalid_argument("URL elicitation: " + why + ": " + std::string(url));
+  UrlElicitation e{new_elicitation_id(), std::string(url), std::string(message)};
+  session.add_url_elicitation(e.elicitation_id);
+  return e;
+}
+
+bool complete_url_elicitation(Session& session, std::string_view elicitation_id) {
+  if (!session.mark_url_elicitation_complete(elicitation_id)) return false;
+  return session.notify("notifications/elicitation/complete", {{"elicitationId", std::string(elicitation_id)}});
+}
+
+std::optional<RequestId> elicit_url_async(Session& session, std::string_view message, std::string_view url,
+                                          std::function<void(UrlOutcome)> on_done, const ElicitOptions& options) {
+  if (const auto why = check_elicitation_url(url); !why.empty())
+    throw std::invalid_argument("URL elicitation: " + why + ": " + std::string(url));
+  if (!session.client_capabilities().elicitation_url) {
+    UrlOutcome out;
+    out.status = ElicitStatus::unsupported;
+    out.problem = "the client did not declare the elicitation.url capability";
+    on_done(std::move(out));
+    return std::nullopt;
+  }
+  const auto e = create_url_elicitation(session, message, url);
+  return session.send_request(
+      "elicitation/create", params_with_meta(to_params(e), options),
+      [on_done = std::move(on_done), id = e.elicitation_id](RequestOutcome o) {
+        auto r = read_elicit_result(o);
+        UrlOutcome out{r.status, id, std::move(r.error), std::move(r.problem), std::move(r.result)};
+        on_done(std::move(out));
+      },
+      call_options(options));
+}
+
+UrlOutcome elicit_url(Session& session, std::string_view message, std::string_view url, const ElicitOptions& options) {
+  auto promise = std::make_shared<std::promise<UrlOutcome>>();
+  auto future = promise->get_future();
+  elicit_url_async(
+      session, message, url, [promise](UrlOutcome o) { promise->set_value(std::move(o)); }, options);
+  return future.get();
+}
+
+UrlElicitationRequired::UrlElicitationRequired(std::vector<UrlElicitation> elicitations, std::string message)
+    : std::runtime_error(std::move(message)), elicitations_(std::move(elicitations)) {}
+
+RpcError UrlElicitationRequired::to_error() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& e : elicitations_) list.push_back(to_params(e));
+  return RpcError{error_code::url_elicitation_required, what(), nlohmann::json{{"elicitations", list}}};
+}
+
+std::optional<std::vector<UrlElicitation>> parse_url_elicitation_required(const RpcError& error) {
+  if (error.code != error_code::url_elicitation_required || !error.data || !error.data->is_object())
+    return std::nullopt;
+  const auto list = error.data->find("elicitations");
+  if (list == error.data->end() || !list->is_array()) return std::nullopt;
+  std::vector<UrlElicitation> out;
+  for (const auto& e : *list) {
+    if (!e.is_object() || e.value("mode", nlohmann::json()) != "url") return std::nullopt;
+    const auto id = e.find("elicitationId");
+    const auto url = e.find("url");
+    const auto message = e.find("message");
+    if (id == e.end() || !id->is_string() || url == e.end() || !url->is_string() || message == e.end() ||
+        !message->is_string())
+      return std::nullopt;
+    out.push_back({id->get<std::string>(), url->get<std::string>(), message->get<std::string>()});
+  }
+  return out;
+}
+
+}  // namespace elicit

@@ -1,0 +1,417 @@
+#include "elicit/session.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <cstdio>
+#include <future>
+#include <map>
+#include <mutex>
+#include <thread>
+#include <unordered_map>
+#include <vector>
+
+namespace elicit {
+
+using Clock = std::chrono::steady_clock;
+
+ClientCapabilities ClientCapabilities::from_json(const nlohmann::json& capabilities) {
+  ClientCapabilities c;
+  c.known = true;
+  if (!capabilities.is_object()) return c;
+  c.raw = capabilities;
+  const auto e = capabilities.find("elicitation");
+  if (e == capabilities.end() || !e->is_object()) return c;
+  if (e->empty()) {
+    c.elicitation_form = true;  // `elicitation: {}` is form mode only, for backwards compatibility
+  } else {
+    c.elicitation_form = e->contains("form");
+    c.elicitation_url = e->contains("url");
+  }
+  return c;
+}
+
+struct Responder::State {
+  std::weak_ptr<Session::Impl> session;
+  RequestId id;
+  std::atomic<bool> answered{false};
+  std::atomic<bool> cancelled{false};
+  std::mutex mutex;
+  std::vector<std::function<void()>> cancel_callbacks;
+};
+
+struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
+  struct Pending {
+    ResponseHandler handler;
+    std::optional<Clock::time_point> deadline;
+    std::string method;
+  };
+
+  Impl(Transport& t, SessionOptions o) : transport(t), options(std::move(o)) {
+    if (!options.log) {
+      options.log = [](std::string_view line) {
+        std::fprintf(stderr, "elicit: %.*s\n", static_cast<int>(line.size()), line.data());
+      };
+    }
+  }
+
+  Transport& transport;
+  SessionOptions options;
+  mutable std::mutex mutex;
+  std::condition_variable timer_cv;
+  std::condition_variable closed_cv;
+  std::unordered_map<std::string, RequestHandler> request_handlers;
+  std::unordered_map<std::string, NotificationHandler> notification_handlers;
+  std::unordered_map<std::int64_t, Pending> pending;
+  std::multimap<Clock::time_point, std::int64_t> deadlines;
+  std::unordered_map<std::string, std::weak_ptr<Responder::State>> incoming;  // by to_string(id)
+  std::int64_t next_id = 1;
+  bool started = false;
+  bool closed = false;
+  bool transport_done = false;
+  bool stopping = false;
+  ClientCapabilities capabilities;
+  std::unordered_map<std::string, bool> url_elicitations;  // elicitationId -> completed
+  std::thread timer;
+
+  void log(const std::string& line) const { options.log(line); }
+
+  // Removes a pending request (with its deadline) under the lock; returns its handler if it was there.
+  std::optional<Pending> take_locked(std::int64_t id) {
+    const auto it = pending.find(id);
+    if (it == pending.end()) return std::nullopt;
+    Pending p = std::move(it->second);
+    pending.erase(it);
+    if (p.deadline) {
+      for (auto [b, e] = deadlines.equal_range(*p.deadline); b != e; ++b) {
+        if (b->second == id) {
+          deadlines.erase(b);
+          break;
+        }
+      }
+    }
+    return p;
+  }
+
+  void send_cancelled(std::int64_t id, const std::string& reason) {
+    nlohmann::json params{{"requestId", id}};
+    if (!reason.empty()) params["reason"] = reason;
+    transport.send(serialize(Notification{"notifications/cancelled", std::move(params)}), {});
+  }
+
+  void timer_loop() {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (!stopping) {
+      if (deadlines.empty()) {
+        timer_cv.wait(lock);
+        continue;
+      }
+      const auto first = deadlines.begin()->first;
+      if (Clock::now() < first) {
+        timer_cv.wait_until(lock, first);
+        continue;
+      }
+      const auto id = deadlines.begin()->second;
+      auto p = take_locked(id);
+      lock.unlock();
+      if (p) {
+        send_cancelled(id, "timed out");
+        p->handler(RequestOutcome{std::nullopt, std::nullopt, RequestFailure::timed_out});
+      }
+      lock.lock();
+    }
+  }
+
+  void transport_closed() {
+    std::unordered_map<std::int64_t, Pending> failed;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      closed = true;
+      transport_done = true;
+      failed.swap(pending);
+      deadlines.clear();
+    }
+    for (auto& [id, p] : failed)
+      p.handler(RequestOutcome{std::nullopt, std::nullopt, RequestFailure::transport_closed});
+    closed_cv.notify_all();
+  }
+
+  void reply_error(const std::optional<RequestId>& id, RpcError error) {
+    if (id) {
+      transport.send(serialize(Response{*id, std::nullopt, std::move(error)}), SendContext{*id});
+    } else {
+      transport.send(serialize_error_without_id(error), {});
+    }
+  }
+
+  void receive(std::string text) {
+    auto parsed = parse_message(text);
+    if (parsed.ignore) {
+      log("ignoring a response without a usable id");
+      return;
+    }
+    if (parsed.error) {
+      log(parsed.error->message);
+      reply_error(parsed.error_id, std::move(*parsed.error));
+      return;
+    }
+    std::visit([this](auto& m) { handle(m); }, *parsed.message);
+  }
+
+  void handle(Response& r) {
+    const auto* id = std::get_if<std::int64_t>(&r.id);
+    std::optional<Pending> p;
+    if (id) {
+      std::lock_guard<std::mutex> lock(mutex);
+      p = take_locked(*id);
+    }
+    if (!p) {
+      log("ignoring a response for unknown, finished or timed-out request " + to_string(r.id));
+      return;
+    }
+    p->handler(RequestOutcome{std::move(r.result), std::move(r.error), std::nullopt});
+  }
+
+  void handle(Request& r) {
+    RequestHandler handler;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (const auto it = request_handlers.find(r.method); it != request_handlers.end()) handler = it->second;
+    }
+    if (!handler) {
+      reply_error(r.id, RpcError{error_code::method_not_found, "Method not found: " + r.method, std::nullopt});
+      return;
+    }
+    auto state = std::make_shared<Responder::State>();
+    state->session = weak_from_this();
+    state->id = r.id;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      incoming[to_string(r.id)] = state;
+    }
+    Responder responder(state);
+    try {
+      handler(r, responder);
+    } catch (const std::exception& e) {
+      responder.error(RpcError{error_code::internal_error, std::string("Internal error: ") + e.what(), std::nullopt});
+    } catch (...) {
+      responder.error(RpcError{error_code::internal_error, "Internal error", std::nullopt});
+    }
+  }
+
+  void handle(Notification& n) {
+    if (n.method == "notifications/cancelled" && n.params.is_object()) {
+      std::shared_ptr<Responder::State> state;
+      if (const auto id = n.params.find("requestId");
+          id != n.params.end() && (id->is_string() || id->is_number_integer())) {
+        const RequestId rid = id->is_string() ? RequestId{id->get<std::string>()} : RequestId{id->get<std::int64_t>()};
+        std::lock_guard<std::mutex> lock(mutex);
+        if (const auto it = incoming.find(to_string(rid)); it != incoming.end()) state = it->second.lock();
+      }
+      if (state && !state->cancelled.exchange(true)) {
+        std::vector<std::function<void()>> callbacks;
+        {
+          std::lock_guard<std::mutex> lock(state->mutex);
+          callbacks.swap(state->cancel_callbacks);
+        }
+        for (auto& f : callbacks) f();
+      }
+    }
+    NotificationHandler handler;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (const auto it = notification_handlers.find(n.method); it != notification_handlers.end()) handler = it->second;
+    }
+    if (!handler) return;
+    try {
+      handler(n);
+    } catch (const std::exception& e) {
+      log("notification handler for " + n.method + " threw: " + e.what());
+    }
+  }
+
+  void answer(Responder::State& s, std::string text) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      incoming.erase(to_string(s.id));
+    }
+    if (s.cancelled) return;  // the peer asked us not to answer
+    transport.send(std::move(text), SendContext{s.id});
+  }
+};
+
+// --- Responder ----------------------------------------------------------------------------------
+
+const RequestId& Responder::id() const noexcept { return state_->id; }
+bool Responder::cancelled() const noexcept { return state_->cancelled; }
+
+void Responder::result(nlohmann::json result) const {
+  if (state_->answered.exchange(true)) return;
+  if (auto s = state_->session.lock())
+    s->answer(*state_, serialize(Response{state_->id, std::move(result), std::nullopt}));
+}
+
+void Responder::error(RpcError error) const {
+  if (state_->answered.exchange(true)) return;
+  if (auto s = state_->session.lock())
+    s->answer(*state_, serialize(Response{state_->id, std::nullopt, std::move(error)}));
+}
+
+void Responder::on_cancel(std::function<void()> f) const {
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    if (!state_->cancelled) {
+      state_->cancel_callbacks.push_back(std::move(f));
+      return;
+    }
+  }
+  f();
+}
+
+// --- Session ------------------------------------------------------------------------------------
+
+Session::Session(Transport& transport, SessionOptions options)
+    : impl_(std::make_shared<Impl>(transport, std::move(options))) {}
+
+Session::~Session() {
+  close();
+  wait_closed();
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->stopping = true;
+  }
+  impl_->timer_cv.notify_all();
+  if (impl_->timer.joinable()) impl_->timer.join();
+}
+
+void Session::on_request(std::string method, RequestHandler handler) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->request_handlers[std::move(method)] = std::move(handler);
+}
+
+void Session::on_notification(std::string method, NotificationHandler handler) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->notification_handlers[std::move(method)] = std::move(handler);
+}
+
+void Session::start() {
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (impl_->started) return;
+    impl_->started = true;
+  }
+  impl_->timer = std::thread([impl = impl_.get()] { impl->timer_loop(); });
+  auto impl = impl_;
+  impl_->transport.start([impl](std::string text) { impl->receive(std::move(text)); },
+                         [impl] { impl->transport_closed(); });
+}
+
+RequestId Session::send_request(std::string method, nlohmann::json params, ResponseHandler on_done,
+                                CallOptions options) {
+  std::int64_t id = 0;
+  bool accepted = false;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    id = impl_->next_id++;
+    if (!impl_->closed) {
+      accepted = true;
+      Impl::Pending p{std::move(on_done), std::nullopt, method};
+      if (options.timeout) {
+        p.deadline = Clock::now() + *options.timeout;
+        impl_->deadlines.emplace(*p.deadline, id);
+      }
+      impl_->pending.emplace(id, std::move(p));
+    }
+  }
+  if (!accepted) {
+    on_done(RequestOutcome{std::nullopt, std::nullopt, RequestFailure::transport_closed});
+    return id;
+  }
+  impl_->timer_cv.notify_all();
+  if (!impl_->transport.send(serialize(Request{id, std::move(method), std::move(params)}), options.context)) {
+    std::optional<Impl::Pending> p;
+    {
+      std::lock_guard<std::mutex> lock(impl_->mutex);
+      p = impl_->take_locked(id);
+    }
+    if (p) p->handler(RequestOutcome{std::nullopt, std::nullopt, RequestFailure::transport_closed});
+  }
+  return id;
+}
+
+RequestOutcome Session::call(std::string method, nlohmann::json params, CallOptions options) {
+  auto promise = std::make_shared<std::promise<RequestOutcome>>();
+  auto future = promise->get_future();
+  send_request(
+      std::move(method), std::move(params), [promise](RequestOutcome o) { promise->set_value(std::move(o)); },
+      std::move(options));
+  return future.get();
+}
+
+bool Session::cancel(const RequestId& id, std::string reason) {
+  const auto* n = std::get_if<std::int64_t>(&id);
+  if (!n) return false;
+  std::optional<Impl::Pending> p;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    p = impl_->take_locked(*n);
+  }
+  if (!p) return false;
+  impl_->send_cancelled(*n, reason);
+  p->handler(RequestOutcome{std::nullopt, std::nullopt, RequestFailure::cancelled});
+  return true;
+}
+
+bool Session::notify(std::string method, nlohmann::json params, const SendContext& context) {
+  return impl_->transport.send(serialize(Notification{std::move(method), std::move(params)}), context);
+}
+
+std::size_t Session::pending_requests() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->pending.size();
+}
+
+void Session::set_client_capabilities(ClientCapabilities capabilities) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->capabilities = std::move(capabilities);
+}
+
+ClientCapabilities Session::client_capabilities() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->capabilities;
+}
+
+void Session::add_url_elicitation(std::string elicitation_id) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->url_elicitations.emplace(std::move(elicitation_id), false);
+}
+
+bool Session::mark_url_elicitation_complete(std::string_view elicitation_id) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  const auto it = impl_->url_elicitations.find(std::string(elicitation_id));
+  if (it == impl_->url_elicitations.end() || it->second) return false;
+  it->second = true;
+  return true;
+}
+
+void Session::close() {
+  bool was_started = false;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    impl_->closed = true;
+    was_started = impl_->started;
+  }
+  impl_->transport.close();
+  if (!was_started) impl_->transport_closed();
+}
+
+bool Session::closed() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->closed;
+}
+
+void Session::wait_closed() {
+  std::unique_lock<std::mutex> lock(impl_->mutex);
+  impl_->closed_cv.wait(lock, [&] { return impl_->transport_done || !impl_->started; });
+}
+
+}  // namespace elicit
