@@ -1,0 +1,293 @@
+// Session behaviour against a hand-driven client: out-of-order, duplicated, late and unknown
+// responses, malformed input, cancellation both ways, and closing with requests pending.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <future>
+#include <thread>
+
+#include <elicit/session.hpp>
+
+#include "fake_client.hpp"
+
+using namespace elicit;
+using namespace std::chrono_literals;
+using nlohmann::json;
+
+namespace {
+
+struct Fixture {
+  Fixture() : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
+    session = std::make_unique<Session>(*ends.first, SessionOptions{[this](std::string_view line) {
+      std::lock_guard<std::mutex> lock(log_mutex);
+      log.emplace_back(line);
+    }});
+  }
+  ~Fixture() { session.reset(); }
+
+  std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
+  FakeClient client;
+  std::unique_ptr<Session> session;
+  std::mutex log_mutex;
+  std::vector<std::string> log;
+};
+
+// Collects request outcomes by request number.
+struct Collector {
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::map<int, std::vector<RequestOutcome>> got;
+  ResponseHandler handler(int n) {
+    return [this, n](RequestOutcome o) {
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        got[n].push_back(std::move(o));
+      }
+      cv.notify_all();
+    };
+  }
+  bool wait_for(std::size_t count, std::chrono::milliseconds timeout = 5s) {
+    std::unique_lock<std::mutex> lock(mutex);
+    return cv.wait_for(lock, timeout, [&] {
+      std::size_t n = 0;
+      for (auto& [k, v] : got) n += v.size();
+      return n >= count;
+    });
+  }
+};
+
+}  // namespace
+
+TEST_CASE("responses that arrive out of order reach their own requests", "[session]") {
+  Fixture f;
+  f.session->start();
+  Collector c;
+  std::vector<json> ids;
+  for (int i = 0; i < 3; ++i) {
+    f.session->send_request("test/echo", {{"n", i}}, c.handler(i));
+    auto m = f.client.next();
+    REQUIRE(m);
+    CHECK((*m)["method"] == "test/echo");
+    ids.push_back((*m)["id"]);
+  }
+  CHECK(f.session->pending_requests() == 3);
+  f.client.respond(ids[2], {{"v", 2}});
+  f.client.respond(ids[0], {{"v", 0}});
+  f.client.respond(ids[1], {{"v", 1}});
+  REQUIRE(c.wait_for(3));
+  for (int i = 0; i < 3; ++i) {
+    REQUIRE(c.got[i].size() == 1);
+    CHECK((*c.got[i][0].result)["v"] == i);
+  }
+  CHECK(f.session->pending_requests() == 0);
+}
+
+TEST_CASE("a duplicated response completes the request once", "[session]") {
+  Fixture f;
+  f.session->start();
+  Collector c;
+  f.session->send_request("test/x", json::object(), c.handler(0));
+  const auto id = (*f.client.next())["id"];
+  f.client.respond(id, {{"first", true}});
+  f.client.respond(id, {{"second", true}});
+  f.client.request(99, "ping");  // a marker: once it is answered, both responses were processed
+  REQUIRE(f.client.next());
+  REQUIRE(c.wait_for(1));
+  CHECK(c.got[0].size() == 1);
+  CHECK(c.got[0][0].result->contains("first"));
+  CHECK(f.session->pending_requests() == 0);
+}
+
+TEST_CASE("a timeout completes the request, cancels it on the wire, and ignores the late answer",
+          "[session][timeout]") {
+  Fixture f;
+  f.session->start();
+  Collector c;
+  CallOptions o;
+  o.timeout = 50ms;
+  f.session->send_request("test/slow", json::object(), c.handler(0), o);
+  const auto id = (*f.client.next())["id"];
+  REQUIRE(c.wait_for(1));
+  CHECK(c.got[0][0].failure == RequestFailure::timed_out);
+  const auto cancelled = f.client.next();
+  REQUIRE(cancelled);
+  CHECK((*cancelled)["method"] == "notifications/cancelled");
+  CHECK((*cancelled)["params"]["requestId"] == id);
+  CHECK((*cancelled)["params"]["reason"] == "timed out");
+  f.client.respond(id, {{"late", true}});
+  f.client.request(1, "ping");
+  REQUIRE(f.client.next());  // -32601 for ping on a bare session: proves the late answer was read
+  CHECK(c.got[0].size() == 1);
+  CHECK(f.session->pending_requests() == 0);
+}
+
+TEST_CASE("no timeout means no limit", "[session][timeout]") {
+  Fixture f;
+  f.session->start();
+  Collector c;
+  f.session->send_request("test/x", json::object(), c.handler(0));  // no timeout given
+  const auto id = (*f.client.next())["id"];
+  CHECK_FALSE(c.wait_for(1, 300ms));
+  CHECK(f.session->pending_requests() == 1);
+  f.client.respond(id, json::object());
+  CHECK(c.wait_for(1));
+}
+
+TEST_CASE("responses for unknown ids or with the wrong id type are ignored", "[session]") {
+  Fixture f;
+  f.session->start();
+  Collector c;
+  f.session->send_request("test/x", json::object(), c.handler(0));
+  const auto id = (*f.client.next())["id"];
+  f.client.respond(12345, json::object());
+  f.client.respond(std::to_string(id.get<int>()), json::object());  // "1" is not 1
+  f.client.send_text(R"({"jsonrpc":"2.0","id":null,"error":{"code":-32700,"message":"x"}})");
+  f.client.request(1, "ping");
+  REQUIRE(f.client.next());
+  CHECK(c.got.empty());
+  CHECK(f.session->pending_requests() == 1);
+  f.client.respond(id, json::object());
+  CHECK(c.wait_for(1));
+}
+
+TEST_CASE("malformed and invalid messages get JSON-RPC errors and the session keeps serving", "[session][errors]") {
+  Fixture f;
+  f.session->on_request("ping", [](const Request&, Responder r) { r.result(json::object()); });
+  f.session->start();
+  f.client.send_text("{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":");
+  auto m = f.client.next();
+  REQUIRE(m);
+  CHECK((*m)["error"]["code"] == error_code::parse_error);
+  CHECK((*m)["id"].is_null());
+  f.client.send_text(R"({"jsonrpc":"2.0","id":2.5,"method":"ping"})");
+  CHECK((*f.client.next())["error"]["code"] == error_code::invalid_request);
+  f.client.send_text(R"([1,2,3])");
+  CHECK((*f.client.next())["error"]["code"] == error_code::invalid_request);
+  f.client.send_text(std::string("\xff\xfe garbage"));
+  CHECK((*f.client.next())["error"]["code"] == error_code::parse_error);
+  f.client.request("m", "no/such/method");
+  m = f.client.next();
+  CHECK((*m)["error"]["code"] == error_code::method_not_found);
+  CHECK((*m)["id"] == "m");
+  f.client.request(7, "ping");
+  m = f.client.next();
+  CHECK((*m)["id"] == 7);
+  CHECK((*m)["result"] == json::object());
+}
+
+TEST_CASE("a handler that throws answers -32603", "[session][errors]") {
+  Fixture f;
+  f.session->on_request("boom", [](const Request&, Responder) { throw std::runtime_error("kaput"); });
+  f.session->start();
+  f.client.request(1, "boom");
+  const auto m = f.client.next();
+  CHECK((*m)["error"]["code"] == error_code::internal_error);
+  CHECK((*m)["error"]["message"] == "Internal error: kaput");
+}
+
+TEST_CASE("cancel() sends notifications/cancelled and completes the request once", "[session][cancel]") {
+  Fixture f;
+  f.session->start();
+  Collector c;
+  const auto id = f.session->send_request("test/x", json::object(), c.handler(0));
+  const auto wire_id = (*f.client.next())["id"];
+  CHECK(f.session->cancel(id, "user went away"));
+  CHECK_FALSE(f.session->cancel(id));
+  REQUIRE(c.wait_for(1));
+  CHECK(c.got[0][0].failure == RequestFailure::cancelled);
+  const auto n = f.client.next();
+  CHECK((*n)["method"] == "notifications/cancelled");
+  CHECK((*n)["params"]["requestId"] == wire_id);
+  CHECK((*n)["params"]["reason"] == "user went away");
+  f.client.respond(wire_id, json::object());
+  CHECK(f.session->pending_requests() == 0);
+  CHECK_FALSE(f.session->cancel(RequestId{"never sent"}));
+}
+
+TEST_CASE("a request the peer cancels is not answered", "[session][cancel]") {
+  Fixture f;
+  std::promise<Responder> held;
+  f.session->on_request("slow", [&](const Request&, Responder r) { held.set_value(r); });
+  f.session->start();
+  f.client.request("s1", "slow");
+  auto responder = held.get_future().get();
+  std::atomic<bool> told{false};
+  responder.on_cancel([&] { told = true; });
+  f.client.notify("notifications/cancelled", {{"requestId", "s1"}, {"reason", "bored"}});
+  f.client.notify("notifications/cancelled", {{"requestId", "unknown"}});  // ignored
+  f.client.notify("notifications/cancelled", {{"nothing", true}});         // ignored
+  f.client.request(2, "no/such");
+  CHECK((*f.client.next())["id"] == 2);  // the only answer
+  CHECK(told);
+  CHECK(responder.cancelled());
+  responder.result({{"too", "late"}});
+  f.client.request(3, "no/such");
+  CHECK((*f.client.next())["id"] == 3);
+}
+
+TEST_CASE("closing fails every pending request with transport_closed", "[session][close]") {
+  Fixture f;
+  f.session->start();
+  Collector c;
+  for (int i = 0; i < 5; ++i) f.session->send_request("test/x", json::object(), c.handler(i));
+  for (int i = 0; i < 5; ++i) REQUIRE(f.client.next());
+  f.client.transport().close();  // the client goes away
+  REQUIRE(c.wait_for(5));
+  for (int i = 0; i < 5; ++i) CHECK(c.got[i][0].failure == RequestFailure::transport_closed);
+  CHECK(f.session->pending_requests() == 0);
+  f.session->wait_closed();
+  CHECK(f.session->closed());
+  f.session->send_request("test/after", json::object(), c.handler(9));
+  REQUIRE(c.wait_for(6));
+  CHECK(c.got[9][0].failure == RequestFailure::transport_closed);
+  CHECK(f.session->pending_requests() == 0);
+}
+
+TEST_CASE("thousands of requests in flight at once, answered in reverse order", "[session][load]") {
+  Fixture f;
+  f.session->start();
+  constexpr int kCount = 10000;
+  std::atomic<int> done{0};
+  std::atomic<int> right{0};
+  for (int i = 0; i < kCount; ++i) {
+    f.session->send_request("test/n", {{"n", i}}, [&, i](RequestOutcome o) {
+      if (o.result && (*o.result)["n"] == i) ++right;
+      ++done;
+    });
+  }
+  std::vector<json> requests;
+  for (int i = 0; i < kCount; ++i) requests.push_back(*f.client.next());
+  CHECK(f.session->pending_requests() == kCount);
+  for (auto it = requests.rbegin(); it != requests.rend(); ++it) f.client.respond((*it)["id"], (*it)["params"]);
+  for (int i = 0; i < 500 && done < kCount; ++i) std::this_thread::sleep_for(10ms);
+  CHECK(done == kCount);
+  CHECK(right == kCount);
+  CHECK(f.session->pending_requests() == 0);
+}
+
+TEST_CASE("blocking call() from another thread", "[session]") {
+  Fixture f;
+  f.session->start();
+  auto result = std::async(std::launch::async, [&] { return f.session->call("test/x", {{"a", 1}}); });
+  const auto m = f.client.next();
+  f.client.respond((*m)["id"], {{"b", 2}});
+  CHECK((*result.get().result)["b"] == 2);
+}
+
+TEST_CASE("client capabilities: elicitation {} means form only", "[session][capabilities]") {
+  auto c = ClientCapabilities::from_json({{"elicitation", json::object()}});
+  CHECK(c.elicitation_form);
+  CHECK_FALSE(c.elicitation_url);
+  c = ClientCapabilities::from_json({{"elicitation", {{"form", json::object()}, {"url", json::object()}}}});
+  CHECK(c.elicitation_form);
+  CHECK(c.elicitation_url);
+  c = ClientCapabilities::from_json({{"elicitation", {{"url", json::object()}}}});
+  CHECK_FALSE(c.elicitation_form);
+  CHECK(c.elicitation_url);
+  c = ClientCapabilities::from_json({{"sampling", json::object()}});
+  CHECK_FALSE(c.elicitation_form);
+  CHECK_FALSE(c.elicitation_url);
+  c = ClientCapabilities::from_json("garbage");
+  CHECK(c.known);
+  CHECK_FALSE(c.elicitation_form);
+}
