@@ -4,6 +4,10 @@
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config nlohmann-json3-dev libcli11-dev catch2
           libkainjow-mustache-dev libre2-dev)
+# The end-to-end tests drive the sample server with the official TypeScript SDK: Node.js >= 18
+# and npm. Debian's nodejs is used only when the machine has no node of its own.
+command -v node >/dev/null 2>&1 || packages+=(nodejs)
+command -v npm >/dev/null 2>&1 || packages+=(npm)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -39,10 +39,8 @@ struct Collector {
   std::map<int, std::vector<RequestOutcome>> got;
   ResponseHandler handler(int n) {
     return [this, n](RequestOutcome o) {
-      {
-        std::lock_guard<std::mutex> lock(mutex);
-        got[n].push_back(std::move(o));
-      }
+      std::lock_guard<std::mutex> lock(mutex);  // notify under the lock: the waiter may destroy us
+      got[n].push_back(std::move(o));
       cv.notify_all();
     };
   }
