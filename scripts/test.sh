@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The test command: install dependencies, build everything with warnings as errors and run all
 # tests; then build again under AddressSanitizer + UndefinedBehaviorSanitizer and run them all
-# there too (set ELICITGEN_SKIP_SANITIZE=1 to skip that second pass).
+# there too, and the runtime's concurrency tests under ThreadSanitizer (set
+# ELICITGEN_SKIP_SANITIZE=1 to skip both sanitizer passes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-debian.sh
@@ -18,4 +19,13 @@ if [[ -z ${ELICITGEN_SKIP_SANITIZE:-} ]]; then
   cmake --build "$asan"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
     ctest --test-dir "$asan" --output-on-failure -j "$jobs"
+fi
+
+if [[ -z ${ELICITGEN_SKIP_SANITIZE:-} ]]; then
+  # ThreadSanitizer on the runtime's concurrency tests (sessions, transports, server workers).
+  tsan=${TSAN_BUILD_DIR:-build-tsan}
+  cmake -S . -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-Werror -fsanitize=thread" \
+    -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DELICITGEN_BUILD_SAMPLES=OFF -DELICITGEN_BUILD_BENCHMARKS=OFF >/dev/null
+  cmake --build "$tsan" --target session_tests
+  TSAN_OPTIONS=halt_on_error=1 ctest --test-dir "$tsan" --output-on-failure -j "$jobs" -R '^session_tests'
 fi
