@@ -62,7 +62,13 @@ void BM_FormElicitationRoundTrip(benchmark::State& state) {
   if (accepted != static_cast<long>(state.iterations())) state.SkipWithError("an elicitation was not accepted");
   state.SetItemsProcessed(state.iterations());
 }
-BENCHMARK(BM_FormElicitationRoundTrip)->Arg(1)->Arg(64)->Arg(1024)->Iterations(100000)->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_FormElicitationRoundTrip)
+    ->Arg(1)
+    ->Arg(64)
+    ->Arg(1024)
+    ->Iterations(100000)
+    ->UseRealTime()
+    ->Unit(benchmark::kMillisecond);
 
 }  // namespace
 

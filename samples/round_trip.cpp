@@ -1,9 +1,13 @@
-// One elicitation round trip per sample schema, at the message level: build the
-// elicitation/create request from the generated type, take the client's ElicitResult, and decode
-// it into the typed value (or the list of errors). The runtime issue adds transports and sessions.
+// One elicitation round trip per sample schema, through the real runtime: a server Session sends
+// elicitation/create for each generated type over an in-memory transport, a scripted client
+// Session shows the request and answers as a user would, and the server gets the typed outcome.
+#include <deque>
 #include <iostream>
+#include <mutex>
 #include <string>
 
+#include <elicit/elicit.hpp>
+#include <elicit/memory_transport.hpp>
 #include <nlohmann/json.hpp>
 
 #include "confirm_deletion.hpp"
@@ -18,99 +22,107 @@
 
 namespace {
 
-int request_id = 0;
+using nlohmann::json;
 
-template <class T>
-nlohmann::ordered_json make_request(std::string_view message) {
-  return {
-      {"jsonrpc", "2.0"},
-      {"id", ++request_id},
-      {"method", "elicitation/create"},
-      {"params", {{"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", T::requested_schema()}}}};
-}
-
-// Sends (prints) the request, then reads the client's response and decodes it as T.
-template <class T>
-bool round_trip(const char* label, std::string_view message, const std::string& response_text) {
-  std::cout << "== " << label << "\n-> " << make_request<T>(message).dump() << "\n<- " << response_text << "\n";
-  const auto response = nlohmann::json::parse(response_text);
-  const auto& result = response.at("result");
-  const auto action = result.at("action").get<std::string>();
-  if (action != "accept") {
-    std::cout << "   " << action << " (no content)\n";
-    return true;
+// The client side: prints each request it gets and answers with the next scripted result.
+class ScriptedClient {
+ public:
+  explicit ScriptedClient(elicit::Transport& transport) : session_(transport) {
+    session_.on_request("elicitation/create", [this](const elicit::Request& r, elicit::Responder out) {
+      json answer;
+      {
+        std::lock_guard<std::mutex> lock(mutex_);
+        answer = answers_.front();
+        answers_.pop_front();
+      }
+      std::cout << "   client got elicitation/create: " << r.params["message"].dump() << ", "
+                << r.params["requestedSchema"]["properties"].size()
+                << " properties\n   client answers: " << answer.dump() << "\n";
+      out.result(answer);
+    });
+    session_.start();
   }
-  // An accept without content is an empty object (a confirm-only form has no properties).
-  const auto content =
-      result.contains("content") && !result["content"].is_null() ? result["content"] : nlohmann::json::object();
-  const auto decoded = T::decode(content);
-  if (!decoded) {
-    std::cout << "   invalid content:\n";
-    for (const auto& e : decoded.errors.errors) std::cout << "     " << e.pointer << ": " << e.message << "\n";
-    return false;
+  void will_answer(json result) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    answers_.push_back(std::move(result));
   }
-  std::cout << "   accepted: " << nlohmann::json(*decoded.value).dump() << "\n";
-  return true;
-}
 
-std::string accept(int id, const std::string& content) {
-  return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"result":{"action":"accept","content":)" + content +
-         "}}";
+ private:
+  std::mutex mutex_;
+  std::deque<json> answers_;
+  elicit::Session session_;
+};
+
+json accept(const char* content) { return {{"action", "accept"}, {"content", json::parse(content)}}; }
+
+int failures = 0;
+
+// Elicits a T (blocking) and prints the typed outcome; `expect_valid` is what the answer deserves.
+template <class T>
+void round_trip(const char* label, elicit::Session& server, ScriptedClient& client, json answer,
+                std::string_view message, bool expect_valid) {
+  std::cout << "== " << label << "\n";
+  client.will_answer(std::move(answer));
+  const auto o = T::elicit(server, message);
+  std::cout << "   server outcome: " << elicit::to_string(o.status);
+  if (o) std::cout << ", typed value re-encoded: " << json(*o.value).dump();
+  std::cout << "\n";
+  for (const auto& e : o.errors.errors) std::cout << "     " << e.pointer << ": " << e.message << "\n";
+  const bool valid = o.status != elicit::ElicitStatus::invalid_response;
+  if (valid != expect_valid) {
+    std::cout << "   UNEXPECTED\n";
+    ++failures;
+  }
 }
 
 }  // namespace
 
 int main() {
   using namespace samples;
-  int failures = 0;
-  auto expect = [&failures](bool valid, bool got) { failures += valid != got; };
+  auto [server_end, client_end] = elicit::MemoryTransport::pair();
+  elicit::Session server(*server_end);
+  ScriptedClient client(*client_end);
+  // What the client declared in initialize (a full server reads it from the initialize request).
+  server.set_client_capabilities(elicit::ClientCapabilities::from_json({{"elicitation", json::object()}}));
+  server.start();
 
-  expect(true, round_trip<GithubUsername>("github_username", GithubUsername::default_message(),
-                                          accept(1, R"({"name":"octocat"})")));
-  expect(true, round_trip<ContactInformation>(
-                   "contact_information", ContactInformation::default_message(),
-                   accept(2, R"({"name":"Monalisa Octocat","email":"octocat@github.com","age":30})")));
-  expect(false,
-         round_trip<ContactInformation>("contact_information (invalid)", ContactInformation::default_message(),
-                                        accept(3, R"({"name":"Monalisa","email":"octocat at github","age":17})")));
-  expect(true, round_trip<StripeCustomer>("stripe_customer", StripeCustomer::default_message(),
-                                          accept(4, R"({"customer_id":"cus_9c44"})")));
-  expect(true, round_trip<ToolsCallElicitation>("tools_call_elicitation", ToolsCallElicitation::default_message(),
-                                                accept(5, R"({"username":"testuser","email":"test@example.com"})")));
-  expect(true, round_trip<Sep1034Defaults>("sep1034_defaults (client applied no defaults)",
-                                           Sep1034Defaults::default_message(), accept(6, R"({})")));
-  expect(
-      true,
-      round_trip<Sep1330Enums>(
-          "sep1330_enums", Sep1330Enums::default_message(),
-          accept(
-              7,
-              R"({"untitledSingle":"option1","titledSingle":"value1","legacyEnum":"opt1","untitledMulti":["option1","option2"],"titledMulti":["value1","value2"]})")));
-  expect(false, round_trip<Sep1330Enums>("sep1330_enums (invalid)", Sep1330Enums::default_message(),
-                                         accept(8, R"({"untitledSingle":"option9","titledMulti":["First Choice"]})")));
-  expect(
-      true,
-      round_trip<SpecPropertyExamples>(
-          "spec_property_examples", SpecPropertyExamples::default_message(),
-          accept(
-              9,
-              R"({"display_name":"ann@example.com","letters_only":"Ann","count":7,"colors":["Blue"],"when":"2024-02-29","starts_at":"2025-11-25T09:30:00+01:00","homepage":"https://example.com/a?b#c"})")));
-  expect(true, round_trip<ConfirmDeletion>("confirm_deletion", ConfirmDeletion::default_message(),
-                                           R"({"jsonrpc":"2.0","id":10,"result":{"action":"accept"}})"));
-  expect(true,
-         round_trip<ConfirmDeletion>("confirm_deletion (declined)", ConfirmDeletion::default_message(),
-                                     R"({"jsonrpc":"2.0","id":11,"result":{"action":"decline","content":null}})"));
-  expect(true, round_trip<ShippingAddress>(
-                   "shipping: ShippingAddress", ShippingAddress::default_message(),
-                   accept(12, R"({"recipient":"Ann","street":"1 Main St","postalCode":"12345-6789"})")));
-  expect(true, round_trip<DeliveryWindow>("shipping: DeliveryWindow", "When should we deliver?",
-                                          accept(13, R"({"day":"2026-12-24","attempts":3})")));
+  round_trip<GithubUsername>("github_username", server, client, accept(R"({"name":"octocat"})"),
+                             GithubUsername::default_message(), true);
+  round_trip<ContactInformation>("contact_information", server, client,
+                                 accept(R"({"name":"Monalisa Octocat","email":"octocat@github.com","age":30})"),
+                                 ContactInformation::default_message(), true);
+  round_trip<ContactInformation>("contact_information (invalid answer)", server, client,
+                                 accept(R"({"name":"Monalisa","email":"octocat at github","age":17})"),
+                                 ContactInformation::default_message(), false);
+  round_trip<StripeCustomer>("stripe_customer", server, client, accept(R"({"customer_id":"cus_9c44"})"),
+                             StripeCustomer::default_message(), true);
+  round_trip<ToolsCallElicitation>("tools_call_elicitation", server, client,
+                                   accept(R"({"username":"testuser","email":"test@example.com"})"),
+                                   ToolsCallElicitation::default_message(), true);
+  round_trip<Sep1034Defaults>("sep1034_defaults (the client filled in nothing: defaults apply)", server, client,
+                              accept("{}"), Sep1034Defaults::default_message(), true);
+  round_trip<Sep1330Enums>(
+      "sep1330_enums", server, client,
+      accept(
+          R"({"untitledSingle":"option1","titledSingle":"value1","legacyEnum":"opt1","untitledMulti":["option1","option2"],"titledMulti":["value1","value2"]})"),
+      Sep1330Enums::default_message(), true);
+  round_trip<Sep1330Enums>("sep1330_enums (a title instead of a value)", server, client,
+                           accept(R"({"titledMulti":["First Choice"]})"), Sep1330Enums::default_message(), false);
+  round_trip<SpecPropertyExamples>(
+      "spec_property_examples", server, client,
+      accept(
+          R"({"display_name":"ann@example.com","letters_only":"Ann","count":7,"colors":["Blue"],"when":"2024-02-29","starts_at":"2025-11-25T09:30:00+01:00","homepage":"https://example.com/a?b#c"})"),
+      SpecPropertyExamples::default_message(), true);
+  round_trip<ConfirmDeletion>("confirm_deletion", server, client, {{"action", "accept"}},
+                              ConfirmDeletion::default_message(), true);
+  round_trip<ConfirmDeletion>("confirm_deletion (declined)", server, client,
+                              {{"action", "decline"}, {"content", nullptr}}, ConfirmDeletion::default_message(), true);
+  round_trip<ShippingAddress>("shipping: ShippingAddress", server, client,
+                              accept(R"({"recipient":"Ann","street":"1 Main St","postalCode":"12345-6789"})"),
+                              ShippingAddress::default_message(), true);
+  round_trip<DeliveryWindow>("shipping: DeliveryWindow (cancelled)", server, client, {{"action", "cancel"}},
+                             "When should we deliver?", true);
 
-  // The typed value in use: members, enum wire values and titles.
-  const auto sep = Sep1330Enums::decode(nlohmann::json::parse(R"({"titledSingle":"value2","legacyEnum":"opt3"})"));
-  std::cout << "== typed access\n   titledSingle = " << to_string(*sep.value->titled_single) << " (\""
-            << title_of(*sep.value->titled_single) << "\"), legacyEnum title = \"" << title_of(*sep.value->legacy_enum)
-            << "\"\n";
   std::cout << (failures == 0 ? "all round trips behaved as expected\n" : "UNEXPECTED RESULTS\n");
   return failures == 0 ? 0 : 1;
 }

@@ -27,10 +27,14 @@ using elicit::ToolResult;
 // The ElicitResult action a status came from ("accept", "decline", "cancel"), else the status.
 std::string action_of(ElicitStatus s) {
   switch (s) {
-    case ElicitStatus::accepted: return "accept";
-    case ElicitStatus::declined: return "decline";
-    case ElicitStatus::cancelled: return "cancel";
-    default: return std::string(elicit::to_string(s));
+    case ElicitStatus::accepted:
+      return "accept";
+    case ElicitStatus::declined:
+      return "decline";
+    case ElicitStatus::cancelled:
+      return "cancel";
+    default:
+      return std::string(elicit::to_string(s));
   }
 }
 
@@ -38,24 +42,33 @@ std::string action_of(ElicitStatus s) {
 template <class T>
 ToolResult describe(const elicit::Outcome<T>& o) {
   switch (o.status) {
-    case ElicitStatus::accepted: return ToolResult::text("accept: " + nlohmann::json(*o.value).dump());
-    case ElicitStatus::declined: return ToolResult::text("decline");
-    case ElicitStatus::cancelled: return ToolResult::text("cancel");
-    case ElicitStatus::unsupported: return ToolResult::text("unsupported: the client cannot show forms");
+    case ElicitStatus::accepted:
+      return ToolResult::text("accept: " + nlohmann::json(*o.value).dump());
+    case ElicitStatus::declined:
+      return ToolResult::text("decline");
+    case ElicitStatus::cancelled:
+      return ToolResult::text("cancel");
+    case ElicitStatus::unsupported:
+      return ToolResult::text("unsupported: the client cannot show forms");
     case ElicitStatus::invalid_response: {
       std::string text = "invalid: " + o.problem;
       for (const auto& e : o.errors.errors) text += "\n" + e.pointer + ": " + e.message;
       return ToolResult::error(text);
     }
-    default: return ToolResult::error(std::string(elicit::to_string(o.status)));
+    default:
+      return ToolResult::error(std::string(elicit::to_string(o.status)));
   }
 }
 
 // A tool that asks for T with `message` and reports the outcome.
 template <class T>
 Tool form_tool(std::string name, std::string description, std::string message) {
-  return Tool{std::move(name), std::move(description), {{"type", "object"}}, std::nullopt,
-              [message = std::move(message)](ToolCall& call) { return describe(call.elicit<T>(message)); }, nullptr};
+  return Tool{std::move(name),
+              std::move(description),
+              {{"type", "object"}},
+              std::nullopt,
+              [message = std::move(message)](ToolCall& call) { return describe(call.elicit<T>(message)); },
+              nullptr};
 }
 
 }  // namespace
@@ -73,8 +86,8 @@ int main() {
                                             std::string(StripeCustomer::default_message())));
   server.add_tool(form_tool<Sep1034Defaults>("sep1034_defaults", "A form with a default for every kind",
                                              std::string(Sep1034Defaults::default_message())));
-  server.add_tool(form_tool<Sep1330Enums>("sep1330_enums", "The five enum variants",
-                                          std::string(Sep1330Enums::default_message())));
+  server.add_tool(
+      form_tool<Sep1330Enums>("sep1330_enums", "The five enum variants", std::string(Sep1330Enums::default_message())));
   server.add_tool(form_tool<SpecPropertyExamples>("spec_property_examples", "One property of each kind",
                                                   std::string(SpecPropertyExamples::default_message())));
   server.add_tool(form_tool<ConfirmDeletion>("confirm_deletion", "A confirm-only form",
@@ -84,24 +97,27 @@ int main() {
   server.add_tool(form_tool<DeliveryWindow>("delivery_window", "Asks when to deliver", "When should we deliver?"));
 
   // The conformance suite's tools-call-elicitation tool: the message comes from the arguments.
-  server.add_tool(Tool{"test_elicitation",
-                       "Requests user input (username, email) with the given message",
-                       {{"type", "object"},
-                        {"properties", {{"message", {{"type", "string"}, {"description", "The message to show the user"}}}}},
-                        {"required", {"message"}}},
-                       std::nullopt,
-                       [](ToolCall& call) {
-                         const auto message = call.arguments().value("message", std::string("Please provide your information"));
-                         const auto o = call.elicit<ToolsCallElicitation>(message);
-                         nlohmann::json content = o ? nlohmann::json(*o.value) : nlohmann::json::object();
-                         return ToolResult::text("User response: <action: " + action_of(o.status) +
-                                                 ", content: " + content.dump() + ">");
-                       },
-                       nullptr});
+  server.add_tool(
+      Tool{"test_elicitation",
+           "Requests user input (username, email) with the given message",
+           {{"type", "object"},
+            {"properties", {{"message", {{"type", "string"}, {"description", "The message to show the user"}}}}},
+            {"required", {"message"}}},
+           std::nullopt,
+           [](ToolCall& call) {
+             const auto message = call.arguments().value("message", std::string("Please provide your information"));
+             const auto o = call.elicit<ToolsCallElicitation>(message);
+             nlohmann::json content = o ? nlohmann::json(*o.value) : nlohmann::json::object();
+             return ToolResult::text("User response: <action: " + action_of(o.status) + ", content: " + content.dump() +
+                                     ">");
+           },
+           nullptr});
 
   // URL mode: the user opens a page out of band; this sample completes it at once on accept.
-  server.add_tool(Tool{"connect_account", "Sends the user to a page to connect an account (URL mode)",
-                       {{"type", "object"}}, std::nullopt,
+  server.add_tool(Tool{"connect_account",
+                       "Sends the user to a page to connect an account (URL mode)",
+                       {{"type", "object"}},
+                       std::nullopt,
                        [](ToolCall& call) {
                          const auto o = call.elicit_url("Connect your Example Co account to continue.",
                                                         "https://mcp.example.com/connect");
@@ -113,7 +129,9 @@ int main() {
                        nullptr});
 
   // The request cannot proceed until the user authorizes out of band: -32042.
-  server.add_tool(Tool{"read_private_files", "Needs third-party authorization first", {{"type", "object"}},
+  server.add_tool(Tool{"read_private_files",
+                       "Needs third-party authorization first",
+                       {{"type", "object"}},
                        std::nullopt,
                        [](ToolCall& call) -> ToolResult {
                          throw elicit::UrlElicitationRequired({elicit::create_url_elicitation(

@@ -90,7 +90,7 @@ ElicitResponse read_elicit_result(const RequestOutcome& outcome) {
 
 namespace {
 
-nlohmann::json params_with_meta(nlohmann::json params, const ElicitOptions& options) {
+nlohmann::ordered_json params_with_meta(nlohmann::ordered_json params, const ElicitOptions& options) {
   if (options.meta.is_object() && !options.meta.empty()) params["_meta"] = options.meta;
   return params;
 }
@@ -114,8 +114,7 @@ std::optional<RequestId> elicit_form_async(Session& session, std::string_view me
     on_done(std::move(r));
     return std::nullopt;
   }
-  nlohmann::json params{
-      {"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", nlohmann::json(schema)}};
+  nlohmann::ordered_json params{{"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", schema}};
   return session.send_request(
       "elicitation/create", params_with_meta(std::move(params), options),
       [on_done = std::move(on_done)](RequestOutcome o) { on_done(read_elicit_result(o)); }, call_options(options));
@@ -123,7 +122,7 @@ std::optional<RequestId> elicit_form_async(Session& session, std::string_view me
 
 // --- URL mode ------------------------------------------------------------------------------------
 
-nlohmann::json to_params(const UrlElicitation& e) {
+nlohmann::ordered_json to_params(const UrlElicitation& e) {
   return {{"mode", "url"}, {"message", e.message}, {"elicitationId", e.elicitation_id}, {"url", e.url}};
 }
 
@@ -209,7 +208,7 @@ UrlElicitationRequired::UrlElicitationRequired(std::vector<UrlElicitation> elici
 
 RpcError UrlElicitationRequired::to_error() const {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& e : elicitations_) list.push_back(to_params(e));
+  for (const auto& e : elicitations_) list.push_back(nlohmann::json(to_params(e)));
   return RpcError{error_code::url_elicitation_required, what(), nlohmann::json{{"elicitations", list}}};
 }
 

@@ -128,6 +128,18 @@ std::string serialize(const Response& r) {
   return j.dump(-1, ' ', false, kReplace);
 }
 
+std::string serialize_request(const RequestId& id, std::string_view method, const nlohmann::ordered_json& params) {
+  nlohmann::ordered_json j{{"jsonrpc", "2.0"}, {"id", id_to_json(id)}, {"method", std::string(method)}};
+  if (!params.is_null()) j["params"] = params;
+  return j.dump(-1, ' ', false, kReplace);
+}
+
+std::string serialize_notification(std::string_view method, const nlohmann::ordered_json& params) {
+  nlohmann::ordered_json j{{"jsonrpc", "2.0"}, {"method", std::string(method)}};
+  if (!params.is_null()) j["params"] = params;
+  return j.dump(-1, ' ', false, kReplace);
+}
+
 std::string serialize_error_without_id(const RpcError& e) {
   return nlohmann::json{{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", error_to_json(e)}}.dump(-1, ' ', false,
                                                                                                kReplace);

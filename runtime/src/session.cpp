@@ -305,7 +305,7 @@ void Session::start() {
                          [impl] { impl->transport_closed(); });
 }
 
-RequestId Session::send_request(std::string method, nlohmann::json params, ResponseHandler on_done,
+RequestId Session::send_request(std::string method, nlohmann::ordered_json params, ResponseHandler on_done,
                                 CallOptions options) {
   std::int64_t id = 0;
   bool accepted = false;
@@ -327,7 +327,7 @@ RequestId Session::send_request(std::string method, nlohmann::json params, Respo
     return id;
   }
   impl_->timer_cv.notify_all();
-  if (!impl_->transport.send(serialize(Request{id, std::move(method), std::move(params)}), options.context)) {
+  if (!impl_->transport.send(serialize_request(id, method, params), options.context)) {
     std::optional<Impl::Pending> p;
     {
       std::lock_guard<std::mutex> lock(impl_->mutex);
@@ -338,7 +338,7 @@ RequestId Session::send_request(std::string method, nlohmann::json params, Respo
   return id;
 }
 
-RequestOutcome Session::call(std::string method, nlohmann::json params, CallOptions options) {
+RequestOutcome Session::call(std::string method, nlohmann::ordered_json params, CallOptions options) {
   auto promise = std::make_shared<std::promise<RequestOutcome>>();
   auto future = promise->get_future();
   send_request(
@@ -361,8 +361,8 @@ bool Session::cancel(const RequestId& id, std::string reason) {
   return true;
 }
 
-bool Session::notify(std::string method, nlohmann::json params, const SendContext& context) {
-  return impl_->transport.send(serialize(Notification{std::move(method), std::move(params)}), context);
+bool Session::notify(std::string method, nlohmann::ordered_json params, const SendContext& context) {
+  return impl_->transport.send(serialize_notification(method, params), context);
 }
 
 std::size_t Session::pending_requests() const {

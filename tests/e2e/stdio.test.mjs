@@ -66,6 +66,7 @@ test('accept: typed content comes back', async () => {
     assert.equal(seen[0].mode, 'form');
     assert.equal(seen[0].message, 'Please provide your contact information');
     assert.deepEqual(seen[0].requestedSchema.required, ['name', 'email']);
+    assert.deepEqual(Object.keys(seen[0].requestedSchema.properties), ['name', 'email', 'age']);  // form order kept
     assert.equal(seen[0].requestedSchema.properties.email.format, 'email');
   } finally {
     await client.close();

@@ -46,6 +46,20 @@ const json kFormAndUrl = {{"elicitation", {{"form", json::object()}, {"url", jso
 
 }  // namespace
 
+TEST_CASE("the schema goes on the wire byte for byte, property order included", "[elicit]") {
+  Fixture f(kForm);
+  elicit_async<ContactInformation>(*f.session, "m", [](Outcome<ContactInformation>) {});
+  const auto text = f.client.next_text();
+  REQUIRE(text);
+  CHECK(text->find(ContactInformation::requested_schema().dump()) != std::string::npos);
+  const auto request = nlohmann::ordered_json::parse(*text);
+  CHECK(request["params"]["requestedSchema"] == ContactInformation::requested_schema());
+  std::vector<std::string> order;
+  for (const auto& [name, property] : request["params"]["requestedSchema"]["properties"].items()) order.push_back(name);
+  CHECK(order == std::vector<std::string>{"name", "email", "age"});
+  f.client.respond(request["id"], {{"action", "cancel"}});
+}
+
 TEST_CASE("the request is a form-mode elicitation/create with the exact schema", "[elicit]") {
   Fixture f(kForm);
   ElicitOptions o;

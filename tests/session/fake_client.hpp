@@ -48,11 +48,18 @@ class FakeClient {
 
   /// The next message the server sent, or nullopt after `timeout`.
   std::optional<nlohmann::json> next(std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+    auto text = next_text(timeout);
+    if (!text) return std::nullopt;
+    return nlohmann::json::parse(*text);
+  }
+
+  /// The next message exactly as it came over the wire.
+  std::optional<std::string> next_text(std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
     std::unique_lock<std::mutex> lock(mutex_);
     if (!cv_.wait_for(lock, timeout, [&] { return !inbox_.empty(); })) return std::nullopt;
     auto text = std::move(inbox_.front());
     inbox_.pop_front();
-    return nlohmann::json::parse(text);
+    return text;
   }
 
   /// Initializes as an MCP client with these capabilities and returns the initialize result.

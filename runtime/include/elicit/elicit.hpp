@@ -132,7 +132,7 @@ struct UrlElicitation {
 };
 
 /// {"mode": "url", "message", "elicitationId", "url"}.
-nlohmann::json to_params(const UrlElicitation& e);
+nlohmann::ordered_json to_params(const UrlElicitation& e);
 
 /// An unguessable elicitationId: 128 bits from the operating system's CSPRNG, as 32 hex digits.
 /// Throws std::runtime_error if no secure randomness is available.

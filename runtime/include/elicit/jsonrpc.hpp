@@ -74,6 +74,10 @@ ParseResult parse_message(std::string_view text);
 std::string serialize(const Request& r);
 std::string serialize(const Notification& n);
 std::string serialize(const Response& r);
+/// Serialises an outgoing request or notification whose params keep their member order (a
+/// requestedSchema's property order is the order a client shows the fields in).
+std::string serialize_request(const RequestId& id, std::string_view method, const nlohmann::ordered_json& params);
+std::string serialize_notification(std::string_view method, const nlohmann::ordered_json& params);
 /// An error response with a null id (for a message whose id could not be read).
 std::string serialize_error_without_id(const RpcError& e);
 

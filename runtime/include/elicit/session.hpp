@@ -105,17 +105,19 @@ class Session {
   /// Sends a request and returns its id at once. `on_done` runs exactly once: with the result or
   /// error response, or with a failure (timeout, cancel(), transport closed). It may run before
   /// send_request returns when the transport is already closed.
-  RequestId send_request(std::string method, nlohmann::json params, ResponseHandler on_done, CallOptions options = {});
+  /// `params` keep their member order on the wire.
+  RequestId send_request(std::string method, nlohmann::ordered_json params, ResponseHandler on_done,
+                         CallOptions options = {});
 
   /// Blocking form of send_request. Never call it on the transport's own thread (that thread
   /// delivers the response), i.e. not from a RequestHandler directly.
-  RequestOutcome call(std::string method, nlohmann::json params, CallOptions options = {});
+  RequestOutcome call(std::string method, nlohmann::ordered_json params, CallOptions options = {});
 
   /// Cancels a pending request: sends notifications/cancelled and completes it with `cancelled`.
   /// False when it is not pending (already answered, timed out or unknown).
   bool cancel(const RequestId& id, std::string reason = "");
 
-  bool notify(std::string method, nlohmann::json params, const SendContext& context = {});
+  bool notify(std::string method, nlohmann::ordered_json params, const SendContext& context = {});
 
   /// Requests sent and not yet completed.
   std::size_t pending_requests() const;
