@@ -27,8 +27,8 @@ inline const std::vector<std::string>& supported_protocol_versions() {
 struct ServerInfo {
   std::string name;
   std::string version;
-  std::optional<std::string> title;
-  std::optional<std::string> instructions;
+  std::optional<std::string> title = std::nullopt;
+  std::optional<std::string> instructions = std::nullopt;
 };
 
 /// CallToolResult: `content` blocks, `isError`, optional `structuredContent`.
@@ -97,9 +97,9 @@ struct Tool {
   std::string name;
   std::string description;
   nlohmann::json input_schema = {{"type", "object"}};
-  std::optional<std::string> title;
-  ToolHandler handler;             ///< set this...
-  AsyncToolHandler async_handler;  ///< ...or this
+  std::optional<std::string> title = std::nullopt;
+  ToolHandler handler = nullptr;             ///< set this...
+  AsyncToolHandler async_handler = nullptr;  ///< ...or this
 };
 
 struct ServerOptions {
