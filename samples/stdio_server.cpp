@@ -1,145 +1,16 @@
-// A complete MCP server over stdio whose tools ask the user for typed input: one tool per sample
-// schema (form mode), one URL-mode tool, and one that answers URLElicitationRequiredError.
+// A complete MCP server over stdio whose tools ask the user for typed input (see sample_tools.cpp).
 // Run it from an MCP client (e.g. the TypeScript SDK's StdioClientTransport); logs go to stderr.
 #include <iostream>
 
 #include <elicit/server.hpp>
 #include <elicit/stdio_transport.hpp>
-#include <nlohmann/json.hpp>
 
-#include "confirm_deletion.hpp"
-#include "contact_information.hpp"
-#include "github_username.hpp"
-#include "sep1034_defaults.hpp"
-#include "sep1330_enums.hpp"
-#include "shipping.hpp"
-#include "spec_property_examples.hpp"
-#include "stripe_customer.hpp"
-#include "tools_call_elicitation.hpp"
-
-namespace {
-
-using elicit::ElicitStatus;
-using elicit::Tool;
-using elicit::ToolCall;
-using elicit::ToolResult;
-
-// The ElicitResult action a status came from ("accept", "decline", "cancel"), else the status.
-std::string action_of(ElicitStatus s) {
-  switch (s) {
-    case ElicitStatus::accepted:
-      return "accept";
-    case ElicitStatus::declined:
-      return "decline";
-    case ElicitStatus::cancelled:
-      return "cancel";
-    default:
-      return std::string(elicit::to_string(s));
-  }
-}
-
-// One line a test (or a person) can read: the action and the typed content, or why there is none.
-template <class T>
-ToolResult describe(const elicit::Outcome<T>& o) {
-  switch (o.status) {
-    case ElicitStatus::accepted:
-      return ToolResult::text("accept: " + nlohmann::json(*o.value).dump());
-    case ElicitStatus::declined:
-      return ToolResult::text("decline");
-    case ElicitStatus::cancelled:
-      return ToolResult::text("cancel");
-    case ElicitStatus::unsupported:
-      return ToolResult::text("unsupported: the client cannot show forms");
-    case ElicitStatus::invalid_response: {
-      std::string text = "invalid: " + o.problem;
-      for (const auto& e : o.errors.errors) text += "\n" + e.pointer + ": " + e.message;
-      return ToolResult::error(text);
-    }
-    default:
-      return ToolResult::error(std::string(elicit::to_string(o.status)));
-  }
-}
-
-// A tool that asks for T with `message` and reports the outcome.
-template <class T>
-Tool form_tool(std::string name, std::string description, std::string message) {
-  return Tool{std::move(name),
-              std::move(description),
-              {{"type", "object"}},
-              std::nullopt,
-              [message = std::move(message)](ToolCall& call) { return describe(call.elicit<T>(message)); },
-              nullptr};
-}
-
-}  // namespace
+#include "sample_tools.hpp"
 
 int main() {
-  using namespace samples;
   elicit::StdioTransport transport;
   elicit::Server server(transport, {"elicitgen-sample-server", "0.1.0", "elicitgen sample server", std::nullopt});
-
-  server.add_tool(form_tool<ContactInformation>("contact_information", "Asks for name, email and age",
-                                                std::string(ContactInformation::default_message())));
-  server.add_tool(form_tool<GithubUsername>("github_username", "Asks for a GitHub username",
-                                            std::string(GithubUsername::default_message())));
-  server.add_tool(form_tool<StripeCustomer>("stripe_customer", "Asks which customer was meant",
-                                            std::string(StripeCustomer::default_message())));
-  server.add_tool(form_tool<Sep1034Defaults>("sep1034_defaults", "A form with a default for every kind",
-                                             std::string(Sep1034Defaults::default_message())));
-  server.add_tool(
-      form_tool<Sep1330Enums>("sep1330_enums", "The five enum variants", std::string(Sep1330Enums::default_message())));
-  server.add_tool(form_tool<SpecPropertyExamples>("spec_property_examples", "One property of each kind",
-                                                  std::string(SpecPropertyExamples::default_message())));
-  server.add_tool(form_tool<ConfirmDeletion>("confirm_deletion", "A confirm-only form",
-                                             std::string(ConfirmDeletion::default_message())));
-  server.add_tool(form_tool<ShippingAddress>("shipping_address", "Asks where to ship",
-                                             std::string(ShippingAddress::default_message())));
-  server.add_tool(form_tool<DeliveryWindow>("delivery_window", "Asks when to deliver", "When should we deliver?"));
-
-  // The conformance suite's tools-call-elicitation tool: the message comes from the arguments.
-  server.add_tool(
-      Tool{"test_elicitation",
-           "Requests user input (username, email) with the given message",
-           {{"type", "object"},
-            {"properties", {{"message", {{"type", "string"}, {"description", "The message to show the user"}}}}},
-            {"required", {"message"}}},
-           std::nullopt,
-           [](ToolCall& call) {
-             const auto message = call.arguments().value("message", std::string("Please provide your information"));
-             const auto o = call.elicit<ToolsCallElicitation>(message);
-             nlohmann::json content = o ? nlohmann::json(*o.value) : nlohmann::json::object();
-             return ToolResult::text("User response: <action: " + action_of(o.status) + ", content: " + content.dump() +
-                                     ">");
-           },
-           nullptr});
-
-  // URL mode: the user opens a page out of band; this sample completes it at once on accept.
-  server.add_tool(Tool{"connect_account",
-                       "Sends the user to a page to connect an account (URL mode)",
-                       {{"type", "object"}},
-                       std::nullopt,
-                       [](ToolCall& call) {
-                         const auto o = call.elicit_url("Connect your Example Co account to continue.",
-                                                        "https://mcp.example.com/connect");
-                         if (o.status != ElicitStatus::accepted)
-                           return ToolResult::text("url " + std::string(elicit::to_string(o.status)));
-                         elicit::complete_url_elicitation(call.session(), o.elicitation_id);
-                         return ToolResult::text("url accepted: " + o.elicitation_id);
-                       },
-                       nullptr});
-
-  // The request cannot proceed until the user authorizes out of band: -32042.
-  server.add_tool(Tool{"read_private_files",
-                       "Needs third-party authorization first",
-                       {{"type", "object"}},
-                       std::nullopt,
-                       [](ToolCall& call) -> ToolResult {
-                         throw elicit::UrlElicitationRequired({elicit::create_url_elicitation(
-                             call.session(), "Authorization is required to access your Example Co files.",
-                             "https://mcp.example.com/authorize")});
-                       },
-                       nullptr});
-
+  add_sample_tools(server);
   std::cerr << "elicitgen-sample-server: serving on stdio\n";
   server.run();
   return 0;

@@ -1,11 +1,13 @@
-// End-to-end: the official MCP TypeScript SDK client spawns the elicitgen sample server over stdio,
-// declares elicitation, answers each elicitation/create as a user would, and checks the tool
-// results. ELICITGEN_STDIO_SERVER names the server binary.
+// End-to-end: the official MCP TypeScript SDK client talks to the elicitgen sample server, declares
+// elicitation, answers each elicitation/create as a user would, and checks the tool results.
+// Over stdio (ELICITGEN_STDIO_SERVER names the binary, spawned per test) or over Streamable HTTP
+// (ELICITGEN_HTTP_URL names a running server's endpoint).
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   ElicitRequestSchema,
   ElicitationCompleteNotificationSchema,
@@ -13,7 +15,8 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 
 const serverCommand = process.env.ELICITGEN_STDIO_SERVER;
-assert.ok(serverCommand, 'set ELICITGEN_STDIO_SERVER to the sample server binary');
+const httpUrl = process.env.ELICITGEN_HTTP_URL;
+assert.ok(serverCommand || httpUrl, 'set ELICITGEN_STDIO_SERVER or ELICITGEN_HTTP_URL');
 
 async function connect(capabilities, answer) {
   const client = new Client({ name: 'elicitgen-e2e', version: '1.0.0' }, { capabilities });
@@ -26,7 +29,9 @@ async function connect(capabilities, answer) {
   }
   const completions = [];
   client.setNotificationHandler(ElicitationCompleteNotificationSchema, (n) => completions.push(n.params));
-  const transport = new StdioClientTransport({ command: serverCommand, args: [], stderr: 'ignore' });
+  const transport = httpUrl
+    ? new StreamableHTTPClientTransport(new URL(httpUrl))
+    : new StdioClientTransport({ command: serverCommand, args: [], stderr: 'ignore' });
   await client.connect(transport);
   return { client, seen, completions };
 }
