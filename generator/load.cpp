@@ -1,5 +1,7 @@
 #include "load.hpp"
 
+#include <elicit/checks.hpp>
+
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -7,25 +9,6 @@
 
 namespace elicitgen {
 namespace {
-
-std::string stem_of(const std::string& path) {
-  auto base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
-  const auto dot = base.find('.');
-  return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
-}
-
-std::string escape_token(const std::string& key) {
-  std::string out;
-  for (char c : key) {
-    if (c == '~')
-      out += "~0";
-    else if (c == '/')
-      out += "~1";
-    else
-      out += c;
-  }
-  return out;
-}
 
 bool is_bare_schema(const nlohmann::ordered_json& j) {
   return j.contains("properties") || (j.contains("type") && j["type"].is_string());
@@ -80,6 +63,13 @@ bool read_single(const nlohmann::ordered_json& j, const std::string& file, const
 }  // namespace
 
 std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
+
+std::string path_stem(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  const auto base = path.substr(slash == std::string::npos ? 0 : slash + 1);
+  const auto dot = base.find('.');
+  return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
+}
 
 std::optional<std::string> read_input(const std::string& path, Diagnostics& diags) {
   if (path == "-") {
@@ -141,13 +131,13 @@ std::vector<SourceSchema> load_schemas(const std::string& path, Diagnostics& dia
     diags.error(file, "", "expected a JSON object (a requestedSchema, elicitation/create params, or a collection)");
     return out;
   }
-  if (read_single(*doc, file, "", path == "-" ? "" : stem_of(path), out, diags)) return out;
+  if (read_single(*doc, file, "", path == "-" ? "" : path_stem(path), out, diags)) return out;
   if (doc->empty()) {
     diags.error(file, "", "empty object: expected a requestedSchema, elicitation/create params, or a collection");
     return out;
   }
   for (const auto& [key, value] : doc->items()) {
-    const auto ptr = "/" + escape_token(key);
+    const auto ptr = elicit::check::child_pointer("", key);
     if (!read_single(value, file, ptr, key, out, diags))
       diags.error(file, ptr, "collection member must be a requestedSchema or elicitation/create params object");
   }

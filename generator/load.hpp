@@ -34,6 +34,9 @@ std::optional<std::string> read_input(const std::string& path, Diagnostics& diag
 /// Parses JSON text, reporting "line L, column C" on error. Keeps object member order.
 std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const std::string& file, Diagnostics& diags);
 
+/// The file name without directories and extensions ("dir/contact.schema.json" -> "contact").
+std::string path_stem(const std::string& path);
+
 /// "<stdin>" for "-", else the path.
 std::string display_name(const std::string& path);
 

@@ -21,12 +21,6 @@ constexpr int kOk = 0;
 constexpr int kInvalid = 1;
 constexpr int kUnreadable = 2;
 
-std::string stem_of_path(const std::string& path) {
-  auto base = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
-  const auto dot = base.find('.');
-  return dot == std::string::npos || dot == 0 ? base : base.substr(0, dot);
-}
-
 bool valid_namespace(const std::string& ns) {
   if (ns.empty()) return true;
   std::size_t start = 0;
@@ -87,7 +81,7 @@ int run_generate(const GenerateOptions& o) {
       diags.error(display_name(input), "", "--name applies to a single schema; this run has more");
     }
     if (o.name.empty() && input == "-") diags.error("<stdin>", "", "reading from stdin needs --name TypeName");
-    Unit u{input, file_stem(input == "-" ? o.name : stem_of_path(input)), {}};
+    Unit u{input, file_stem(input == "-" ? o.name : path_stem(input)), {}};
     if (const auto [it, fresh] = stem_owner.emplace(u.stem, input); !fresh)
       diags.error(display_name(input), "", "output name " + u.stem + ".hpp is also produced by " + it->second);
     for (const auto& s : sources) {

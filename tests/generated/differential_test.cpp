@@ -3,7 +3,6 @@
 // command must report exactly the same errors.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstdio>
@@ -13,6 +12,7 @@
 #include <elicit/schema.hpp>
 #include <nlohmann/json.hpp>
 
+#include "../common/run_command.hpp"
 #include "sample_types.hpp"
 
 using nlohmann::json;
@@ -69,23 +69,12 @@ std::vector<json> corpus(const nlohmann::ordered_json& schema) {
   return out;
 }
 
-struct CheckRun {
-  int exit_code;
-  std::string out;
-};
-
-CheckRun run_check(const std::string& schema_file, const std::string& name, const json& content) {
+test_support::CommandResult run_check(const std::string& schema_file, const std::string& name, const json& content) {
   const std::string data = std::string(TEST_TMP_DIR) + "/differential-" + std::to_string(getpid()) + ".json";
   std::ofstream(data) << content.dump();
   std::string cmd = std::string(ELICITGEN_BIN) + " check '" + schema_file + "' '" + data + "'";
   if (!name.empty()) cmd += " --name " + name;
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  return test_support::run_command(cmd);
 }
 
 }  // namespace

@@ -1,31 +1,21 @@
 // The elicitgen command as users run it: exit codes, located errors, and no partial output.
 #include <catch2/catch.hpp>
 
-#include <sys/wait.h>
 #include <unistd.h>
 
-#include <cstdio>
 #include <filesystem>
 #include <fstream>
+
+#include "../common/run_command.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
-struct Run {
-  int exit_code;
-  std::string out;  // stdout and stderr together
-};
+using Run = test_support::CommandResult;
 
 Run run(const std::string& args) {
-  const std::string cmd = std::string(ELICITGEN_BIN) + " " + args + " 2>&1";
-  FILE* p = popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  char buf[4096];
-  for (std::size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) out.append(buf, n);
-  const int status = pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+  return test_support::run_command(std::string(ELICITGEN_BIN) + " " + args + " 2>&1");
 }
 
 // Runs with `input` on stdin.
@@ -89,7 +79,8 @@ TEST_CASE("each invalid schema fails with file:pointer: message, exit 1 and no o
       {"required_unknown.json",
        ":/requestedSchema/required/1: error: required names \"email\", which is not a property"},
       {"url_mode.json", ":/mode: error: only form mode carries a requestedSchema"},
-      {"number_overflow.json", ": error: unreadable JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'"},
+      {"number_overflow.json",
+       ": error: unreadable JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'"},
   };
   for (const auto& c : cases) {
     INFO(c.file);
@@ -133,8 +124,7 @@ TEST_CASE("generate writes one header and one source per input, and only when ch
   CHECK(fs::exists(dir / "shipping.hpp"));
   CHECK(fs::exists(dir / "shipping.cpp"));
   CHECK(fs::exists(dir / "sep1330_enums.hpp"));
-  std::ifstream in(dir / "shipping.hpp");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto text = test_support::read_file(dir / "shipping.hpp");
   CHECK_THAT(text, Catch::Contains("namespace app::forms {") && Catch::Contains("struct ShippingAddress {") &&
                        Catch::Contains("struct DeliveryWindow {"));
   const auto before = fs::last_write_time(dir / "shipping.hpp");
@@ -148,17 +138,14 @@ TEST_CASE("generate writes one header and one source per input, and only when ch
 }
 
 TEST_CASE("pattern can be kept out of the schema sent, and is still checked", "[cli][pattern]") {
-  const auto slurp = [](const fs::path& p) {
-    std::ifstream in(p);
-    return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  };
   const auto sent = fresh_dir("pattern-sent");
   const auto kept = fresh_dir("pattern-kept");
   REQUIRE(run("generate " + sample("shipping.json") + " -o " + sent.string()).exit_code == 0);
   REQUIRE(run("generate " + sample("shipping.json") + " -o " + kept.string() + " --no-send-pattern").exit_code == 0);
-  CHECK_THAT(slurp(sent / "shipping.cpp"), Catch::Contains(R"(\"pattern\":)"));
-  CHECK_THAT(slurp(kept / "shipping.cpp"), !Catch::Contains(R"(\"pattern\":)"));
-  CHECK_THAT(slurp(kept / "shipping.cpp"), Catch::Contains("elicit::check::pattern(errors, ptr, v, pattern);"));
+  CHECK_THAT(test_support::read_file(sent / "shipping.cpp"), Catch::Contains(R"(\"pattern\":)"));
+  CHECK_THAT(test_support::read_file(kept / "shipping.cpp"), !Catch::Contains(R"(\"pattern\":)"));
+  CHECK_THAT(test_support::read_file(kept / "shipping.cpp"),
+             Catch::Contains("elicit::check::pattern(errors, ptr, v, pattern);"));
 }
 
 TEST_CASE("stdin needs --name; --name and --namespace are checked", "[cli]") {
@@ -217,9 +204,7 @@ TEST_CASE("a templates directory replaces a template; a broken one is an error",
   REQUIRE(
       run("generate " + sample("shipping.json") + " -o " + dir.string() + " --templates " + tdir.string()).exit_code ==
       0);
-  std::ifstream in(dir / "shipping.hpp");
-  const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  CHECK(text == "// custom ShippingAddress DeliveryWindow \n");
+  CHECK(test_support::read_file(dir / "shipping.hpp") == "// custom ShippingAddress DeliveryWindow \n");
   CHECK(fs::file_size(dir / "shipping.cpp") > 1000);  // the built-in source template still applies
   std::ofstream(tdir / "header.hpp.mustache") << "{{#types}} unclosed";
   const auto r = run("generate " + sample("shipping.json") + " -o " + fresh_dir("templated2").string() +

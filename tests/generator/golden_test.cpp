@@ -4,18 +4,12 @@
 
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
+
+#include "../common/run_command.hpp"
 
 namespace fs = std::filesystem;
 
-namespace {
-
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
-
-}  // namespace
+using test_support::read_file;
 
 TEST_CASE("generated code matches the golden files", "[golden]") {
   const fs::path source(SOURCE_DIR);
@@ -38,7 +32,7 @@ TEST_CASE("generated code matches the golden files", "[golden]") {
         continue;
       }
       REQUIRE(fs::exists(golden / name));
-      CHECK(slurp(entry.path()) == slurp(golden / name));
+      CHECK(read_file(entry.path()) == read_file(golden / name));
     }
   }
 }
