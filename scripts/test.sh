@@ -2,7 +2,8 @@
 # The test command: install dependencies, build everything with warnings as errors and run all
 # tests; then build again under AddressSanitizer + UndefinedBehaviorSanitizer and run them all
 # there too, and the runtime's concurrency tests under ThreadSanitizer (set
-# ELICITGEN_SKIP_SANITIZE=1 to skip both sanitizer passes).
+# ELICITGEN_SKIP_SANITIZE=1 to skip both sanitizer passes), then the libFuzzer targets for a
+# minute each (ELICITGEN_SKIP_FUZZ=1 skips them; ELICITGEN_FUZZ_SECONDS sets the time).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-debian.sh
@@ -28,4 +29,10 @@ if [[ -z ${ELICITGEN_SKIP_SANITIZE:-} ]]; then
     -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DELICITGEN_BUILD_SAMPLES=OFF -DELICITGEN_BUILD_BENCHMARKS=OFF >/dev/null
   cmake --build "$tsan" --target session_tests
   TSAN_OPTIONS=halt_on_error=1 ctest --test-dir "$tsan" --output-on-failure -j "$jobs" -R '^session_tests'
+fi
+
+if [[ -z ${ELICITGEN_SKIP_FUZZ:-} ]]; then
+  # libFuzzer (clang, ASan + UBSan): schema loading + checks + rendering, generated decode, and
+  # JSON-RPC handling in a server session, a bounded time each.
+  scripts/fuzz.sh "${ELICITGEN_FUZZ_SECONDS:-60}"
 fi

@@ -1,0 +1,78 @@
+// libFuzzer: any bytes as a stream of JSON-RPC lines from a client -> a Server whose tool elicits.
+// Every line is delivered synchronously on the fuzzer's thread. Must never crash; every request
+// must get at most one answer.
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+
+#include <elicit/server.hpp>
+
+#include "github_username.hpp"
+
+namespace {
+
+// Delivers on the caller's thread; what the server sends is discarded.
+class DirectTransport final : public elicit::Transport {
+ public:
+  void start(MessageHandler on_message, CloseHandler on_close) override {
+    on_message_ = std::move(on_message);
+    on_close_ = std::move(on_close);
+  }
+  bool send(std::string message, const elicit::SendContext&) override {
+    if (message.empty()) __builtin_trap();
+    return true;
+  }
+  void close() override {
+    if (on_close_) std::exchange(on_close_, nullptr)();
+  }
+  void deliver(std::string line) { on_message_(std::move(line)); }
+
+ private:
+  MessageHandler on_message_;
+  CloseHandler on_close_;
+};
+
+elicit::ServerOptions quiet_options() {
+  elicit::ServerOptions o;
+  o.worker_threads = 1;
+  o.session.log = [](std::string_view) {};
+  return o;
+}
+
+// One server for the whole run: state (capabilities, pending elicitations) carries across inputs.
+struct Fixture {
+  DirectTransport transport;
+  elicit::Server server{transport, {"fuzz", "1"}, quiet_options()};
+  Fixture() {
+    server.add_tool({"ask",
+                     "asks a username",
+                     {{"type", "object"}},
+                     std::nullopt,
+                     nullptr,
+                     [](std::shared_ptr<elicit::ToolCall> call) {
+                       elicit::elicit_async<samples::GithubUsername>(
+                           call->session(), "Your GitHub username?",
+                           [call](elicit::Outcome<samples::GithubUsername> o) {
+                             call->reply(elicit::ToolResult::text(o ? o.value->name : "none"));
+                           },
+                           call->elicit_options());
+                     }});
+    server.start();
+  }
+};
+
+}  // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+  static Fixture f;
+  std::string_view rest(reinterpret_cast<const char*>(data), size);
+  while (!rest.empty()) {
+    const auto nl = rest.find('\n');
+    f.transport.deliver(std::string(rest.substr(0, nl)));
+    if (nl == std::string_view::npos) break;
+    rest.remove_prefix(nl + 1);
+  }
+  return 0;
+}
