@@ -28,8 +28,9 @@ bool read_single(const nlohmann::ordered_json& j, const std::string& file, const
       diags.error(file, ptr + "/method", "expected \"elicitation/create\", found " + method.dump());
       return true;
     }
-    return read_single(j["params"], file, ptr + "/params", name, out, diags) ||
-           (diags.error(file, ptr + "/params", "params must be an object with requestedSchema"), true);
+    if (!read_single(j["params"], file, ptr + "/params", name, out, diags))
+      diags.error(file, ptr + "/params", "params must be an object with requestedSchema");
+    return true;
   }
   if (is_params(j)) {
     SourceSchema s{file, ptr + "/requestedSchema", name, {}, std::nullopt};

@@ -160,12 +160,25 @@ std::string check_elicitation_url(std::string_view url) {
   return "";
 }
 
-UrlElicitation create_url_elicitation(Session& session, std::string_view message, std::string_view url) {
+namespace {
+
+void require_elicitation_url(std::string_view url) {
   if (const auto why = check_elicitation_url(url); !why.empty())
     throw std::invalid_argument("URL elicitation: " + why + ": " + std::string(url));
+}
+
+// A fresh elicitationId, registered with the session; the URL has been checked already.
+UrlElicitation register_url_elicitation(Session& session, std::string_view message, std::string_view url) {
   UrlElicitation e{new_elicitation_id(), std::string(url), std::string(message)};
   session.add_url_elicitation(e.elicitation_id);
   return e;
+}
+
+}  // namespace
+
+UrlElicitation create_url_elicitation(Session& session, std::string_view message, std::string_view url) {
+  require_elicitation_url(url);
+  return register_url_elicitation(session, message, url);
 }
 
 bool complete_url_elicitation(Session& session, std::string_view elicitation_id) {
@@ -175,8 +188,7 @@ bool complete_url_elicitation(Session& session, std::string_view elicitation_id)
 
 std::optional<RequestId> elicit_url_async(Session& session, std::string_view message, std::string_view url,
                                           std::function<void(UrlOutcome)> on_done, const ElicitOptions& options) {
-  if (const auto why = check_elicitation_url(url); !why.empty())
-    throw std::invalid_argument("URL elicitation: " + why + ": " + std::string(url));
+  require_elicitation_url(url);  // a bad URL is a programming error, whatever the client supports
   if (!session.client_capabilities().elicitation_url) {
     UrlOutcome out;
     out.status = ElicitStatus::unsupported;
@@ -184,7 +196,7 @@ std::optional<RequestId> elicit_url_async(Session& session, std::string_view mes
     on_done(std::move(out));
     return std::nullopt;
   }
-  const auto e = create_url_elicitation(session, message, url);
+  const auto e = register_url_elicitation(session, message, url);
   return session.send_request(
       "elicitation/create", params_with_meta(to_params(e), options),
       [on_done = std::move(on_done), id = e.elicitation_id](RequestOutcome o) {

@@ -37,17 +37,6 @@ struct SseStream {
   }
 };
 
-// True when `message` is the response (result or error) to the request whose id key is `key`.
-bool is_response_to(const std::string& message, const std::string& key) {
-  const auto j = nlohmann::json::parse(message, nullptr, false);
-  if (!j.is_object() || j.contains("method")) return false;
-  const auto id = j.find("id");
-  if (id == j.end()) return false;
-  if (id->is_string()) return to_string(RequestId{id->get<std::string>()}) == key;
-  if (id->is_number_integer()) return to_string(RequestId{id->get<std::int64_t>()}) == key;
-  return false;
-}
-
 // The transport of one MCP session: routes each outgoing message to the SSE stream of the request
 // it belongs to, or to the session's GET stream, or holds it until a GET stream opens.
 class HttpSessionTransport final : public Transport {
@@ -68,7 +57,7 @@ class HttpSessionTransport final : public Transport {
         const auto key = to_string(*context.related_request);
         if (const auto it = request_streams_.find(key); it != request_streams_.end()) {
           stream = it->second;
-          final = is_response_to(message, key);
+          final = context.response;
           if (final) request_streams_.erase(it);
         }
       }

@@ -43,7 +43,6 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   struct Pending {
     ResponseHandler handler;
     std::optional<Clock::time_point> deadline;
-    std::string method;
   };
 
   Impl(Transport& t, SessionOptions o) : transport(t), options(std::move(o)) {
@@ -137,7 +136,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
 
   void reply_error(const std::optional<RequestId>& id, RpcError error) {
     if (id) {
-      transport.send(serialize(Response{*id, std::nullopt, std::move(error)}), SendContext{*id});
+      transport.send(serialize(Response{*id, std::nullopt, std::move(error)}), SendContext{*id, true});
     } else {
       transport.send(serialize_error_without_id(error), {});
     }
@@ -235,7 +234,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
       incoming.erase(to_string(s.id));
     }
     if (s.cancelled) return;  // the peer asked us not to answer
-    transport.send(std::move(text), SendContext{s.id});
+    transport.send(std::move(text), SendContext{s.id, true});
   }
 };
 
@@ -314,7 +313,7 @@ RequestId Session::send_request(std::string method, nlohmann::ordered_json param
     id = impl_->next_id++;
     if (!impl_->closed) {
       accepted = true;
-      Impl::Pending p{std::move(on_done), std::nullopt, method};
+      Impl::Pending p{std::move(on_done), std::nullopt};
       if (options.timeout) {
         p.deadline = Clock::now() + *options.timeout;
         impl_->deadlines.emplace(*p.deadline, id);

@@ -14,6 +14,9 @@ namespace elicit {
 /// handling tools/call) or a response on the SSE stream of that client request.
 struct SendContext {
   std::optional<RequestId> related_request;
+  /// True when the message is the response to `related_request` (the last message of that
+  /// request's exchange: Streamable HTTP ends the request's SSE stream after it).
+  bool response = false;
 };
 
 /// Carries serialised JSON-RPC messages (one JSON text each, no framing) in both directions.
