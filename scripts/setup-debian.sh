@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# Installs what elicitgen needs to build and test on Debian 12, from Debian's packages only.
-# Skips apt entirely when everything is already installed.
+# Installs what elicitgen needs to build and test on Debian 12, from Debian's packages only, plus
+# any packages named as arguments (e.g. clang for fuzzing). Skips apt entirely when everything is
+# already installed.
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config nlohmann-json3-dev libcli11-dev catch2
           libkainjow-mustache-dev libre2-dev libcpp-httplib-dev libbenchmark-dev)
@@ -8,6 +9,7 @@ packages=(build-essential cmake ninja-build pkg-config nlohmann-json3-dev libcli
 # and npm. Debian's nodejs is used only when the machine has no node of its own.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
 command -v npm >/dev/null 2>&1 || packages+=(npm)
+packages+=("$@")
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
