@@ -88,9 +88,12 @@ class WorkerPool {
   std::vector<std::thread> threads_;
 };
 
-void run_blocking(const ToolHandler& handler, ToolCall& call) {
+// Runs a tool handler and maps what it throws: UrlElicitationRequired becomes a -32042 error,
+// anything else a tool error result (MCP reports tool failures in the result, not as JSON-RPC errors).
+template <class F>
+void run_guarded(ToolCall& call, F&& handler) {
   try {
-    call.reply(handler(call));
+    handler();
   } catch (const UrlElicitationRequired& e) {
     call.reply_error(e.to_error());
   } catch (const std::exception& e) {
@@ -163,16 +166,10 @@ struct Server::Impl {
     auto call = std::make_shared<ToolCall>(session, r.id, std::move(arguments), responder);
     const Tool& tool = it->second;
     if (tool.async_handler) {
-      try {
-        tool.async_handler(call);
-      } catch (const UrlElicitationRequired& e) {
-        call->reply_error(e.to_error());
-      } catch (const std::exception& e) {
-        call->reply(ToolResult::error(e.what()));
-      }
+      run_guarded(*call, [&] { tool.async_handler(call); });
       return;
     }
-    pool.post([handler = tool.handler, call] { run_blocking(handler, *call); });
+    pool.post([handler = tool.handler, call] { run_guarded(*call, [&] { call->reply(handler(*call)); }); });
   }
 };
 
