@@ -1,5 +1,6 @@
 #include "view.hpp"
 
+#include <algorithm>
 #include <cstdint>
 
 #include <elicit/checks.hpp>
@@ -250,12 +251,28 @@ data type_view(const TypePlan& t, bool send_pattern) {
   d.set("doc", lines(doc));
   data fields{data::type::list};
   data enums{data::type::list};
-  for (const auto& f : t.fields) {
-    fields.push_back(field_view(t, f));
+  std::vector<std::pair<std::string, std::size_t>> keys;
+  for (std::size_t i = 0; i < t.fields.size(); ++i) {
+    const auto& f = t.fields[i];
+    auto fv = field_view(t, f);
+    fv.set("index", std::to_string(i));
+    fields.push_back(fv);
     if (f.enumeration) enums.push_back(enum_view(t, f));
+    keys.emplace_back(f.field.name, i);
   }
   d.set("fields", fields);
   d.set("enums", enums);
+  d.set("field_count", std::to_string(t.fields.size()));
+  // Bytewise order, the order std::string_view compares in: the content reader binary-searches it.
+  std::sort(keys.begin(), keys.end());
+  data sorted_keys{data::type::list};
+  for (const auto& [name, index] : keys) {
+    data k;
+    k.set("key", string_view_expr(name));
+    k.set("index", std::to_string(index));
+    sorted_keys.push_back(k);
+  }
+  d.set("sorted_keys", sorted_keys);
   d.set("has_message", t.source.message.has_value());
   d.set("message", string_view_expr(t.source.message.value_or("")));
   // The schema text, split into literals of bounded size (compilers limit single literals).

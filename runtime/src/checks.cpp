@@ -1,6 +1,7 @@
 #include "elicit/checks.hpp"
 
 #include <cmath>
+#include <limits>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -100,6 +101,19 @@ void not_in_enum(ValidationResult& out, std::string_view ptr, const std::string_
 
 // 2^63 as a double, exactly.
 constexpr double kTwo63 = 9223372036854775808.0;
+
+bool exact_int64(double value, std::int64_t& out) noexcept {
+  // [-2^63, 2^63): every integral double in this range converts exactly.
+  if (!std::isfinite(value) || std::trunc(value) != value || value < -kTwo63 || value >= kTwo63) return false;
+  out = static_cast<std::int64_t>(value);
+  return true;
+}
+
+bool exact_int64(std::uint64_t value, std::int64_t& out) noexcept {
+  if (value > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) return false;
+  out = static_cast<std::int64_t>(value);
+  return true;
+}
 
 bool int_less_than(std::int64_t value, double bound) noexcept {
   if (std::isnan(bound)) return false;

@@ -1,7 +1,6 @@
 #include "elicit/codec.hpp"
 
 #include <cmath>
-#include <limits>
 
 namespace elicit::read {
 
@@ -20,11 +19,7 @@ bool integer(const nlohmann::json& j, std::string_view ptr, std::int64_t& out, V
     return true;
   }
   if (j.is_number_unsigned()) {
-    const auto u = j.get<std::uint64_t>();
-    if (u <= static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
-      out = static_cast<std::int64_t>(u);
-      return true;
-    }
+    if (check::exact_int64(j.get<std::uint64_t>(), out)) return true;
     check::type(errors, ptr, "an integer within the 64-bit signed range");
     return false;
   }
@@ -34,13 +29,9 @@ bool integer(const nlohmann::json& j, std::string_view ptr, std::int64_t& out, V
       check::type(errors, ptr, "an integer");
       return false;
     }
-    // [-2^63, 2^63): every double in this range converts exactly.
-    if (d < -9223372036854775808.0 || d >= 9223372036854775808.0) {
-      check::type(errors, ptr, "an integer within the 64-bit signed range");
-      return false;
-    }
-    out = static_cast<std::int64_t>(d);
-    return true;
+    if (check::exact_int64(d, out)) return true;
+    check::type(errors, ptr, "an integer within the 64-bit signed range");
+    return false;
   }
   check::type(errors, ptr, "an integer");
   return false;

@@ -88,6 +88,24 @@ ElicitResponse read_elicit_result(const RequestOutcome& outcome) {
   return r;
 }
 
+ElicitResponse read_elicit_response(std::string_view message) {
+  auto parsed = parse_message(message);
+  ElicitResponse r;
+  if (parsed.error) {
+    r.problem = parsed.error->message;
+    return r;
+  }
+  auto* response = parsed.message ? std::get_if<Response>(&*parsed.message) : nullptr;
+  if (response == nullptr) {
+    r.problem = "the message is not a JSON-RPC response with a usable id";
+    return r;
+  }
+  RequestOutcome outcome;
+  outcome.result = std::move(response->result);
+  outcome.error = std::move(response->error);
+  return read_elicit_result(outcome);
+}
+
 namespace {
 
 nlohmann::ordered_json params_with_meta(nlohmann::ordered_json params, const ElicitOptions& options) {

@@ -7,6 +7,7 @@
 
 #include <elicit/checks.hpp>
 #include <elicit/codec.hpp>
+#include <elicit/content_reader.hpp>
 #include <elicit/elicit.hpp>
 #include <elicit/pattern.hpp>
 
@@ -27,6 +28,31 @@ bool read(const nlohmann::json& j, [[maybe_unused]] ConfirmDeletion& out, ::elic
 
   return errors.errors.size() == before;
 }
+
+// Reads content straight from JSON text into a value (see <elicit/content_reader.hpp>).
+class Reader final : public ::elicit::sax::ContentReader {
+ public:
+  explicit Reader(ConfirmDeletion& out) : out_(out) {}
+
+  int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
+
+  bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
+    switch (field) {
+
+      default:
+        return false;
+    }
+  }
+
+  bool complete() const override { return true; }
+
+ private:
+  static constexpr std::array<::elicit::sax::FieldKey, 0> kKeys{{
+
+  }};
+  ConfirmDeletion& out_;
+  std::array<bool, 0> seen_{};
+};
 
 template <class Json>
 void write(Json& j, [[maybe_unused]] const ConfirmDeletion& value) {
@@ -58,6 +84,22 @@ std::string_view ConfirmDeletion::default_message() noexcept { return std::strin
   ConfirmDeletion value;
   if (ConfirmDeletion_detail::read(content, value, result.errors, true)) result.value = std::move(value);
   return result;
+}
+
+::elicit::Decoded<ConfirmDeletion> ConfirmDeletion::parse(std::string_view content_json) {
+  ConfirmDeletion value;
+  ConfirmDeletion_detail::Reader reader(value);
+  if (::elicit::sax::read_content(content_json, reader)) return ::elicit::validated(std::move(value));
+  return decode(nlohmann::json::parse(content_json.begin(), content_json.end()));
+}
+
+::elicit::Outcome<ConfirmDeletion> ConfirmDeletion::parse_response(std::string_view message) {
+  ConfirmDeletion value;
+  ConfirmDeletion_detail::Reader reader(value);
+  if (::elicit::sax::read_accepted_response(message, reader)) {
+    if (auto decoded = ::elicit::validated(std::move(value))) return ::elicit::accepted_outcome(std::move(*decoded.value));
+  }
+  return ::elicit::typed_outcome<ConfirmDeletion>(::elicit::read_elicit_response(message));
 }
 
 ::elicit::Outcome<ConfirmDeletion> ConfirmDeletion::elicit(::elicit::Session& session, std::string_view message) {

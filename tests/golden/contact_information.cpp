@@ -7,6 +7,7 @@
 
 #include <elicit/checks.hpp>
 #include <elicit/codec.hpp>
+#include <elicit/content_reader.hpp>
 #include <elicit/elicit.hpp>
 #include <elicit/pattern.hpp>
 
@@ -83,6 +84,41 @@ bool read(const nlohmann::json& j, [[maybe_unused]] ContactInformation& out, ::e
   return errors.errors.size() == before;
 }
 
+// Reads content straight from JSON text into a value (see <elicit/content_reader.hpp>).
+class Reader final : public ::elicit::sax::ContentReader {
+ public:
+  explicit Reader(ContactInformation& out) : out_(out) {}
+
+  int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
+
+  bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
+    switch (field) {
+      case 0:
+        seen_[0] = true;
+        return ::elicit::sax::assign(out_.name, v);
+      case 1:
+        seen_[1] = true;
+        return ::elicit::sax::assign(out_.email, v);
+      case 2:
+        seen_[2] = true;
+        return ::elicit::sax::assign(out_.age, v);
+      default:
+        return false;
+    }
+  }
+
+  bool complete() const override { return true && seen_[0] && seen_[1]; }
+
+ private:
+  static constexpr std::array<::elicit::sax::FieldKey, 3> kKeys{{
+      {std::string_view{"age", 3}, 2},
+      {std::string_view{"email", 5}, 1},
+      {std::string_view{"name", 4}, 0},
+  }};
+  ContactInformation& out_;
+  std::array<bool, 3> seen_{};
+};
+
 template <class Json>
 void write(Json& j, [[maybe_unused]] const ContactInformation& value) {
   j = Json::object();
@@ -123,6 +159,22 @@ std::string_view ContactInformation::default_message() noexcept { return std::st
   ContactInformation value;
   if (ContactInformation_detail::read(content, value, result.errors, true)) result.value = std::move(value);
   return result;
+}
+
+::elicit::Decoded<ContactInformation> ContactInformation::parse(std::string_view content_json) {
+  ContactInformation value;
+  ContactInformation_detail::Reader reader(value);
+  if (::elicit::sax::read_content(content_json, reader)) return ::elicit::validated(std::move(value));
+  return decode(nlohmann::json::parse(content_json.begin(), content_json.end()));
+}
+
+::elicit::Outcome<ContactInformation> ContactInformation::parse_response(std::string_view message) {
+  ContactInformation value;
+  ContactInformation_detail::Reader reader(value);
+  if (::elicit::sax::read_accepted_response(message, reader)) {
+    if (auto decoded = ::elicit::validated(std::move(value))) return ::elicit::accepted_outcome(std::move(*decoded.value));
+  }
+  return ::elicit::typed_outcome<ContactInformation>(::elicit::read_elicit_response(message));
 }
 
 ::elicit::Outcome<ContactInformation> ContactInformation::elicit(::elicit::Session& session, std::string_view message) {

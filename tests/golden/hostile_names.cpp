@@ -7,6 +7,7 @@
 
 #include <elicit/checks.hpp>
 #include <elicit/codec.hpp>
+#include <elicit/content_reader.hpp>
 #include <elicit/elicit.hpp>
 #include <elicit/pattern.hpp>
 
@@ -369,6 +370,101 @@ bool read(const nlohmann::json& j, [[maybe_unused]] HostileNames& out, ::elicit:
   return errors.errors.size() == before;
 }
 
+// Reads content straight from JSON text into a value (see <elicit/content_reader.hpp>).
+class Reader final : public ::elicit::sax::ContentReader {
+ public:
+  explicit Reader(HostileNames& out) : out_(out) {}
+
+  int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
+
+  bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
+    switch (field) {
+      case 0:
+        seen_[0] = true;
+        return ::elicit::sax::assign(out_.class_, v);
+      case 1:
+        seen_[1] = true;
+        return ::elicit::sax::assign(out_.namespace_, v);
+      case 2:
+        seen_[2] = true;
+        return ::elicit::sax::assign(out_.first_name, v);
+      case 3:
+        seen_[3] = true;
+        return ::elicit::sax::assign(out_._2fa, v);
+      case 4:
+        seen_[4] = true;
+        return ::elicit::sax::assign(out_.caf_u00e9, v);
+      case 5:
+        seen_[5] = true;
+        return ::elicit::sax::assign(out_.u1f389, v);
+      case 6:
+        seen_[6] = true;
+        return ::elicit::sax::assign(out_.with_quotes, v);
+      case 7:
+        seen_[7] = true;
+        return ::elicit::sax::assign(out_.back_slash, v);
+      case 8:
+        seen_[8] = true;
+        return ::elicit::sax::assign(out_.end_comment, v);
+      case 9:
+        seen_[9] = true;
+        return ::elicit::sax::assign(out_.nul_byte, v);
+      case 10:
+        seen_[10] = true;
+        return ::elicit::sax::assign(out_.a_b_c, v);
+      case 11:
+        seen_[11] = true;
+        return ::elicit::sax::assign(out_.unnamed, v);
+      case 12:
+        seen_[12] = true;
+        return ::elicit::sax::assign(out_.std_, v);
+      case 13:
+        seen_[13] = true;
+        return ::elicit::sax::assign(out_.elicit_, v);
+      case 14:
+        seen_[14] = true;
+        return ::elicit::sax::assign(out_.int_, v, HostileNames::int_options);
+      case 15:
+        seen_[15] = true;
+        return ::elicit::sax::assign(out_.true_, v, HostileNames::true_options);
+      case 16:
+        seen_[16] = true;
+        return ::elicit::sax::assign(out_.decoded, v);
+      case 17:
+        seen_[17] = true;
+        return ::elicit::sax::assign(out_.options, v);
+      default:
+        return false;
+    }
+  }
+
+  bool complete() const override { return true && seen_[0] && seen_[3] && seen_[14]; }
+
+ private:
+  static constexpr std::array<::elicit::sax::FieldKey, 18> kKeys{{
+      {std::string_view{"", 0}, 11},
+      {std::string_view{"2fa", 3}, 3},
+      {std::string_view{"Decoded", 7}, 16},
+      {std::string_view{"TRUE", 4}, 15},
+      {std::string_view{"a/b~c", 5}, 10},
+      {std::string_view{"back\\slash", 10}, 7},
+      {std::string_view{"caf\303\251", 5}, 4},
+      {std::string_view{"class", 5}, 0},
+      {std::string_view{"elicit", 6}, 13},
+      {std::string_view{"end */ comment", 14}, 8},
+      {std::string_view{"first-name", 10}, 2},
+      {std::string_view{"int", 3}, 14},
+      {std::string_view{"namespace", 9}, 1},
+      {std::string_view{"nul\000byte", 8}, 9},
+      {std::string_view{"options", 7}, 17},
+      {std::string_view{"std", 3}, 12},
+      {std::string_view{"with \"quotes\"", 13}, 6},
+      {std::string_view{"\360\237\216\211", 4}, 5},
+  }};
+  HostileNames& out_;
+  std::array<bool, 18> seen_{};
+};
+
 template <class Json>
 void write(Json& j, [[maybe_unused]] const HostileNames& value) {
   j = Json::object();
@@ -469,6 +565,22 @@ std::string_view HostileNames::default_message() noexcept { return std::string_v
   HostileNames value;
   if (HostileNames_detail::read(content, value, result.errors, true)) result.value = std::move(value);
   return result;
+}
+
+::elicit::Decoded<HostileNames> HostileNames::parse(std::string_view content_json) {
+  HostileNames value;
+  HostileNames_detail::Reader reader(value);
+  if (::elicit::sax::read_content(content_json, reader)) return ::elicit::validated(std::move(value));
+  return decode(nlohmann::json::parse(content_json.begin(), content_json.end()));
+}
+
+::elicit::Outcome<HostileNames> HostileNames::parse_response(std::string_view message) {
+  HostileNames value;
+  HostileNames_detail::Reader reader(value);
+  if (::elicit::sax::read_accepted_response(message, reader)) {
+    if (auto decoded = ::elicit::validated(std::move(value))) return ::elicit::accepted_outcome(std::move(*decoded.value));
+  }
+  return ::elicit::typed_outcome<HostileNames>(::elicit::read_elicit_response(message));
 }
 
 ::elicit::Outcome<HostileNames> HostileNames::elicit(::elicit::Session& session, std::string_view message) {

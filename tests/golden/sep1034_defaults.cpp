@@ -7,6 +7,7 @@
 
 #include <elicit/checks.hpp>
 #include <elicit/codec.hpp>
+#include <elicit/content_reader.hpp>
 #include <elicit/elicit.hpp>
 #include <elicit/pattern.hpp>
 
@@ -121,6 +122,49 @@ bool read(const nlohmann::json& j, [[maybe_unused]] Sep1034Defaults& out, ::elic
   return errors.errors.size() == before;
 }
 
+// Reads content straight from JSON text into a value (see <elicit/content_reader.hpp>).
+class Reader final : public ::elicit::sax::ContentReader {
+ public:
+  explicit Reader(Sep1034Defaults& out) : out_(out) {}
+
+  int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
+
+  bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
+    switch (field) {
+      case 0:
+        seen_[0] = true;
+        return ::elicit::sax::assign(out_.name, v);
+      case 1:
+        seen_[1] = true;
+        return ::elicit::sax::assign(out_.age, v);
+      case 2:
+        seen_[2] = true;
+        return ::elicit::sax::assign(out_.score, v);
+      case 3:
+        seen_[3] = true;
+        return ::elicit::sax::assign(out_.status, v, Sep1034Defaults::status_options);
+      case 4:
+        seen_[4] = true;
+        return ::elicit::sax::assign(out_.verified, v);
+      default:
+        return false;
+    }
+  }
+
+  bool complete() const override { return true; }
+
+ private:
+  static constexpr std::array<::elicit::sax::FieldKey, 5> kKeys{{
+      {std::string_view{"age", 3}, 1},
+      {std::string_view{"name", 4}, 0},
+      {std::string_view{"score", 5}, 2},
+      {std::string_view{"status", 6}, 3},
+      {std::string_view{"verified", 8}, 4},
+  }};
+  Sep1034Defaults& out_;
+  std::array<bool, 5> seen_{};
+};
+
 template <class Json>
 void write(Json& j, [[maybe_unused]] const Sep1034Defaults& value) {
   j = Json::object();
@@ -169,6 +213,22 @@ std::string_view Sep1034Defaults::default_message() noexcept { return std::strin
   Sep1034Defaults value;
   if (Sep1034Defaults_detail::read(content, value, result.errors, true)) result.value = std::move(value);
   return result;
+}
+
+::elicit::Decoded<Sep1034Defaults> Sep1034Defaults::parse(std::string_view content_json) {
+  Sep1034Defaults value;
+  Sep1034Defaults_detail::Reader reader(value);
+  if (::elicit::sax::read_content(content_json, reader)) return ::elicit::validated(std::move(value));
+  return decode(nlohmann::json::parse(content_json.begin(), content_json.end()));
+}
+
+::elicit::Outcome<Sep1034Defaults> Sep1034Defaults::parse_response(std::string_view message) {
+  Sep1034Defaults value;
+  Sep1034Defaults_detail::Reader reader(value);
+  if (::elicit::sax::read_accepted_response(message, reader)) {
+    if (auto decoded = ::elicit::validated(std::move(value))) return ::elicit::accepted_outcome(std::move(*decoded.value));
+  }
+  return ::elicit::typed_outcome<Sep1034Defaults>(::elicit::read_elicit_response(message));
 }
 
 ::elicit::Outcome<Sep1034Defaults> Sep1034Defaults::elicit(::elicit::Session& session, std::string_view message) {

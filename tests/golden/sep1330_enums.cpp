@@ -7,6 +7,7 @@
 
 #include <elicit/checks.hpp>
 #include <elicit/codec.hpp>
+#include <elicit/content_reader.hpp>
 #include <elicit/elicit.hpp>
 #include <elicit/pattern.hpp>
 
@@ -121,6 +122,49 @@ bool read(const nlohmann::json& j, [[maybe_unused]] Sep1330Enums& out, ::elicit:
   return errors.errors.size() == before;
 }
 
+// Reads content straight from JSON text into a value (see <elicit/content_reader.hpp>).
+class Reader final : public ::elicit::sax::ContentReader {
+ public:
+  explicit Reader(Sep1330Enums& out) : out_(out) {}
+
+  int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
+
+  bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
+    switch (field) {
+      case 0:
+        seen_[0] = true;
+        return ::elicit::sax::assign(out_.untitled_single, v, Sep1330Enums::untitled_single_options);
+      case 1:
+        seen_[1] = true;
+        return ::elicit::sax::assign(out_.titled_single, v, Sep1330Enums::titled_single_options);
+      case 2:
+        seen_[2] = true;
+        return ::elicit::sax::assign(out_.legacy_enum, v, Sep1330Enums::legacy_enum_options);
+      case 3:
+        seen_[3] = true;
+        return ::elicit::sax::assign(out_.untitled_multi, v, Sep1330Enums::untitled_multi_options);
+      case 4:
+        seen_[4] = true;
+        return ::elicit::sax::assign(out_.titled_multi, v, Sep1330Enums::titled_multi_options);
+      default:
+        return false;
+    }
+  }
+
+  bool complete() const override { return true; }
+
+ private:
+  static constexpr std::array<::elicit::sax::FieldKey, 5> kKeys{{
+      {std::string_view{"legacyEnum", 10}, 2},
+      {std::string_view{"titledMulti", 11}, 4},
+      {std::string_view{"titledSingle", 12}, 1},
+      {std::string_view{"untitledMulti", 13}, 3},
+      {std::string_view{"untitledSingle", 14}, 0},
+  }};
+  Sep1330Enums& out_;
+  std::array<bool, 5> seen_{};
+};
+
 template <class Json>
 void write(Json& j, [[maybe_unused]] const Sep1330Enums& value) {
   j = Json::object();
@@ -169,6 +213,22 @@ std::string_view Sep1330Enums::default_message() noexcept { return std::string_v
   Sep1330Enums value;
   if (Sep1330Enums_detail::read(content, value, result.errors, true)) result.value = std::move(value);
   return result;
+}
+
+::elicit::Decoded<Sep1330Enums> Sep1330Enums::parse(std::string_view content_json) {
+  Sep1330Enums value;
+  Sep1330Enums_detail::Reader reader(value);
+  if (::elicit::sax::read_content(content_json, reader)) return ::elicit::validated(std::move(value));
+  return decode(nlohmann::json::parse(content_json.begin(), content_json.end()));
+}
+
+::elicit::Outcome<Sep1330Enums> Sep1330Enums::parse_response(std::string_view message) {
+  Sep1330Enums value;
+  Sep1330Enums_detail::Reader reader(value);
+  if (::elicit::sax::read_accepted_response(message, reader)) {
+    if (auto decoded = ::elicit::validated(std::move(value))) return ::elicit::accepted_outcome(std::move(*decoded.value));
+  }
+  return ::elicit::typed_outcome<Sep1330Enums>(::elicit::read_elicit_response(message));
 }
 
 ::elicit::Outcome<Sep1330Enums> Sep1330Enums::elicit(::elicit::Session& session, std::string_view message) {

@@ -116,6 +116,16 @@ struct Sep1330Enums {
   /// Reads a response `content` object (ElicitResult.content of an accept): types, required
   /// properties, then every constraint. Holds the value only when there is no error.
   static ::elicit::Decoded<Sep1330Enums> decode(const nlohmann::json& content);
+  /// Reads a response `content` object from its JSON text (the bytes as received) without building
+  /// a DOM: the same result as decode(nlohmann::json::parse(content_json)), in less time. Text that
+  /// is not JSON throws what nlohmann::json::parse throws (a nlohmann::json::exception).
+  static ::elicit::Decoded<Sep1330Enums> parse(std::string_view content_json);
+  /// Reads a whole JSON-RPC response to elicitation/create from its text (MCP 2025-11-25,
+  /// Elicitation, "Response Actions") into the Outcome a Session gives for it: accepted with the
+  /// value, declined, cancelled, rpc_error or invalid_response (with every content error). Never
+  /// throws on what a peer sends. An accepted valid answer is read without a DOM, and its
+  /// Outcome::result is then left null; every other outcome carries the raw result.
+  static ::elicit::Outcome<Sep1330Enums> parse_response(std::string_view message);
 
   /// Asks the user to fill in this form (elicitation/create, form mode) and waits for the answer:
   /// accepted with a validated value, declined, cancelled, timed out, unsupported by the client,

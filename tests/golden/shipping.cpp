@@ -7,6 +7,7 @@
 
 #include <elicit/checks.hpp>
 #include <elicit/codec.hpp>
+#include <elicit/content_reader.hpp>
 #include <elicit/elicit.hpp>
 #include <elicit/pattern.hpp>
 
@@ -103,6 +104,45 @@ bool read(const nlohmann::json& j, [[maybe_unused]] ShippingAddress& out, ::elic
   return errors.errors.size() == before;
 }
 
+// Reads content straight from JSON text into a value (see <elicit/content_reader.hpp>).
+class Reader final : public ::elicit::sax::ContentReader {
+ public:
+  explicit Reader(ShippingAddress& out) : out_(out) {}
+
+  int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
+
+  bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
+    switch (field) {
+      case 0:
+        seen_[0] = true;
+        return ::elicit::sax::assign(out_.recipient, v);
+      case 1:
+        seen_[1] = true;
+        return ::elicit::sax::assign(out_.street, v);
+      case 2:
+        seen_[2] = true;
+        return ::elicit::sax::assign(out_.postal_code, v);
+      case 3:
+        seen_[3] = true;
+        return ::elicit::sax::assign(out_.country, v, ShippingAddress::country_options);
+      default:
+        return false;
+    }
+  }
+
+  bool complete() const override { return true && seen_[0] && seen_[1] && seen_[2]; }
+
+ private:
+  static constexpr std::array<::elicit::sax::FieldKey, 4> kKeys{{
+      {std::string_view{"country", 7}, 3},
+      {std::string_view{"postalCode", 10}, 2},
+      {std::string_view{"recipient", 9}, 0},
+      {std::string_view{"street", 6}, 1},
+  }};
+  ShippingAddress& out_;
+  std::array<bool, 4> seen_{};
+};
+
 template <class Json>
 void write(Json& j, [[maybe_unused]] const ShippingAddress& value) {
   j = Json::object();
@@ -147,6 +187,22 @@ std::string_view ShippingAddress::default_message() noexcept { return std::strin
   ShippingAddress value;
   if (ShippingAddress_detail::read(content, value, result.errors, true)) result.value = std::move(value);
   return result;
+}
+
+::elicit::Decoded<ShippingAddress> ShippingAddress::parse(std::string_view content_json) {
+  ShippingAddress value;
+  ShippingAddress_detail::Reader reader(value);
+  if (::elicit::sax::read_content(content_json, reader)) return ::elicit::validated(std::move(value));
+  return decode(nlohmann::json::parse(content_json.begin(), content_json.end()));
+}
+
+::elicit::Outcome<ShippingAddress> ShippingAddress::parse_response(std::string_view message) {
+  ShippingAddress value;
+  ShippingAddress_detail::Reader reader(value);
+  if (::elicit::sax::read_accepted_response(message, reader)) {
+    if (auto decoded = ::elicit::validated(std::move(value))) return ::elicit::accepted_outcome(std::move(*decoded.value));
+  }
+  return ::elicit::typed_outcome<ShippingAddress>(::elicit::read_elicit_response(message));
 }
 
 ::elicit::Outcome<ShippingAddress> ShippingAddress::elicit(::elicit::Session& session, std::string_view message) {
@@ -282,6 +338,45 @@ bool read(const nlohmann::json& j, [[maybe_unused]] DeliveryWindow& out, ::elici
   return errors.errors.size() == before;
 }
 
+// Reads content straight from JSON text into a value (see <elicit/content_reader.hpp>).
+class Reader final : public ::elicit::sax::ContentReader {
+ public:
+  explicit Reader(DeliveryWindow& out) : out_(out) {}
+
+  int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
+
+  bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
+    switch (field) {
+      case 0:
+        seen_[0] = true;
+        return ::elicit::sax::assign(out_.day, v);
+      case 1:
+        seen_[1] = true;
+        return ::elicit::sax::assign(out_.not_before, v);
+      case 2:
+        seen_[2] = true;
+        return ::elicit::sax::assign(out_.weekend_ok, v);
+      case 3:
+        seen_[3] = true;
+        return ::elicit::sax::assign(out_.attempts, v);
+      default:
+        return false;
+    }
+  }
+
+  bool complete() const override { return true && seen_[0]; }
+
+ private:
+  static constexpr std::array<::elicit::sax::FieldKey, 4> kKeys{{
+      {std::string_view{"attempts", 8}, 3},
+      {std::string_view{"day", 3}, 0},
+      {std::string_view{"notBefore", 9}, 1},
+      {std::string_view{"weekendOk", 9}, 2},
+  }};
+  DeliveryWindow& out_;
+  std::array<bool, 4> seen_{};
+};
+
 template <class Json>
 void write(Json& j, [[maybe_unused]] const DeliveryWindow& value) {
   j = Json::object();
@@ -325,6 +420,22 @@ const nlohmann::ordered_json& DeliveryWindow::requested_schema() {
   DeliveryWindow value;
   if (DeliveryWindow_detail::read(content, value, result.errors, true)) result.value = std::move(value);
   return result;
+}
+
+::elicit::Decoded<DeliveryWindow> DeliveryWindow::parse(std::string_view content_json) {
+  DeliveryWindow value;
+  DeliveryWindow_detail::Reader reader(value);
+  if (::elicit::sax::read_content(content_json, reader)) return ::elicit::validated(std::move(value));
+  return decode(nlohmann::json::parse(content_json.begin(), content_json.end()));
+}
+
+::elicit::Outcome<DeliveryWindow> DeliveryWindow::parse_response(std::string_view message) {
+  DeliveryWindow value;
+  DeliveryWindow_detail::Reader reader(value);
+  if (::elicit::sax::read_accepted_response(message, reader)) {
+    if (auto decoded = ::elicit::validated(std::move(value))) return ::elicit::accepted_outcome(std::move(*decoded.value));
+  }
+  return ::elicit::typed_outcome<DeliveryWindow>(::elicit::read_elicit_response(message));
 }
 
 ::elicit::Outcome<DeliveryWindow> DeliveryWindow::elicit(::elicit::Session& session, std::string_view message) {

@@ -34,6 +34,11 @@ void type(ValidationResult& out, std::string_view ptr, std::string_view expected
 /// A value outside a single- or multi-select enum; `allowed` lists the wire values.
 void not_in_enum(ValidationResult& out, std::string_view ptr, const std::string_view* allowed, std::size_t count);
 
+/// A JSON number as an integer in the int64 range, as JSON Schema's "integer" reads it: 30.0 is
+/// 30, 30.5 and 2^63 are not integers here. False when the number has no such value.
+bool exact_int64(double value, std::int64_t& out) noexcept;
+bool exact_int64(std::uint64_t value, std::int64_t& out) noexcept;
+
 /// Exact comparisons of an int64 with a double bound.
 bool int_less_than(std::int64_t value, double bound) noexcept;
 bool int_greater_than(std::int64_t value, double bound) noexcept;

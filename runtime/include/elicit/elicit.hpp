@@ -83,6 +83,42 @@ std::optional<RequestId> elicit_form_async(Session& session, std::string_view me
                                            std::function<void(ElicitResponse)> on_done,
                                            const ElicitOptions& options = {});
 
+/// The typed reading of an untyped response: accepted content is decoded with T::decode (types,
+/// required, every constraint); content that fails makes it invalid_response with every error.
+template <class T>
+Outcome<T> typed_outcome(ElicitResponse r) {
+  Outcome<T> out;
+  out.status = r.status;
+  out.error = std::move(r.error);
+  out.problem = std::move(r.problem);
+  out.result = std::move(r.result);
+  if (r.status == ElicitStatus::accepted) {
+    auto decoded = T::decode(r.content);
+    if (decoded.ok()) {
+      out.value = std::move(decoded.value);
+    } else {
+      out.status = ElicitStatus::invalid_response;
+      out.errors = std::move(decoded.errors);
+      out.problem = "content does not match the requested schema";
+    }
+  }
+  return out;
+}
+
+/// An accepted Outcome holding `value`.
+template <class T>
+Outcome<T> accepted_outcome(T value) {
+  Outcome<T> out;
+  out.status = ElicitStatus::accepted;
+  out.value = std::move(value);
+  return out;
+}
+
+/// Reads a JSON-RPC message, as text, as the response to an elicitation/create: what
+/// read_elicit_result gives for it, or invalid_response with the reason when the text is not a
+/// JSON-RPC response (malformed JSON, a request, no usable id). Never throws.
+ElicitResponse read_elicit_response(std::string_view message);
+
 /// Typed form mode, asynchronous: decodes accepted content with T::decode (types, required,
 /// every constraint). `on_done` runs once, on the transport's or timer thread; it must not block.
 template <class T>
@@ -90,25 +126,7 @@ std::optional<RequestId> elicit_async(Session& session, std::string_view message
                                       std::function<void(Outcome<T>)> on_done, const ElicitOptions& options = {}) {
   return elicit_form_async(
       session, message, T::requested_schema(),
-      [on_done = std::move(on_done)](ElicitResponse r) {
-        Outcome<T> out;
-        out.status = r.status;
-        out.error = std::move(r.error);
-        out.problem = std::move(r.problem);
-        out.result = std::move(r.result);
-        if (r.status == ElicitStatus::accepted) {
-          auto decoded = T::decode(nlohmann::json(r.content));
-          if (decoded.ok()) {
-            out.value = std::move(decoded.value);
-          } else {
-            out.status = ElicitStatus::invalid_response;
-            out.errors = std::move(decoded.errors);
-            out.problem = "content does not match the requested schema";
-          }
-        }
-        on_done(std::move(out));
-      },
-      options);
+      [on_done = std::move(on_done)](ElicitResponse r) { on_done(typed_outcome<T>(std::move(r))); }, options);
 }
 
 /// Typed form mode, blocking. Call it from a worker thread (e.g. a Server tool handler), never

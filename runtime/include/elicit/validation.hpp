@@ -61,6 +61,15 @@ struct Decoded {
   explicit operator bool() const noexcept { return ok(); }
 };
 
+/// `value` with the result of its validate(): Decoded::value is set only when there is no error.
+template <class T>
+Decoded<T> validated(T value) {
+  Decoded<T> d;
+  d.errors = value.validate();
+  if (d.errors.ok()) d.value = std::move(value);
+  return d;
+}
+
 /// One option of a single- or multi-select enum: the wire value (`const` / `enum` entry) sent in
 /// content, the human title (`title`, `enumNames` entry; empty for untitled enums), and the value.
 template <class E>
