@@ -50,8 +50,9 @@ class Reader final : public ::elicit::sax::ContentReader {
   static constexpr std::array<::elicit::sax::FieldKey, 0> kKeys{{
 
   }};
-  ConfirmDeletion& out_;
-  std::array<bool, 0> seen_{};
+  // maybe_unused: a form without properties (a confirmation) never stores anything.
+  [[maybe_unused]] ConfirmDeletion& out_;
+  [[maybe_unused]] std::array<bool, 0> seen_{};
 };
 
 template <class Json>

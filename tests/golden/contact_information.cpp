@@ -115,8 +115,9 @@ class Reader final : public ::elicit::sax::ContentReader {
       {std::string_view{"email", 5}, 1},
       {std::string_view{"name", 4}, 0},
   }};
-  ContactInformation& out_;
-  std::array<bool, 3> seen_{};
+  // maybe_unused: a form without properties (a confirmation) never stores anything.
+  [[maybe_unused]] ContactInformation& out_;
+  [[maybe_unused]] std::array<bool, 3> seen_{};
 };
 
 template <class Json>

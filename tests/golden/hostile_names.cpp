@@ -461,8 +461,9 @@ class Reader final : public ::elicit::sax::ContentReader {
       {std::string_view{"with \"quotes\"", 13}, 6},
       {std::string_view{"\360\237\216\211", 4}, 5},
   }};
-  HostileNames& out_;
-  std::array<bool, 18> seen_{};
+  // maybe_unused: a form without properties (a confirmation) never stores anything.
+  [[maybe_unused]] HostileNames& out_;
+  [[maybe_unused]] std::array<bool, 18> seen_{};
 };
 
 template <class Json>

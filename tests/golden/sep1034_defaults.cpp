@@ -161,8 +161,9 @@ class Reader final : public ::elicit::sax::ContentReader {
       {std::string_view{"status", 6}, 3},
       {std::string_view{"verified", 8}, 4},
   }};
-  Sep1034Defaults& out_;
-  std::array<bool, 5> seen_{};
+  // maybe_unused: a form without properties (a confirmation) never stores anything.
+  [[maybe_unused]] Sep1034Defaults& out_;
+  [[maybe_unused]] std::array<bool, 5> seen_{};
 };
 
 template <class Json>

@@ -161,8 +161,9 @@ class Reader final : public ::elicit::sax::ContentReader {
       {std::string_view{"untitledMulti", 13}, 3},
       {std::string_view{"untitledSingle", 14}, 0},
   }};
-  Sep1330Enums& out_;
-  std::array<bool, 5> seen_{};
+  // maybe_unused: a form without properties (a confirmation) never stores anything.
+  [[maybe_unused]] Sep1330Enums& out_;
+  [[maybe_unused]] std::array<bool, 5> seen_{};
 };
 
 template <class Json>

@@ -139,8 +139,9 @@ class Reader final : public ::elicit::sax::ContentReader {
       {std::string_view{"recipient", 9}, 0},
       {std::string_view{"street", 6}, 1},
   }};
-  ShippingAddress& out_;
-  std::array<bool, 4> seen_{};
+  // maybe_unused: a form without properties (a confirmation) never stores anything.
+  [[maybe_unused]] ShippingAddress& out_;
+  [[maybe_unused]] std::array<bool, 4> seen_{};
 };
 
 template <class Json>
@@ -373,8 +374,9 @@ class Reader final : public ::elicit::sax::ContentReader {
       {std::string_view{"notBefore", 9}, 1},
       {std::string_view{"weekendOk", 9}, 2},
   }};
-  DeliveryWindow& out_;
-  std::array<bool, 4> seen_{};
+  // maybe_unused: a form without properties (a confirmation) never stores anything.
+  [[maybe_unused]] DeliveryWindow& out_;
+  [[maybe_unused]] std::array<bool, 4> seen_{};
 };
 
 template <class Json>
