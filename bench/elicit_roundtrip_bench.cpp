@@ -1,11 +1,15 @@
 // Form elicitations round-tripped over the in-memory transport: a server-side Session sends
 // elicitation/create for a generated type, a client-side Session answers accept with content,
-// and the server decodes and validates it into the typed value.
+// and the server decodes and validates it into the typed value. Also: the server's heap per
+// pending elicitation with 10,000 in flight.
 #include <benchmark/benchmark.h>
+
+#include <malloc.h>
 
 #include <atomic>
 #include <condition_variable>
 #include <mutex>
+#include <utility>
 
 #include <elicit/elicit.hpp>
 #include <elicit/memory_transport.hpp>
@@ -69,6 +73,51 @@ BENCHMARK(BM_FormElicitationRoundTrip)
     ->Iterations(100000)
     ->UseRealTime()
     ->Unit(benchmark::kMillisecond);
+
+// A client that never answers: sent messages are counted and dropped, so the heap that grows is the
+// server Session's own (pending entries, callbacks, timers), not a peer's.
+class SilentTransport final : public elicit::Transport {
+ public:
+  void start(MessageHandler, CloseHandler on_close) override { on_close_ = std::move(on_close); }
+  bool send(std::string, const elicit::SendContext&) override { return ++sent, true; }
+  void close() override {
+    if (on_close_) std::exchange(on_close_, nullptr)();
+  }
+  std::atomic<long> sent{0};
+
+ private:
+  CloseHandler on_close_;
+};
+
+std::size_t heap_in_use() { return mallinfo2().uordblks; }
+
+// Heap bytes per pending elicitation: 10,000 typed form elicitations with a 1-hour timeout (so each
+// also holds a timer entry) waiting at once on one server Session.
+void BM_PendingElicitationMemory(benchmark::State& state) {
+  const auto pending = static_cast<int>(state.range(0));
+  double per_pending = 0;
+  for (auto _ : state) {
+    SilentTransport transport;
+    elicit::Session server(transport);
+    server.set_client_capabilities(elicit::ClientCapabilities::from_json({{"elicitation", nlohmann::json::object()}}));
+    server.start();
+    elicit::ElicitOptions options;
+    options.timeout = std::chrono::hours(1);
+    const auto before = heap_in_use();
+    for (int i = 0; i < pending; ++i) {
+      elicit::elicit_async<samples::ContactInformation>(
+          server, "Please provide your contact information", [](elicit::Outcome<samples::ContactInformation>) {},
+          options);
+    }
+    const auto after = heap_in_use();
+    if (server.pending_requests() != static_cast<std::size_t>(pending)) state.SkipWithError("not all pending");
+    per_pending = static_cast<double>(after - before) / pending;
+    server.close();
+  }
+  state.counters["bytes_per_pending"] = per_pending;
+  state.counters["pending"] = pending;
+}
+BENCHMARK(BM_PendingElicitationMemory)->Arg(10000)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
