@@ -6,8 +6,16 @@
 namespace elicitgen {
 
 std::string string_literal(std::string_view bytes) {
+  // Adjacent literals of bounded length, one per line: compilers track columns only so far, and
+  // a megabyte-long line makes GCC drop -Wmisleading-indentation for the rest of the file.
+  constexpr std::size_t kPiece = 2000;
   std::string out = "\"";
+  std::size_t piece_start = 0;
   for (char c : bytes) {
+    if (out.size() - piece_start >= kPiece) {
+      out += "\"\n    \"";
+      piece_start = out.size();
+    }
     const auto u = static_cast<unsigned char>(c);
     if (c == '"' || c == '\\' || c == '?') {
       out += '\\';

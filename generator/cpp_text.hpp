@@ -9,7 +9,7 @@ namespace elicitgen {
 
 /// A narrow string literal with every byte preserved: printable ASCII as is (with \" \\ \?
 /// escaped), anything else as a 3-digit octal escape, so NUL, newlines, "*/" and non-UTF-8 bytes
-/// all round-trip.
+/// all round-trip. Long text becomes adjacent literals on separate lines.
 std::string string_literal(std::string_view bytes);
 
 /// `std::string_view{"...", N}`: exact even when the text holds NUL bytes.

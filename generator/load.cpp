@@ -1,7 +1,9 @@
 #include "load.hpp"
 
 #include <elicit/checks.hpp>
+#include <elicit/json_depth.hpp>
 
+#include <algorithm>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -91,28 +93,42 @@ std::optional<std::string> read_input(const std::string& path, Diagnostics& diag
   return text;
 }
 
+namespace {
+
+// "line L, column C" of the byte at 0-based offset `at`.
+std::string line_and_column(const std::string& text, std::size_t at) {
+  std::size_t line = 1, col = 1;
+  for (std::size_t i = 0; i < std::min(at, text.size()); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(col);
+}
+
+}  // namespace
+
 std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const std::string& file, Diagnostics& diags) {
+  if (const auto at = elicit::find_too_deep(text); at != std::string::npos) {
+    diags.error(file, "",
+                "JSON nested deeper than " + std::to_string(elicit::kMaxJsonDepth) + " levels at " +
+                    line_and_column(text, at) + " (a requestedSchema is a flat object)");
+    return std::nullopt;
+  }
   try {
     return nlohmann::ordered_json::parse(text);
   } catch (const nlohmann::json::parse_error& e) {
     // e.byte is 1-based and points just past the offending character.
-    std::size_t line = 1, col = 1;
-    const std::size_t end = e.byte == 0 ? 0 : std::min<std::size_t>(e.byte - 1, text.size());
-    for (std::size_t i = 0; i < end; ++i) {
-      if (text[i] == '\n') {
-        ++line;
-        col = 1;
-      } else {
-        ++col;
-      }
-    }
+    const std::size_t end = e.byte == 0 ? 0 : e.byte - 1;
     // nlohmann's text repeats the position ("[json.exception...] parse error at line 6, column 1: ...").
     std::string what = e.what();
     if (const auto col = what.find(", column "); col != std::string::npos) {
       if (const auto colon = what.find(": ", col); colon != std::string::npos) what = what.substr(colon + 2);
     }
-    diags.error(file, "",
-                "malformed JSON at line " + std::to_string(line) + ", column " + std::to_string(col) + ": " + what);
+    diags.error(file, "", "malformed JSON at " + line_and_column(text, end) + ": " + what);
     return std::nullopt;
   } catch (const nlohmann::json::exception& e) {
     // e.g. out_of_range.406 for a number beyond double ("1e400"); nlohmann gives no position.

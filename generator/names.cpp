@@ -1,5 +1,6 @@
 #include "names.hpp"
 
+#include <cstdint>
 #include <cstdio>
 #include <unordered_set>
 #include <vector>
@@ -90,6 +91,25 @@ bool is_reserved_word(std::string_view w) {
   return k.count(w) != 0;
 }
 
+namespace {
+
+// Identifiers stay short enough for every compiler (MSVC stops at 2,048 characters) and for
+// readable diagnostics: a long one keeps its first 80 characters plus a hash of the whole text, so
+// distinct names stay distinct (a rare clash is still caught by the collision check).
+std::string bounded(std::string name, std::string_view source) {
+  constexpr std::size_t kMax = 96;
+  if (name.size() <= kMax) return name;
+  std::uint32_t h = 2166136261u;  // FNV-1a
+  for (char c : source) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08x", static_cast<unsigned>(h));
+  name.resize(80);
+  while (name.back() == '_') name.pop_back();
+  return name + "_" + hex;
+}
+
+}  // namespace
+
 std::string member_name(std::string_view json_name) {
   std::string out;
   for (const auto& w : words(json_name)) {
@@ -99,7 +119,7 @@ std::string member_name(std::string_view json_name) {
   if (out.empty()) out = "unnamed";
   if (is_digit(out[0])) out.insert(out.begin(), '_');
   if (is_reserved_word(out)) out += '_';
-  return out;
+  return bounded(std::move(out), json_name);
 }
 
 std::string type_name(std::string_view text) {
@@ -111,7 +131,7 @@ std::string type_name(std::string_view text) {
   if (out.empty()) out = "Unnamed";
   if (is_digit(out[0])) out.insert(out.begin(), 'T');
   if (is_reserved_word(out)) out += '_';
-  return out;
+  return bounded(std::move(out), text);
 }
 
 std::string file_stem(std::string_view text) {
@@ -120,7 +140,7 @@ std::string file_stem(std::string_view text) {
     if (!out.empty()) out += '_';
     for (char c : w) out += lower(c);
   }
-  return out.empty() ? "schema" : out;
+  return out.empty() ? "schema" : bounded(std::move(out), text);
 }
 
 }  // namespace elicitgen

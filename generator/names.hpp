@@ -7,7 +7,9 @@
 namespace elicitgen {
 
 /// snake_case identifier for a data member or enumerator ("firstName" -> "first_name",
-/// "class" -> "class_", "2fa" -> "_2fa", "café" -> "caf_u00e9", "" -> "unnamed").
+/// "class" -> "class_", "2fa" -> "_2fa", "café" -> "caf_u00e9", "" -> "unnamed"). Names longer
+/// than 96 characters keep 80 and gain "_" + 8 hex digits of a hash of `json_name` (all three
+/// functions).
 std::string member_name(std::string_view json_name);
 
 /// PascalCase identifier for a type ("contact-info" -> "ContactInfo", "2fa" -> "T2fa").

@@ -286,6 +286,7 @@ data type_view(const TypePlan& t, bool send_pattern) {
     if (text.empty()) break;
   }
   d.set("schema_chunks", chunks);
+  d.set("schema_size", std::to_string(text.size()));
   return d;
 }
 

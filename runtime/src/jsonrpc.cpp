@@ -1,5 +1,7 @@
 #include "elicit/jsonrpc.hpp"
 
+#include "elicit/json_depth.hpp"
+
 namespace elicit {
 
 std::string to_string(const RequestId& id) {
@@ -40,6 +42,14 @@ ParseResult invalid(std::string why, std::optional<RequestId> id = std::nullopt)
 }  // namespace
 
 ParseResult parse_message(std::string_view text) {
+  if (const auto at = find_too_deep(text); at != std::string_view::npos) {
+    ParseResult r;
+    r.error = RpcError{error_code::parse_error,
+                       "Parse error: nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels at byte " +
+                           std::to_string(at + 1),
+                       std::nullopt};
+    return r;
+  }
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text.begin(), text.end());

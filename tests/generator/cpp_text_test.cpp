@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdlib>
+#include <string>
 
 #include "cpp_text.hpp"
 
@@ -36,4 +38,27 @@ TEST_CASE("double literals read back exactly", "[cpp_text]") {
   for (double d : {0.1, 1.0 / 3.0, 2.2250738585072014e-308, 1.7976931348623157e308, -0.0, 123456789.125}) {
     CHECK(std::strtod(double_literal(d).c_str(), nullptr) == d);
   }
+}
+
+TEST_CASE("long string literals become adjacent literals on short lines", "[cpp_text]") {
+  const std::string text(5000, 'x');
+  const auto literal = string_literal(text);
+  // Three pieces of at most 2,000 source characters (plus quotes), joined by newlines.
+  CHECK(std::count(literal.begin(), literal.end(), '\n') == 2);
+  std::string joined;
+  std::size_t start = 0;
+  while (start < literal.size()) {
+    auto end = literal.find('\n', start);
+    if (end == std::string::npos) end = literal.size();
+    const auto line = literal.substr(start, end - start);
+    CHECK(line.size() <= 2010);
+    const auto open = line.find('"');
+    joined += line.substr(open + 1, line.rfind('"') - open - 1);
+    start = end + 1;
+  }
+  CHECK(joined == text);
+  // Escapes are never split: each piece ends on a whole escape.
+  const auto escaped = string_literal(std::string(3000, '\n'));
+  CHECK(escaped.find("\\01\"") == std::string::npos);
+  CHECK(escaped.find("\\0\"") == std::string::npos);
 }

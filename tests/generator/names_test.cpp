@@ -44,3 +44,21 @@ TEST_CASE("file stems are snake_case", "[names]") {
   CHECK(file_stem("sep1330-enums") == "sep1330_enums");
   CHECK(file_stem("") == "schema");
 }
+
+TEST_CASE("very long names are cut, with a hash that keeps them distinct", "[names]") {
+  const std::string long_a(500, 'a');
+  const std::string long_b = long_a + "b";
+  const auto a = member_name(long_a);
+  const auto b = member_name(long_b);
+  CHECK(a.size() <= 96);
+  CHECK(b.size() <= 96);
+  CHECK(a != b);
+  CHECK(a.substr(0, 80) == std::string(80, 'a'));
+  CHECK(a == member_name(long_a));  // deterministic
+  std::string accents;
+  for (int i = 0; i < 1000; ++i) accents += "\xc3\xa9";
+  CHECK(member_name(accents).size() <= 96);
+  CHECK(type_name(accents).size() <= 96);
+  CHECK(file_stem(accents).size() <= 96);
+  CHECK(member_name(std::string(96, 'a')) == std::string(96, 'a'));  // at the limit: unchanged
+}

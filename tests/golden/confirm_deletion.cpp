@@ -65,9 +65,11 @@ void write(Json& j, [[maybe_unused]] const ConfirmDeletion& value) {
 }  // namespace
 
 const nlohmann::ordered_json& ConfirmDeletion::requested_schema() {
-  static constexpr std::string_view text =
+  // With its length given: the compiler would otherwise count it in a constant-evaluated loop,
+  // which GCC caps at 262,144 iterations (a large schema is longer).
+  static constexpr std::string_view text{
       "{\"type\":\"object\",\"properties\":{}}"
-      ;
+      , 33};
   static const nlohmann::ordered_json schema = nlohmann::ordered_json::parse(text.begin(), text.end());
   return schema;
 }

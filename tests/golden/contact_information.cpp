@@ -135,9 +135,11 @@ void write(Json& j, [[maybe_unused]] const ContactInformation& value) {
 }  // namespace
 
 const nlohmann::ordered_json& ContactInformation::requested_schema() {
-  static constexpr std::string_view text =
+  // With its length given: the compiler would otherwise count it in a constant-evaluated loop,
+  // which GCC caps at 262,144 iterations (a large schema is longer).
+  static constexpr std::string_view text{
       "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"Your full name\"},\"email\":{\"type\":\"string\",\"format\":\"email\",\"description\":\"Your email address\"},\"age\":{\"type\":\"number\",\"minimum\":18,\"description\":\"Your age\"}},\"required\":[\"name\",\"email\"]}"
-      ;
+      , 256};
   static const nlohmann::ordered_json schema = nlohmann::ordered_json::parse(text.begin(), text.end());
   return schema;
 }

@@ -511,9 +511,11 @@ void write(Json& j, [[maybe_unused]] const HostileNames& value) {
 }  // namespace
 
 const nlohmann::ordered_json& HostileNames::requested_schema() {
-  static constexpr std::string_view text =
+  // With its length given: the compiler would otherwise count it in a constant-evaluated loop,
+  // which GCC caps at 262,144 iterations (a large schema is longer).
+  static constexpr std::string_view text{
       "{\"type\":\"object\",\"title\":\"*/ #error title breaks out \\\\\",\"properties\":{\"class\":{\"type\":\"string\",\"description\":\"a C++ keyword\"},\"namespace\":{\"type\":\"integer\",\"default\":-9223372036854775808},\"first-name\":{\"type\":\"string\",\"title\":\"Dash \\\\\",\"description\":\"ends with a backslash \\\\\"},\"2fa\":{\"type\":\"boolean\",\"description\":\"starts with a digit\\n#error newline in a comment\"},\"caf\303\251\":{\"type\":\"string\",\"title\":\"Unicode \303\251 */\"},\"\360\237\216\211\":{\"type\":\"number\",\"default\":1e+300},\"with \\\"quotes\\\"\":{\"type\":\"string\",\"default\":\"\\\"); system(\\\"rm -rf /\\\"); //\"},\"back\\\\slash\":{\"type\":\"string\",\"default\":\"C:\\\\temp\\\\\"},\"end */ comment\":{\"type\":\"string\",\"pattern\":\"^[*/]+\\\\u0041$\"},\"nul\\u0000byte\":{\"type\":\"string\",\"default\":\"a\\u0000b\"},\"a/b~c\":{\"type\":\"string\",\"minLength\":1},\"\":{\"type\":\"string\",\"description\":\"the empty property name\"},\"std\":{\"type\":\"string\"},\"elicit\":{\"type\":\"integer\"},\"int\":{\"type\":\"string\",\"oneOf\":[{\"const\":\"\",\"title\":\"Empty wire value\"},{\"const\":\"a\\\"b\",\"title\":\"Quote\"},{\"const\":\"class\",\"title\":\"default\"},{\"const\":\"\\u0000\",\"title\":\"NUL\"}],\"default\":\"a\\\"b\"},\"TRUE\":{\"type\":\"array\",\"items\":{\"type\":\"string\",\"enum\":[\"1\",\"2\",\"true\",\"new\\nline\",\"*/\"]},\"default\":[\"*/\",\"1\"]},\"Decoded\":{\"type\":\"string\"},\"options\":{\"type\":\"string\"}},\"required\":[\"class\",\"2fa\",\"int\"]}"
-      ;
+      , 1259};
   static const nlohmann::ordered_json schema = nlohmann::ordered_json::parse(text.begin(), text.end());
   return schema;
 }

@@ -185,9 +185,11 @@ void write(Json& j, [[maybe_unused]] const Sep1034Defaults& value) {
 }  // namespace
 
 const nlohmann::ordered_json& Sep1034Defaults::requested_schema() {
-  static constexpr std::string_view text =
+  // With its length given: the compiler would otherwise count it in a constant-evaluated loop,
+  // which GCC caps at 262,144 iterations (a large schema is longer).
+  static constexpr std::string_view text{
       "{\"type\":\"object\",\"properties\":{\"name\":{\"type\":\"string\",\"description\":\"User name\",\"default\":\"John Doe\"},\"age\":{\"type\":\"integer\",\"description\":\"User age\",\"default\":30},\"score\":{\"type\":\"number\",\"description\":\"User score\",\"default\":95.5},\"status\":{\"type\":\"string\",\"description\":\"User status\",\"enum\":[\"active\",\"inactive\",\"pending\"],\"default\":\"active\"},\"verified\":{\"type\":\"boolean\",\"description\":\"Verification status\",\"default\":true}},\"required\":[]}"
-      ;
+      , 443};
   static const nlohmann::ordered_json schema = nlohmann::ordered_json::parse(text.begin(), text.end());
   return schema;
 }

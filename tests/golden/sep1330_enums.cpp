@@ -185,9 +185,11 @@ void write(Json& j, [[maybe_unused]] const Sep1330Enums& value) {
 }  // namespace
 
 const nlohmann::ordered_json& Sep1330Enums::requested_schema() {
-  static constexpr std::string_view text =
+  // With its length given: the compiler would otherwise count it in a constant-evaluated loop,
+  // which GCC caps at 262,144 iterations (a large schema is longer).
+  static constexpr std::string_view text{
       "{\"type\":\"object\",\"properties\":{\"untitledSingle\":{\"type\":\"string\",\"title\":\"Untitled single-select\",\"enum\":[\"option1\",\"option2\",\"option3\"]},\"titledSingle\":{\"type\":\"string\",\"title\":\"Titled single-select\",\"oneOf\":[{\"const\":\"value1\",\"title\":\"First Option\"},{\"const\":\"value2\",\"title\":\"Second Option\"},{\"const\":\"value3\",\"title\":\"Third Option\"}]},\"legacyEnum\":{\"type\":\"string\",\"title\":\"Legacy titled enum\",\"enum\":[\"opt1\",\"opt2\",\"opt3\"],\"enumNames\":[\"Option One\",\"Option Two\",\"Option Three\"]},\"untitledMulti\":{\"type\":\"array\",\"title\":\"Untitled multi-select\",\"items\":{\"type\":\"string\",\"enum\":[\"option1\",\"option2\",\"option3\"]}},\"titledMulti\":{\"type\":\"array\",\"title\":\"Titled multi-select\",\"items\":{\"anyOf\":[{\"const\":\"value1\",\"title\":\"First Choice\"},{\"const\":\"value2\",\"title\":\"Second Choice\"},{\"const\":\"value3\",\"title\":\"Third Choice\"}]}}},\"required\":[]}"
-      ;
+      , 837};
   static const nlohmann::ordered_json schema = nlohmann::ordered_json::parse(text.begin(), text.end());
   return schema;
 }

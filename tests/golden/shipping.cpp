@@ -161,9 +161,11 @@ void write(Json& j, [[maybe_unused]] const ShippingAddress& value) {
 }  // namespace
 
 const nlohmann::ordered_json& ShippingAddress::requested_schema() {
-  static constexpr std::string_view text =
+  // With its length given: the compiler would otherwise count it in a constant-evaluated loop,
+  // which GCC caps at 262,144 iterations (a large schema is longer).
+  static constexpr std::string_view text{
       "{\"type\":\"object\",\"properties\":{\"recipient\":{\"type\":\"string\",\"title\":\"Recipient\",\"minLength\":1,\"maxLength\":100},\"street\":{\"type\":\"string\",\"title\":\"Street and number\",\"minLength\":1},\"postalCode\":{\"type\":\"string\",\"title\":\"Postal code\",\"pattern\":\"^[0-9]{5}(-[0-9]{4})\?$\"},\"country\":{\"type\":\"string\",\"title\":\"Country\",\"oneOf\":[{\"const\":\"US\",\"title\":\"United States\"},{\"const\":\"DE\",\"title\":\"Germany\"},{\"const\":\"JP\",\"title\":\"Japan\"}],\"default\":\"US\"}},\"required\":[\"recipient\",\"street\",\"postalCode\"]}"
-      ;
+      , 490};
   static const nlohmann::ordered_json schema = nlohmann::ordered_json::parse(text.begin(), text.end());
   return schema;
 }
@@ -396,9 +398,11 @@ void write(Json& j, [[maybe_unused]] const DeliveryWindow& value) {
 }  // namespace
 
 const nlohmann::ordered_json& DeliveryWindow::requested_schema() {
-  static constexpr std::string_view text =
+  // With its length given: the compiler would otherwise count it in a constant-evaluated loop,
+  // which GCC caps at 262,144 iterations (a large schema is longer).
+  static constexpr std::string_view text{
       "{\"type\":\"object\",\"properties\":{\"day\":{\"type\":\"string\",\"format\":\"date\",\"title\":\"Delivery day\"},\"notBefore\":{\"type\":\"string\",\"format\":\"date-time\",\"title\":\"Not before\"},\"weekendOk\":{\"type\":\"boolean\",\"title\":\"Weekend delivery is fine\",\"default\":false},\"attempts\":{\"type\":\"integer\",\"title\":\"Delivery attempts\",\"minimum\":1,\"maximum\":3,\"default\":2}},\"required\":[\"day\"]}"
-      ;
+      , 362};
   static const nlohmann::ordered_json schema = nlohmann::ordered_json::parse(text.begin(), text.end());
   return schema;
 }

@@ -173,6 +173,33 @@ TEST_CASE("malformed and invalid messages get JSON-RPC errors and the session ke
   CHECK((*m)["result"] == json::object());
 }
 
+TEST_CASE("messages nested deeper than the limit are parse errors, and the session keeps serving",
+          "[session][errors][hostile]") {
+  Fixture f;
+  f.session->on_request("ping", [](const Request&, Responder r) { r.result(json::object()); });
+  f.session->start();
+  // nlohmann copies and prints values recursively: 100,000 levels in an error object, an id, params
+  // or a result used to overflow the stack when the session logged or copied them.
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  for (const auto& text :
+       {R"({"jsonrpc":"2.0","id":5,"error":)" + deep + "}", R"({"jsonrpc":"2.0","id":)" + deep + R"(,"method":"ping"})",
+        R"({"jsonrpc":"2.0","id":6,"method":"ping","params":{"a":)" + deep + "}}",
+        R"({"jsonrpc":"2.0","id":7,"result":)" + deep + "}"}) {
+    f.client.send_text(text);
+    const auto m = f.client.next();
+    REQUIRE(m);
+    CHECK((*m)["error"]["code"] == error_code::parse_error);
+    CHECK_THAT((*m)["error"]["message"].get<std::string>(), Catch::Contains("nesting deeper than 1000 levels"));
+  }
+  // Exactly at the limit is fine: 998 arrays inside the message object and params.
+  f.client.send_text(R"({"jsonrpc":"2.0","id":8,"method":"ping","params":{"a":)" + std::string(998, '[') +
+                     std::string(998, ']') + "}}");
+  const auto ok = f.client.next();
+  REQUIRE(ok);
+  CHECK((*ok)["id"] == 8);
+  CHECK((*ok)["result"] == json::object());
+}
+
 TEST_CASE("a handler that throws answers -32603", "[session][errors]") {
   Fixture f;
   f.session->on_request("boom", [](const Request&, Responder) { throw std::runtime_error("kaput"); });
