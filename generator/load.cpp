@@ -63,6 +63,20 @@ bool read_single(const nlohmann::ordered_json& j, const std::string& file, const
   return false;
 }
 
+// "line L, column C" of the byte at 0-based offset `at`.
+std::string line_and_column(const std::string& text, std::size_t at) {
+  std::size_t line = 1, col = 1;
+  for (std::size_t i = 0; i < std::min(at, text.size()); ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      col = 1;
+    } else {
+      ++col;
+    }
+  }
+  return "line " + std::to_string(line) + ", column " + std::to_string(col);
+}
+
 }  // namespace
 
 std::string display_name(const std::string& path) { return path == "-" ? "<stdin>" : path; }
@@ -92,24 +106,6 @@ std::optional<std::string> read_input(const std::string& path, Diagnostics& diag
   }
   return text;
 }
-
-namespace {
-
-// "line L, column C" of the byte at 0-based offset `at`.
-std::string line_and_column(const std::string& text, std::size_t at) {
-  std::size_t line = 1, col = 1;
-  for (std::size_t i = 0; i < std::min(at, text.size()); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(col);
-}
-
-}  // namespace
 
 std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const std::string& file, Diagnostics& diags) {
   if (const auto at = elicit::find_too_deep(text); at != std::string::npos) {
