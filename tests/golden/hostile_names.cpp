@@ -624,7 +624,7 @@ std::string_view title_of(HostileNames::Int value) noexcept {
 }
 
 bool from_string(std::string_view wire, HostileNames::Int& out) noexcept {
-  const auto* option = ::elicit::read::find_option(HostileNames::int_options, wire);
+  const auto* option = ::elicit::find_option(HostileNames::int_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }
@@ -638,7 +638,7 @@ std::string_view title_of(HostileNames::True value) noexcept {
 }
 
 bool from_string(std::string_view wire, HostileNames::True& out) noexcept {
-  const auto* option = ::elicit::read::find_option(HostileNames::true_options, wire);
+  const auto* option = ::elicit::find_option(HostileNames::true_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }

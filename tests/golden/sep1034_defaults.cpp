@@ -272,7 +272,7 @@ std::string_view title_of(Sep1034Defaults::Status value) noexcept {
 }
 
 bool from_string(std::string_view wire, Sep1034Defaults::Status& out) noexcept {
-  const auto* option = ::elicit::read::find_option(Sep1034Defaults::status_options, wire);
+  const auto* option = ::elicit::find_option(Sep1034Defaults::status_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }

@@ -272,7 +272,7 @@ std::string_view title_of(Sep1330Enums::UntitledSingle value) noexcept {
 }
 
 bool from_string(std::string_view wire, Sep1330Enums::UntitledSingle& out) noexcept {
-  const auto* option = ::elicit::read::find_option(Sep1330Enums::untitled_single_options, wire);
+  const auto* option = ::elicit::find_option(Sep1330Enums::untitled_single_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }
@@ -286,7 +286,7 @@ std::string_view title_of(Sep1330Enums::TitledSingle value) noexcept {
 }
 
 bool from_string(std::string_view wire, Sep1330Enums::TitledSingle& out) noexcept {
-  const auto* option = ::elicit::read::find_option(Sep1330Enums::titled_single_options, wire);
+  const auto* option = ::elicit::find_option(Sep1330Enums::titled_single_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }
@@ -300,7 +300,7 @@ std::string_view title_of(Sep1330Enums::LegacyEnum value) noexcept {
 }
 
 bool from_string(std::string_view wire, Sep1330Enums::LegacyEnum& out) noexcept {
-  const auto* option = ::elicit::read::find_option(Sep1330Enums::legacy_enum_options, wire);
+  const auto* option = ::elicit::find_option(Sep1330Enums::legacy_enum_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }
@@ -314,7 +314,7 @@ std::string_view title_of(Sep1330Enums::UntitledMulti value) noexcept {
 }
 
 bool from_string(std::string_view wire, Sep1330Enums::UntitledMulti& out) noexcept {
-  const auto* option = ::elicit::read::find_option(Sep1330Enums::untitled_multi_options, wire);
+  const auto* option = ::elicit::find_option(Sep1330Enums::untitled_multi_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }
@@ -328,7 +328,7 @@ std::string_view title_of(Sep1330Enums::TitledMulti value) noexcept {
 }
 
 bool from_string(std::string_view wire, Sep1330Enums::TitledMulti& out) noexcept {
-  const auto* option = ::elicit::read::find_option(Sep1330Enums::titled_multi_options, wire);
+  const auto* option = ::elicit::find_option(Sep1330Enums::titled_multi_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }

@@ -246,7 +246,7 @@ std::string_view title_of(ShippingAddress::Country value) noexcept {
 }
 
 bool from_string(std::string_view wire, ShippingAddress::Country& out) noexcept {
-  const auto* option = ::elicit::read::find_option(ShippingAddress::country_options, wire);
+  const auto* option = ::elicit::find_option(ShippingAddress::country_options, wire);
   if (option) out = option->value;
   return option != nullptr;
 }

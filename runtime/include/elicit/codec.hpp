@@ -28,15 +28,6 @@ bool boolean(const nlohmann::json& j, std::string_view ptr, bool& out, Validatio
 bool string_array(const nlohmann::json& j, std::string_view ptr, std::vector<std::string>& out,
                   ValidationResult& errors);
 
-/// Finds the option whose wire value is `wire`; null when there is none.
-template <class E, std::size_t N>
-const EnumOption<E>* find_option(const std::array<EnumOption<E>, N>& options, std::string_view wire) noexcept {
-  for (const auto& o : options) {
-    if (o.wire == wire) return &o;
-  }
-  return nullptr;
-}
-
 template <class E, std::size_t N>
 void report_not_in_enum(ValidationResult& errors, std::string_view ptr, const std::array<EnumOption<E>, N>& options) {
   std::array<std::string_view, N> wires{};

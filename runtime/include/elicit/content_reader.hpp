@@ -120,13 +120,9 @@ inline bool assign(bool& out, const Value& v) {
 template <class E, std::size_t N>
 bool assign(E& out, const Value& v, const std::array<EnumOption<E>, N>& options) {
   if (v.item || v.kind != Value::Kind::string) return false;
-  for (const auto& o : options) {
-    if (o.wire == *v.text) {
-      out = o.value;
-      return true;
-    }
-  }
-  return false;
+  const auto* o = find_option(options, *v.text);
+  if (o != nullptr) out = o->value;
+  return o != nullptr;
 }
 
 /// A multi-select value: array_begin, then one call per item, each a string that is an option.
@@ -138,13 +134,9 @@ bool assign(std::vector<E>& out, const Value& v, const std::array<EnumOption<E>,
     return true;
   }
   if (v.kind != Value::Kind::string) return false;
-  for (const auto& o : options) {
-    if (o.wire == *v.text) {
-      out.push_back(o.value);
-      return true;
-    }
-  }
-  return false;
+  const auto* o = find_option(options, *v.text);
+  if (o != nullptr) out.push_back(o->value);
+  return o != nullptr;
 }
 
 /// An optional member: set on the first value (or array_begin); array items go to the value.

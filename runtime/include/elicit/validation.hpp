@@ -79,4 +79,13 @@ struct EnumOption {
   E value;
 };
 
+/// The option whose wire value is `wire`; null when there is none.
+template <class E, std::size_t N>
+const EnumOption<E>* find_option(const std::array<EnumOption<E>, N>& options, std::string_view wire) noexcept {
+  for (const auto& o : options) {
+    if (o.wire == wire) return &o;
+  }
+  return nullptr;
+}
+
 }  // namespace elicit
