@@ -19,12 +19,27 @@ using nlohmann::json;
 
 namespace {
 
-test_support::CommandResult run_check(const std::string& schema_file, const std::string& name, const json& content) {
-  const std::string data = std::string(TEST_TMP_DIR) + "/differential-" + std::to_string(getpid()) + ".json";
-  std::ofstream(data) << content.dump();
-  std::string cmd = std::string(ELICITGEN_BIN) + " check '" + schema_file + "' '" + data + "'";
+std::string check_command(const std::string& schema_file, const std::string& name, const std::string& data,
+                          bool json_lines) {
+  std::string cmd =
+      std::string(ELICITGEN_BIN) + " check " + (json_lines ? "--jsonl '" : "'") + schema_file + "' '" + data + "'";
   if (!name.empty()) cmd += " --name " + name;
-  return test_support::run_command(cmd);
+  return cmd;
+}
+
+std::string tmp_file(const std::string& suffix) {
+  return std::string(TEST_TMP_DIR) + "/differential-" + std::to_string(getpid()) + suffix;
+}
+
+// The expected `check --jsonl` output: each error of each content, prefixed with its 1-based line.
+std::string prefixed(std::size_t line, const std::string& errors) {
+  std::string out;
+  for (std::size_t start = 0; start < errors.size();) {
+    const auto end = errors.find('\n', start);
+    out += std::to_string(line) + ':' + errors.substr(start, end - start + 1);
+    start = end + 1;
+  }
+  return out;
 }
 
 }  // namespace
@@ -53,18 +68,42 @@ TEST_CASE("generated decode() and the dynamic validator agree on every mutated c
   CHECK(compared > 1000);
 }
 
+// The whole corpus goes through one `check --jsonl` process per sample type (a few thousand
+// contents cost ten process starts, so the test takes the same few seconds on a slow or busy
+// machine and under sanitizers); a few contents per type also go through the one-document mode.
 TEST_CASE("`elicitgen check` agrees with generated decode()", "[differential][cli]") {
   std::size_t compared = 0;
   sample_types::for_each_sample([&](auto sample) {
     using T = typename decltype(sample)::type;
+    INFO(sample.file << " " << sample.name);
     const std::string file = std::string(SAMPLES_DIR) + "/" + sample.file;
-    for (const auto& content : content_corpus::corpus(T::requested_schema())) {
-      INFO(sample.file << " " << sample.name << ": " << content.dump());
-      const auto generated = T::decode(content);
-      const auto cli = run_check(file, sample.name, content);
-      CHECK(cli.out == generated.errors.to_string());
-      CHECK(cli.exit_code == (generated.ok() ? 0 : 1));
-      ++compared;
+    const auto contents = content_corpus::corpus(T::requested_schema());
+    const auto lines = tmp_file(".jsonl");
+    std::string expected;
+    bool all_ok = true;
+    {
+      std::ofstream out(lines);
+      for (std::size_t i = 0; i < contents.size(); ++i) {
+        out << contents[i].dump() << '\n';
+        const auto generated = T::decode(contents[i]);
+        expected += prefixed(i + 1, generated.errors.to_string());
+        all_ok = all_ok && generated.ok();
+      }
+    }
+    const auto cli = test_support::run_command(check_command(file, sample.name, lines, true));
+    CHECK(cli.out == expected);
+    CHECK(cli.exit_code == (all_ok ? 0 : 1));
+    compared += contents.size();
+
+    // One-document mode on the first, a middle and the last content.
+    for (const std::size_t i : {std::size_t{0}, contents.size() / 2, contents.size() - 1}) {
+      INFO(contents[i].dump());
+      const auto single = tmp_file(".json");
+      std::ofstream(single) << contents[i].dump();
+      const auto generated = T::decode(contents[i]);
+      const auto one = test_support::run_command(check_command(file, sample.name, single, false));
+      CHECK(one.out == generated.errors.to_string());
+      CHECK(one.exit_code == (generated.ok() ? 0 : 1));
     }
   });
   CHECK(compared > 1000);

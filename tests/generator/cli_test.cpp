@@ -196,6 +196,37 @@ TEST_CASE("check: 0 valid, 1 invalid with one line per error, 2 unreadable", "[c
   CHECK(run("check /nonexistent.json " + data.string()).exit_code == 2);
 }
 
+TEST_CASE("check --jsonl: one content per line, errors prefixed with the line number", "[cli][check]") {
+  const auto data = fs::path(TEST_TMP_DIR) / "check-data.jsonl";
+  std::ofstream(data) << R"({"name":"Monalisa Octocat","email":"octocat@github.com","age":30})"
+                      << "\n\n"
+                      << R"({"email":"x","age":17})"
+                      << "\r\n"
+                      << R"([])"
+                      << "\n";
+  auto r = run("check --jsonl " + sample("contact_information.json") + " " + data.string());
+  CHECK(r.exit_code == 1);
+  CHECK(r.out ==
+        "3:/name: is required\n3:/email: must be an email address (RFC 5321)\n3:/age: must be >= 18\n"
+        "4:: must be an object\n");
+  // All valid: exit 0, nothing printed; an empty file has no invalid line.
+  r = run_stdin("check --jsonl " + sample("contact_information.json") + " -",
+                R"({"name":"a","email":"a@b.co"})"
+                "\n"
+                R"({"name":"b","email":"b@c.co","age":18})");
+  CHECK(r.exit_code == 0);
+  CHECK(r.out.empty());
+  CHECK(run_stdin("check --jsonl " + sample("contact_information.json") + " -", "").exit_code == 0);
+  // An unreadable line: exit 2, located by line, and no verdicts for the other lines.
+  r = run_stdin("check --jsonl " + sample("contact_information.json") + " -", R"({"email":"x"})"
+                                                                              "\n"
+                                                                              R"({"name":)"
+                                                                              "\n");
+  CHECK(r.exit_code == 2);
+  CHECK_THAT(r.out, Catch::Contains("<stdin>:2: error: malformed JSON at line 1, column 9"));
+  CHECK_THAT(r.out, !Catch::Contains("/name"));
+}
+
 TEST_CASE("a templates directory replaces a template; a broken one is an error", "[cli][templates]") {
   const auto tdir = fresh_dir("templates");
   fs::create_directories(tdir);

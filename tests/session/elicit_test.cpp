@@ -32,7 +32,7 @@ struct Fixture {
     auto future = promise->get_future();
     elicit_async<T>(
         *session, T::default_message(), [promise](Outcome<T> o) { promise->set_value(std::move(o)); }, options);
-    auto request = client.next(2s);
+    auto request = client.next();
     return {request.value_or(json()), std::move(future)};
   }
 

@@ -13,6 +13,8 @@
 #include <elicit/memory_transport.hpp>
 #include <nlohmann/json.hpp>
 
+#include "../common/patience.hpp"
+
 class FakeClient {
  public:
   explicit FakeClient(std::unique_ptr<elicit::MemoryTransport> end) : end_(std::move(end)) {
@@ -47,14 +49,14 @@ class FakeClient {
   }
 
   /// The next message the server sent, or nullopt after `timeout`.
-  std::optional<nlohmann::json> next(std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+  std::optional<nlohmann::json> next(std::chrono::milliseconds timeout = test_support::kPatience) {
     auto text = next_text(timeout);
     if (!text) return std::nullopt;
     return nlohmann::json::parse(*text);
   }
 
   /// The next message exactly as it came over the wire.
-  std::optional<std::string> next_text(std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+  std::optional<std::string> next_text(std::chrono::milliseconds timeout = test_support::kPatience) {
     std::unique_lock<std::mutex> lock(mutex_);
     if (!cv_.wait_for(lock, timeout, [&] { return !inbox_.empty(); })) return std::nullopt;
     auto text = std::move(inbox_.front());
@@ -73,7 +75,7 @@ class FakeClient {
     return r ? (*r)["result"] : nlohmann::json();
   }
 
-  bool wait_closed(std::chrono::milliseconds timeout = std::chrono::seconds(5)) {
+  bool wait_closed(std::chrono::milliseconds timeout = test_support::kPatience) {
     std::unique_lock<std::mutex> lock(mutex_);
     return cv_.wait_for(lock, timeout, [&] { return closed_; });
   }

@@ -44,7 +44,7 @@ struct Collector {
       cv.notify_all();
     };
   }
-  bool wait_for(std::size_t count, std::chrono::milliseconds timeout = 5s) {
+  bool wait_for(std::size_t count, std::chrono::milliseconds timeout = test_support::kPatience) {
     std::unique_lock<std::mutex> lock(mutex);
     return cv.wait_for(lock, timeout, [&] {
       std::size_t n = 0;
@@ -284,7 +284,7 @@ TEST_CASE("thousands of requests in flight at once, answered in reverse order", 
   for (int i = 0; i < kCount; ++i) requests.push_back(*f.client.next());
   CHECK(f.session->pending_requests() == kCount);
   for (auto it = requests.rbegin(); it != requests.rend(); ++it) f.client.respond((*it)["id"], (*it)["params"]);
-  for (int i = 0; i < 500 && done < kCount; ++i) std::this_thread::sleep_for(10ms);
+  for (int i = 0; i < 6000 && done < kCount; ++i) std::this_thread::sleep_for(10ms);  // kPatience
   CHECK(done == kCount);
   CHECK(right == kCount);
   CHECK(f.session->pending_requests() == 0);

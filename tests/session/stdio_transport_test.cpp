@@ -10,6 +10,8 @@
 
 #include <elicit/stdio_transport.hpp>
 
+#include "../common/patience.hpp"
+
 using namespace std::chrono_literals;
 
 namespace {
@@ -49,11 +51,11 @@ struct Received {
   bool closed = false;
   bool wait(std::size_t n) {
     std::unique_lock<std::mutex> lock(mutex);
-    return cv.wait_for(lock, 5s, [&] { return messages.size() >= n; });
+    return cv.wait_for(lock, test_support::kPatience, [&] { return messages.size() >= n; });
   }
   bool wait_closed() {
     std::unique_lock<std::mutex> lock(mutex);
-    return cv.wait_for(lock, 5s, [&] { return closed; });
+    return cv.wait_for(lock, test_support::kPatience, [&] { return closed; });
   }
 };
 
