@@ -1,262 +1,172 @@
 #include "elicit/http_server.hpp"
 
-#include <httplib.h>
-
+#include <algorithm>
 #include <atomic>
 #include <cctype>
-#include <condition_variable>
-#include <deque>
+#include <list>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
-#include <unordered_map>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+
+#include "http/connection.hpp"
+#include "http/session_transport.hpp"
 
 namespace elicit {
 namespace {
 
-// One SSE response being written: the events queued for it, and whether the last one is queued.
-struct SseStream {
-  std::mutex mutex;
-  std::condition_variable cv;
-  std::deque<std::string> events;
-  bool finished = false;  // the final event is queued: end the stream after it
-  bool aborted = false;   // the session ended: end the stream now
-
-  void push(std::string message, bool final) {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (finished || aborted) return;
-    events.push_back(std::move(message));
-    finished = final;
-    cv.notify_all();
-  }
-  void abort() {
-    std::lock_guard<std::mutex> lock(mutex);
-    aborted = true;
-    cv.notify_all();
-  }
-};
-
-// The transport of one MCP session: routes each outgoing message to the SSE stream of the request
-// it belongs to, or to the session's GET stream, or holds it until a GET stream opens.
-class HttpSessionTransport final : public Transport {
- public:
-  void start(MessageHandler on_message, CloseHandler on_close) override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    on_message_ = std::move(on_message);
-    on_close_ = std::move(on_close);
-  }
-
-  bool send(std::string message, const SendContext& context) override {
-    std::shared_ptr<SseStream> stream;
-    bool final = false;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (closed_) return false;
-      if (context.related_request) {
-        const auto key = to_string(*context.related_request);
-        if (const auto it = request_streams_.find(key); it != request_streams_.end()) {
-          stream = it->second;
-          final = context.response;
-          if (final) request_streams_.erase(it);
-        }
-      }
-      if (!stream) {
-        stream = standalone_;
-        if (!stream) {
-          // Nowhere to send it yet: keep it (bounded) for the next GET stream.
-          if (held_.size() >= kMaxHeld) held_.pop_front();
-          held_.push_back(std::move(message));
-          return true;
-        }
-      }
-    }
-    stream->push(std::move(message), final);
-    return true;
-  }
-
-  void close() override {
-    CloseHandler on_close;
-    std::vector<std::shared_ptr<SseStream>> streams;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (closed_) return;
-      closed_ = true;
-      for (auto& [key, s] : request_streams_) streams.push_back(s);
-      request_streams_.clear();
-      if (standalone_) streams.push_back(standalone_);
-      standalone_.reset();
-      on_close = std::move(on_close_);
-    }
-    for (auto& s : streams) s->abort();
-    if (on_close) on_close();
-  }
-
-  // Registers the stream for a request before the request is delivered, so nothing is missed.
-  std::shared_ptr<SseStream> open_request_stream(const RequestId& id) {
-    auto s = std::make_shared<SseStream>();
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (closed_) return nullptr;
-    request_streams_[to_string(id)] = s;
-    return s;
-  }
-
-  void forget_request_stream(const RequestId& id, const std::shared_ptr<SseStream>& s) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = request_streams_.find(to_string(id));
-    if (it != request_streams_.end() && it->second == s) request_streams_.erase(it);
-  }
-
-  // The session's GET stream; nullptr when one is already open (one at a time) or closed.
-  std::shared_ptr<SseStream> open_standalone() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (closed_ || standalone_) return nullptr;
-    standalone_ = std::make_shared<SseStream>();
-    for (auto& m : held_) standalone_->events.push_back(std::move(m));
-    held_.clear();
-    return standalone_;
-  }
-
-  void forget_standalone(const std::shared_ptr<SseStream>& s) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    if (standalone_ == s) standalone_.reset();
-  }
-
-  // Hands one received message to the session, one at a time per session.
-  bool deliver(std::string message) {
-    MessageHandler handler;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (closed_) return false;
-      handler = on_message_;
-    }
-    std::lock_guard<std::mutex> order(deliver_mutex_);
-    if (handler) handler(std::move(message));
-    return true;
-  }
-
- private:
-  static constexpr std::size_t kMaxHeld = 1024;
-  std::mutex mutex_;
-  std::mutex deliver_mutex_;
-  MessageHandler on_message_;
-  CloseHandler on_close_;
-  bool closed_ = false;
-  std::unordered_map<std::string, std::shared_ptr<SseStream>> request_streams_;
-  std::shared_ptr<SseStream> standalone_;
-  std::deque<std::string> held_;
-};
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using http::error_reply;
+using http::Reply;
+using HttpRequest = http::Request;
 
 struct HttpSession {
+  explicit HttpSession(std::size_t max_held_bytes) : transport(max_held_bytes) {}
   std::string id;
-  HttpSessionTransport transport;  // declared first: it must outlive the server
+  http::SessionTransport transport;  // declared first: it must outlive the server
   std::unique_ptr<Server> server;
 };
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
 }
 
 // "localhost:8080" -> "localhost", "[::1]:3000" -> "[::1]".
-std::string host_without_port(const std::string& host) {
+std::string host_without_port(std::string_view host) {
   if (!host.empty() && host.front() == '[') {
     const auto close = host.find(']');
-    return close == std::string::npos ? host : host.substr(0, close + 1);
+    return std::string(close == std::string_view::npos ? host : host.substr(0, close + 1));
   }
-  return host.substr(0, host.find(':'));
+  return std::string(host.substr(0, host.find(':')));
 }
 
-bool is_loopback_name(const std::string& host) {
+bool is_loopback_name(std::string_view host) {
   const auto h = lower(host);
   return h == "localhost" || h == "127.0.0.1" || h == "[::1]";
 }
 
-void json_error(httplib::Response& res, int status, int code, const std::string& message) {
-  res.status = status;
-  res.set_content(
-      nlohmann::json{{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", code}, {"message", message}}}}.dump(),
-      "application/json");
+std::string_view header(const HttpRequest& req, std::string_view name) {
+  const auto it = req.find(boost::beast::string_view(name.data(), name.size()));
+  if (it == req.end()) return {};
+  return {it->value().data(), it->value().size()};
+}
+
+bool has_header(const HttpRequest& req, std::string_view name) {
+  return req.find(boost::beast::string_view(name.data(), name.size())) != req.end();
 }
 
 }  // namespace
 
 struct StreamableHttpServer::Impl {
   Impl(ServerInfo i, SessionSetup s, HttpServerOptions o)
-      : info(std::move(i)), setup(std::move(s)), options(std::move(o)) {}
+      : ioc(static_cast<int>(thread_count(o))),
+        info(std::move(i)),
+        setup(std::move(s)),
+        options(std::move(o)),
+        reaper(ioc) {}
 
+  static std::size_t thread_count(const HttpServerOptions& o) {
+    if (o.io_threads > 0) return o.io_threads;
+    return std::max(1u, std::thread::hardware_concurrency());
+  }
+
+  net::io_context ioc;  // first: destroyed last, after everything that holds its handlers
   ServerInfo info;
   SessionSetup setup;
   HttpServerOptions options;
-  httplib::Server http;
-  std::thread thread;
-  int port = 0;
+  std::optional<tcp::acceptor> acceptor;
+  net::steady_timer reaper;
+  std::vector<std::thread> threads;
+  std::atomic<int> port{0};
   mutable std::mutex mutex;
   std::map<std::string, std::shared_ptr<HttpSession>> sessions;
+  std::list<std::weak_ptr<http::Connection>> connections;
+  bool started = false;
   bool stopped = false;
 
-  bool host_allowed(const httplib::Request& req) const {
-    const auto host = host_without_port(req.get_header_value("Host"));
-    if (host.empty() || is_loopback_name(host)) return true;  // HTTP/1.0 clients may omit Host
-    for (const auto& h : options.allowed_hosts) {
-      if (lower(h) == lower(host) || lower(h) == lower(req.get_header_value("Host"))) return true;
-    }
-    return false;
+  // --- accepting ------------------------------------------------------------------------------
+
+  http::ConnectionLimits limits() const {
+    return {options.max_request_bytes, options.max_header_bytes, options.max_header_fields, options.max_queued_bytes,
+            options.request_timeout,   options.write_timeout,    options.keepalive};
   }
 
-  bool origin_allowed(const httplib::Request& req) const {
-    if (!req.has_header("Origin")) return true;  // not a browser request
-    const auto origin = req.get_header_value("Origin");
-    for (const auto& o : options.allowed_origins) {
-      if (lower(o) == lower(origin)) return true;
-    }
-    const auto scheme_end = origin.find("://");
-    if (scheme_end == std::string::npos) return false;
-    const auto scheme = lower(origin.substr(0, scheme_end));
-    if (scheme != "http" && scheme != "https") return false;
-    return is_loopback_name(host_without_port(origin.substr(scheme_end + 3)));
-  }
-
-  // Common checks; false when `res` already holds the rejection.
-  bool admit(const httplib::Request& req, httplib::Response& res) const {
-    if (!host_allowed(req) || !origin_allowed(req)) {
-      json_error(res, 403, -32000, "Forbidden: Host or Origin is not allowed (DNS rebinding protection)");
-      return false;
-    }
-    if (req.has_header("MCP-Protocol-Version")) {
-      const auto v = req.get_header_value("MCP-Protocol-Version");
-      bool known = v == "2025-03-26";  // the spec's assumed default when the header is absent
-      for (const auto& s : supported_protocol_versions()) known = known || s == v;
-      if (!known) {
-        json_error(res, 400, -32000, "Bad Request: unsupported MCP-Protocol-Version " + v);
-        return false;
+  void accept() {
+    acceptor->async_accept(net::make_strand(ioc), [this](boost::beast::error_code ec, tcp::socket socket) {
+      if (ec == net::error::operation_aborted || !acceptor->is_open()) return;
+      if (!ec) {
+        auto c = std::make_shared<http::Connection>(std::move(socket), limits(),
+                                                    [this](const HttpRequest& req) { return handle(req); });
+        {
+          std::lock_guard<std::mutex> lock(mutex);
+          connections.push_back(c);
+        }
+        c->start();
+        accept();
+        return;
       }
-    }
-    return true;
+      // Out of file descriptors or similar: keep serving the connections we have, retry shortly.
+      auto retry = std::make_shared<net::steady_timer>(ioc, std::chrono::milliseconds(50));
+      retry->async_wait([this, retry](boost::beast::error_code e) {
+        if (!e) accept();
+      });
+    });
   }
 
-  std::shared_ptr<HttpSession> find_session(const httplib::Request& req, httplib::Response& res) {
-    if (!req.has_header("Mcp-Session-Id")) {
-      json_error(res, 400, -32000, "Bad Request: Mcp-Session-Id header is required");
+  // --- sessions -------------------------------------------------------------------------------
+
+  std::shared_ptr<HttpSession> find_session(const HttpRequest& req, Reply& rejection) {
+    if (!has_header(req, "Mcp-Session-Id")) {
+      rejection = error_reply(400, -32000, "Bad Request: Mcp-Session-Id header is required");
       return nullptr;
     }
     std::lock_guard<std::mutex> lock(mutex);
-    const auto it = sessions.find(req.get_header_value("Mcp-Session-Id"));
+    const auto it = sessions.find(std::string(header(req, "Mcp-Session-Id")));
     if (it == sessions.end()) {
-      json_error(res, 404, -32001, "Session not found");
+      rejection = error_reply(404, -32001, "Session not found");
       return nullptr;
     }
     return it->second;
   }
 
-  std::shared_ptr<HttpSession> new_session() {
-    auto s = std::make_shared<HttpSession>();
+  std::shared_ptr<HttpSession> new_session(Reply& rejection) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (stopped) {
+        rejection = error_reply(503, -32000, "Service Unavailable: the server is shutting down");
+        return nullptr;
+      }
+      if (sessions.size() >= options.max_sessions) {
+        rejection = error_reply(503, -32000, "Service Unavailable: too many sessions");
+        rejection.headers.emplace_back("Retry-After", "5");
+        return nullptr;
+      }
+    }
+    auto s = std::make_shared<HttpSession>(options.max_held_bytes);
     s->id = new_elicitation_id();  // 128 bits from the CSPRNG: unguessable
-    s->server = std::make_unique<Server>(s->transport, info, options.server);
+    try {
+      s->server = std::make_unique<Server>(s->transport, info, options.server);
+    } catch (const std::system_error&) {  // no thread could be created
+      rejection = error_reply(503, -32000, "Service Unavailable: out of resources");
+      rejection.headers.emplace_back("Retry-After", "1");
+      return nullptr;
+    }
     if (setup) setup(*s->server);
     s->server->start();
     std::lock_guard<std::mutex> lock(mutex);
-    if (stopped) return nullptr;
+    if (stopped) {
+      rejection = error_reply(503, -32000, "Service Unavailable: the server is shutting down");
+      return nullptr;
+    }
     sessions[s->id] = s;
     return s;
   }
@@ -273,144 +183,197 @@ struct StreamableHttpServer::Impl {
     s->server->close();
   }
 
-  // Streams `stream` as SSE until its final event, the session's end, or the client's departure.
-  void stream_sse(httplib::Response& res, std::shared_ptr<SseStream> stream, std::function<void()> on_end) {
-    res.set_header("Cache-Control", "no-cache");
-    const auto keepalive = options.keepalive;
-    res.set_chunked_content_provider(
-        "text/event-stream",
-        [stream, keepalive](std::size_t, httplib::DataSink& sink) {
-          std::unique_lock<std::mutex> lock(stream->mutex);
-          while (true) {
-            if (!stream->events.empty()) {
-              auto event = "event: message\ndata: " + std::move(stream->events.front()) + "\n\n";
-              stream->events.pop_front();
-              const bool last = stream->events.empty() && stream->finished;
-              lock.unlock();
-              if (!sink.write(event.data(), event.size())) return false;
-              if (last) {
-                sink.done();
-                return true;
-              }
-              lock.lock();
-              continue;
-            }
-            if (stream->aborted) {
-              lock.unlock();
-              sink.done();
-              return true;
-            }
-            if (!stream->cv.wait_for(lock, keepalive, [&] { return !stream->events.empty() || stream->aborted; })) {
-              lock.unlock();
-              static constexpr char kPing[] = ": keepalive\n\n";
-              if (!sink.is_writable() || !sink.write(kPing, sizeof kPing - 1)) return false;  // client gone
-              lock.lock();
-            }
-          }
-        },
-        [on_end = std::move(on_end)](bool) { on_end(); });
+  // Ends sessions idle past options.idle_session_timeout, and forgets connections that are gone.
+  void reap() {
+    const auto cutoff = std::chrono::steady_clock::now() - options.idle_session_timeout;
+    std::vector<std::string> idle;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      for (const auto& [id, s] : sessions) {
+        if (s->transport.idle_since(cutoff)) idle.push_back(id);
+      }
+      connections.remove_if([](const std::weak_ptr<http::Connection>& c) { return c.expired(); });
+    }
+    for (const auto& id : idle) end_session(id);
   }
 
-  void handle_post(const httplib::Request& req, httplib::Response& res) {
-    if (!admit(req, res)) return;
-    if (lower(req.get_header_value("Content-Type")).rfind("application/json", 0) != 0) {
-      json_error(res, 415, -32000, "Unsupported Media Type: POST bodies are application/json");
-      return;
+  void schedule_reaper() {
+    const auto period = std::clamp<std::chrono::milliseconds>(options.idle_session_timeout / 4,
+                                                              std::chrono::milliseconds(10), std::chrono::seconds(5));
+    reaper.expires_after(period);
+    reaper.async_wait([this](boost::beast::error_code ec) {
+      if (ec) return;
+      reap();
+      schedule_reaper();
+    });
+  }
+
+  // --- requests -------------------------------------------------------------------------------
+
+  bool host_allowed(const HttpRequest& req) const {
+    const auto raw = header(req, "Host");
+    const auto host = host_without_port(raw);
+    if (host.empty() || is_loopback_name(host)) return true;  // HTTP/1.0 clients may omit Host
+    for (const auto& h : options.allowed_hosts) {
+      if (lower(h) == lower(host) || lower(h) == lower(raw)) return true;
     }
-    if (req.has_header("Accept")) {
-      const auto accept = lower(req.get_header_value("Accept"));
-      if (accept.find("text/event-stream") == std::string::npos && accept.find("*/*") == std::string::npos) {
-        json_error(res, 406, -32000, "Not Acceptable: the client must accept text/event-stream");
-        return;
+    return false;
+  }
+
+  bool origin_allowed(const HttpRequest& req) const {
+    if (!has_header(req, "Origin")) return true;  // not a browser request
+    const auto origin = lower(header(req, "Origin"));
+    for (const auto& o : options.allowed_origins) {
+      if (lower(o) == origin) return true;
+    }
+    const auto scheme_end = origin.find("://");
+    if (scheme_end == std::string::npos) return false;
+    const auto scheme = origin.substr(0, scheme_end);
+    if (scheme != "http" && scheme != "https") return false;
+    return is_loopback_name(host_without_port(origin.substr(scheme_end + 3)));
+  }
+
+  // Checks every request passes; an error reply when it does not.
+  std::optional<Reply> refuse(const HttpRequest& req) const {
+    if (!host_allowed(req) || !origin_allowed(req)) {
+      return error_reply(403, -32000, "Forbidden: Host or Origin is not allowed (DNS rebinding protection)");
+    }
+    if (has_header(req, "MCP-Protocol-Version")) {
+      const auto v = header(req, "MCP-Protocol-Version");
+      bool known = v == "2025-03-26";  // the spec's assumed default when the header is absent
+      for (const auto& s : supported_protocol_versions()) known = known || s == v;
+      if (!known) {
+        return error_reply(
+            400, -32000,
+            "Bad Request: unsupported MCP-Protocol-Version " +
+                nlohmann::json(std::string(v)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
       }
     }
-    auto parsed = parse_message(req.body);
-    if (parsed.error) {
-      json_error(res, 400, parsed.error->code, parsed.error->message);
-      return;
+    return std::nullopt;
+  }
+
+  Reply handle(const HttpRequest& req) {
+    const auto target = std::string_view(req.target().data(), req.target().size());
+    if (target.substr(0, target.find('?')) != options.path) return error_reply(404, -32000, "Not Found");
+    if (auto r = refuse(req)) return std::move(*r);
+    switch (req.method()) {
+      case boost::beast::http::verb::post:
+        return handle_post(req);
+      case boost::beast::http::verb::get:
+        return handle_get(req);
+      case boost::beast::http::verb::delete_:
+        return handle_delete(req);
+      default: {
+        auto r = error_reply(405, -32000, "Method Not Allowed");
+        r.headers.emplace_back("Allow", "GET, POST, DELETE");
+        return r;
+      }
     }
-    const auto* request = parsed.message ? std::get_if<Request>(&*parsed.message) : nullptr;
+  }
+
+  Reply handle_post(const HttpRequest& req) {
+    if (lower(header(req, "Content-Type")).rfind("application/json", 0) != 0) {
+      return error_reply(415, -32000, "Unsupported Media Type: POST bodies are application/json");
+    }
+    if (has_header(req, "Accept")) {
+      const auto accept = lower(header(req, "Accept"));
+      if (accept.find("text/event-stream") == std::string::npos && accept.find("*/*") == std::string::npos) {
+        return error_reply(406, -32000, "Not Acceptable: the client must accept text/event-stream");
+      }
+    }
+    const auto& body = req.body();
+    auto parsed = parse_message(body);
+    if (parsed.error) return error_reply(400, parsed.error->code, parsed.error->message);
+    const auto* request = parsed.message ? std::get_if<::elicit::Request>(&*parsed.message) : nullptr;
+    Reply reply;
     std::shared_ptr<HttpSession> session;
     if (request && request->method == "initialize") {
-      session = new_session();
-      if (!session) {
-        json_error(res, 503, -32000, "Server is shutting down");
-        return;
-      }
-      res.set_header("Mcp-Session-Id", session->id);
+      session = new_session(reply);
+      if (!session) return reply;
+      reply.headers.emplace_back("Mcp-Session-Id", session->id);
     } else {
-      session = find_session(req, res);
-      if (!session) return;
+      session = find_session(req, reply);
+      if (!session) return reply;
     }
-    if (!request) {  // a notification, or the client's response to our request
-      session->transport.deliver(req.body);
-      res.status = 202;
-      return;
+    if (!request) {  // a notification, or the client's answer to one of our requests
+      if (!session->transport.deliver(body)) return error_reply(404, -32001, "Session not found");
+      reply.status = 202;
+      return reply;
     }
     auto stream = session->transport.open_request_stream(request->id);
-    if (!stream) {
-      json_error(res, 404, -32001, "Session not found");
-      return;
-    }
-    const auto id = request->id;
+    if (!stream) return error_reply(404, -32001, "Session not found");
+    session->transport.stream_opened();
     std::weak_ptr<HttpSession> weak = session;
-    session->transport.deliver(req.body);
-    stream_sse(res, stream, [weak, id, stream] {
-      if (auto s = weak.lock()) s->transport.forget_request_stream(id, stream);
-    });
+    reply.sse = stream;
+    reply.on_sse_end = [weak] {
+      if (auto s = weak.lock()) s->transport.stream_closed();
+    };
+    session->transport.deliver(body);
+    return reply;
   }
 
-  void handle_get(const httplib::Request& req, httplib::Response& res) {
-    if (!admit(req, res)) return;
-    if (lower(req.get_header_value("Accept")).find("text/event-stream") == std::string::npos) {
-      json_error(res, 406, -32000, "Not Acceptable: GET opens a text/event-stream");
-      return;
+  Reply handle_get(const HttpRequest& req) {
+    if (lower(header(req, "Accept")).find("text/event-stream") == std::string::npos) {
+      return error_reply(406, -32000, "Not Acceptable: GET opens a text/event-stream");
     }
-    auto session = find_session(req, res);
-    if (!session) return;
-    auto stream = session->transport.open_standalone();
-    if (!stream) {
-      json_error(res, 409, -32000, "Conflict: this session already has a GET stream");
-      return;
-    }
+    Reply reply;
+    auto session = find_session(req, reply);
+    if (!session) return reply;
+    auto stream = session->transport.claim_standalone();
+    if (!stream) return error_reply(409, -32000, "Conflict: this session already has a GET stream");
+    session->transport.stream_opened();
     std::weak_ptr<HttpSession> weak = session;
-    stream_sse(res, stream, [weak, stream] {
-      if (auto s = weak.lock()) s->transport.forget_standalone(stream);
-    });
+    reply.sse = stream;
+    reply.on_sse_end = [weak] {
+      if (auto s = weak.lock()) {
+        s->transport.release_standalone();
+        s->transport.stream_closed();
+      }
+    };
+    return reply;
   }
 
-  void handle_delete(const httplib::Request& req, httplib::Response& res) {
-    if (!admit(req, res)) return;
-    auto session = find_session(req, res);
-    if (!session) return;
+  Reply handle_delete(const HttpRequest& req) {
+    Reply reply;
+    auto session = find_session(req, reply);
+    if (!session) return reply;
     end_session(session->id);
-    res.status = 200;
+    reply.status = 200;
+    return reply;
   }
 };
 
 StreamableHttpServer::StreamableHttpServer(ServerInfo info, SessionSetup setup, HttpServerOptions options)
-    : impl_(std::make_unique<Impl>(std::move(info), std::move(setup), std::move(options))) {
-  auto* impl = impl_.get();
-  auto& http = impl_->http;
-  const auto threads = impl_->options.http_threads;
-  http.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  http.set_payload_max_length(impl_->options.max_request_bytes);
-  http.set_read_timeout(impl_->options.io_timeout);
-  http.set_write_timeout(impl_->options.io_timeout);
-  const auto& path = impl_->options.path;
-  http.Post(path, [impl](const httplib::Request& req, httplib::Response& res) { impl->handle_post(req, res); });
-  http.Get(path, [impl](const httplib::Request& req, httplib::Response& res) { impl->handle_get(req, res); });
-  http.Delete(path, [impl](const httplib::Request& req, httplib::Response& res) { impl->handle_delete(req, res); });
-}
+    : impl_(std::make_shared<Impl>(std::move(info), std::move(setup), std::move(options))) {}
 
 StreamableHttpServer::~StreamableHttpServer() { stop(); }
 
 void StreamableHttpServer::start() {
-  auto& o = impl_->options;
-  impl_->port =
-      o.port == 0 ? impl_->http.bind_to_any_port(o.host) : (impl_->http.bind_to_port(o.host, o.port) ? o.port : -1);
-  if (impl_->port <= 0) throw std::runtime_error("cannot listen on " + o.host + ":" + std::to_string(o.port));
-  impl_->thread = std::thread([impl = impl_.get()] { impl->http.listen_after_bind(); });
+  auto& impl = *impl_;
+  {
+    std::lock_guard<std::mutex> lock(impl.mutex);
+    if (impl.started) throw std::logic_error("StreamableHttpServer::start() called twice");
+    impl.started = true;
+  }
+  const auto& o = impl.options;
+  try {
+    const auto address = net::ip::make_address(o.host);
+    impl.acceptor.emplace(impl.ioc);
+    const tcp::endpoint endpoint(address, static_cast<unsigned short>(o.port));
+    impl.acceptor->open(endpoint.protocol());
+    impl.acceptor->set_option(net::socket_base::reuse_address(true));
+    impl.acceptor->bind(endpoint);
+    // The kernel's largest backlog (SOMAXCONN): a burst of connects waits in the queue, not in SYN
+    // retransmission.
+    impl.acceptor->listen(net::socket_base::max_listen_connections);
+    impl.port = impl.acceptor->local_endpoint().port();
+  } catch (const boost::system::system_error& e) {
+    throw std::runtime_error("cannot listen on " + o.host + ":" + std::to_string(o.port) + ": " + e.code().message());
+  }
+  impl.accept();
+  impl.schedule_reaper();
+  const auto n = Impl::thread_count(o);
+  for (std::size_t i = 0; i < n; ++i) impl.threads.emplace_back([&impl] { impl.ioc.run(); });
 }
 
 int StreamableHttpServer::port() const noexcept { return impl_->port; }
@@ -421,15 +384,37 @@ std::size_t StreamableHttpServer::session_count() const {
 }
 
 void StreamableHttpServer::stop() {
+  auto& impl = *impl_;
   std::map<std::string, std::shared_ptr<HttpSession>> sessions;
+  std::list<std::weak_ptr<http::Connection>> connections;
   {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    impl_->stopped = true;
-    sessions.swap(impl_->sessions);
+    std::lock_guard<std::mutex> lock(impl.mutex);
+    if (impl.stopped) return;
+    impl.stopped = true;
+    sessions.swap(impl.sessions);
+    connections = impl.connections;
   }
+  net::post(impl.ioc, [&impl] {
+    boost::beast::error_code ec;
+    if (impl.acceptor) impl.acceptor->close(ec);
+    impl.reaper.cancel();
+  });
   for (auto& [id, s] : sessions) s->server->close();  // ends every open SSE stream
-  impl_->http.stop();
-  if (impl_->thread.joinable()) impl_->thread.join();
+  for (auto& weak : connections) {
+    if (auto c = weak.lock()) c->close();
+  }
+  // Give the connections a bounded moment to write their last bytes, then stop the loop.
+  for (int i = 0; i < 300; ++i) {
+    bool alive = false;
+    for (auto& weak : connections) alive = alive || !weak.expired();
+    if (!alive) break;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  impl.ioc.stop();
+  for (auto& t : impl.threads) {
+    if (t.joinable()) t.join();
+  }
+  impl.threads.clear();
 }
 
 }  // namespace elicit

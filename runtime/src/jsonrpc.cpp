@@ -22,6 +22,21 @@ nlohmann::json error_to_json(const RpcError& e) {
 
 namespace {
 
+// nlohmann's message without its internal prefix ("[json.exception.parse_error.101] parse error at
+// line 1, column 5: ") and without the echo of the offending bytes ("; last read: '...'"), which
+// may not be UTF-8: what a peer is told is ours to word.
+std::string reason(const nlohmann::json::exception& e) {
+  std::string what = e.what();
+  if (const auto bracket = what.find("] "); what.rfind("[json.exception", 0) == 0 && bracket != std::string::npos) {
+    what.erase(0, bracket + 2);
+  }
+  if (const auto col = what.find(", column "); col != std::string::npos) {
+    if (const auto colon = what.find(": ", col); colon != std::string::npos) what.erase(0, colon + 2);
+  }
+  if (const auto last = what.find("; last read: "); last != std::string::npos) what.erase(last);
+  return what;
+}
+
 constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
 
 std::optional<RequestId> read_id(const nlohmann::json& j) {
@@ -53,9 +68,14 @@ ParseResult parse_message(std::string_view text) {
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text.begin(), text.end());
-  } catch (const nlohmann::json::exception& e) {
+  } catch (const nlohmann::json::parse_error& e) {
     ParseResult r;
-    r.error = RpcError{error_code::parse_error, std::string("Parse error: ") + e.what(), std::nullopt};
+    r.error = RpcError{error_code::parse_error, "Parse error at byte " + std::to_string(e.byte) + ": " + reason(e),
+                       std::nullopt};
+    return r;
+  } catch (const nlohmann::json::exception& e) {  // e.g. a number beyond double
+    ParseResult r;
+    r.error = RpcError{error_code::parse_error, "Parse error: " + reason(e), std::nullopt};
     return r;
   }
   if (j.is_array()) return invalid("batches are not supported (MCP 2025-06-18 removed them)");

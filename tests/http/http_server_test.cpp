@@ -1,25 +1,26 @@
-// The Streamable HTTP transport at the HTTP level: sessions, header checks, limits, SSE streams,
-// and an elicitation during tools/call answered by a separate POST.
+// The Streamable HTTP transport at the HTTP level: sessions, header checks, SSE streams, an
+// elicitation during tools/call answered by a separate POST, and every limit with its failure path.
+// Loopback only; every loop is bounded in count, every wait by test_support::kPatience.
 #include <catch2/catch.hpp>
 
-#include <httplib.h>
-
+#include <atomic>
 #include <future>
+#include <thread>
 
 #include <elicit/http_server.hpp>
 
 #include "github_username.hpp"
+#include "http_client.hpp"
 
 using namespace std::chrono_literals;
+using http_test::bhttp::verb;
 using nlohmann::json;
 
 namespace {
 
-const httplib::Headers kAccept{{"Accept", "application/json, text/event-stream"}};
-
-json initialize_body() {
+json initialize_body(int id = 1) {
   return {{"jsonrpc", "2.0"},
-          {"id", 1},
+          {"id", id},
           {"method", "initialize"},
           {"params",
            {{"protocolVersion", "2025-11-25"},
@@ -27,57 +28,105 @@ json initialize_body() {
             {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}};
 }
 
-// The JSON-RPC messages in an SSE body ("event: message\ndata: {...}\n\n"...).
-std::vector<json> sse_messages(const std::string& body) {
-  std::vector<json> out;
-  std::size_t pos = 0;
-  while ((pos = body.find("data: ", pos)) != std::string::npos) {
-    const auto end = body.find('\n', pos);
-    out.push_back(json::parse(body.substr(pos + 6, end - pos - 6)));
-    pos = end;
+json request(const json& id, const std::string& method, const json& params = json::object()) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
+}
+
+// What the "ask" tools saw, for tests that end a session under them.
+struct Seen {
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::vector<std::string> statuses;
+  void add(std::string s) {
+    std::lock_guard<std::mutex> lock(mutex);
+    statuses.push_back(std::move(s));
+    cv.notify_all();
   }
-  return out;
+  bool wait(std::size_t n) {
+    std::unique_lock<std::mutex> lock(mutex);
+    return cv.wait_for(lock, test_support::kPatience, [&] { return statuses.size() >= n; });
+  }
+};
+
+elicit::HttpServerOptions test_options() {
+  elicit::HttpServerOptions o;
+  o.max_request_bytes = 64 * 1024;
+  o.keepalive = 100ms;
+  o.io_threads = 2;
+  o.server.session.log = [](std::string_view) {};
+  return o;
 }
 
 struct Fixture {
-  Fixture() {
-    elicit::HttpServerOptions o;
-    o.max_request_bytes = 64 * 1024;
-    o.keepalive = 100ms;
-    o.server.session.log = [](std::string_view) {};
+  explicit Fixture(elicit::HttpServerOptions o = test_options()) {
+    auto seen_ptr = seen;
     server = std::make_unique<elicit::StreamableHttpServer>(
         elicit::ServerInfo{"http-test", "1"},
-        [](elicit::Server& s) {
-          s.add_tool({"ask", "asks a username", {{"type", "object"}}, std::nullopt, [](elicit::ToolCall& call) {
+        [seen_ptr](elicit::Server& s) {
+          s.add_tool({"ask", "asks a username", {{"type", "object"}}, std::nullopt, [seen_ptr](elicit::ToolCall& call) {
                         auto o = call.elicit<samples::GithubUsername>();
+                        seen_ptr->add(std::string(elicit::to_string(o.status)));
                         return elicit::ToolResult::text(o ? o.value->name : std::string(elicit::to_string(o.status)));
                       }});
+          s.add_tool({"ask_async",
+                      "asks a username, holding no thread",
+                      {{"type", "object"}},
+                      std::nullopt,
+                      nullptr,
+                      [seen_ptr](std::shared_ptr<elicit::ToolCall> call) {
+                        elicit::elicit_async<samples::GithubUsername>(
+                            call->session(), samples::GithubUsername::default_message(),
+                            [call, seen_ptr](elicit::Outcome<samples::GithubUsername> o) {
+                              seen_ptr->add(std::string(elicit::to_string(o.status)));
+                              call->reply(elicit::ToolResult::text(o ? o.value->name
+                                                                     : std::string(elicit::to_string(o.status))));
+                            },
+                            call->elicit_options());
+                      }});
+          s.add_tool(
+              {"chatter",
+               "sends notifications unrelated to any request",
+               {{"type", "object"}},
+               std::nullopt,
+               [](elicit::ToolCall& call) {
+                 for (int i = 0; i < 200; ++i) {
+                   call.session().notify("notifications/message", {{"level", "info"}, {"data", std::string(100, 'x')}});
+                 }
+                 return elicit::ToolResult::text("done");
+               }});
         },
-        o);
+        std::move(o));
     server->start();
-    client = std::make_unique<httplib::Client>("127.0.0.1", server->port());
-    client->set_read_timeout(10, 0);
   }
 
-  std::string initialize() {
-    auto r = client->Post("/mcp", kAccept, initialize_body().dump(), "application/json");
-    REQUIRE(r);
-    REQUIRE(r->status == 200);
-    REQUIRE(r->get_header_value("Content-Type") == "text/event-stream");
-    const auto messages = sse_messages(r->body);
-    REQUIRE(messages.size() == 1);
-    CHECK(messages[0]["result"]["protocolVersion"] == "2025-11-25");
-    return r->get_header_value("Mcp-Session-Id");
+  http_test::Connection connect() const { return http_test::Connection(server->port()); }
+
+  http_test::Response post(const json& body, const http_test::Headers& headers = http_test::kAccept) const {
+    auto c = connect();
+    return c.request(verb::post, "/mcp", headers, body.dump());
   }
 
-  httplib::Headers with_session(const std::string& id) {
-    auto h = kAccept;
-    h.emplace("Mcp-Session-Id", id);
+  static http_test::Headers with_session(const std::string& id) {
+    auto h = http_test::kAccept;
+    h.emplace_back("Mcp-Session-Id", id);
     return h;
   }
 
+  std::string initialize() const {
+    auto c = connect();
+    c.send(verb::post, "/mcp", http_test::kAccept, initialize_body().dump());
+    const auto head = c.read_head();
+    REQUIRE(head.status == 200);
+    REQUIRE(head.header("content-type") == "text/event-stream");
+    const auto m = c.next_message();
+    REQUIRE(m);
+    CHECK((*m)["result"]["protocolVersion"] == "2025-11-25");
+    CHECK_FALSE(c.next_message());  // the stream ends after the response
+    return head.header("mcp-session-id");
+  }
+
+  std::shared_ptr<Seen> seen = std::make_shared<Seen>();
   std::unique_ptr<elicit::StreamableHttpServer> server;
-  std::unique_ptr<httplib::Client> client;
 };
 
 }  // namespace
@@ -87,95 +136,237 @@ TEST_CASE("initialize creates a session that later requests must name", "[http]"
   const auto id = f.initialize();
   CHECK(id.size() == 32);
   CHECK(f.server->session_count() == 1);
-  const auto ping = json{{"jsonrpc", "2.0"}, {"id", 2}, {"method", "ping"}}.dump();
-  auto r = f.client->Post("/mcp", kAccept, ping, "application/json");
-  CHECK(r->status == 400);
-  auto h = f.with_session("0123456789abcdef0123456789abcdef");
-  CHECK(f.client->Post("/mcp", h, ping, "application/json")->status == 404);
-  r = f.client->Post("/mcp", f.with_session(id), ping, "application/json");
-  REQUIRE(r->status == 200);
-  CHECK(sse_messages(r->body).at(0)["result"] == json::object());
-  r = f.client->Post("/mcp", f.with_session(id),
-                     json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump(), "application/json");
-  CHECK(r->status == 202);
-  CHECK(r->body.empty());
-  CHECK(f.client->Delete("/mcp", f.with_session(id))->status == 200);
+  const auto ping = json{{"jsonrpc", "2.0"}, {"id", 2}, {"method", "ping"}};
+  CHECK(f.post(ping).status == 400);
+  CHECK(f.post(ping, Fixture::with_session("0123456789abcdef0123456789abcdef")).status == 404);
+  auto c = f.connect();
+  c.send(verb::post, "/mcp", Fixture::with_session(id), ping.dump());
+  REQUIRE(c.read_head().status == 200);
+  CHECK((*c.next_message())["result"] == json::object());
+  CHECK_FALSE(c.next_message());  // the stream ends after the response
+  // The same connection serves the next request (keep-alive).
+  const auto r = c.request(verb::post, "/mcp", Fixture::with_session(id),
+                           json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump());
+  CHECK(r.status == 202);
+  CHECK(r.body.empty());
+  CHECK(c.request(verb::delete_, "/mcp", Fixture::with_session(id)).status == 200);
   CHECK(f.server->session_count() == 0);
-  CHECK(f.client->Post("/mcp", f.with_session(id), ping, "application/json")->status == 404);
+  CHECK(f.post(ping, Fixture::with_session(id)).status == 404);
 }
 
 TEST_CASE("Host and Origin are checked against DNS rebinding", "[http][security]") {
   Fixture f;
-  const auto body = initialize_body().dump();
-  httplib::Headers evil_host{{"Host", "evil.example.com"}, {"Accept", "application/json, text/event-stream"}};
-  CHECK(f.client->Post("/mcp", evil_host, body, "application/json")->status == 403);
-  httplib::Headers evil_origin{{"Origin", "http://evil.example.com"}, {"Accept", "text/event-stream"}};
-  CHECK(f.client->Post("/mcp", evil_origin, body, "application/json")->status == 403);
-  httplib::Headers null_origin{{"Origin", "null"}, {"Accept", "text/event-stream"}};
-  CHECK(f.client->Post("/mcp", null_origin, body, "application/json")->status == 403);
-  httplib::Headers local_origin{{"Origin", "http://localhost:5173"}, {"Accept", "text/event-stream"}};
-  CHECK(f.client->Post("/mcp", local_origin, body, "application/json")->status == 200);
-  httplib::Headers v6_host{{"Host", "[::1]:8080"}, {"Accept", "text/event-stream"}};
-  CHECK(f.client->Post("/mcp", v6_host, body, "application/json")->status == 200);
+  const auto body = initialize_body();
+  auto with = [](std::string name, std::string value) {
+    auto h = http_test::kAccept;
+    h.emplace_back(std::move(name), std::move(value));
+    return h;
+  };
+  CHECK(f.post(body, with("Host", "evil.example.com")).status == 403);
+  CHECK(f.post(body, with("Origin", "http://evil.example.com")).status == 403);
+  CHECK(f.post(body, with("Origin", "null")).status == 403);
+  CHECK(f.post(body, with("Origin", "http://localhost:5173")).status == 200);
+  CHECK(f.post(body, with("Host", "[::1]:8080")).status == 200);
 }
 
-TEST_CASE("media types, protocol version and size are enforced", "[http]") {
+TEST_CASE("media types, protocol version, paths and methods are enforced", "[http]") {
   Fixture f;
-  const auto body = initialize_body().dump();
-  CHECK(f.client->Post("/mcp", kAccept, body, "text/plain")->status == 415);
-  CHECK(f.client->Post("/mcp", httplib::Headers{{"Accept", "application/json"}}, body, "application/json")->status ==
-        406);
-  auto h = kAccept;
-  h.emplace("MCP-Protocol-Version", "1999-01-01");
-  CHECK(f.client->Post("/mcp", h, body, "application/json")->status == 400);
-  CHECK(f.client->Post("/mcp", kAccept, std::string(100 * 1024, ' '), "application/json")->status == 413);
-  auto r = f.client->Post("/mcp", kAccept, "{not json", "application/json");
-  CHECK(r->status == 400);
-  CHECK(json::parse(r->body)["error"]["code"] == -32700);
-  CHECK(f.client->Get("/mcp", httplib::Headers{{"Accept", "text/event-stream"}})->status == 400);
+  const auto body = initialize_body();
+  CHECK(f.post(body, {{"Accept", "text/event-stream"}, {"Content-Type", "text/plain"}}).status == 415);
+  CHECK(f.post(body, {{"Accept", "application/json"}, {"Content-Type", "application/json"}}).status == 406);
+  auto h = http_test::kAccept;
+  h.emplace_back("MCP-Protocol-Version", "1999-01-01");
+  CHECK(f.post(body, h).status == 400);
+  auto c = f.connect();
+  auto r = c.request(verb::post, "/mcp", http_test::kAccept, "{not json");
+  CHECK(r.status == 400);
+  CHECK(json::parse(r.body)["error"]["code"] == -32700);
+  CHECK(c.request(verb::get, "/mcp", {{"Accept", "text/event-stream"}}).status == 400);  // no session
+  CHECK(c.request(verb::post, "/other", http_test::kAccept, body.dump()).status == 404);
+  r = c.request(verb::put, "/mcp", http_test::kAccept, body.dump());
+  CHECK(r.status == 405);
+  CHECK(r.header("allow") == "GET, POST, DELETE");
+}
+
+TEST_CASE("a body that is not UTF-8 is a -32700 parse error with HTTP 400, without internals", "[http][hostile]") {
+  Fixture f;
+  auto c = f.connect();
+  const auto r =
+      c.request(verb::post, "/mcp", http_test::kAccept, "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"\xff\xfe\"}");
+  CHECK(r.status == 400);
+  const auto j = json::parse(r.body);  // valid JSON (and so valid UTF-8) whatever the input was
+  CHECK(j["error"]["code"] == -32700);
+  CHECK(j["error"]["message"].get<std::string>().find("json.exception") == std::string::npos);
+  for (const auto& [name, value] : r.headers) CHECK(name.find("exception") == std::string::npos);
+  // The connection and the server keep serving.
+  CHECK(c.request(verb::post, "/mcp", http_test::kAccept, initialize_body().dump()).status == 200);
 }
 
 TEST_CASE("an elicitation rides the tools/call stream and its answer is a separate POST", "[http][elicit]") {
   Fixture f;
   const auto id = f.initialize();
-  const auto call = json{{"jsonrpc", "2.0"}, {"id", "call-1"}, {"method", "tools/call"}, {"params", {{"name", "ask"}}}};
-  auto pending = std::async(std::launch::async, [&] {
-    httplib::Client c("127.0.0.1", f.server->port());
-    c.set_read_timeout(10, 0);
-    return c.Post("/mcp", f.with_session(id), call.dump(), "application/json");
-  });
-  // The session's first request to the client has id 1; answer it until the call completes.
-  const auto answer =
-      json{{"jsonrpc", "2.0"}, {"id", 1}, {"result", {{"action", "accept"}, {"content", {{"name", "octocat"}}}}}};
-  while (pending.wait_for(50ms) != std::future_status::ready) {
-    CHECK(f.client->Post("/mcp", f.with_session(id), answer.dump(), "application/json")->status == 202);
+  for (const char* tool : {"ask", "ask_async"}) {
+    INFO(tool);
+    auto call = f.connect();
+    call.send(verb::post, "/mcp", Fixture::with_session(id), request("call-1", "tools/call", {{"name", tool}}).dump());
+    REQUIRE(call.read_head().status == 200);
+    const auto ask = call.next_message();
+    REQUIRE(ask);
+    CHECK((*ask)["method"] == "elicitation/create");
+    CHECK((*ask)["params"]["message"] == "Please provide your GitHub username");
+    const auto answer = json{{"jsonrpc", "2.0"},
+                             {"id", (*ask)["id"]},
+                             {"result", {{"action", "accept"}, {"content", {{"name", "octocat"}}}}}};
+    CHECK(f.post(answer, Fixture::with_session(id)).status == 202);
+    const auto done = call.next_message();
+    REQUIRE(done);
+    CHECK((*done)["id"] == "call-1");
+    CHECK((*done)["result"]["content"][0]["text"] == "octocat");
+    CHECK_FALSE(call.next_message());
   }
-  const auto r = pending.get();
-  REQUIRE(r);
-  const auto messages = sse_messages(r->body);
-  REQUIRE(messages.size() == 2);
-  CHECK(messages[0]["method"] == "elicitation/create");
-  CHECK(messages[0]["params"]["message"] == "Please provide your GitHub username");
-  CHECK(messages[1]["id"] == "call-1");
-  CHECK(messages[1]["result"]["content"][0]["text"] == "octocat");
 }
 
-TEST_CASE("one GET stream per session; stop() ends open streams", "[http]") {
+TEST_CASE("one GET stream per session, with keepalives; stop() ends open streams", "[http]") {
   Fixture f;
   const auto id = f.initialize();
-  auto get = std::async(std::launch::async, [&] {
-    httplib::Client c("127.0.0.1", f.server->port());
-    c.set_read_timeout(10, 0);
-    auto h = f.with_session(id);
-    return c.Get("/mcp", h);
-  });
-  std::this_thread::sleep_for(200ms);
-  auto h = f.with_session(id);
-  CHECK(f.client->Get("/mcp", h)->status == 409);
+  auto get = f.connect();
+  get.send(verb::get, "/mcp", Fixture::with_session(id));
+  REQUIRE(get.read_head().status == 200);
+  auto second = f.connect();
+  CHECK(second.request(verb::get, "/mcp", Fixture::with_session(id)).status == 409);
+  const auto comment = get.next_event(true);
+  REQUIRE(comment);
+  CHECK(*comment == ": keepalive");  // every 100 ms while idle
   f.server->stop();
-  REQUIRE(get.wait_for(5s) == std::future_status::ready);
-  const auto r = get.get();
-  REQUIRE(r);
-  CHECK(r->status == 200);
-  CHECK(r->body.find(": keepalive") != std::string::npos);  // 100 ms keepalive comments while idle
+  while (get.next_event()) {
+  }
+  CHECK(get.closed_by_peer());
+  CHECK(f.server->session_count() == 0);
+}
+
+TEST_CASE("messages for no open stream are held for the GET stream, bounded in bytes", "[http][limits]") {
+  auto o = test_options();
+  o.max_held_bytes = 4096;
+  Fixture f(o);
+  const auto id = f.initialize();
+  const auto r = f.post(request(7, "tools/call", {{"name", "chatter"}}), Fixture::with_session(id));
+  CHECK(r.status == 200);
+  auto get = f.connect();
+  get.send(verb::get, "/mcp", Fixture::with_session(id));
+  REQUIRE(get.read_head().status == 200);
+  // 200 notifications of ~170 bytes were sent with no GET stream open: only the newest that fit
+  // in 4,096 bytes are delivered.
+  std::size_t received = 0;
+  while (true) {
+    const auto e = get.next_event(true);
+    REQUIRE(e);
+    if (*e == ": keepalive") break;  // everything held has been written
+    ++received;
+  }
+  CHECK(received > 0);
+  CHECK(received < 30);
+}
+
+TEST_CASE("request bodies are bounded, chunked ones too", "[http][limits]") {
+  Fixture f;  // max_request_bytes = 64 KiB
+  {
+    auto c = f.connect();
+    CHECK(c.request(verb::post, "/mcp", http_test::kAccept, std::string(100 * 1024, ' ')).status == 413);
+  }
+  auto chunked = [&](std::size_t total) {
+    auto c = f.connect();
+    std::string head =
+        "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+        "Accept: application/json, text/event-stream\r\nTransfer-Encoding: chunked\r\n\r\n";
+    http_test::net::write(c.socket(), http_test::net::buffer(head));
+    const std::string body = initialize_body().dump() + std::string(total, ' ');
+    http_test::beast::error_code ec;
+    for (std::size_t at = 0; at < body.size() && !ec; at += 8192) {
+      const auto part = body.substr(at, 8192);
+      char size[32];
+      std::snprintf(size, sizeof size, "%zx\r\n", part.size());
+      http_test::net::write(c.socket(), http_test::net::buffer(std::string(size) + part + "\r\n"), ec);
+    }
+    if (!ec) http_test::net::write(c.socket(), http_test::net::buffer(std::string("0\r\n\r\n")), ec);
+    return c.read_head().status;
+  };
+  CHECK(chunked(1024) == 200);
+  CHECK(chunked(1024 * 1024) == 413);  // stopped at 64 KiB, not after reading a megabyte
+}
+
+TEST_CASE("request heads are bounded in bytes and in fields", "[http][limits]") {
+  Fixture f;
+  auto big = http_test::kAccept;
+  big.emplace_back("X-Big", std::string(32 * 1024, 'a'));
+  CHECK(f.post(initialize_body(), big).status == 431);
+  auto many = http_test::kAccept;
+  for (int i = 0; i < 150; ++i) many.emplace_back("X-Field-" + std::to_string(i), "1");
+  CHECK(f.post(initialize_body(), many).status == 431);
+  CHECK(f.post(initialize_body()).status == 200);
+}
+
+TEST_CASE("a client trickling bytes is cut off at the request deadline; others are served meanwhile",
+          "[http][limits]") {
+  auto o = test_options();
+  o.request_timeout = 300ms;
+  Fixture f(o);
+  auto slow = f.connect();
+  const std::string head = "POST /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ";
+  http_test::net::write(slow.socket(), http_test::net::buffer(head));
+  // One byte every 20 ms keeps the socket busy but never finishes the request. Bounded: at most
+  // 500 bytes (10 s); the server must close the connection long before.
+  bool cut = false;
+  for (int i = 0; i < 500 && !cut; ++i) {
+    http_test::beast::error_code ec;
+    http_test::net::write(slow.socket(), http_test::net::buffer("a", 1), ec);
+    cut = static_cast<bool>(ec);
+    if (i == 5) CHECK(f.post(initialize_body()).status == 200);  // another client is served meanwhile
+    std::this_thread::sleep_for(20ms);
+  }
+  CHECK((cut || slow.closed_by_peer()));
+}
+
+TEST_CASE("sessions beyond max_sessions get 503 with Retry-After", "[http][limits]") {
+  auto o = test_options();
+  o.max_sessions = 2;
+  Fixture f(o);
+  const auto first = f.initialize();
+  f.initialize();
+  const auto r = f.post(initialize_body());
+  CHECK(r.status == 503);
+  CHECK_FALSE(r.header("retry-after").empty());
+  CHECK(f.post(request(1, "ping"), Fixture::with_session(first)).status == 200);  // the others still work
+  CHECK(f.connect().request(verb::delete_, "/mcp", Fixture::with_session(first)).status == 200);
+  CHECK(f.post(initialize_body()).status == 200);  // a slot is free again
+}
+
+TEST_CASE("an idle session is reaped and its pending elicitation ends transport_closed", "[http][limits]") {
+  auto o = test_options();
+  o.idle_session_timeout = 200ms;
+  Fixture f(o);
+  const auto idle = f.initialize();
+  const auto id = f.initialize();
+  {
+    // A tools/call whose client goes away while the form is open: the stream ends, the session
+    // has nothing open, and the reaper ends it.
+    auto call = f.connect();
+    call.send(verb::post, "/mcp", Fixture::with_session(id), request(3, "tools/call", {{"name", "ask"}}).dump());
+    REQUIRE(call.read_head().status == 200);
+    REQUIRE(call.next_message());
+  }
+  REQUIRE(f.seen->wait(1));
+  CHECK(f.seen->statuses[0] == "transport_closed");
+  for (int i = 0; i < 6000 && f.server->session_count() > 0; ++i) std::this_thread::sleep_for(10ms);
+  CHECK(f.server->session_count() == 0);
+  CHECK(f.post(request(1, "ping"), Fixture::with_session(idle)).status == 404);
+}
+
+TEST_CASE("a burst of connections is accepted and served", "[http][limits]") {
+  Fixture f;
+  std::vector<std::unique_ptr<http_test::Connection>> burst;
+  for (int i = 0; i < 200; ++i) burst.push_back(std::make_unique<http_test::Connection>(f.server->port()));
+  std::size_t ok = 0;
+  for (auto& c : burst)
+    ok += c->request(verb::post, "/mcp", http_test::kAccept, initialize_body().dump()).status == 200;
+  CHECK(ok == 200);
 }

@@ -1,0 +1,227 @@
+#include "connection.hpp"
+
+#include <boost/asio/dispatch.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/write.hpp>
+#include <nlohmann/json.hpp>
+
+namespace elicit::http {
+
+namespace bhttp = beast::http;
+
+Reply error_reply(unsigned status, int code, const std::string& message) {
+  Reply r;
+  r.status = status;
+  r.content_type = "application/json";
+  r.body = nlohmann::json{{"jsonrpc", "2.0"}, {"id", nullptr}, {"error", {{"code", code}, {"message", message}}}}.dump(
+      -1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return r;
+}
+
+Connection::Connection(net::ip::tcp::socket socket, const ConnectionLimits& limits, Handler handler)
+    : stream_(std::move(socket)),
+      limits_(limits),
+      handler_(std::move(handler)),
+      keepalive_timer_(stream_.get_executor()) {}
+
+void Connection::start() {
+  net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read_request(); });
+}
+
+void Connection::close() {
+  net::post(stream_.get_executor(), [self = shared_from_this()] { self->shutdown(); });
+}
+
+void Connection::read_request() {
+  if (closed_) return;
+  parser_.emplace();
+  parser_->header_limit(static_cast<std::uint32_t>(std::min<std::size_t>(limits_.max_header_bytes, UINT32_MAX)));
+  parser_->body_limit(limits_.max_body_bytes);
+  // One deadline for the whole request, set once: bytes trickling in do not extend it.
+  stream_.expires_after(limits_.request_timeout);
+  bhttp::async_read_header(stream_, buffer_, *parser_,
+                           [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
+}
+
+void Connection::on_header(beast::error_code ec) {
+  if (ec == bhttp::error::header_limit) return reject(431, "Request Header Fields Too Large");
+  if (ec == bhttp::error::body_limit) return reject(413, "Payload Too Large");
+  if (ec == bhttp::error::end_of_stream || ec == beast::error::timeout || ec == net::error::operation_aborted ||
+      ec == net::error::connection_reset || ec == net::error::eof) {
+    return shutdown();
+  }
+  if (ec) return reject(400, "Bad Request: malformed HTTP request");
+  std::size_t fields = 0;
+  for (auto it = parser_->get().begin(); it != parser_->get().end(); ++it) ++fields;
+  if (fields > limits_.max_header_fields) return reject(431, "Request Header Fields Too Large: too many fields");
+  bhttp::async_read(stream_, buffer_, *parser_,
+                    [self = shared_from_this()](beast::error_code e, std::size_t) { self->on_body(e); });
+}
+
+void Connection::on_body(beast::error_code ec) {
+  if (ec == bhttp::error::body_limit) return reject(413, "Payload Too Large");
+  if (ec == beast::error::timeout || ec == net::error::operation_aborted || ec == bhttp::error::end_of_stream ||
+      ec == net::error::eof || ec == net::error::connection_reset) {
+    return shutdown();
+  }
+  if (ec) return reject(400, "Bad Request: malformed HTTP request body");
+  stream_.expires_never();
+  const auto& request = parser_->get();
+  keep_alive_ = request.keep_alive();
+  Reply reply;
+  try {
+    reply = handler_(request);
+  } catch (const std::bad_alloc&) {
+    reply = error_reply(503, -32603, "Service Unavailable: out of memory");
+    reply.headers.emplace_back("Retry-After", "1");
+  } catch (...) {
+    // Never the exception's text: it may carry internals (or bytes that are not UTF-8).
+    reply = error_reply(500, -32603, "Internal error");
+  }
+  respond(std::move(reply));
+}
+
+void Connection::reject(unsigned status, const std::string& message) {
+  keep_alive_ = false;  // the rest of the request is unread: the connection cannot be reused
+  respond(error_reply(status, -32000, message));
+}
+
+void Connection::respond(Reply reply) {
+  if (reply.sse) {
+    start_sse(std::move(reply));
+  } else {
+    write_plain(std::move(reply));
+  }
+}
+
+void Connection::write_plain(Reply reply) {
+  auto res = std::make_shared<bhttp::response<bhttp::string_body>>(static_cast<bhttp::status>(reply.status), 11);
+  for (auto& [name, value] : reply.headers) res->set(name, value);
+  if (!reply.content_type.empty()) res->set(bhttp::field::content_type, reply.content_type);
+  res->body() = std::move(reply.body);
+  res->keep_alive(keep_alive_);
+  res->prepare_payload();
+  stream_.expires_after(limits_.write_timeout);
+  bhttp::async_write(stream_, *res, [self = shared_from_this(), res](beast::error_code ec, std::size_t) {
+    if (ec) return self->shutdown();
+    self->after_response();
+  });
+}
+
+void Connection::after_response() {
+  stream_.expires_never();
+  if (!keep_alive_ || closed_) return shutdown();
+  read_request();
+}
+
+void Connection::start_sse(Reply reply) {
+  sse_ = std::move(reply.sse);
+  on_sse_end_ = std::move(reply.on_sse_end);
+  sse_head_ = std::make_shared<bhttp::response<bhttp::empty_body>>(bhttp::status::ok, 11);
+  for (auto& [name, value] : reply.headers) sse_head_->set(name, value);
+  sse_head_->set(bhttp::field::content_type, "text/event-stream");
+  sse_head_->set(bhttp::field::cache_control, "no-cache");
+  sse_head_->keep_alive(keep_alive_);
+  sse_head_->chunked(true);
+  sse_serializer_ = std::make_shared<bhttp::response_serializer<bhttp::empty_body>>(*sse_head_);
+  if (!reply.sse_preamble.empty()) {
+    out_bytes_ += reply.sse_preamble.size();
+    out_.push_back(std::move(reply.sse_preamble));
+  }
+  writing_ = true;
+  stream_.expires_after(limits_.write_timeout);
+  bhttp::async_write_header(stream_, *sse_serializer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    self->writing_ = false;
+    self->stream_.expires_never();
+    if (ec) return self->shutdown();
+    self->head_written_ = true;
+    std::weak_ptr<Connection> weak = self;
+    self->sse_->attach([weak] {
+      if (auto c = weak.lock()) net::post(c->stream_.get_executor(), [c] { c->drain_sse(); });
+    });
+    self->arm_keepalive();
+    self->write_queue();
+  });
+}
+
+void Connection::drain_sse() {
+  if (!sse_ || closed_) return;
+  auto batch = sse_->take();
+  for (auto& m : batch.messages) {
+    std::string event = "event: message\ndata: ";
+    event += m;
+    event += "\n\n";
+    out_bytes_ += event.size();
+    out_.push_back(std::move(event));
+  }
+  if (batch.end) sse_end_queued_ = true;
+  if (out_bytes_ > limits_.max_queued_bytes) return shutdown();  // the client is not reading
+  write_queue();
+}
+
+void Connection::write_queue() {
+  if (writing_ || !head_written_ || closed_) return;
+  if (out_.empty()) {
+    if (!sse_end_queued_) return;
+    writing_ = true;
+    stream_.expires_after(limits_.write_timeout);
+    net::async_write(stream_, bhttp::make_chunk_last(), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+      self->writing_ = false;
+      self->finish_sse();
+      if (ec) return self->shutdown();
+      self->after_response();
+    });
+    return;
+  }
+  auto payload = std::make_shared<std::string>();
+  payload->reserve(out_bytes_);
+  for (auto& s : out_) *payload += s;
+  out_.clear();
+  out_bytes_ = 0;
+  writing_ = true;
+  stream_.expires_after(limits_.write_timeout);
+  net::async_write(stream_, bhttp::make_chunk(net::buffer(*payload)),
+                   [self = shared_from_this(), payload](beast::error_code ec, std::size_t) {
+                     self->writing_ = false;
+                     self->stream_.expires_never();
+                     if (ec) return self->shutdown();
+                     self->write_queue();
+                   });
+}
+
+void Connection::arm_keepalive() {
+  keepalive_timer_.expires_after(limits_.keepalive);
+  keepalive_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+    if (ec || !self->sse_ || self->closed_) return;
+    if (!self->writing_ && self->out_.empty()) {
+      self->out_.push_back(": keepalive\n\n");  // an SSE comment: a vanished client fails the write
+      self->write_queue();
+    }
+    self->arm_keepalive();
+  });
+}
+
+void Connection::finish_sse() {
+  keepalive_timer_.cancel();
+  if (sse_) sse_->detach();
+  sse_.reset();
+  sse_serializer_.reset();
+  sse_head_.reset();
+  head_written_ = false;
+  sse_end_queued_ = false;
+  out_.clear();
+  out_bytes_ = 0;
+  if (auto f = std::move(on_sse_end_)) f();
+  on_sse_end_ = nullptr;
+}
+
+void Connection::shutdown() {
+  if (closed_) return;
+  closed_ = true;
+  finish_sse();
+  beast::error_code ec;
+  stream_.socket().shutdown(net::ip::tcp::socket::shutdown_both, ec);
+  stream_.close();
+}
+
+}  // namespace elicit::http

@@ -1,0 +1,103 @@
+// One HTTP/1.1 connection on Boost.Beast: reads requests within the configured limits, hands each
+// to the server's handler, and writes the reply: a plain response, or an SSE stream written as
+// chunks whenever its messages arrive. Every step is an asynchronous operation on the connection's
+// strand: a connection waiting for a request or for an SSE message holds no thread.
+// Internal to elicit::http.
+#pragma once
+
+#include <chrono>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/beast/core/flat_buffer.hpp>
+#include <boost/beast/core/tcp_stream.hpp>
+#include <boost/beast/http.hpp>
+
+#include "sse_stream.hpp"
+
+namespace elicit::http {
+
+namespace beast = boost::beast;
+namespace net = boost::asio;
+using Request = beast::http::request<beast::http::string_body>;
+
+/// What the server answers to one request.
+struct Reply {
+  unsigned status = 200;
+  std::vector<std::pair<std::string, std::string>> headers;
+  std::string content_type;  ///< for `body`
+  std::string body;
+  /// When set, the response is this SSE stream (status 200, text/event-stream) until it ends.
+  std::shared_ptr<SseStream> sse;
+  /// Runs once when the SSE response ends, whether the stream ended or the client went away.
+  std::function<void()> on_sse_end;
+  /// Written first on the SSE stream (e.g. a priming event), already framed as SSE text.
+  std::string sse_preamble;
+};
+
+/// A JSON body with a JSON-RPC error without id: the spec's shape for HTTP-level rejections.
+Reply error_reply(unsigned status, int code, const std::string& message);
+
+struct ConnectionLimits {
+  std::size_t max_body_bytes;
+  std::size_t max_header_bytes;
+  std::size_t max_header_fields;
+  std::size_t max_queued_bytes;
+  std::chrono::milliseconds request_timeout;
+  std::chrono::milliseconds write_timeout;
+  std::chrono::milliseconds keepalive;
+};
+
+class Connection : public std::enable_shared_from_this<Connection> {
+ public:
+  using Handler = std::function<Reply(const Request&)>;
+
+  Connection(net::ip::tcp::socket socket, const ConnectionLimits& limits, Handler handler);
+  void start();
+  /// Closes the socket (from any thread); pending operations end.
+  void close();
+
+ private:
+  void read_request();
+  void on_header(beast::error_code ec);
+  void on_body(beast::error_code ec);
+  void reject(unsigned status, const std::string& message);
+  void respond(Reply reply);
+  void write_plain(Reply reply);
+  void start_sse(Reply reply);
+  void drain_sse();
+  void write_queue();
+  void arm_keepalive();
+  void finish_sse();
+  void after_response();
+  void shutdown();
+
+  beast::tcp_stream stream_;
+  ConnectionLimits limits_;
+  Handler handler_;
+  beast::flat_buffer buffer_;
+  std::optional<beast::http::request_parser<beast::http::string_body>> parser_;
+  bool keep_alive_ = false;
+  bool closed_ = false;
+
+  // The SSE response in progress.
+  std::shared_ptr<SseStream> sse_;
+  std::function<void()> on_sse_end_;
+  std::shared_ptr<beast::http::response<beast::http::empty_body>> sse_head_;
+  std::shared_ptr<beast::http::response_serializer<beast::http::empty_body>> sse_serializer_;
+  bool head_written_ = false;
+  bool sse_end_queued_ = false;
+  std::deque<std::string> out_;  // SSE text waiting to be written as chunks
+  std::size_t out_bytes_ = 0;
+  bool writing_ = false;
+  net::steady_timer keepalive_timer_;
+};
+
+}  // namespace elicit::http

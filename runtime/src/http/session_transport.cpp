@@ -1,0 +1,116 @@
+#include "session_transport.hpp"
+
+#include <vector>
+
+namespace elicit::http {
+
+SessionTransport::SessionTransport(std::size_t max_held_bytes)
+    : max_held_bytes_(max_held_bytes),
+      standalone_(std::make_shared<SseStream>(max_held_bytes)),
+      last_activity_(std::chrono::steady_clock::now()) {}
+
+void SessionTransport::start(MessageHandler on_message, CloseHandler on_close) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  on_message_ = std::move(on_message);
+  on_close_ = std::move(on_close);
+}
+
+bool SessionTransport::send(std::string message, const SendContext& context) {
+  std::shared_ptr<SseStream> stream;
+  bool final = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (closed_) return false;
+    if (context.related_request) {
+      const auto it = request_streams_.find(to_string(*context.related_request));
+      if (it != request_streams_.end()) {
+        stream = it->second;
+        final = context.response;
+        if (final) request_streams_.erase(it);
+      }
+    }
+    // Unrelated to an open request (or its stream is gone): the GET stream, which holds it
+    // (bounded by bytes) until a GET is open.
+    if (!stream) stream = standalone_;
+  }
+  return stream->push(std::move(message), final);
+}
+
+void SessionTransport::close() {
+  CloseHandler on_close;
+  std::vector<std::shared_ptr<SseStream>> streams;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (closed_) return;
+    closed_ = true;
+    for (auto& [key, s] : request_streams_) streams.push_back(s);
+    request_streams_.clear();
+    streams.push_back(standalone_);
+    on_close = std::move(on_close_);
+  }
+  for (auto& s : streams) s->abort();
+  if (on_close) on_close();
+}
+
+std::shared_ptr<SseStream> SessionTransport::open_request_stream(const RequestId& id) {
+  auto s = std::make_shared<SseStream>(max_held_bytes_);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closed_) return nullptr;
+  request_streams_[to_string(id)] = s;
+  return s;
+}
+
+std::shared_ptr<SseStream> SessionTransport::claim_standalone() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (closed_ || standalone_claimed_) return nullptr;
+  standalone_claimed_ = true;
+  return standalone_;
+}
+
+void SessionTransport::release_standalone() {
+  standalone_->detach();
+  std::lock_guard<std::mutex> lock(mutex_);
+  standalone_claimed_ = false;
+}
+
+bool SessionTransport::deliver(std::string message) {
+  MessageHandler handler;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (closed_) return false;
+    handler = on_message_;
+    last_activity_ = std::chrono::steady_clock::now();
+  }
+  std::lock_guard<std::mutex> order(deliver_mutex_);
+  if (handler) handler(std::move(message));
+  return true;
+}
+
+void SessionTransport::touch() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  last_activity_ = std::chrono::steady_clock::now();
+}
+
+void SessionTransport::stream_opened() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ++open_streams_;
+  last_activity_ = std::chrono::steady_clock::now();
+}
+
+void SessionTransport::stream_closed() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (open_streams_ > 0) --open_streams_;
+  last_activity_ = std::chrono::steady_clock::now();
+}
+
+bool SessionTransport::idle_since(std::chrono::steady_clock::time_point cutoff) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return open_streams_ == 0 && last_activity_ < cutoff;
+}
+
+bool SessionTransport::closed() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return closed_;
+}
+
+}  // namespace elicit::http

@@ -1,0 +1,60 @@
+// The Transport of one Streamable HTTP session: routes each outgoing message to the SSE stream of
+// the client request it belongs to, else to the session's GET stream (held, bounded, while no GET
+// stream is open). Internal to elicit::http.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <unordered_map>
+
+#include "elicit/transport.hpp"
+#include "sse_stream.hpp"
+
+namespace elicit::http {
+
+class SessionTransport final : public Transport {
+ public:
+  explicit SessionTransport(std::size_t max_held_bytes);
+
+  void start(MessageHandler on_message, CloseHandler on_close) override;
+  bool send(std::string message, const SendContext& context) override;
+  /// Ends every stream and tells the session (on_close). Idempotent.
+  void close() override;
+
+  /// Registers the stream for a request before the request is delivered, so nothing is missed.
+  /// nullptr when the session has ended.
+  std::shared_ptr<SseStream> open_request_stream(const RequestId& id);
+  /// The session's GET stream, or nullptr when one is already being read (one at a time) or the
+  /// session has ended. release_standalone() when its connection ends.
+  std::shared_ptr<SseStream> claim_standalone();
+  void release_standalone();
+
+  /// Hands one received message to the session; one at a time per session, in arrival order.
+  bool deliver(std::string message);
+
+  /// For idle reaping: when the session last saw a request or had a stream end, and how many of
+  /// its streams are open on connections now.
+  void touch();
+  void stream_opened();
+  void stream_closed();
+  bool idle_since(std::chrono::steady_clock::time_point cutoff) const;
+  bool closed() const;
+
+ private:
+  mutable std::mutex mutex_;
+  std::mutex deliver_mutex_;
+  MessageHandler on_message_;
+  CloseHandler on_close_;
+  bool closed_ = false;
+  std::size_t max_held_bytes_;
+  std::unordered_map<std::string, std::shared_ptr<SseStream>> request_streams_;  // by to_string(id)
+  std::shared_ptr<SseStream> standalone_;
+  bool standalone_claimed_ = false;
+  std::size_t open_streams_ = 0;
+  std::chrono::steady_clock::time_point last_activity_;
+};
+
+}  // namespace elicit::http
