@@ -17,7 +17,7 @@ url_file=$(mktemp)
 "$1" --port 0 >"$url_file" &
 server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -f "$url_file"' EXIT
-for _ in $(seq 100); do [[ -s $url_file ]] && break; sleep 0.05; done
+for _ in $(seq 1200); do [[ -s $url_file ]] && break; sleep 0.05; done  # up to 60 s: a sanitized build on a busy machine starts slowly
 url=$(head -n1 "$url_file")
 echo "server: $url ($("$node22" --version))"
 

@@ -16,7 +16,7 @@ case "${1:-}" in
     "$2" --port 0 >"$url_file" &
     server=$!
     trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -f "$url_file"' EXIT
-    for _ in $(seq 100); do [[ -s $url_file ]] && break; sleep 0.05; done
+    for _ in $(seq 1200); do [[ -s $url_file ]] && break; sleep 0.05; done  # up to 60 s (sanitizers, busy machine)
     ELICITGEN_HTTP_URL=$(head -n1 "$url_file") node --test e2e.test.mjs
     ;;
   *)
