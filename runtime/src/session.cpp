@@ -146,11 +146,12 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
         if (auto state = weak.lock()) open.push_back(std::move(state));
       }
     }
+    // The peer's open requests learn that the session is over first (their on_cancel callbacks run
+    // while their handlers are still blocked, so none has answered and forgotten them yet); what they
+    // made is no longer pending, so nothing is sent. Then every pending request ends transport_closed.
+    for (auto& state : open) state->fire();
     for (auto& [id, p] : failed)
       complete(p, RequestOutcome{std::nullopt, std::nullopt, RequestFailure::transport_closed});
-    // Then what the peer's open requests made (e.g. a tools/call's elicitations, which have just
-    // ended transport_closed) learns that the session is over.
-    for (auto& state : open) state->fire();
     std::lock_guard<std::mutex> lock(mutex);
     closed_cv.notify_all();
   }
@@ -331,19 +332,14 @@ RequestId Session::send_request(std::string method, nlohmann::ordered_json param
                                 CallOptions options) {
   std::int64_t id = 0;
   bool accepted = false;
+  const auto deadline =
+      options.timeout ? std::optional<Clock::time_point>(Clock::now() + *options.timeout) : std::nullopt;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     id = impl_->next_id++;
     if (!impl_->closed) {
       accepted = true;
-      Impl::Pending p{std::move(on_done), std::nullopt};
-      if (options.timeout) {
-        // Under the session lock: a timer that fires at once waits for the request to be recorded.
-        p.timer = impl_->timers->schedule(Clock::now() + *options.timeout, [weak = std::weak_ptr<Impl>(impl_), id] {
-          if (auto impl = weak.lock()) impl->on_timeout(id);
-        });
-      }
-      impl_->pending.emplace(id, std::move(p));
+      impl_->pending.emplace(id, Impl::Pending{std::move(on_done), std::nullopt});
     }
   }
   if (!accepted) {
@@ -358,6 +354,16 @@ RequestId Session::send_request(std::string method, nlohmann::ordered_json param
       p = impl_->take_locked(id);
     }
     if (p) impl_->complete(*p, RequestOutcome{std::nullopt, std::nullopt, RequestFailure::transport_closed});
+    return id;
+  }
+  if (deadline) {
+    // Armed after the send, so the peer never sees the cancellation before the request.
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (const auto it = impl_->pending.find(id); it != impl_->pending.end()) {
+      it->second.timer = impl_->timers->schedule(*deadline, [weak = std::weak_ptr<Impl>(impl_), id] {
+        if (auto impl = weak.lock()) impl->on_timeout(id);
+      });
+    }
   }
   return id;
 }
