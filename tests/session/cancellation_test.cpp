@@ -273,3 +273,52 @@ TEST_CASE("a cancel scope forgets each elicitation once it completes", "[cancel]
   CHECK(seen.values().back() == ElicitStatus::aborted);
   CHECK_FALSE(options.cancel_scope->cancel());
 }
+
+namespace {
+
+// Forwards to a MemoryTransport, cancelling `scope` just before the first elicitation/create goes
+// out: the cancellation lands between the scope check and the send.
+class CancellingTransport final : public Transport {
+ public:
+  CancellingTransport(Transport& inner, std::shared_ptr<CancelScope> scope) : inner_(inner), scope_(std::move(scope)) {}
+  void start(MessageHandler on_message, CloseHandler on_close) override {
+    inner_.start(std::move(on_message), std::move(on_close));
+  }
+  bool send(std::string message, const SendContext& context) override {
+    if (message.find("elicitation/create") != std::string::npos) scope_->cancel();
+    return inner_.send(std::move(message), context);
+  }
+  void close() override { inner_.close(); }
+
+ private:
+  Transport& inner_;
+  std::shared_ptr<CancelScope> scope_;
+};
+
+}  // namespace
+
+TEST_CASE("a cancellation between the scope check and the send still cancels the elicitation", "[cancel][scope]") {
+  auto ends = MemoryTransport::pair();
+  FakeClient client(std::move(ends.second));
+  ElicitOptions options;
+  options.cancel_scope = std::make_shared<CancelScope>();
+  CancellingTransport transport(*ends.first, options.cancel_scope);
+  Session session(transport, SessionOptions{[](std::string_view) {}});
+  session.start();
+  session.set_client_capabilities(ClientCapabilities::from_json(kForm));
+  Recorder<ElicitStatus> seen;
+  const auto id = elicit_async<ContactInformation>(
+      session, "m", [&](Outcome<ContactInformation> o) { seen.add(o.status); }, options);
+  REQUIRE(id);
+  const auto e = client.next();
+  REQUIRE(e);
+  CHECK((*e)["method"] == "elicitation/create");
+  const auto c = client.next();  // right after the request, never before it
+  REQUIRE(c);
+  CHECK((*c)["method"] == "notifications/cancelled");
+  CHECK((*c)["params"]["requestId"] == (*e)["id"]);
+  REQUIRE(seen.wait(1));
+  CHECK(seen.values()[0] == ElicitStatus::aborted);
+  CHECK(session.pending_requests() == 0);
+  CHECK(options.cancel_scope->size() == 0);
+}
