@@ -5,6 +5,7 @@
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
+#include <mutex>
 
 #include "elicit/formats.hpp"
 
@@ -120,11 +121,86 @@ CallOptions call_options(const ElicitOptions& options) {
   return c;
 }
 
+// Wraps a user's on_done so that what it throws is logged instead of reaching a transport or timer
+// thread. The session outlives its own callbacks; the synchronous paths run in the caller's frame.
+template <class R>
+std::function<void(R)> logged(Session& session, std::function<void(R)> on_done) {
+  return [&session, on_done = std::move(on_done)](R r) {
+    try {
+      on_done(std::move(r));
+    } catch (const std::exception& e) {
+      session.log(std::string("an elicitation callback threw: ") + e.what());
+    } catch (...) {
+      session.log("an elicitation callback threw");
+    }
+  };
+}
+
+// Ties one elicitation/create to options.cancel_scope. The scope callback cancels the request once
+// its id is known; cancelling between registration and the send is remembered and applied right
+// after the send; a response that wins the race makes Session::cancel return false, which is fine.
+struct ScopeLink {
+  std::mutex mutex;
+  std::optional<RequestId> id;
+  bool cancel_requested = false;
+  bool finished = false;
+};
+
+constexpr const char* kCancelReason = "the request this elicitation was made for was cancelled";
+
+// Sends elicitation/create; `on_done` gets the outcome exactly once. Returns the id, or nullopt when
+// the scope was already cancelled (nothing sent; on_done got `cancelled`, or `transport_closed`).
+std::optional<RequestId> send_elicitation(Session& session, nlohmann::ordered_json params,
+                                          std::function<void(RequestOutcome)> on_done, const ElicitOptions& options) {
+  const auto& scope = options.cancel_scope;
+  if (!scope)
+    return session.send_request("elicitation/create", std::move(params), std::move(on_done), call_options(options));
+  auto link = std::make_shared<ScopeLink>();
+  const auto token = scope->add([link, &session] {
+    std::optional<RequestId> id;
+    {
+      std::lock_guard<std::mutex> lock(link->mutex);
+      if (link->finished) return;
+      if (!link->id) {
+        link->cancel_requested = true;
+        return;
+      }
+      id = link->id;
+    }
+    session.cancel(*id, kCancelReason);
+  });
+  if (!token) {
+    on_done(RequestOutcome{std::nullopt, std::nullopt,
+                           session.closed() ? RequestFailure::transport_closed : RequestFailure::cancelled});
+    return std::nullopt;
+  }
+  const auto id = session.send_request(
+      "elicitation/create", std::move(params),
+      [link, scope, token = *token, on_done = std::move(on_done)](RequestOutcome o) {
+        {
+          std::lock_guard<std::mutex> lock(link->mutex);
+          link->finished = true;
+        }
+        scope->remove(token);  // the scope keeps only what is still open
+        on_done(std::move(o));
+      },
+      call_options(options));
+  bool cancel_now = false;
+  {
+    std::lock_guard<std::mutex> lock(link->mutex);
+    link->id = id;
+    cancel_now = link->cancel_requested && !link->finished;
+  }
+  if (cancel_now) session.cancel(id, kCancelReason);
+  return id;
+}
+
 }  // namespace
 
 std::optional<RequestId> elicit_form_async(Session& session, std::string_view message,
                                            const nlohmann::ordered_json& schema,
                                            std::function<void(ElicitResponse)> on_done, const ElicitOptions& options) {
+  on_done = logged(session, std::move(on_done));
   if (!session.client_capabilities().elicitation_form) {
     ElicitResponse r;
     r.status = ElicitStatus::unsupported;
@@ -133,9 +209,9 @@ std::optional<RequestId> elicit_form_async(Session& session, std::string_view me
     return std::nullopt;
   }
   nlohmann::ordered_json params{{"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", schema}};
-  return session.send_request(
-      "elicitation/create", params_with_meta(std::move(params), options),
-      [on_done = std::move(on_done)](RequestOutcome o) { on_done(read_elicit_result(o)); }, call_options(options));
+  return send_elicitation(
+      session, params_with_meta(std::move(params), options),
+      [on_done = std::move(on_done)](RequestOutcome o) { on_done(read_elicit_result(o)); }, options);
 }
 
 // --- URL mode ------------------------------------------------------------------------------------
@@ -207,6 +283,7 @@ bool complete_url_elicitation(Session& session, std::string_view elicitation_id)
 std::optional<RequestId> elicit_url_async(Session& session, std::string_view message, std::string_view url,
                                           std::function<void(UrlOutcome)> on_done, const ElicitOptions& options) {
   require_elicitation_url(url);  // a bad URL is a programming error, whatever the client supports
+  on_done = logged(session, std::move(on_done));
   if (!session.client_capabilities().elicitation_url) {
     UrlOutcome out;
     out.status = ElicitStatus::unsupported;
@@ -215,17 +292,19 @@ std::optional<RequestId> elicit_url_async(Session& session, std::string_view mes
     return std::nullopt;
   }
   const auto e = register_url_elicitation(session, message, url);
-  return session.send_request(
-      "elicitation/create", params_with_meta(to_params(e), options),
+  return send_elicitation(
+      session, params_with_meta(to_params(e), options),
       [on_done = std::move(on_done), id = e.elicitation_id](RequestOutcome o) {
         auto r = read_elicit_result(o);
         UrlOutcome out{r.status, id, std::move(r.error), std::move(r.problem), std::move(r.result)};
         on_done(std::move(out));
       },
-      call_options(options));
+      options);
 }
 
 UrlOutcome elicit_url(Session& session, std::string_view message, std::string_view url, const ElicitOptions& options) {
+  detail::require_blocking_allowed("elicit_url()",
+                                   "elicit_url_async() (or ToolCall::elicit_url_async in an async_handler)");
   auto promise = std::make_shared<std::promise<UrlOutcome>>();
   auto future = promise->get_future();
   elicit_url_async(

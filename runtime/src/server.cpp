@@ -1,11 +1,10 @@
 #include "elicit/server.hpp"
 
+#include <atomic>
 #include <condition_variable>
-#include <deque>
 #include <map>
 #include <mutex>
 #include <stdexcept>
-#include <thread>
 
 namespace elicit {
 
@@ -28,64 +27,94 @@ nlohmann::json ToolResult::to_json() const {
   return j;
 }
 
-ToolCall::ToolCall(Session& session, RequestId request_id, nlohmann::json arguments, Responder responder)
+ToolCall::ToolCall(Session& session, RequestId request_id, nlohmann::json arguments, Responder responder,
+                   std::optional<std::chrono::milliseconds> default_elicitation_timeout)
     : session_(session),
       request_id_(std::move(request_id)),
       arguments_(std::move(arguments)),
-      responder_(std::move(responder)) {}
+      responder_(std::move(responder)),
+      default_timeout_(default_elicitation_timeout) {
+  // The client cancelling the call, or the session ending, cancels everything made for it.
+  responder_.on_cancel([scope = scope_] { scope->cancel(); });
+}
+
+void ToolCall::on_cancel(std::function<void()> f) {
+  const auto token = scope_->add(f);
+  if (!token) {
+    f();
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  on_cancel_tokens_.push_back(*token);
+}
+
+void ToolCall::forget_cancel_callbacks() {
+  std::vector<CancelScope::Token> tokens;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    tokens.swap(on_cancel_tokens_);
+  }
+  for (const auto t : tokens) scope_->remove(t);  // they may hold this call: break the cycle
+}
 
 ElicitOptions ToolCall::elicit_options(std::optional<std::chrono::milliseconds> timeout) const {
   ElicitOptions o;
-  o.timeout = timeout;
+  o.timeout = timeout ? timeout : default_timeout_;
   o.related_request = request_id_;
+  o.cancel_scope = scope_;
   return o;
 }
 
-void ToolCall::reply(const ToolResult& result) { responder_.result(result.to_json()); }
-void ToolCall::reply_error(RpcError error) { responder_.error(std::move(error)); }
+void ToolCall::reply(const ToolResult& result) {
+  responder_.result(result.to_json());
+  forget_cancel_callbacks();
+}
+
+void ToolCall::reply_error(RpcError error) {
+  responder_.error(std::move(error));
+  forget_cancel_callbacks();
+}
+
+void ToolCall::run_answering_failures(Session& session, const Responder& responder, const std::function<void()>& f) {
+  try {
+    f();
+  } catch (const UrlElicitationRequired& e) {
+    responder.error(e.to_error());
+  } catch (const std::exception& e) {
+    session.log(std::string("a tool's elicitation callback threw: ") + e.what());
+    responder.result(ToolResult::error(e.what()).to_json());
+  } catch (...) {
+    session.log("a tool's elicitation callback threw");
+    responder.result(ToolResult::error("the tool failed").to_json());
+  }
+}
 
 namespace {
 
-// A fixed pool for blocking tool handlers: elicit() blocks a worker, never the transport thread.
-class WorkerPool {
- public:
-  explicit WorkerPool(std::size_t n) {
-    for (std::size_t i = 0; i < (n == 0 ? 1 : n); ++i) threads_.emplace_back([this] { loop(); });
-  }
-  ~WorkerPool() {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      stopping_ = true;
-    }
-    cv_.notify_all();
-    for (auto& t : threads_) t.join();
-  }
-  void post(std::function<void()> job) {
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      jobs_.push_back(std::move(job));
-    }
-    cv_.notify_one();
-  }
+// Keeps a server's jobs on a (possibly shared) pool from touching it once it is gone: jobs that start
+// after close() skip their handler, and the server waits for the running ones.
+struct JobGate {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool closed = false;
+  int running = 0;
 
- private:
-  void loop() {
-    std::unique_lock<std::mutex> lock(mutex_);
-    while (true) {
-      cv_.wait(lock, [&] { return stopping_ || !jobs_.empty(); });
-      if (jobs_.empty()) return;  // stopping, and nothing left to run
-      auto job = std::move(jobs_.front());
-      jobs_.pop_front();
-      lock.unlock();
-      job();
-      lock.lock();
-    }
+  bool enter() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (closed) return false;
+    ++running;
+    return true;
   }
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::deque<std::function<void()>> jobs_;
-  bool stopping_ = false;
-  std::vector<std::thread> threads_;
+  void leave() {
+    std::lock_guard<std::mutex> lock(mutex);
+    --running;
+    cv.notify_all();
+  }
+  void close_and_wait() {
+    std::unique_lock<std::mutex> lock(mutex);
+    closed = true;
+    cv.wait(lock, [&] { return running == 0; });
+  }
 };
 
 // Runs a tool handler and maps what it throws: UrlElicitationRequired becomes a -32042 error,
@@ -107,16 +136,30 @@ void run_guarded(ToolCall& call, F&& handler) {
 
 struct Server::Impl {
   Impl(Transport& t, ServerInfo i, ServerOptions o)
-      : info(std::move(i)), options(std::move(o)), session(t, options.session), pool(options.worker_threads) {}
+      : info(std::move(i)),
+        options(std::move(o)),
+        session(t, options.session),
+        pool(options.workers ? options.workers : std::make_shared<WorkerPool>(options.worker_threads)) {}
 
   ServerInfo info;
   ServerOptions options;
   std::map<std::string, Tool> tools;  // sorted: tools/list is stable
   std::vector<std::string> tool_order;
   Session session;
-  WorkerPool pool;
+  std::shared_ptr<JobGate> gate = std::make_shared<JobGate>();
+  std::shared_ptr<WorkerPool> pool;
+  std::atomic<bool> initialized{false};
 
-  nlohmann::json initialize(const Request& r) {
+  void initialize(const Request& r, const Responder& out) {
+    if (initialized.exchange(true)) {
+      // MCP 2025-11-25, Lifecycle: initialization happens once per session.
+      out.error({error_code::invalid_request, "Invalid Request: already initialized", std::nullopt});
+      return;
+    }
+    out.result(initialize_result(r));
+  }
+
+  nlohmann::json initialize_result(const Request& r) {
     const auto& p = r.params.is_object() ? r.params : nlohmann::json::object();
     session.set_client_capabilities(ClientCapabilities::from_json(p.value("capabilities", nlohmann::json::object())));
     // Version negotiation: answer with the client's version when we speak it, else our newest.
@@ -163,13 +206,19 @@ struct Server::Impl {
       responder.error({error_code::invalid_params, "tools/call arguments must be an object", std::nullopt});
       return;
     }
-    auto call = std::make_shared<ToolCall>(session, r.id, std::move(arguments), responder);
+    auto call =
+        std::make_shared<ToolCall>(session, r.id, std::move(arguments), responder, options.default_elicitation_timeout);
     const Tool& tool = it->second;
     if (tool.async_handler) {
       run_guarded(*call, [&] { tool.async_handler(call); });
       return;
     }
-    pool.post([handler = tool.handler, call] { run_guarded(*call, [&] { call->reply(handler(*call)); }); });
+    const bool posted = pool->post([gate = gate, handler = tool.handler, call] {
+      if (!gate->enter()) return;  // the server is gone or going
+      if (!call->cancelled()) run_guarded(*call, [&] { call->reply(handler(*call)); });
+      gate->leave();
+    });
+    if (!posted) call->reply(ToolResult::error("the server is shutting down"));
   }
 };
 
@@ -177,7 +226,7 @@ Server::Server(Transport& transport, ServerInfo info, ServerOptions options)
     : impl_(std::make_unique<Impl>(transport, std::move(info), std::move(options))) {
   auto* impl = impl_.get();
   auto& s = impl_->session;
-  s.on_request("initialize", [impl](const Request& r, Responder out) { out.result(impl->initialize(r)); });
+  s.on_request("initialize", [impl](const Request& r, Responder out) { impl->initialize(r, out); });
   s.on_request("ping", [](const Request&, Responder out) { out.result(nlohmann::json::object()); });
   s.on_request("tools/list", [impl](const Request&, Responder out) { out.result(impl->list_tools()); });
   s.on_request("tools/call", [impl](const Request& r, Responder out) { impl->call_tool(r, std::move(out)); });
@@ -187,6 +236,7 @@ Server::Server(Transport& transport, ServerInfo info, ServerOptions options)
 Server::~Server() {
   close();
   impl_->session.wait_closed();
+  impl_->gate->close_and_wait();  // a shared pool may still hold jobs of ours
 }
 
 void Server::add_tool(Tool tool) {

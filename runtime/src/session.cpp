@@ -6,9 +6,10 @@
 #include <future>
 #include <map>
 #include <mutex>
-#include <thread>
 #include <unordered_map>
 #include <vector>
+
+#include "elicit/event_thread.hpp"
 
 namespace elicit {
 
@@ -34,18 +35,32 @@ struct Responder::State {
   std::weak_ptr<Session::Impl> session;
   RequestId id;
   std::atomic<bool> answered{false};
-  std::atomic<bool> cancelled{false};
+  std::atomic<bool> cancelled{false};  // the peer cancelled it
   std::mutex mutex;
+  bool ended = false;  // cancelled, or the session ended: the callbacks have run
   std::vector<std::function<void()>> cancel_callbacks;
+
+  // Runs the cancel callbacks once (peer cancel or session end).
+  void fire() {
+    std::vector<std::function<void()>> callbacks;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (ended) return;
+      ended = true;
+      callbacks.swap(cancel_callbacks);
+    }
+    for (auto& f : callbacks) f();
+  }
 };
 
 struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   struct Pending {
     ResponseHandler handler;
-    std::optional<Clock::time_point> deadline;
+    std::optional<TimerService::TimerId> timer;
   };
 
   Impl(Transport& t, SessionOptions o) : transport(t), options(std::move(o)) {
+    timers = options.timers ? options.timers : TimerService::shared();
     if (!options.log) {
       options.log = [](std::string_view line) {
         std::fprintf(stderr, "elicit: %.*s\n", static_cast<int>(line.size()), line.data());
@@ -55,40 +70,42 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
 
   Transport& transport;
   SessionOptions options;
+  std::shared_ptr<TimerService> timers;
   mutable std::mutex mutex;
-  std::condition_variable timer_cv;
   std::condition_variable closed_cv;
   std::unordered_map<std::string, RequestHandler> request_handlers;
   std::unordered_map<std::string, NotificationHandler> notification_handlers;
   std::unordered_map<std::int64_t, Pending> pending;
-  std::multimap<Clock::time_point, std::int64_t> deadlines;
   std::unordered_map<std::string, std::weak_ptr<Responder::State>> incoming;  // by to_string(id)
   std::int64_t next_id = 1;
   bool started = false;
   bool closed = false;
   bool transport_done = false;
-  bool stopping = false;
+  int timeouts_running = 0;  // timer callbacks between taking a request and completing it
   ClientCapabilities capabilities;
   std::unordered_map<std::string, bool> url_elicitations;  // elicitationId -> completed
-  std::thread timer;
 
   void log(const std::string& line) const { options.log(line); }
 
-  // Removes a pending request (with its deadline) under the lock; returns its handler if it was there.
+  // Removes a pending request (and its timer) under the lock; returns it if it was there.
   std::optional<Pending> take_locked(std::int64_t id) {
     const auto it = pending.find(id);
     if (it == pending.end()) return std::nullopt;
     Pending p = std::move(it->second);
     pending.erase(it);
-    if (p.deadline) {
-      for (auto [b, e] = deadlines.equal_range(*p.deadline); b != e; ++b) {
-        if (b->second == id) {
-          deadlines.erase(b);
-          break;
-        }
-      }
-    }
+    if (p.timer) timers->cancel(*p.timer);  // lock order: session, then timers (never the reverse)
     return p;
+  }
+
+  // Runs a response handler; what it throws is logged, never let through to a transport or timer thread.
+  void complete(Pending& p, RequestOutcome outcome) {
+    try {
+      p.handler(std::move(outcome));
+    } catch (const std::exception& e) {
+      log(std::string("a response handler threw: ") + e.what());
+    } catch (...) {
+      log("a response handler threw");
+    }
   }
 
   void send_cancelled(std::int64_t id, const std::string& reason) {
@@ -97,40 +114,45 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
     transport.send(serialize(Notification{"notifications/cancelled", std::move(params)}), {});
   }
 
-  void timer_loop() {
-    std::unique_lock<std::mutex> lock(mutex);
-    while (!stopping) {
-      if (deadlines.empty()) {
-        timer_cv.wait(lock);
-        continue;
-      }
-      const auto first = deadlines.begin()->first;
-      if (Clock::now() < first) {
-        timer_cv.wait_until(lock, first);
-        continue;
-      }
-      const auto id = deadlines.begin()->second;
-      auto p = take_locked(id);
-      lock.unlock();
-      if (p) {
-        send_cancelled(id, "timed out");
-        p->handler(RequestOutcome{std::nullopt, std::nullopt, RequestFailure::timed_out});
-      }
-      lock.lock();
+  // On the timer thread (holding a strong reference taken from a weak one).
+  void on_timeout(std::int64_t id) {
+    std::optional<Pending> p;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      p = take_locked(id);
+      if (!p) return;
+      ++timeouts_running;  // ~Session waits for this before the transport may go away
     }
+    send_cancelled(id, "timed out");
+    complete(*p, RequestOutcome{std::nullopt, std::nullopt, RequestFailure::timed_out});
+    std::lock_guard<std::mutex> lock(mutex);
+    --timeouts_running;
+    closed_cv.notify_all();
   }
 
   void transport_closed() {
+    EventThreadScope event_thread;
     std::unordered_map<std::int64_t, Pending> failed;
+    std::vector<std::shared_ptr<Responder::State>> open;
     {
       std::lock_guard<std::mutex> lock(mutex);
       closed = true;
       transport_done = true;
       failed.swap(pending);
-      deadlines.clear();
+      for (auto& [id, p] : failed) {
+        if (p.timer) timers->cancel(*p.timer);
+      }
+      for (auto& [key, weak] : incoming) {
+        if (auto state = weak.lock()) open.push_back(std::move(state));
+      }
     }
+    // The peer's open requests learn that the session is over first (their on_cancel callbacks run
+    // while their handlers are still blocked, so none has answered and forgotten them yet); what they
+    // made is no longer pending, so nothing is sent. Then every pending request ends transport_closed.
+    for (auto& state : open) state->fire();
     for (auto& [id, p] : failed)
-      p.handler(RequestOutcome{std::nullopt, std::nullopt, RequestFailure::transport_closed});
+      complete(p, RequestOutcome{std::nullopt, std::nullopt, RequestFailure::transport_closed});
+    std::lock_guard<std::mutex> lock(mutex);
     closed_cv.notify_all();
   }
 
@@ -143,6 +165,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   }
 
   void receive(std::string text) {
+    EventThreadScope event_thread;
     auto parsed = parse_message(text);
     if (parsed.ignore) {
       log("ignoring a response without a usable id");
@@ -167,25 +190,37 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
       log("ignoring a response for unknown, finished or timed-out request " + to_string(r.id));
       return;
     }
-    p->handler(RequestOutcome{std::move(r.result), std::move(r.error), std::nullopt});
+    complete(*p, RequestOutcome{std::move(r.result), std::move(r.error), std::nullopt});
   }
 
   void handle(Request& r) {
     RequestHandler handler;
-    {
-      std::lock_guard<std::mutex> lock(mutex);
-      if (const auto it = request_handlers.find(r.method); it != request_handlers.end()) handler = it->second;
-    }
-    if (!handler) {
-      reply_error(r.id, RpcError{error_code::method_not_found, "Method not found: " + r.method, std::nullopt});
-      return;
-    }
+    bool duplicate = false;
     auto state = std::make_shared<Responder::State>();
     state->session = weak_from_this();
     state->id = r.id;
     {
       std::lock_guard<std::mutex> lock(mutex);
-      incoming[to_string(r.id)] = state;
+      if (const auto it = request_handlers.find(r.method); it != request_handlers.end()) handler = it->second;
+      const auto key = to_string(r.id);
+      if (const auto it = incoming.find(key); it != incoming.end()) {
+        const auto earlier = it->second.lock();
+        duplicate = earlier && !earlier->answered;
+      }
+      if (handler && !duplicate) incoming[key] = state;
+    }
+    if (duplicate) {
+      // The id of a request of the peer's that is still being handled: refusing it leaves the first
+      // one alone (MCP 2025-11-25, Base Protocol, Requests: ids are unique within a session).
+      log("refusing a request whose id " + to_string(r.id) + " is already in use");
+      reply_error(r.id, RpcError{error_code::invalid_request,
+                                 "Invalid Request: id " + to_string(r.id) + " is already in use by a pending request",
+                                 std::nullopt});
+      return;
+    }
+    if (!handler) {
+      reply_error(r.id, RpcError{error_code::method_not_found, "Method not found: " + r.method, std::nullopt});
+      return;
     }
     Responder responder(state);
     try {
@@ -206,14 +241,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
         std::lock_guard<std::mutex> lock(mutex);
         if (const auto it = incoming.find(to_string(rid)); it != incoming.end()) state = it->second.lock();
       }
-      if (state && !state->cancelled.exchange(true)) {
-        std::vector<std::function<void()>> callbacks;
-        {
-          std::lock_guard<std::mutex> lock(state->mutex);
-          callbacks.swap(state->cancel_callbacks);
-        }
-        for (auto& f : callbacks) f();
-      }
+      if (state && !state->cancelled.exchange(true)) state->fire();
     }
     NotificationHandler handler;
     {
@@ -258,7 +286,7 @@ void Responder::error(RpcError error) const {
 void Responder::on_cancel(std::function<void()> f) const {
   {
     std::lock_guard<std::mutex> lock(state_->mutex);
-    if (!state_->cancelled) {
+    if (!state_->ended) {
       state_->cancel_callbacks.push_back(std::move(f));
       return;
     }
@@ -274,12 +302,9 @@ Session::Session(Transport& transport, SessionOptions options)
 Session::~Session() {
   close();
   wait_closed();
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    impl_->stopping = true;
-  }
-  impl_->timer_cv.notify_all();
-  if (impl_->timer.joinable()) impl_->timer.join();
+  // A timeout that took its request before the close may still be sending on the transport.
+  std::unique_lock<std::mutex> lock(impl_->mutex);
+  impl_->closed_cv.wait(lock, [&] { return impl_->timeouts_running == 0; });
 }
 
 void Session::on_request(std::string method, RequestHandler handler) {
@@ -298,7 +323,6 @@ void Session::start() {
     if (impl_->started) return;
     impl_->started = true;
   }
-  impl_->timer = std::thread([impl = impl_.get()] { impl->timer_loop(); });
   auto impl = impl_;
   impl_->transport.start([impl](std::string text) { impl->receive(std::move(text)); },
                          [impl] { impl->transport_closed(); });
@@ -308,36 +332,44 @@ RequestId Session::send_request(std::string method, nlohmann::ordered_json param
                                 CallOptions options) {
   std::int64_t id = 0;
   bool accepted = false;
+  const auto deadline =
+      options.timeout ? std::optional<Clock::time_point>(Clock::now() + *options.timeout) : std::nullopt;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     id = impl_->next_id++;
     if (!impl_->closed) {
       accepted = true;
-      Impl::Pending p{std::move(on_done), std::nullopt};
-      if (options.timeout) {
-        p.deadline = Clock::now() + *options.timeout;
-        impl_->deadlines.emplace(*p.deadline, id);
-      }
-      impl_->pending.emplace(id, std::move(p));
+      impl_->pending.emplace(id, Impl::Pending{std::move(on_done), std::nullopt});
     }
   }
   if (!accepted) {
-    on_done(RequestOutcome{std::nullopt, std::nullopt, RequestFailure::transport_closed});
+    Impl::Pending p{std::move(on_done), std::nullopt};
+    impl_->complete(p, RequestOutcome{std::nullopt, std::nullopt, RequestFailure::transport_closed});
     return id;
   }
-  impl_->timer_cv.notify_all();
   if (!impl_->transport.send(serialize_request(id, method, params), options.context)) {
     std::optional<Impl::Pending> p;
     {
       std::lock_guard<std::mutex> lock(impl_->mutex);
       p = impl_->take_locked(id);
     }
-    if (p) p->handler(RequestOutcome{std::nullopt, std::nullopt, RequestFailure::transport_closed});
+    if (p) impl_->complete(*p, RequestOutcome{std::nullopt, std::nullopt, RequestFailure::transport_closed});
+    return id;
+  }
+  if (deadline) {
+    // Armed after the send, so the peer never sees the cancellation before the request.
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (const auto it = impl_->pending.find(id); it != impl_->pending.end()) {
+      it->second.timer = impl_->timers->schedule(*deadline, [weak = std::weak_ptr<Impl>(impl_), id] {
+        if (auto impl = weak.lock()) impl->on_timeout(id);
+      });
+    }
   }
   return id;
 }
 
 RequestOutcome Session::call(std::string method, nlohmann::ordered_json params, CallOptions options) {
+  detail::require_blocking_allowed("Session::call()", "Session::send_request() with a callback");
   auto promise = std::make_shared<std::promise<RequestOutcome>>();
   auto future = promise->get_future();
   send_request(
@@ -356,13 +388,15 @@ bool Session::cancel(const RequestId& id, std::string reason) {
   }
   if (!p) return false;
   impl_->send_cancelled(*n, reason);
-  p->handler(RequestOutcome{std::nullopt, std::nullopt, RequestFailure::cancelled});
+  impl_->complete(*p, RequestOutcome{std::nullopt, std::nullopt, RequestFailure::cancelled});
   return true;
 }
 
 bool Session::notify(std::string method, nlohmann::ordered_json params, const SendContext& context) {
   return impl_->transport.send(serialize_notification(method, params), context);
 }
+
+void Session::log(std::string_view line) const { impl_->options.log(line); }
 
 std::size_t Session::pending_requests() const {
   std::lock_guard<std::mutex> lock(impl_->mutex);

@@ -200,7 +200,10 @@ TEST_CASE("a tools/call the client cancels gets no answer", "[server][cancel]") 
   f.client.request("c", "tools/call", {{"name", "ask_contact"}});
   const auto e = *f.client.next();
   f.client.notify("notifications/cancelled", {{"requestId", "c"}, {"reason", "user gave up"}});
-  f.client.respond(e["id"], {{"action", "cancel"}});
+  const auto cancelled = *f.client.next();  // the call's form is cancelled with it
+  CHECK(cancelled["method"] == "notifications/cancelled");
+  CHECK(cancelled["params"]["requestId"] == e["id"]);
+  f.client.respond(e["id"], {{"action", "cancel"}});  // late: ignored
   f.client.request(9, "ping");
   const auto r = *f.client.next();
   CHECK(r["id"] == 9);  // not a result for "c"

@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "elicit/cancel_scope.hpp"
+#include "elicit/event_thread.hpp"
 #include "elicit/jsonrpc.hpp"
 #include "elicit/session.hpp"
 #include "elicit/validation.hpp"
@@ -26,7 +28,8 @@ enum class ElicitStatus {
   declined,          ///< action "decline": the user said no
   cancelled,         ///< action "cancel": the user dismissed it without choosing
   timed_out,         ///< no answer within ElicitOptions::timeout (notifications/cancelled sent)
-  aborted,           ///< this side cancelled it (Session::cancel)
+  aborted,           ///< this side cancelled it (Session::cancel, or its ElicitOptions::cancel_scope,
+                     ///< e.g. the client cancelled the tools/call it was made for)
   unsupported,       ///< the client did not declare this mode; nothing was sent. Treat it like a
                      ///< decline unless the caller needs to know the difference.
   invalid_response,  ///< the result is not a valid ElicitResult, or form content fails validation
@@ -45,6 +48,11 @@ struct ElicitOptions {
   std::optional<RequestId> related_request;
   /// `_meta` of the request params, when an object.
   nlohmann::json meta;
+  /// When set, cancelling the scope cancels the elicitation (notifications/cancelled goes to the
+  /// client, the outcome is `aborted`; MCP 2025-11-25, Base Protocol, "Cancellation"), and an
+  /// elicitation started once the scope is cancelled is not sent and ends `aborted` at once
+  /// (`transport_closed` if the session has closed). ToolCall::elicit_options() sets its own.
+  std::shared_ptr<CancelScope> cancel_scope;
 };
 
 /// The untyped reading of an ElicitResult, shared by the typed API and URL mode.
@@ -76,8 +84,11 @@ struct Outcome {
 };
 
 /// Sends a form-mode elicitation/create with `schema` and calls `on_done` once with the response.
-/// Returns the request id (for Session::cancel), or nullopt when the client does not support form
-/// mode, in which case nothing is sent and on_done runs at once with `unsupported`.
+/// Returns the request id (for Session::cancel), or nullopt when nothing was sent: the client does
+/// not support form mode (on_done runs at once with `unsupported`) or options.cancel_scope is
+/// cancelled (`aborted`). on_done runs on the session's dispatch or timer thread (event threads:
+/// it must not block), or on the calling thread when nothing was sent or the transport is closed.
+/// An exception escaping on_done is caught and written to the session's log.
 std::optional<RequestId> elicit_form_async(Session& session, std::string_view message,
                                            const nlohmann::ordered_json& schema,
                                            std::function<void(ElicitResponse)> on_done,
@@ -120,7 +131,8 @@ Outcome<T> accepted_outcome(T value) {
 ElicitResponse read_elicit_response(std::string_view message);
 
 /// Typed form mode, asynchronous: decodes accepted content with T::decode (types, required,
-/// every constraint). `on_done` runs once, on the transport's or timer thread; it must not block.
+/// every constraint). `on_done` runs once, as for elicit_form_async (must not block; what it throws
+/// is logged).
 template <class T>
 std::optional<RequestId> elicit_async(Session& session, std::string_view message,
                                       std::function<void(Outcome<T>)> on_done, const ElicitOptions& options = {}) {
@@ -129,10 +141,13 @@ std::optional<RequestId> elicit_async(Session& session, std::string_view message
       [on_done = std::move(on_done)](ElicitResponse r) { on_done(typed_outcome<T>(std::move(r))); }, options);
 }
 
-/// Typed form mode, blocking. Call it from a worker thread (e.g. a Server tool handler), never
-/// from the transport's thread, which must stay free to deliver the answer.
+/// Typed form mode, blocking. Call it from a worker thread (e.g. a blocking Server tool handler).
+/// Throws std::logic_error on an event thread (a transport, session dispatch or timer thread, e.g.
+/// in an async tool handler or an elicit_async callback), which must stay free to deliver the
+/// answer: use elicit_async there.
 template <class T>
 Outcome<T> elicit(Session& session, std::string_view message, const ElicitOptions& options = {}) {
+  detail::require_blocking_allowed("elicit<T>()", "elicit_async<T>() (or ToolCall::elicit_async in an async_handler)");
   auto promise = std::make_shared<std::promise<Outcome<T>>>();
   auto future = promise->get_future();
   elicit_async<T>(
@@ -171,11 +186,13 @@ struct UrlOutcome {
 /// Sends a URL-mode elicitation/create with a fresh elicitationId, registered with the session so
 /// complete_url_elicitation() can announce its completion later. Throws std::invalid_argument for
 /// a URL check_elicitation_url rejects. When the client did not declare `elicitation.url`,
-/// nothing is sent and `on_done` runs at once with `unsupported`.
+/// nothing is sent and `on_done` runs at once with `unsupported`. Cancellation, threads and
+/// exceptions from on_done: as for elicit_form_async.
 std::optional<RequestId> elicit_url_async(Session& session, std::string_view message, std::string_view url,
                                           std::function<void(UrlOutcome)> on_done, const ElicitOptions& options = {});
 
-/// Blocking form of elicit_url_async (not on the transport's thread).
+/// Blocking form of elicit_url_async. Throws std::logic_error on an event thread (use
+/// elicit_url_async there).
 UrlOutcome elicit_url(Session& session, std::string_view message, std::string_view url,
                       const ElicitOptions& options = {});
 

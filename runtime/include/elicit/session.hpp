@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "elicit/jsonrpc.hpp"
+#include "elicit/timer_service.hpp"
 #include "elicit/transport.hpp"
 
 namespace elicit {
@@ -64,8 +65,10 @@ class Responder {
   void error(RpcError error) const;
   /// True once the peer has cancelled this request.
   bool cancelled() const noexcept;
-  /// Runs `f` when the peer cancels this request (at once if it already has). On the
-  /// transport's thread: keep it short.
+  /// Runs `f` once when the peer cancels this request (notifications/cancelled, MCP 2025-11-25,
+  /// Base Protocol, "Cancellation") or the session ends first; at once, on the calling thread, if
+  /// either has happened. Otherwise it runs on the session's dispatch thread (an event thread):
+  /// keep it short and do not block.
   void on_cancel(std::function<void()> f) const;
 
   struct State;
@@ -75,18 +78,24 @@ class Responder {
   std::shared_ptr<State> state_;
 };
 
-/// A request handler. It runs on the transport's thread and must not block there: answer at once,
-/// or hand the Responder to another thread and answer later.
+/// A request handler. It runs on the transport's thread (an event thread, see event_thread.hpp) and
+/// must not block there: answer at once, or hand the Responder to another thread and answer later.
+/// A request whose id equals that of a request of the peer's still being handled never reaches a
+/// handler: it is refused with -32600 (Invalid Request) and the first one is left alone.
 using RequestHandler = std::function<void(const Request&, Responder)>;
 using NotificationHandler = std::function<void(const Notification&)>;
 
 struct SessionOptions {
-  /// Diagnostics (malformed messages, late or unknown responses). Default: one line on stderr.
+  /// Diagnostics (malformed messages, late or unknown responses, callbacks that threw). Default: one
+  /// line on stderr. Called from any thread, possibly concurrently.
   std::function<void(std::string_view)> log;
+  /// Fires per-call timeouts. Null: TimerService::shared(), one thread for every session.
+  std::shared_ptr<TimerService> timers = nullptr;
 };
 
 /// One JSON-RPC connection. Thread-safe. Handlers and response callbacks run on the transport's
-/// thread or on the session's timer thread; they must not block.
+/// thread (marked as an event thread while the session dispatches) or on the TimerService's thread;
+/// they must not block. An exception escaping a response callback is caught and logged.
 class Session {
  public:
   explicit Session(Transport& transport, SessionOptions options = {});
@@ -109,15 +118,20 @@ class Session {
   RequestId send_request(std::string method, nlohmann::ordered_json params, ResponseHandler on_done,
                          CallOptions options = {});
 
-  /// Blocking form of send_request. Never call it on the transport's own thread (that thread
-  /// delivers the response), i.e. not from a RequestHandler directly.
+  /// Blocking form of send_request. Throws std::logic_error on an event thread (e.g. in a
+  /// RequestHandler or a response callback: that thread delivers the response); use send_request
+  /// with a callback there.
   RequestOutcome call(std::string method, nlohmann::ordered_json params, CallOptions options = {});
 
-  /// Cancels a pending request: sends notifications/cancelled and completes it with `cancelled`.
-  /// False when it is not pending (already answered, timed out or unknown).
+  /// Cancels a pending request: sends notifications/cancelled (MCP 2025-11-25, Base Protocol,
+  /// "Cancellation") and completes it with `cancelled`, on the calling thread. False when it is not
+  /// pending (already answered, timed out or unknown).
   bool cancel(const RequestId& id, std::string reason = "");
 
   bool notify(std::string method, nlohmann::ordered_json params, const SendContext& context = {});
+
+  /// Writes one diagnostic line to SessionOptions::log.
+  void log(std::string_view line) const;
 
   /// Requests sent and not yet completed.
   std::size_t pending_requests() const;
@@ -130,7 +144,8 @@ class Session {
   void add_url_elicitation(std::string elicitation_id);
   bool mark_url_elicitation_complete(std::string_view elicitation_id);
 
-  /// Closes the transport; pending requests fail with transport_closed.
+  /// Closes the transport; pending requests fail with transport_closed, then the on_cancel
+  /// callbacks of the peer's open requests run.
   void close();
   bool closed() const;
   /// Blocks until the transport has closed.
