@@ -15,6 +15,8 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
+#include "elicit/event_thread.hpp"
+#include "elicit/worker_pool.hpp"
 #include "http/connection.hpp"
 #include "http/session_transport.hpp"
 
@@ -300,7 +302,17 @@ struct StreamableHttpServer::Impl {
       reply.status = 202;
       return reply;
     }
-    auto stream = session->transport.open_request_stream(request->id);
+    bool duplicate = false;
+    auto stream = session->transport.open_request_stream(request->id, duplicate);
+    if (duplicate) {  // answered here, as JSON: the first request keeps its stream
+      Reply r;
+      r.content_type = "application/json";
+      r.body = serialize(Response{request->id, std::nullopt,
+                                  RpcError{error_code::invalid_request,
+                                           "Invalid Request: id " + to_string(request->id) + " is already in use",
+                                           std::nullopt}});
+      return r;
+    }
     if (!stream) return error_reply(404, -32001, "Session not found");
     session->transport.stream_opened();
     std::weak_ptr<HttpSession> weak = session;
@@ -372,8 +384,17 @@ void StreamableHttpServer::start() {
   }
   impl.accept();
   impl.schedule_reaper();
+  // One pool for the blocking tool handlers of every session: a session costs no thread.
+  if (!impl.options.server.workers) {
+    impl.options.server.workers = std::make_shared<WorkerPool>(impl.options.server.worker_threads);
+  }
   const auto n = Impl::thread_count(o);
-  for (std::size_t i = 0; i < n; ++i) impl.threads.emplace_back([&impl] { impl.ioc.run(); });
+  for (std::size_t i = 0; i < n; ++i) {
+    impl.threads.emplace_back([&impl] {
+      const EventThreadScope event_thread;  // a blocking elicit() here would stall every connection
+      impl.ioc.run();
+    });
+  }
 }
 
 int StreamableHttpServer::port() const noexcept { return impl_->port; }

@@ -261,7 +261,10 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
       std::lock_guard<std::mutex> lock(mutex);
       incoming.erase(to_string(s.id));
     }
-    if (s.cancelled) return;  // the peer asked us not to answer
+    if (s.cancelled) {  // the peer asked us not to answer: nothing more will come for this request
+      transport.abandon(s.id);
+      return;
+    }
     transport.send(std::move(text), SendContext{s.id, true});
   }
 };

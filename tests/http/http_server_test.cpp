@@ -7,8 +7,11 @@
 #include <future>
 #include <thread>
 
+#include <dirent.h>
+
 #include <elicit/http_server.hpp>
 
+#include "../common/patience.hpp"
 #include "github_username.hpp"
 #include "http_client.hpp"
 
@@ -68,21 +71,19 @@ struct Fixture {
                         seen_ptr->add(std::string(elicit::to_string(o.status)));
                         return elicit::ToolResult::text(o ? o.value->name : std::string(elicit::to_string(o.status)));
                       }});
-          s.add_tool({"ask_async",
-                      "asks a username, holding no thread",
-                      {{"type", "object"}},
-                      std::nullopt,
-                      nullptr,
-                      [seen_ptr](std::shared_ptr<elicit::ToolCall> call) {
-                        elicit::elicit_async<samples::GithubUsername>(
-                            call->session(), samples::GithubUsername::default_message(),
-                            [call, seen_ptr](elicit::Outcome<samples::GithubUsername> o) {
-                              seen_ptr->add(std::string(elicit::to_string(o.status)));
-                              call->reply(elicit::ToolResult::text(o ? o.value->name
-                                                                     : std::string(elicit::to_string(o.status))));
-                            },
-                            call->elicit_options());
-                      }});
+          s.add_tool(
+              {"ask_async",
+               "asks a username, holding no thread",
+               {{"type", "object"}},
+               std::nullopt,
+               nullptr,
+               [seen_ptr](std::shared_ptr<elicit::ToolCall> call) {
+                 call->elicit_async<samples::GithubUsername>([call,
+                                                              seen_ptr](elicit::Outcome<samples::GithubUsername> o) {
+                   seen_ptr->add(std::string(elicit::to_string(o.status)));
+                   call->reply(elicit::ToolResult::text(o ? o.value->name : std::string(elicit::to_string(o.status))));
+                 });
+               }});
           s.add_tool(
               {"chatter",
                "sends notifications unrelated to any request",
@@ -369,4 +370,133 @@ TEST_CASE("a burst of connections is accepted and served", "[http][limits]") {
   for (auto& c : burst)
     ok += c->request(verb::post, "/mcp", http_test::kAccept, initialize_body().dump()).status == 200;
   CHECK(ok == 200);
+}
+
+namespace {
+
+// Threads of this process (the test and the server under test).
+std::size_t thread_count() {
+  std::size_t n = 0;
+  if (DIR* d = opendir("/proc/self/task")) {
+    while (const dirent* e = readdir(d)) n += e->d_name[0] != '.';
+    closedir(d);
+  }
+  return n;
+}
+
+json accept_answer(const json& id, const std::string& name) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"result", {{"action", "accept"}, {"content", {{"name", name}}}}}};
+}
+
+}  // namespace
+
+TEST_CASE("a cancelled tools/call cancels its form: 8 cancelled on one worker, then a 9th completes",
+          "[http][cancel]") {
+  auto o = test_options();
+  o.server.worker_threads = 1;
+  Fixture f(o);
+  const auto id = f.initialize();
+  auto get = f.connect();
+  get.send(verb::get, "/mcp", Fixture::with_session(id));
+  REQUIRE(get.read_head().status == 200);
+  for (int i = 0; i < 8; ++i) {
+    auto call = f.connect();
+    call.send(verb::post, "/mcp", Fixture::with_session(id), request(100 + i, "tools/call", {{"name", "ask"}}).dump());
+    REQUIRE(call.read_head().status == 200);
+    const auto ask = call.next_message();
+    REQUIRE(ask);
+    REQUIRE((*ask)["method"] == "elicitation/create");
+    CHECK(f.post({{"jsonrpc", "2.0"},
+                  {"method", "notifications/cancelled"},
+                  {"params", {{"requestId", 100 + i}, {"reason", "user gave up"}}}},
+                 Fixture::with_session(id))
+              .status == 202);
+    // The form is withdrawn on the session's stream, and the call's stream ends without a response.
+    const auto withdrawn = get.next_message();
+    REQUIRE(withdrawn);
+    CHECK((*withdrawn)["method"] == "notifications/cancelled");
+    CHECK((*withdrawn)["params"]["requestId"] == (*ask)["id"]);
+    CHECK_FALSE(call.next_message());
+  }
+  REQUIRE(f.seen->wait(8));
+  for (const auto& status : f.seen->statuses) CHECK(status == "aborted");
+  // The single worker is free: a ninth call runs and completes.
+  auto call = f.connect();
+  call.send(verb::post, "/mcp", Fixture::with_session(id), request(200, "tools/call", {{"name", "ask"}}).dump());
+  REQUIRE(call.read_head().status == 200);
+  const auto ask = call.next_message();
+  REQUIRE(ask);
+  CHECK(f.post(accept_answer((*ask)["id"], "octocat"), Fixture::with_session(id)).status == 202);
+  const auto done = call.next_message();
+  REQUIRE(done);
+  CHECK((*done)["id"] == 200);
+  CHECK((*done)["result"]["content"][0]["text"] == "octocat");
+}
+
+TEST_CASE("1,000 users waiting in a form hold no thread, and a new client is served meanwhile", "[http][load]") {
+  constexpr int kUsers = 1000;
+  Fixture f;
+  const auto threads_before = thread_count();
+  std::vector<std::unique_ptr<http_test::Connection>> calls;
+  std::vector<std::string> sessions;
+  std::vector<json> asks;
+  for (int i = 0; i < kUsers; ++i) {
+    auto c = std::make_unique<http_test::Connection>(f.server->port());
+    c->send(verb::post, "/mcp", http_test::kAccept, initialize_body().dump());
+    const auto head = c->read_head();
+    REQUIRE(head.status == 200);
+    REQUIRE(c->next_message());
+    REQUIRE_FALSE(c->next_message());
+    sessions.push_back(head.header("mcp-session-id"));
+    // The same keep-alive connection now carries the tools/call and its stream.
+    c->send(verb::post, "/mcp", Fixture::with_session(sessions.back()),
+            request(1, "tools/call", {{"name", "ask_async"}}).dump());
+    REQUIRE(c->read_head().status == 200);
+    const auto ask = c->next_message();
+    REQUIRE(ask);
+    asks.push_back(*ask);
+    calls.push_back(std::move(c));
+  }
+  CHECK(f.server->session_count() == kUsers);
+  // No thread per waiting user (the pool, timer and I/O threads were there before).
+  CHECK(thread_count() <= threads_before + 4);
+  // A new client initializes and pings while they all wait.
+  const auto newcomer = f.initialize();
+  auto ping = f.connect();
+  ping.send(verb::post, "/mcp", Fixture::with_session(newcomer), request(2, "ping").dump());
+  REQUIRE(ping.read_head().status == 200);
+  CHECK((*ping.next_message())["result"] == json::object());
+  // Every user answers, on one keep-alive connection, and every call completes with its answer.
+  auto answers = f.connect();
+  for (int i = 0; i < kUsers; ++i) {
+    CHECK(answers
+              .request(verb::post, "/mcp", Fixture::with_session(sessions[i]),
+                       accept_answer(asks[i]["id"], "user" + std::to_string(i)).dump())
+              .status == 202);
+  }
+  int completed = 0;
+  for (int i = 0; i < kUsers; ++i) {
+    const auto done = calls[i]->next_message();
+    completed += done && (*done)["result"]["content"][0]["text"] == "user" + std::to_string(i);
+  }
+  CHECK(completed == kUsers);
+}
+
+TEST_CASE("a request reusing the id of an open one is refused on its own response", "[http]") {
+  Fixture f;
+  const auto id = f.initialize();
+  auto first = f.connect();
+  first.send(verb::post, "/mcp", Fixture::with_session(id), request(5, "tools/call", {{"name", "ask"}}).dump());
+  REQUIRE(first.read_head().status == 200);
+  const auto ask = first.next_message();
+  REQUIRE(ask);
+  const auto dup = f.post(request(5, "ping"), Fixture::with_session(id));
+  CHECK(dup.status == 200);
+  CHECK(json::parse(dup.body)["error"]["code"] == -32600);
+  // The first request still gets its answer on its own stream.
+  CHECK(f.post(accept_answer((*ask)["id"], "octocat"), Fixture::with_session(id)).status == 202);
+  const auto done = first.next_message();
+  REQUIRE(done);
+  CHECK((*done)["id"] == 5);
+  CHECK((*done)["result"]["content"][0]["text"] == "octocat");
 }

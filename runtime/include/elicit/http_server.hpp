@@ -58,7 +58,7 @@ struct HttpServerOptions {
   /// closed (the stream's undelivered messages are then held, as above).
   std::size_t max_queued_bytes = 4 * 1024 * 1024;
   /// Options of each session's elicit::Server. Blocking tool handlers of every session share one
-  /// pool of `server.worker_threads` threads.
+  /// pool: `server.workers` if set, else one of `server.worker_threads` threads made by start().
   ServerOptions server;
 };
 
@@ -84,8 +84,9 @@ class StreamableHttpServer {
   StreamableHttpServer(const StreamableHttpServer&) = delete;
   StreamableHttpServer& operator=(const StreamableHttpServer&) = delete;
 
-  /// Binds, listens and starts the I/O threads. Throws std::runtime_error if it cannot bind, or
-  /// std::system_error if a thread cannot be created.
+  /// Binds, listens, and starts the I/O threads and the shared worker pool. Throws
+  /// std::runtime_error if it cannot bind, or std::system_error if a thread cannot be created.
+  /// I/O threads are event threads (event_thread.hpp): a blocking elicit() there throws.
   void start();
   /// The bound port (after start()).
   int port() const noexcept;

@@ -39,6 +39,10 @@ class Transport {
   virtual void start(MessageHandler on_message, CloseHandler on_close) = 0;
   virtual bool send(std::string message, const SendContext& context) = 0;
   virtual void close() = 0;
+  /// No response will be sent for the peer's request `id` (the peer cancelled it, MCP 2025-11-25
+  /// Base Protocol, "Cancellation"): a transport that keeps something open until the response
+  /// (Streamable HTTP: the request's SSE stream) ends it now. Any thread. Default: nothing.
+  virtual void abandon(const RequestId& id) { (void)id; }
 };
 
 }  // namespace elicit

@@ -52,12 +52,26 @@ void SessionTransport::close() {
   if (on_close) on_close();
 }
 
-std::shared_ptr<SseStream> SessionTransport::open_request_stream(const RequestId& id) {
+void SessionTransport::abandon(const RequestId& id) {
+  std::shared_ptr<SseStream> stream;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = request_streams_.find(to_string(id));
+    if (it == request_streams_.end()) return;
+    stream = std::move(it->second);
+    request_streams_.erase(it);
+  }
+  stream->abort();
+}
+
+std::shared_ptr<SseStream> SessionTransport::open_request_stream(const RequestId& id, bool& duplicate) {
   auto s = std::make_shared<SseStream>(max_held_bytes_);
   std::lock_guard<std::mutex> lock(mutex_);
+  duplicate = false;
   if (closed_) return nullptr;
-  request_streams_[to_string(id)] = s;
-  return s;
+  // A second request with the id of one still open must not take over the first one's stream.
+  duplicate = !request_streams_.emplace(to_string(id), s).second;
+  return duplicate ? nullptr : s;
 }
 
 std::shared_ptr<SseStream> SessionTransport::claim_standalone() {

@@ -23,10 +23,12 @@ class SessionTransport final : public Transport {
   bool send(std::string message, const SendContext& context) override;
   /// Ends every stream and tells the session (on_close). Idempotent.
   void close() override;
+  /// Ends the request's SSE stream: its response will never come.
+  void abandon(const RequestId& id) override;
 
   /// Registers the stream for a request before the request is delivered, so nothing is missed.
-  /// nullptr when the session has ended.
-  std::shared_ptr<SseStream> open_request_stream(const RequestId& id);
+  /// nullptr when the session has ended, or when a request with this id is still open (`duplicate`).
+  std::shared_ptr<SseStream> open_request_stream(const RequestId& id, bool& duplicate);
   /// The session's GET stream, or nullptr when one is already being read (one at a time) or the
   /// session has ended. release_standalone() when its connection ends.
   std::shared_ptr<SseStream> claim_standalone();
