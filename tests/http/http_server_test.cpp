@@ -7,11 +7,10 @@
 #include <future>
 #include <thread>
 
-#include <dirent.h>
-
 #include <elicit/http_server.hpp>
 
 #include "../common/patience.hpp"
+#include "../common/threads.hpp"
 #include "github_username.hpp"
 #include "http_client.hpp"
 
@@ -374,15 +373,7 @@ TEST_CASE("a burst of connections is accepted and served", "[http][limits]") {
 
 namespace {
 
-// Threads of this process (the test and the server under test).
-std::size_t thread_count() {
-  std::size_t n = 0;
-  if (DIR* d = opendir("/proc/self/task")) {
-    while (const dirent* e = readdir(d)) n += e->d_name[0] != '.';
-    closedir(d);
-  }
-  return n;
-}
+using test_support::thread_count;
 
 json accept_answer(const json& id, const std::string& name) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"result", {{"action", "accept"}, {"content", {{"name", name}}}}}};

@@ -1,8 +1,6 @@
 // The shared TimerService and WorkerPool: semantics, and threads that do not grow with sessions.
 #include <catch2/catch.hpp>
 
-#include <dirent.h>
-
 #include <atomic>
 #include <future>
 #include <thread>
@@ -11,6 +9,7 @@
 #include <elicit/timer_service.hpp>
 #include <elicit/worker_pool.hpp>
 
+#include "../common/threads.hpp"
 #include "fake_client.hpp"
 #include "server_fixture.hpp"
 
@@ -20,19 +19,7 @@ using nlohmann::json;
 using test_support::kPatience;
 using test_support::Recorder;
 
-namespace {
-
-// Threads of this process, from /proc/self/task.
-std::size_t thread_count() {
-  std::size_t n = 0;
-  if (DIR* d = opendir("/proc/self/task")) {
-    while (const dirent* e = readdir(d)) n += e->d_name[0] != '.';
-    closedir(d);
-  }
-  return n;
-}
-
-}  // namespace
+using test_support::thread_count;
 
 TEST_CASE("timers fire in deadline order; cancel is true only before firing", "[timer]") {
   TimerService timers;
