@@ -3,6 +3,9 @@
 // that answers URLElicitationRequiredError.
 #include "sample_tools.hpp"
 
+#include <chrono>
+#include <thread>
+
 #include <nlohmann/json.hpp>
 
 #include "confirm_deletion.hpp"
@@ -144,6 +147,21 @@ void add_sample_tools(elicit::Server& server) {
                          throw elicit::UrlElicitationRequired({elicit::create_url_elicitation(
                              call.session(), "Authorization is required to access your Example Co files.",
                              "https://mcp.example.com/authorize")});
+                       },
+                       nullptr});
+
+  // The conformance suite's SSE polling tool (SEP-1699): the call lets go of its connection and
+  // answers a little later; the client resumes the stream with GET and Last-Event-ID to get it.
+  // On stdio, where there is no connection to close, it just answers.
+  server.add_tool(Tool{"test_reconnection",
+                       "Closes the call's SSE connection mid-call; the result arrives after the client resumes",
+                       {{"type", "object"}},
+                       std::nullopt,
+                       [](ToolCall& call) {
+                         call.close_sse_stream();
+                         // Blocking handlers may wait; 100 ms lets the close reach the client first.
+                         std::this_thread::sleep_for(std::chrono::milliseconds(100));
+                         return ToolResult::text("Reconnection test completed successfully");
                        },
                        nullptr});
 

@@ -32,6 +32,7 @@ using HttpRequest = http::Request;
 struct HttpSession {
   explicit HttpSession(std::size_t max_held_bytes) : transport(max_held_bytes) {}
   std::string id;
+  bool priming = false;  // the client speaks 2025-11-25 or later: its POST streams start with a priming event
   http::SessionTransport transport;  // declared first: it must outlive the server
   std::unique_ptr<Server> server;
 };
@@ -292,6 +293,11 @@ struct StreamableHttpServer::Impl {
     if (request && request->method == "initialize") {
       session = new_session(reply);
       if (!session) return reply;
+      // Priming events (SEP-1699) came with 2025-11-25; older clients may not expect empty events.
+      if (const auto v = request->params.find("protocolVersion");
+          request->params.is_object() && v != request->params.end() && v->is_string()) {
+        session->priming = v->get<std::string>() >= "2025-11-25";
+      }
       reply.headers.emplace_back("Mcp-Session-Id", session->id);
     } else {
       session = find_session(req, reply);
@@ -317,9 +323,18 @@ struct StreamableHttpServer::Impl {
     session->transport.stream_opened();
     std::weak_ptr<HttpSession> weak = session;
     reply.sse = stream;
-    reply.on_sse_end = [weak] {
-      if (auto s = weak.lock()) s->transport.stream_closed();
+    reply.on_sse_end = [weak, stream] {
+      if (auto s = weak.lock()) {
+        s->transport.stream_detached(stream);
+        s->transport.stream_closed();
+      }
     };
+    if (session->priming) {
+      // An event id before anything else, so a client that loses the connection can resume, and
+      // how long to wait before it does (MCP 2025-11-25, Streamable HTTP, SSE polling).
+      reply.sse_preamble = "id: " + std::to_string(stream->number()) +
+                           "-0\nretry: " + std::to_string(options.sse_retry.count()) + "\ndata: \n\n";
+    }
     session->transport.deliver(body);
     return reply;
   }
@@ -331,14 +346,28 @@ struct StreamableHttpServer::Impl {
     Reply reply;
     auto session = find_session(req, reply);
     if (!session) return reply;
-    auto stream = session->transport.claim_standalone();
-    if (!stream) return error_reply(409, -32000, "Conflict: this session already has a GET stream");
+    std::shared_ptr<http::SseStream> stream;
+    if (has_header(req, "Last-Event-ID")) {
+      // Resumption: the stream the id names, from the event after it.
+      auto [resume, s] = session->transport.resume(header(req, "Last-Event-ID"));
+      if (resume == http::SessionTransport::Resume::busy) {
+        return error_reply(409, -32000, "Conflict: that stream is being read on another connection");
+      }
+      if (resume == http::SessionTransport::Resume::unknown) {
+        return error_reply(404, -32000, "Not Found: Last-Event-ID names no stream or event this session holds");
+      }
+      stream = std::move(s);
+    } else {
+      stream = session->transport.claim_standalone();
+      if (!stream) return error_reply(409, -32000, "Conflict: this session already has a GET stream");
+    }
     session->transport.stream_opened();
     std::weak_ptr<HttpSession> weak = session;
     reply.sse = stream;
-    reply.on_sse_end = [weak] {
+    reply.on_sse_end = [weak, stream] {
       if (auto s = weak.lock()) {
-        s->transport.release_standalone();
+        if (stream->number() == 0) s->transport.release_standalone();
+        s->transport.stream_detached(stream);
         s->transport.stream_closed();
       }
     };

@@ -395,6 +395,8 @@ bool Session::cancel(const RequestId& id, std::string reason) {
   return true;
 }
 
+void Session::disconnect_stream(const RequestId& id) { impl_->transport.disconnect(id); }
+
 bool Session::notify(std::string method, nlohmann::ordered_json params, const SendContext& context) {
   return impl_->transport.send(serialize_notification(method, params), context);
 }

@@ -83,6 +83,14 @@ struct Fixture {
                    call->reply(elicit::ToolResult::text(o ? o.value->name : std::string(elicit::to_string(o.status))));
                  });
                }});
+          s.add_tool({"poll",
+                      "lets go of its connection, then answers",
+                      {{"type", "object"}},
+                      std::nullopt,
+                      [](elicit::ToolCall& call) {
+                        call.close_sse_stream();
+                        return elicit::ToolResult::text("polled");
+                      }});
           s.add_tool(
               {"chatter",
                "sends notifications unrelated to any request",
@@ -490,4 +498,134 @@ TEST_CASE("a request reusing the id of an open one is refused on its own respons
   REQUIRE(done);
   CHECK((*done)["id"] == 5);
   CHECK((*done)["result"]["content"][0]["text"] == "octocat");
+}
+
+namespace {
+
+// The `id:` field of a raw SSE event, "" when it has none.
+std::string event_id(const std::string& event) {
+  const auto pos = event.find("id: ");
+  if (pos == std::string::npos || (pos > 0 && event[pos - 1] != '\n')) return "";
+  return event.substr(pos + 4, event.find('\n', pos) - pos - 4);
+}
+
+// The JSON-RPC message of a raw SSE event.
+json event_message(const std::string& event) {
+  const auto pos = event.find("data: ");
+  return json::parse(event.substr(pos + 6, event.find('\n', pos) - pos - 6));
+}
+
+}  // namespace
+
+TEST_CASE("SSE events carry ids; a 2025-11-25 client's POST stream starts with a priming event", "[http][resume]") {
+  Fixture f;
+  auto c = f.connect();
+  c.send(verb::post, "/mcp", http_test::kAccept, initialize_body().dump());
+  REQUIRE(c.read_head().status == 200);
+  const auto priming = c.next_event();
+  REQUIRE(priming);
+  CHECK(*priming == "id: 1-0\nretry: 1000\ndata: ");
+  const auto response = c.next_event();
+  REQUIRE(response);
+  CHECK(event_id(*response) == "1-1");
+  CHECK(event_message(*response)["result"]["protocolVersion"] == "2025-11-25");
+}
+
+TEST_CASE("a stream whose connection dropped is resumed with Last-Event-ID", "[http][resume]") {
+  Fixture f;
+  const auto id = f.initialize();
+  std::string stream;
+  json ask;
+  {
+    auto call = f.connect();
+    call.send(verb::post, "/mcp", Fixture::with_session(id), request(9, "tools/call", {{"name", "ask"}}).dump());
+    REQUIRE(call.read_head().status == 200);
+    const auto priming = call.next_event();
+    REQUIRE(priming);
+    stream = event_id(*priming).substr(0, event_id(*priming).find('-'));
+    const auto e = call.next_event();
+    REQUIRE(e);
+    CHECK(event_id(*e) == stream + "-1");
+    ask = event_message(*e);
+  }  // the connection drops: not a cancellation, the call goes on
+  CHECK(f.post(accept_answer(ask["id"], "octocat"), Fixture::with_session(id)).status == 202);
+  REQUIRE(f.seen->wait(1));
+  CHECK(f.seen->statuses[0] == "accepted");
+
+  auto headers = Fixture::with_session(id);
+  headers.emplace_back("Last-Event-ID", stream + "-0");
+  // The server notices the dropped connection as soon as its socket reports the close; a GET that
+  // overtakes that finds the stream still in use (409) and, like the SDK clients, tries again.
+  std::unique_ptr<http_test::Connection> resumed;
+  int status = 409;
+  for (int i = 0; i < 6000 && status == 409; ++i) {
+    resumed = std::make_unique<http_test::Connection>(f.server->port());
+    resumed->send(verb::get, "/mcp", headers);
+    status = resumed->read_head().status;
+    if (status == 409) std::this_thread::sleep_for(10ms);
+  }
+  REQUIRE(status == 200);
+  // Everything after event 0: the elicitation again, then the result held while nobody listened.
+  const auto again = resumed->next_event();
+  REQUIRE(again);
+  CHECK(event_id(*again) == stream + "-1");
+  CHECK(event_message(*again)["method"] == "elicitation/create");
+  const auto result = resumed->next_event();
+  REQUIRE(result);
+  CHECK(event_id(*result) == stream + "-2");
+  CHECK(event_message(*result)["id"] == 9);
+  CHECK(event_message(*result)["result"]["content"][0]["text"] == "octocat");
+  CHECK_FALSE(resumed->next_event());  // the stream ends after the response
+  // Delivered: nothing is left to resume. (The server finishes the stream's bookkeeping just after
+  // the last bytes leave, so a GET racing it may still find the stream in use: 409.)
+  status = 409;
+  for (int i = 0; i < 6000 && status == 409; ++i) {
+    status = f.connect().request(verb::get, "/mcp", headers).status;
+    if (status == 409) std::this_thread::sleep_for(10ms);
+  }
+  CHECK(status == 404);
+}
+
+TEST_CASE("Last-Event-ID that names nothing held is 404; a stream still being read is 409", "[http][resume]") {
+  Fixture f;
+  const auto id = f.initialize();
+  auto get = [&](const std::string& last) {
+    auto h = Fixture::with_session(id);
+    h.emplace_back("Last-Event-ID", last);
+    return f.connect().request(verb::get, "/mcp", h).status;
+  };
+  CHECK(get("99-0") == 404);
+  CHECK(get("garbage") == 404);
+  CHECK(get("1-") == 404);
+  auto call = f.connect();
+  call.send(verb::post, "/mcp", Fixture::with_session(id), request(3, "tools/call", {{"name", "ask"}}).dump());
+  REQUIRE(call.read_head().status == 200);
+  const auto priming = call.next_event();
+  REQUIRE(priming);
+  CHECK(get(event_id(*priming)) == 409);
+}
+
+TEST_CASE("a tool can let go of its connection; the client resumes to get the result", "[http][resume]") {
+  Fixture f;
+  const auto id = f.initialize();
+  auto call = f.connect();
+  call.send(verb::post, "/mcp", Fixture::with_session(id), request(4, "tools/call", {{"name", "poll"}}).dump());
+  REQUIRE(call.read_head().status == 200);
+  std::string last;
+  int results = 0;
+  while (const auto e = call.next_event()) {
+    last = event_id(*e);
+    if (e->find("data: {") != std::string::npos) results += event_message(*e)["id"] == 4;
+  }
+  if (results == 0) {  // the response ended before the result: resume after the last event seen
+    auto headers = Fixture::with_session(id);
+    headers.emplace_back("Last-Event-ID", last);
+    auto resumed = f.connect();
+    resumed.send(verb::get, "/mcp", headers);
+    REQUIRE(resumed.read_head().status == 200);
+    while (const auto m = resumed.next_message()) results += (*m)["id"] == 4;
+  }
+  CHECK(results == 1);
+  // The same connection serves the next request: the HTTP response ended cleanly.
+  CHECK(call.request(verb::post, "/mcp", Fixture::with_session(id), request(5, "ping").dump()).status == 200);
 }

@@ -51,8 +51,12 @@ struct HttpServerOptions {
   std::chrono::milliseconds write_timeout = std::chrono::seconds(30);
   /// Idle SSE streams get a comment line this often, so a vanished client is noticed. Milliseconds.
   std::chrono::milliseconds keepalive = std::chrono::seconds(15);
-  /// Bytes a session keeps for messages it cannot deliver yet (no GET stream open, or a stream
-  /// whose client is gone): the oldest are dropped beyond it, with a log line.
+  /// The `retry` of the priming event that starts each POST stream of a 2025-11-25 client: how
+  /// long a client whose connection was closed waits before resuming. Milliseconds.
+  std::chrono::milliseconds sse_retry = std::chrono::seconds(1);
+  /// Bytes a stream keeps for messages it cannot deliver yet (no GET stream open, or a stream
+  /// whose client is gone), and of messages already sent, for resumption: the oldest are dropped
+  /// beyond it. A session keeps its 16 newest interrupted streams for resumption.
   std::size_t max_held_bytes = 1024 * 1024;
   /// Bytes queued for one connection that the client does not read: beyond it the connection is
   /// closed (the stream's undelivered messages are then held, as above).
@@ -69,7 +73,10 @@ struct HttpServerOptions {
 ///  - `initialize` creates a session and returns its Mcp-Session-Id; every later request must send
 ///    it (400 without, 404 for an unknown or ended session);
 ///  - GET opens the session's stream for messages that belong to no request (e.g.
-///    notifications/elicitation/complete); one at a time (409); DELETE ends the session.
+///    notifications/elicitation/complete); one at a time (409); DELETE ends the session;
+///  - every SSE event has an id ("<stream>-<seq>"); GET with Last-Event-ID resumes that stream
+///    after that event (404 when it is no longer held, 409 while another connection reads it);
+///    POST streams of 2025-11-25 clients start with a priming event (an id, `retry`, empty data).
 /// Host and Origin headers are checked on every request (403), MCP-Protocol-Version too (400).
 /// A body that is not JSON (or not UTF-8) is 400 with a -32700 JSON-RPC error.
 /// Thread rules: all methods are thread-safe; SessionSetup runs on an I/O thread.

@@ -120,6 +120,11 @@ class ToolCall {
   void reply(const ToolResult& result);
   /// Answers with a JSON-RPC error instead (e.g. UrlElicitationRequired::to_error()).
   void reply_error(RpcError error);
+  /// Streamable HTTP: closes the connection of this call's SSE stream now, without ending the
+  /// stream; what the call sends later (elicitations, its result) waits for the client to resume
+  /// with GET and Last-Event-ID (MCP 2025-11-25, Streamable HTTP, SSE polling). Lets a long call
+  /// hold no connection. Nothing on stdio. Any thread.
+  void close_sse_stream() { session_.disconnect_stream(request_id_); }
 
  private:
   // Runs `f`; what it throws answers the call (tool error result, or -32042) and is logged.

@@ -130,6 +130,10 @@ class Session {
 
   bool notify(std::string method, nlohmann::ordered_json params, const SendContext& context = {});
 
+  /// Transport::disconnect for the peer's request `id` (Streamable HTTP: close that request's SSE
+  /// connection; the client resumes it). Nothing on transports with one stream.
+  void disconnect_stream(const RequestId& id);
+
   /// Writes one diagnostic line to SessionOptions::log.
   void log(std::string_view line) const;
 

@@ -43,6 +43,11 @@ class Transport {
   /// Base Protocol, "Cancellation"): a transport that keeps something open until the response
   /// (Streamable HTTP: the request's SSE stream) ends it now. Any thread. Default: nothing.
   virtual void abandon(const RequestId& id) { (void)id; }
+  /// Closes the connection that carries what belongs to the peer's request `id`, without ending
+  /// that exchange: Streamable HTTP's SSE polling (MCP 2025-11-25, Streamable HTTP: the server
+  /// "MAY close the connection" after an event id; the client resumes with GET and
+  /// Last-Event-ID). Any thread. Default: nothing.
+  virtual void disconnect(const RequestId& id) { (void)id; }
 };
 
 }  // namespace elicit

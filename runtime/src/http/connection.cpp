@@ -1,5 +1,10 @@
 #include "connection.hpp"
 
+#include <sys/socket.h>
+
+#include <cerrno>
+
+#include <boost/asio/bind_executor.hpp>
 #include <boost/asio/dispatch.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/write.hpp>
@@ -128,33 +133,45 @@ void Connection::start_sse(Reply reply) {
     out_bytes_ += reply.sse_preamble.size();
     out_.push_back(std::move(reply.sse_preamble));
   }
+  // Attached at once, so the stream counts as being read from now on (a resuming GET gets 409);
+  // what arrives before the head is written waits in out_.
+  std::weak_ptr<Connection> weak = shared_from_this();
+  sse_attached_ = sse_->attach([weak] {
+    if (auto c = weak.lock()) net::post(c->stream_.get_executor(), [c] { c->drain_sse(); });
+  });
+  if (!sse_attached_) sse_end_queued_ = true;  // another connection has it: end this one
   writing_ = true;
   stream_.expires_after(limits_.write_timeout);
-  bhttp::async_write_header(stream_, *sse_serializer_, [self = shared_from_this()](beast::error_code ec, std::size_t) {
-    self->writing_ = false;
-    self->stream_.expires_never();
-    if (ec) return self->shutdown();
-    self->head_written_ = true;
-    std::weak_ptr<Connection> weak = self;
-    self->sse_->attach([weak] {
-      if (auto c = weak.lock()) net::post(c->stream_.get_executor(), [c] { c->drain_sse(); });
-    });
-    self->arm_keepalive();
-    self->write_queue();
-  });
+  ++sse_generation_;
+  // The handler owns the head and its serializer: a shutdown meanwhile must not free them under
+  // the operation.
+  bhttp::async_write_header(
+      stream_, *sse_serializer_,
+      [self = shared_from_this(), head = sse_head_, serializer = sse_serializer_](beast::error_code ec, std::size_t) {
+        self->writing_ = false;
+        self->stream_.expires_never();
+        if (ec) return self->shutdown();
+        self->head_written_ = true;
+        self->arm_keepalive();
+        self->watch_peer();
+        self->write_queue();
+      });
 }
 
 void Connection::drain_sse() {
   if (!sse_ || closed_) return;
   auto batch = sse_->take();
-  for (auto& m : batch.messages) {
-    std::string event = "event: message\ndata: ";
-    event += m;
+  const auto stream = std::to_string(sse_->number());
+  for (auto& e : batch.events) {
+    // The id lets a client that loses the connection resume after this event.
+    std::string event = "id: " + stream + "-" + std::to_string(e.seq) + "\nevent: message\ndata: ";
+    event += e.message;
     event += "\n\n";
     out_bytes_ += event.size();
     out_.push_back(std::move(event));
   }
   if (batch.end) sse_end_queued_ = true;
+  if (batch.disconnect) sse_disconnect_ = true;
   if (out_bytes_ > limits_.max_queued_bytes) return shutdown();  // the client is not reading
   write_queue();
 }
@@ -162,12 +179,17 @@ void Connection::drain_sse() {
 void Connection::write_queue() {
   if (writing_ || !head_written_ || closed_) return;
   if (out_.empty()) {
-    if (!sse_end_queued_) return;
+    // The stream ended (its last event is written: delivered), or SSE polling lets go of it (the
+    // client resumes with GET). Either way the stream is released before the client can see the
+    // end of this response, so a resuming GET never finds it still held here.
+    const bool stream_end = sse_end_queued_;
+    if (!stream_end && !sse_disconnect_) return;
+    if (stream_end && sse_attached_) sse_->mark_delivered();
+    finish_sse();
     writing_ = true;
     stream_.expires_after(limits_.write_timeout);
     net::async_write(stream_, bhttp::make_chunk_last(), [self = shared_from_this()](beast::error_code ec, std::size_t) {
       self->writing_ = false;
-      self->finish_sse();
       if (ec) return self->shutdown();
       self->after_response();
     });
@@ -189,6 +211,26 @@ void Connection::write_queue() {
                    });
 }
 
+void Connection::watch_peer() {
+  // While an SSE response is written nothing is read, so a client that hangs up would be noticed
+  // only at the next write. Waiting for readability notices it at once: the stream is then free
+  // for the client to resume on a new connection. Tied to this response (a later one on the same
+  // keep-alive connection reads its request concurrently, so readability means nothing then).
+  stream_.socket().async_wait(
+      net::ip::tcp::socket::wait_read,
+      net::bind_executor(
+          stream_.get_executor(), [self = shared_from_this(), generation = sse_generation_](beast::error_code ec) {
+            if (ec || self->closed_ || !self->sse_ || generation != self->sse_generation_) return;
+            char c;
+            const auto n = ::recv(self->stream_.socket().native_handle(), &c, 1, MSG_PEEK | MSG_DONTWAIT);
+            if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
+              return self->shutdown();  // the client closed its end, or the connection broke
+            }
+            if (n < 0) self->watch_peer();  // woken for nothing: wait again
+            // n > 0: pipelined bytes, left for the next request.
+          }));
+}
+
 void Connection::arm_keepalive() {
   keepalive_timer_.expires_after(limits_.keepalive);
   keepalive_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
@@ -203,12 +245,14 @@ void Connection::arm_keepalive() {
 
 void Connection::finish_sse() {
   keepalive_timer_.cancel();
-  if (sse_) sse_->detach();
+  if (sse_ && sse_attached_) sse_->detach();
   sse_.reset();
   sse_serializer_.reset();
   sse_head_.reset();
   head_written_ = false;
   sse_end_queued_ = false;
+  sse_disconnect_ = false;
+  sse_attached_ = false;
   out_.clear();
   out_bytes_ = 0;
   if (auto f = std::move(on_sse_end_)) f();

@@ -75,6 +75,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void drain_sse();
   void write_queue();
   void arm_keepalive();
+  void watch_peer();
   void finish_sse();
   void after_response();
   void shutdown();
@@ -94,7 +95,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::shared_ptr<beast::http::response_serializer<beast::http::empty_body>> sse_serializer_;
   bool head_written_ = false;
   bool sse_end_queued_ = false;
-  std::deque<std::string> out_;  // SSE text waiting to be written as chunks
+  bool sse_disconnect_ = false;
+  bool sse_attached_ = false;
+  std::uint64_t sse_generation_ = 0;  // which SSE response a peer watch belongs to
+  std::deque<std::string> out_;       // SSE text waiting to be written as chunks
   std::size_t out_bytes_ = 0;
   bool writing_ = false;
   net::steady_timer keepalive_timer_;

@@ -6,7 +6,7 @@ namespace elicit::http {
 
 SessionTransport::SessionTransport(std::size_t max_held_bytes)
     : max_held_bytes_(max_held_bytes),
-      standalone_(std::make_shared<SseStream>(max_held_bytes)),
+      standalone_(std::make_shared<SseStream>(0, max_held_bytes)),
       last_activity_(std::chrono::steady_clock::now()) {}
 
 void SessionTransport::start(MessageHandler on_message, CloseHandler on_close) {
@@ -64,14 +64,79 @@ void SessionTransport::abandon(const RequestId& id) {
   stream->abort();
 }
 
+void SessionTransport::disconnect(const RequestId& id) {
+  std::shared_ptr<SseStream> stream;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = request_streams_.find(to_string(id));
+    if (it == request_streams_.end()) return;
+    stream = it->second;
+  }
+  stream->disconnect();
+}
+
 std::shared_ptr<SseStream> SessionTransport::open_request_stream(const RequestId& id, bool& duplicate) {
-  auto s = std::make_shared<SseStream>(max_held_bytes_);
   std::lock_guard<std::mutex> lock(mutex_);
   duplicate = false;
   if (closed_) return nullptr;
+  auto s = std::make_shared<SseStream>(next_stream_, max_held_bytes_);
   // A second request with the id of one still open must not take over the first one's stream.
   duplicate = !request_streams_.emplace(to_string(id), s).second;
-  return duplicate ? nullptr : s;
+  if (duplicate) return nullptr;
+  ++next_stream_;
+  resumable_.emplace(s->number(), s);
+  return s;
+}
+
+std::pair<SessionTransport::Resume, std::shared_ptr<SseStream>> SessionTransport::resume(
+    std::string_view last_event_id) {
+  // "<stream>-<seq>", both decimal.
+  const auto dash = last_event_id.find('-');
+  std::uint64_t stream = 0, seq = 0;
+  auto parse = [](std::string_view digits, std::uint64_t& out) {
+    if (digits.empty() || digits.size() > 18) return false;
+    out = 0;
+    for (char c : digits) {
+      if (c < '0' || c > '9') return false;
+      out = out * 10 + static_cast<std::uint64_t>(c - '0');
+    }
+    return true;
+  };
+  if (dash == std::string_view::npos || !parse(last_event_id.substr(0, dash), stream) ||
+      !parse(last_event_id.substr(dash + 1), seq)) {
+    return {Resume::unknown, nullptr};
+  }
+  std::shared_ptr<SseStream> s;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (closed_) return {Resume::unknown, nullptr};
+    if (stream == 0) {
+      if (standalone_claimed_) return {Resume::busy, nullptr};
+      standalone_claimed_ = true;
+      s = standalone_;
+    } else {
+      const auto it = resumable_.find(stream);
+      if (it == resumable_.end()) return {Resume::unknown, nullptr};
+      if (it->second->attached()) return {Resume::busy, nullptr};
+      s = it->second;
+    }
+  }
+  if (!s->replay_after(seq)) {
+    if (stream == 0) release_standalone();
+    return {Resume::unknown, nullptr};
+  }
+  return {Resume::ok, s};
+}
+
+void SessionTransport::stream_detached(const std::shared_ptr<SseStream>& stream) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (stream->number() == 0) return;
+  if (stream->delivered()) {
+    resumable_.erase(stream->number());
+    return;
+  }
+  // Bounded: the oldest streams nobody resumed go first.
+  while (resumable_.size() > kMaxResumable) resumable_.erase(resumable_.begin());
 }
 
 std::shared_ptr<SseStream> SessionTransport::claim_standalone() {

@@ -5,10 +5,13 @@
 
 #include <atomic>
 #include <chrono>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <unordered_map>
+#include <utility>
 
 #include "elicit/transport.hpp"
 #include "sse_stream.hpp"
@@ -25,6 +28,9 @@ class SessionTransport final : public Transport {
   void close() override;
   /// Ends the request's SSE stream: its response will never come.
   void abandon(const RequestId& id) override;
+  /// Closes the connection carrying the request's SSE stream; the stream stays open for the
+  /// client to resume with GET and Last-Event-ID.
+  void disconnect(const RequestId& id) override;
 
   /// Registers the stream for a request before the request is delivered, so nothing is missed.
   /// nullptr when the session has ended, or when a request with this id is still open (`duplicate`).
@@ -33,6 +39,15 @@ class SessionTransport final : public Transport {
   /// session has ended. release_standalone() when its connection ends.
   std::shared_ptr<SseStream> claim_standalone();
   void release_standalone();
+
+  enum class Resume { ok, unknown, busy };
+  /// The stream a `Last-Event-ID` ("<stream>-<seq>") names, with every event after it queued
+  /// again: `unknown` when no such stream (or event) is held, `busy` when a connection is still
+  /// reading it. For stream 0 (the GET stream) it is claimed as by claim_standalone().
+  std::pair<Resume, std::shared_ptr<SseStream>> resume(std::string_view last_event_id);
+  /// A connection stopped writing `stream`: forgotten when its end was delivered; otherwise kept
+  /// for resumption (the newest kMaxResumable undelivered streams).
+  void stream_detached(const std::shared_ptr<SseStream>& stream);
 
   /// Hands one received message to the session; one at a time per session, in arrival order.
   bool deliver(std::string message);
@@ -52,7 +67,10 @@ class SessionTransport final : public Transport {
   CloseHandler on_close_;
   bool closed_ = false;
   std::size_t max_held_bytes_;
+  static constexpr std::size_t kMaxResumable = 16;
   std::unordered_map<std::string, std::shared_ptr<SseStream>> request_streams_;  // by to_string(id)
+  std::map<std::uint64_t, std::shared_ptr<SseStream>> resumable_;                // by stream number
+  std::uint64_t next_stream_ = 1;
   std::shared_ptr<SseStream> standalone_;
   bool standalone_claimed_ = false;
   std::size_t open_streams_ = 0;
