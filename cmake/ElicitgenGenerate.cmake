@@ -1,5 +1,5 @@
 # elicitgen_generate(TARGET <target> SCHEMAS <file>... [NAMESPACE <ns>] [OUT_DIR <dir>]
-#                    [OUT_VAR <var>] [TEMPLATES <dir>] [NO_SEND_PATTERN])
+#                    [OUT_VAR <var>] [TEMPLATES <dir>] [NO_SEND_PATTERN] [WARNINGS_AS_ERRORS])
 #
 # Generates typed C++ (one .hpp and one .cpp per schema file) as a build step, adds the sources to
 # <target>, puts OUT_DIR on its include path and links it to elicit::runtime. Each schema file has
@@ -12,8 +12,10 @@
 # OUT_VAR receives the list of generated files. OUT_DIR defaults to
 # ${CMAKE_CURRENT_BINARY_DIR}/elicitgen/<target>. NO_SEND_PATTERN leaves `pattern` out of the schema
 # sent to clients (it is an extension to schema.ts) while still checking responses against it.
+# WARNINGS_AS_ERRORS fails the build on any generator warning (unknown keyword, secret-looking field,
+# additionalProperties, ...), as `elicitgen generate --warnings-as-errors`.
 function(elicitgen_generate)
-  cmake_parse_arguments(ARG "NO_SEND_PATTERN" "TARGET;NAMESPACE;OUT_DIR;OUT_VAR;TEMPLATES" "SCHEMAS" ${ARGN})
+  cmake_parse_arguments(ARG "NO_SEND_PATTERN;WARNINGS_AS_ERRORS" "TARGET;NAMESPACE;OUT_DIR;OUT_VAR;TEMPLATES" "SCHEMAS" ${ARGN})
   if(NOT ARG_TARGET)
     message(FATAL_ERROR "elicitgen_generate: TARGET is required")
   endif()
@@ -44,6 +46,9 @@ function(elicitgen_generate)
   endif()
   if(ARG_NO_SEND_PATTERN)
     list(APPEND extra_args --no-send-pattern)
+  endif()
+  if(ARG_WARNINGS_AS_ERRORS)
+    list(APPEND extra_args --warnings-as-errors)
   endif()
   if(ARG_TEMPLATES)
     get_filename_component(templates "${ARG_TEMPLATES}" ABSOLUTE)

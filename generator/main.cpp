@@ -45,6 +45,7 @@ struct GenerateOptions {
   std::string name;
   std::string templates_dir;
   bool no_send_pattern = false;
+  bool warnings_as_errors = false;
 };
 
 int run_generate(const GenerateOptions& o) {
@@ -95,6 +96,7 @@ int run_generate(const GenerateOptions& o) {
     }
     units.push_back(std::move(u));
   }
+  if (o.warnings_as_errors) diags.promote_warnings();
   std::vector<OutputFile> outputs;
   if (!diags.has_errors()) {
     for (const auto& u : units) {
@@ -114,7 +116,7 @@ int run_generate(const GenerateOptions& o) {
   return kOk;
 }
 
-int run_lint(const std::vector<std::string>& inputs) {
+int run_lint(const std::vector<std::string>& inputs, bool warnings_as_errors) {
   int status = kOk;
   for (const auto& input : inputs) {
     Diagnostics diags;
@@ -127,6 +129,7 @@ int run_lint(const std::vector<std::string>& inputs) {
                             " with " + std::to_string(n) + (n == 1 ? " property" : " properties"));
       }
     }
+    if (warnings_as_errors) diags.promote_warnings();
     diags.print(std::cerr);
     if (diags.has_errors()) {
       status = kInvalid;
@@ -150,7 +153,7 @@ int check_json_lines(const elicit::Form& form, const std::string& text, const st
     start = end + 1;
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    if (auto value = parse_json(line, data_name + ":" + std::to_string(line_no), diags)) {
+    if (auto value = parse_json(line, data_name, diags, std::to_string(line_no))) {
       records.emplace_back(line_no, nlohmann::json(*value));
     }
   }
@@ -238,9 +241,14 @@ int main(int argc, char** argv) {
                      "Leave `pattern` out of requested_schema() (it is not in the 2025-11-25 schema.ts); responses are "
                      "still checked against it");
 
+  generate->add_flag("--warnings-as-errors", gen.warnings_as_errors,
+                     "Treat every warning as an error: exit 1 and write nothing");
+
   std::vector<std::string> lint_inputs;
+  bool lint_werror = false;
   auto* lint = app.add_subcommand("lint", "Report whether each schema is a valid restricted requestedSchema");
   lint->add_option("schemas", lint_inputs, "Schema files (- for stdin)")->required();
+  lint->add_flag("--warnings-as-errors", lint_werror, "Treat every warning as an error (exit 1)");
 
   std::string check_schema, check_data, check_name;
   auto* check = app.add_subcommand(
@@ -259,7 +267,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : kUnreadable;
   }
   if (*generate) return run_generate(gen);
-  if (*lint) return run_lint(lint_inputs);
+  if (*lint) return run_lint(lint_inputs, lint_werror);
   if (*check) return run_check(check_schema, check_data, check_name, check_jsonl);
   return kUnreadable;
 }

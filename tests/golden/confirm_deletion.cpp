@@ -17,6 +17,11 @@ namespace {
 namespace ConfirmDeletion_detail {
 
 
+// The property names in bytewise order, for binary search.
+constexpr std::array<::elicit::sax::FieldKey, 0> kKeys{{
+
+}};
+
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
 // (the order ::elicit::validate_content reports in).
 bool read(const nlohmann::json& j, [[maybe_unused]] ConfirmDeletion& out, ::elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
@@ -25,6 +30,7 @@ bool read(const nlohmann::json& j, [[maybe_unused]] ConfirmDeletion& out, ::elic
     return false;
   }
   const auto before = errors.errors.size();
+
 
   return errors.errors.size() == before;
 }
@@ -35,6 +41,7 @@ class Reader final : public ::elicit::sax::ContentReader {
   explicit Reader(ConfirmDeletion& out) : out_(out) {}
 
   int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
+
 
   bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
     switch (field) {
@@ -47,9 +54,6 @@ class Reader final : public ::elicit::sax::ContentReader {
   bool complete() const override { return true; }
 
  private:
-  static constexpr std::array<::elicit::sax::FieldKey, 0> kKeys{{
-
-  }};
   // maybe_unused: a form without properties (a confirmation) never stores anything.
   [[maybe_unused]] ConfirmDeletion& out_;
   [[maybe_unused]] std::array<bool, 0> seen_{};

@@ -55,6 +55,13 @@ void check_age([[maybe_unused]] const double& v, [[maybe_unused]] ::elicit::Vali
 
 }
 
+// The property names in bytewise order, for binary search.
+constexpr std::array<::elicit::sax::FieldKey, 3> kKeys{{
+    {std::string_view{"age", 3}, 2},
+    {std::string_view{"email", 5}, 1},
+    {std::string_view{"name", 4}, 0},
+}};
+
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
 // (the order ::elicit::validate_content reports in).
 bool read(const nlohmann::json& j, [[maybe_unused]] ContactInformation& out, ::elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
@@ -81,6 +88,7 @@ bool read(const nlohmann::json& j, [[maybe_unused]] ContactInformation& out, ::e
     if (constraints) check_age(v, errors);
     out.age = std::move(v);
   }
+
   return errors.errors.size() == before;
 }
 
@@ -90,6 +98,7 @@ class Reader final : public ::elicit::sax::ContentReader {
   explicit Reader(ContactInformation& out) : out_(out) {}
 
   int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
+
 
   bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
     switch (field) {
@@ -110,11 +119,6 @@ class Reader final : public ::elicit::sax::ContentReader {
   bool complete() const override { return true && seen_[0] && seen_[1]; }
 
  private:
-  static constexpr std::array<::elicit::sax::FieldKey, 3> kKeys{{
-      {std::string_view{"age", 3}, 2},
-      {std::string_view{"email", 5}, 1},
-      {std::string_view{"name", 4}, 0},
-  }};
   // maybe_unused: a form without properties (a confirmation) never stores anything.
   [[maybe_unused]] ContactInformation& out_;
   [[maybe_unused]] std::array<bool, 3> seen_{};

@@ -251,6 +251,28 @@ void check_options([[maybe_unused]] const std::string& v, [[maybe_unused]] ::eli
 
 }
 
+// The property names in bytewise order, for binary search.
+constexpr std::array<::elicit::sax::FieldKey, 18> kKeys{{
+    {std::string_view{"", 0}, 11},
+    {std::string_view{"2fa", 3}, 3},
+    {std::string_view{"Decoded", 7}, 16},
+    {std::string_view{"TRUE", 4}, 15},
+    {std::string_view{"a/b~c", 5}, 10},
+    {std::string_view{"back\\slash", 10}, 7},
+    {std::string_view{"caf\303\251", 5}, 4},
+    {std::string_view{"class", 5}, 0},
+    {std::string_view{"elicit", 6}, 13},
+    {std::string_view{"end */ comment", 14}, 8},
+    {std::string_view{"first-name", 10}, 2},
+    {std::string_view{"int", 3}, 14},
+    {std::string_view{"namespace", 9}, 1},
+    {std::string_view{"nul\000byte", 8}, 9},
+    {std::string_view{"options", 7}, 17},
+    {std::string_view{"std", 3}, 12},
+    {std::string_view{"with \"quotes\"", 13}, 6},
+    {std::string_view{"\360\237\216\211", 4}, 5},
+}};
+
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
 // (the order ::elicit::validate_content reports in).
 bool read(const nlohmann::json& j, [[maybe_unused]] HostileNames& out, ::elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
@@ -367,6 +389,7 @@ bool read(const nlohmann::json& j, [[maybe_unused]] HostileNames& out, ::elicit:
     if (constraints) check_options(v, errors);
     out.options = std::move(v);
   }
+
   return errors.errors.size() == before;
 }
 
@@ -376,6 +399,7 @@ class Reader final : public ::elicit::sax::ContentReader {
   explicit Reader(HostileNames& out) : out_(out) {}
 
   int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
+
 
   bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
     switch (field) {
@@ -441,26 +465,6 @@ class Reader final : public ::elicit::sax::ContentReader {
   bool complete() const override { return true && seen_[0] && seen_[3] && seen_[14]; }
 
  private:
-  static constexpr std::array<::elicit::sax::FieldKey, 18> kKeys{{
-      {std::string_view{"", 0}, 11},
-      {std::string_view{"2fa", 3}, 3},
-      {std::string_view{"Decoded", 7}, 16},
-      {std::string_view{"TRUE", 4}, 15},
-      {std::string_view{"a/b~c", 5}, 10},
-      {std::string_view{"back\\slash", 10}, 7},
-      {std::string_view{"caf\303\251", 5}, 4},
-      {std::string_view{"class", 5}, 0},
-      {std::string_view{"elicit", 6}, 13},
-      {std::string_view{"end */ comment", 14}, 8},
-      {std::string_view{"first-name", 10}, 2},
-      {std::string_view{"int", 3}, 14},
-      {std::string_view{"namespace", 9}, 1},
-      {std::string_view{"nul\000byte", 8}, 9},
-      {std::string_view{"options", 7}, 17},
-      {std::string_view{"std", 3}, 12},
-      {std::string_view{"with \"quotes\"", 13}, 6},
-      {std::string_view{"\360\237\216\211", 4}, 5},
-  }};
   // maybe_unused: a form without properties (a confirmation) never stores anything.
   [[maybe_unused]] HostileNames& out_;
   [[maybe_unused]] std::array<bool, 18> seen_{};

@@ -81,6 +81,15 @@ void check_verified([[maybe_unused]] const bool& v, [[maybe_unused]] ::elicit::V
 
 }
 
+// The property names in bytewise order, for binary search.
+constexpr std::array<::elicit::sax::FieldKey, 5> kKeys{{
+    {std::string_view{"age", 3}, 1},
+    {std::string_view{"name", 4}, 0},
+    {std::string_view{"score", 5}, 2},
+    {std::string_view{"status", 6}, 3},
+    {std::string_view{"verified", 8}, 4},
+}};
+
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
 // (the order ::elicit::validate_content reports in).
 bool read(const nlohmann::json& j, [[maybe_unused]] Sep1034Defaults& out, ::elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
@@ -119,6 +128,7 @@ bool read(const nlohmann::json& j, [[maybe_unused]] Sep1034Defaults& out, ::elic
     if (constraints) check_verified(v, errors);
     out.verified = std::move(v);
   }
+
   return errors.errors.size() == before;
 }
 
@@ -128,6 +138,7 @@ class Reader final : public ::elicit::sax::ContentReader {
   explicit Reader(Sep1034Defaults& out) : out_(out) {}
 
   int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
+
 
   bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
     switch (field) {
@@ -154,13 +165,6 @@ class Reader final : public ::elicit::sax::ContentReader {
   bool complete() const override { return true; }
 
  private:
-  static constexpr std::array<::elicit::sax::FieldKey, 5> kKeys{{
-      {std::string_view{"age", 3}, 1},
-      {std::string_view{"name", 4}, 0},
-      {std::string_view{"score", 5}, 2},
-      {std::string_view{"status", 6}, 3},
-      {std::string_view{"verified", 8}, 4},
-  }};
   // maybe_unused: a form without properties (a confirmation) never stores anything.
   [[maybe_unused]] Sep1034Defaults& out_;
   [[maybe_unused]] std::array<bool, 5> seen_{};

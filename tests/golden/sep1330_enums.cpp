@@ -81,6 +81,15 @@ void check_titled_multi([[maybe_unused]] const std::vector<Sep1330Enums::TitledM
 
 }
 
+// The property names in bytewise order, for binary search.
+constexpr std::array<::elicit::sax::FieldKey, 5> kKeys{{
+    {std::string_view{"legacyEnum", 10}, 2},
+    {std::string_view{"titledMulti", 11}, 4},
+    {std::string_view{"titledSingle", 12}, 1},
+    {std::string_view{"untitledMulti", 13}, 3},
+    {std::string_view{"untitledSingle", 14}, 0},
+}};
+
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
 // (the order ::elicit::validate_content reports in).
 bool read(const nlohmann::json& j, [[maybe_unused]] Sep1330Enums& out, ::elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
@@ -119,6 +128,7 @@ bool read(const nlohmann::json& j, [[maybe_unused]] Sep1330Enums& out, ::elicit:
     if (constraints) check_titled_multi(v, errors);
     out.titled_multi = std::move(v);
   }
+
   return errors.errors.size() == before;
 }
 
@@ -128,6 +138,7 @@ class Reader final : public ::elicit::sax::ContentReader {
   explicit Reader(Sep1330Enums& out) : out_(out) {}
 
   int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
+
 
   bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
     switch (field) {
@@ -154,13 +165,6 @@ class Reader final : public ::elicit::sax::ContentReader {
   bool complete() const override { return true; }
 
  private:
-  static constexpr std::array<::elicit::sax::FieldKey, 5> kKeys{{
-      {std::string_view{"legacyEnum", 10}, 2},
-      {std::string_view{"titledMulti", 11}, 4},
-      {std::string_view{"titledSingle", 12}, 1},
-      {std::string_view{"untitledMulti", 13}, 3},
-      {std::string_view{"untitledSingle", 14}, 0},
-  }};
   // maybe_unused: a form without properties (a confirmation) never stores anything.
   [[maybe_unused]] Sep1330Enums& out_;
   [[maybe_unused]] std::array<bool, 5> seen_{};

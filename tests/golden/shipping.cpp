@@ -69,6 +69,14 @@ void check_country([[maybe_unused]] const ShippingAddress::Country& v, [[maybe_u
 
 }
 
+// The property names in bytewise order, for binary search.
+constexpr std::array<::elicit::sax::FieldKey, 4> kKeys{{
+    {std::string_view{"country", 7}, 3},
+    {std::string_view{"postalCode", 10}, 2},
+    {std::string_view{"recipient", 9}, 0},
+    {std::string_view{"street", 6}, 1},
+}};
+
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
 // (the order ::elicit::validate_content reports in).
 bool read(const nlohmann::json& j, [[maybe_unused]] ShippingAddress& out, ::elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
@@ -101,6 +109,7 @@ bool read(const nlohmann::json& j, [[maybe_unused]] ShippingAddress& out, ::elic
     if (constraints) check_country(v, errors);
     out.country = std::move(v);
   }
+
   return errors.errors.size() == before;
 }
 
@@ -110,6 +119,7 @@ class Reader final : public ::elicit::sax::ContentReader {
   explicit Reader(ShippingAddress& out) : out_(out) {}
 
   int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
+
 
   bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
     switch (field) {
@@ -133,12 +143,6 @@ class Reader final : public ::elicit::sax::ContentReader {
   bool complete() const override { return true && seen_[0] && seen_[1] && seen_[2]; }
 
  private:
-  static constexpr std::array<::elicit::sax::FieldKey, 4> kKeys{{
-      {std::string_view{"country", 7}, 3},
-      {std::string_view{"postalCode", 10}, 2},
-      {std::string_view{"recipient", 9}, 0},
-      {std::string_view{"street", 6}, 1},
-  }};
   // maybe_unused: a form without properties (a confirmation) never stores anything.
   [[maybe_unused]] ShippingAddress& out_;
   [[maybe_unused]] std::array<bool, 4> seen_{};
@@ -306,6 +310,14 @@ void check_attempts([[maybe_unused]] const std::int64_t& v, [[maybe_unused]] ::e
 
 }
 
+// The property names in bytewise order, for binary search.
+constexpr std::array<::elicit::sax::FieldKey, 4> kKeys{{
+    {std::string_view{"attempts", 8}, 3},
+    {std::string_view{"day", 3}, 0},
+    {std::string_view{"notBefore", 9}, 1},
+    {std::string_view{"weekendOk", 9}, 2},
+}};
+
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
 // (the order ::elicit::validate_content reports in).
 bool read(const nlohmann::json& j, [[maybe_unused]] DeliveryWindow& out, ::elicit::ValidationResult& errors, [[maybe_unused]] bool constraints) {
@@ -338,6 +350,7 @@ bool read(const nlohmann::json& j, [[maybe_unused]] DeliveryWindow& out, ::elici
     if (constraints) check_attempts(v, errors);
     out.attempts = std::move(v);
   }
+
   return errors.errors.size() == before;
 }
 
@@ -347,6 +360,7 @@ class Reader final : public ::elicit::sax::ContentReader {
   explicit Reader(DeliveryWindow& out) : out_(out) {}
 
   int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
+
 
   bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
     switch (field) {
@@ -370,12 +384,6 @@ class Reader final : public ::elicit::sax::ContentReader {
   bool complete() const override { return true && seen_[0]; }
 
  private:
-  static constexpr std::array<::elicit::sax::FieldKey, 4> kKeys{{
-      {std::string_view{"attempts", 8}, 3},
-      {std::string_view{"day", 3}, 0},
-      {std::string_view{"notBefore", 9}, 1},
-      {std::string_view{"weekendOk", 9}, 2},
-  }};
   // maybe_unused: a form without properties (a confirmation) never stores anything.
   [[maybe_unused]] DeliveryWindow& out_;
   [[maybe_unused]] std::array<bool, 4> seen_{};
