@@ -44,6 +44,7 @@ struct GenerateOptions {
   std::string cpp_namespace;
   std::string name;
   std::string templates_dir;
+  std::string output_stem;
   bool no_send_pattern = false;
   bool warnings_as_errors = false;
 };
@@ -58,6 +59,11 @@ int run_generate(const GenerateOptions& o) {
   if (!o.name.empty() && type_name(o.name) != o.name) {
     std::cerr << "elicitgen: --name \"" << o.name << "\" is not a valid type name; try \"" << type_name(o.name)
               << "\"\n";
+    return kInvalid;
+  }
+  if (!o.output_stem.empty() && (o.inputs.size() != 1 || o.output_stem.find('/') != std::string::npos ||
+                                 o.output_stem == "." || o.output_stem == "..")) {
+    std::cerr << "elicitgen: --output-stem names the outputs of a single input, without directories\n";
     return kInvalid;
   }
   if (std::count(o.inputs.begin(), o.inputs.end(), "-") > 1) {
@@ -82,9 +88,16 @@ int run_generate(const GenerateOptions& o) {
       diags.error(display_name(input), "", "--name applies to a single schema; this run has more");
     }
     if (o.name.empty() && input == "-") diags.error("<stdin>", "", "reading from stdin needs --name TypeName");
-    Unit u{input, file_stem(input == "-" ? o.name : path_stem(input)), {}};
-    if (const auto [it, fresh] = stem_owner.emplace(u.stem, input); !fresh)
+    // Output names are a trivial function of the input's name (file_stem), which the CMake
+    // function computes the same way and passes as --output-stem: one rule, no second guess.
+    Unit u{input, !o.output_stem.empty() ? o.output_stem : input == "-" ? o.name : file_stem(input), {}};
+    if (u.stem.empty()) {
+      if (input != "-")
+        diags.error(display_name(input), "",
+                    "no output name: the file name has nothing before its first '.'; use --output-stem");
+    } else if (const auto [it, fresh] = stem_owner.emplace(u.stem, input); !fresh) {
       diags.error(display_name(input), "", "output name " + u.stem + ".hpp is also produced by " + it->second);
+    }
     for (const auto& s : sources) {
       const auto name = o.name.empty() ? type_name(s.name_hint) : o.name;
       const auto where = display_name(s.file) + "#" + s.pointer;
@@ -235,6 +248,9 @@ int main(int argc, char** argv) {
   generate->add_option("-o,--out-dir", gen.out_dir, "Directory for the generated files")->required();
   generate->add_option("--namespace", gen.cpp_namespace, "C++ namespace of the generated types (e.g. app::forms)");
   generate->add_option("--name", gen.name, "Type name, for a single schema (required when reading stdin)");
+  generate->add_option("--output-stem", gen.output_stem,
+                       "Name the outputs STEM.hpp and STEM.cpp (one input only); by default the input's file name up "
+                       "to its first '.', with bytes outside [A-Za-z0-9_] as '_' (stdin: the --name)");
   generate->add_option("--templates", gen.templates_dir,
                        "Directory whose *.mustache files replace the built-in templates");
   generate->add_flag("--no-send-pattern", gen.no_send_pattern,

@@ -155,7 +155,7 @@ TEST_CASE("stdin needs --name; --name and --namespace are checked", "[cli]") {
   CHECK_THAT(r.out, Catch::Contains("<stdin>:: error: reading from stdin needs --name TypeName"));
   r = run("generate - -o " + dir.string() + " --name GitHubUser < " + sample("github_username.json"));
   CHECK(r.exit_code == 0);
-  CHECK(fs::exists(dir / "git_hub_user.hpp"));
+  CHECK(fs::exists(dir / "GitHubUser.hpp"));  // from stdin, the outputs are named after --name
   CHECK(run("generate - -o " + dir.string() + " --name 'not valid' < " + sample("github_username.json")).exit_code ==
         1);
   CHECK(
