@@ -180,6 +180,9 @@ data field_view(const TypePlan& t, const FieldPlan& f) {
   d.set("is_single", x.kind == FieldKind::single_select);
   d.set("is_multi", x.kind == FieldKind::multi_select);
   d.set("is_plain", !f.enumeration.has_value());
+  // Whether check_<member> has anything to do: without constraints it is not generated.
+  d.set("has_checks", x.min_length || x.max_length || x.format != elicit::StringFormat::none || x.pattern ||
+                          x.minimum || x.maximum || x.min_items || x.max_items);
   d.set("options_name", f.enumeration ? f.enumeration->options_name : "");
   d.set("min_length", maybe(x.min_length.has_value(), x.min_length ? std::to_string(*x.min_length) : ""));
   d.set("max_length", maybe(x.max_length.has_value(), x.max_length ? std::to_string(*x.max_length) : ""));
@@ -261,6 +264,7 @@ data type_view(const TypePlan& t, bool send_pattern) {
     keys.emplace_back(f.field.name, i);
   }
   d.set("fields", fields);
+  d.set("has_fields", !t.fields.empty());
   d.set("enums", enums);
   d.set("field_count", std::to_string(t.fields.size()));
   // Bytewise order, the order std::string_view compares in: the content reader binary-searches it.
@@ -303,34 +307,36 @@ std::shared_ptr<const ViewShape> plain(
 
 }  // namespace
 
-// Kept next to make_view: a key added there is declared here (tests/generator/templates_test.cpp
+// Kept next to make_view: a key added there is declared here (tests/generator/mistakes_test.cpp
 // checks every declared key is present in real views, and the built-in templates against this).
 const ViewShape& view_shape() {
   static const auto root = [] {
     const auto line = plain({"line"});
     const auto v = plain({"v"});
     const auto bound = plain({"value", "text"});
-    const auto field = plain({"member", "key", "pointer", "pointer_comment", "comment_name", "value_type", "optional",
-                              "member_type", "initializer", "required", "is_string", "is_integer", "is_number",
-                              "is_boolean", "is_single", "is_multi", "is_plain", "options_name", "index"},
-                             {{"doc", line},
-                              {"min_length", v},
-                              {"max_length", v},
-                              {"format", v},
-                              {"pattern", v},
-                              {"min_items", v},
-                              {"max_items", v},
-                              {"minimum", bound},
-                              {"maximum", bound}});
+    const auto field =
+        plain({"member",      "key",         "pointer",  "pointer_comment", "comment_name", "value_type", "optional",
+               "member_type", "initializer", "required", "is_string",       "is_integer",   "is_number",  "is_boolean",
+               "is_single",   "is_multi",    "is_plain", "options_name",    "index",        "has_checks"},
+              {{"doc", line},
+               {"min_length", v},
+               {"max_length", v},
+               {"format", v},
+               {"pattern", v},
+               {"min_items", v},
+               {"max_items", v},
+               {"minimum", bound},
+               {"maximum", bound}});
     const auto value = plain({"value_name", "wire", "title", "comment"});
     const auto enumeration =
         plain({"type", "member", "enum_name", "options_name", "style", "count"}, {{"values", value}});
-    const auto type = plain({"name", "detail", "field_count", "has_message", "message", "schema_size", "closed"},
-                            {{"doc", line},
-                             {"fields", field},
-                             {"enums", enumeration},
-                             {"sorted_keys", plain({"key", "index"})},
-                             {"schema_chunks", plain({"chunk"})}});
+    const auto type =
+        plain({"name", "detail", "field_count", "has_message", "message", "schema_size", "closed", "has_fields"},
+              {{"doc", line},
+               {"fields", field},
+               {"enums", enumeration},
+               {"sorted_keys", plain({"key", "index"})},
+               {"schema_chunks", plain({"chunk"})}});
     return plain({"version", "source", "header", "ns_open", "ns_close"}, {{"types", type}});
   }();
   return *root;

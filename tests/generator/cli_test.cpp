@@ -235,7 +235,7 @@ TEST_CASE("a templates directory replaces a template; a broken one is an error",
   REQUIRE(
       run("generate " + sample("shipping.json") + " -o " + dir.string() + " --templates " + tdir.string()).exit_code ==
       0);
-  CHECK(test_support::read_file(dir / "shipping.hpp") == "// custom ShippingAddress DeliveryWindow \n");
+  CHECK(test_support::read_file(dir / "shipping.hpp") == "// custom ShippingAddress DeliveryWindow\n");  // tidied
   CHECK(fs::file_size(dir / "shipping.cpp") > 1000);  // the built-in source template still applies
   std::ofstream(tdir / "header.hpp.mustache") << "{{#types}} unclosed";
   const auto r = run("generate " + sample("shipping.json") + " -o " + fresh_dir("templated2").string() +
