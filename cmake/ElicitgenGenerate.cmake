@@ -1,5 +1,5 @@
 # elicitgen_generate(TARGET <target> SCHEMAS <file>... [NAMESPACE <ns>] [OUT_DIR <dir>]
-#                    [OUT_VAR <var>] [TEMPLATES <dir>] [NO_SEND_PATTERN])
+#                    [OUT_VAR <var>] [TEMPLATES <dir>] [NO_SEND_PATTERN] [WARNINGS_AS_ERRORS])
 #
 # Generates typed C++ (one .hpp and one .cpp per schema file) as a build step, adds the sources to
 # <target>, puts OUT_DIR on its include path and links it to elicit::runtime. Each schema file has
@@ -12,8 +12,23 @@
 # OUT_VAR receives the list of generated files. OUT_DIR defaults to
 # ${CMAKE_CURRENT_BINARY_DIR}/elicitgen/<target>. NO_SEND_PATTERN leaves `pattern` out of the schema
 # sent to clients (it is an extension to schema.ts) while still checking responses against it.
+# WARNINGS_AS_ERRORS fails the build on any generator warning (unknown keyword, secret-looking field,
+# additionalProperties, ...), as `elicitgen generate --warnings-as-errors`.
+# elicitgen_output_stem(<var> <path>): the stem of the files generated from <path>: its file name up
+# to the first '.', every byte outside [A-Za-z0-9_] as '_', case kept (RSVPForm.json -> RSVPForm,
+# cancel-booking.json -> cancel_booking, café.json -> caf__). The generator has the same rule
+# (generator/names.cpp, file_stem) and is also told the result with --output-stem, so the names
+# CMake expects are the names written. Empty when nothing precedes the first '.'.
+function(elicitgen_output_stem var path)
+  get_filename_component(name "${path}" NAME)
+  string(FIND "${name}" "." dot)
+  string(SUBSTRING "${name}" 0 ${dot} stem)
+  string(REGEX REPLACE "[^A-Za-z0-9_]" "_" stem "${stem}")
+  set(${var} "${stem}" PARENT_SCOPE)
+endfunction()
+
 function(elicitgen_generate)
-  cmake_parse_arguments(ARG "NO_SEND_PATTERN" "TARGET;NAMESPACE;OUT_DIR;OUT_VAR;TEMPLATES" "SCHEMAS" ${ARGN})
+  cmake_parse_arguments(ARG "NO_SEND_PATTERN;WARNINGS_AS_ERRORS" "TARGET;NAMESPACE;OUT_DIR;OUT_VAR;TEMPLATES" "SCHEMAS" ${ARGN})
   if(NOT ARG_TARGET)
     message(FATAL_ERROR "elicitgen_generate: TARGET is required")
   endif()
@@ -45,6 +60,9 @@ function(elicitgen_generate)
   if(ARG_NO_SEND_PATTERN)
     list(APPEND extra_args --no-send-pattern)
   endif()
+  if(ARG_WARNINGS_AS_ERRORS)
+    list(APPEND extra_args --warnings-as-errors)
+  endif()
   if(ARG_TEMPLATES)
     get_filename_component(templates "${ARG_TEMPLATES}" ABSOLUTE)
     list(APPEND extra_args --templates "${templates}")
@@ -53,26 +71,38 @@ function(elicitgen_generate)
   endif()
 
   set(generated)
+  set(stems)
+  set(stamps)
   foreach(schema IN LISTS ARG_SCHEMAS)
     get_filename_component(schema_abs "${schema}" ABSOLUTE)
-    get_filename_component(stem "${schema_abs}" NAME_WE)
-    # The generator names outputs after the file stem in snake_case; mirror that here.
-    string(REGEX REPLACE "([a-z0-9])([A-Z])" "\\1_\\2" stem "${stem}")
-    string(REGEX REPLACE "[^A-Za-z0-9]+" "_" stem "${stem}")
-    string(REGEX REPLACE "^_+|_+$" "" stem "${stem}")
-    string(TOLOWER "${stem}" stem)
+    elicitgen_output_stem(stem "${schema_abs}")
+    if(stem STREQUAL "")
+      message(FATAL_ERROR "elicitgen_generate: ${schema}: the file name has nothing before its first '.'")
+    endif()
+    if(stem IN_LIST stems)
+      message(FATAL_ERROR "elicitgen_generate: ${schema} gives ${stem}.hpp, as another schema of ${ARG_TARGET} does")
+    endif()
+    list(APPEND stems "${stem}")
     set(hpp "${ARG_OUT_DIR}/${stem}.hpp")
     set(cpp "${ARG_OUT_DIR}/${stem}.cpp")
+    # The stamp is the output the build tool compares with the schema; the sources are byproducts,
+    # rewritten only when their content changes. So a touched but unchanged schema reruns the
+    # generator once and recompiles nothing, and the next build does nothing, with Makefiles too
+    # (Ninja alone would manage with restat).
+    set(stamp "${ARG_OUT_DIR}/${stem}.stamp")
     add_custom_command(
-      OUTPUT "${hpp}" "${cpp}"
-      COMMAND ${generator} generate "${schema_abs}" -o "${ARG_OUT_DIR}" ${extra_args}
+      OUTPUT "${stamp}"
+      BYPRODUCTS "${hpp}" "${cpp}"
+      COMMAND ${generator} generate "${schema_abs}" -o "${ARG_OUT_DIR}" --output-stem "${stem}" ${extra_args}
+      COMMAND ${CMAKE_COMMAND} -E touch "${stamp}"
       DEPENDS "${schema_abs}" ${generator_dep} ${extra_deps}
       COMMENT "elicitgen: ${schema}"
       VERBATIM)
     list(APPEND generated "${hpp}" "${cpp}")
+    list(APPEND stamps "${stamp}")
   endforeach()
 
-  target_sources(${ARG_TARGET} PRIVATE ${generated})
+  target_sources(${ARG_TARGET} PRIVATE ${generated} ${stamps})
   target_include_directories(${ARG_TARGET} PUBLIC "$<BUILD_INTERFACE:${ARG_OUT_DIR}>")
   target_link_libraries(${ARG_TARGET} PUBLIC elicit::runtime)
   if(ARG_OUT_VAR)

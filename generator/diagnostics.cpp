@@ -11,9 +11,13 @@ bool Diagnostics::has_errors() const {
 
 void Diagnostics::print(std::ostream& os) const {
   for (const auto& m : messages_) {
-    os << m.file << ':' << m.pointer << (m.pointer.empty() ? " " : ": ")
-       << (m.severity == Message::Severity::error ? "error" : "warning") << ": " << m.text << '\n';
+    os << m.file << ':' << m.pointer << ": " << (m.severity == Message::Severity::error ? "error" : "warning") << ": "
+       << m.text << '\n';
   }
+}
+
+void Diagnostics::promote_warnings() {
+  for (auto& m : messages_) m.severity = Message::Severity::error;
 }
 
 }  // namespace elicitgen

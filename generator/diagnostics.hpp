@@ -1,4 +1,4 @@
-// Located messages: "file:pointer: error: message", the one format every stage reports in.
+// Located messages: "file:location: severity: message", the one format every stage reports in.
 #pragma once
 
 #include <ostream>
@@ -10,8 +10,10 @@ namespace elicitgen {
 struct Message {
   enum class Severity { error, warning };
   Severity severity = Severity::error;
-  std::string file;     ///< input path, or "<stdin>"
-  std::string pointer;  ///< JSON Pointer into that file ("" for the whole document)
+  std::string file;  ///< input path, or "<stdin>"
+  /// JSON Pointer into that file ("" for the whole document), or a line number for a template or a
+  /// JSON Lines record.
+  std::string pointer;
   std::string text;
 };
 
@@ -25,9 +27,12 @@ class Diagnostics {
   }
   bool has_errors() const;
   const std::vector<Message>& messages() const { return messages_; }
-  /// Prints every message, one per line: "file:/json/pointer: error: text", or "file: error: text"
-  /// when it concerns the whole document.
+  /// Prints every message, one per line, always as "file:location: severity: text". The location
+  /// field is there even when it is empty ("file:: error: text" for the whole document), so every
+  /// line splits the same way.
   void print(std::ostream& os) const;
+  /// Turns every warning into an error (--warnings-as-errors).
+  void promote_warnings();
 
  private:
   std::vector<Message> messages_;

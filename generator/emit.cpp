@@ -1,11 +1,45 @@
 #include "emit.hpp"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <iterator>
 
 namespace elicitgen {
+
+std::string tidy(const std::string& text) {
+  // Every schema string reaches the output as a one-line escaped literal or comment (view.cpp), so
+  // a line break is never inside a literal and lines can be dropped freely.
+  std::vector<std::string> lines;
+  for (std::size_t start = 0; start < text.size();) {
+    const auto end = std::min(text.find('\n', start), text.size());
+    auto line = text.substr(start, end - start);
+    line.erase(line.find_last_not_of(" \t") + 1);
+    lines.push_back(std::move(line));
+    start = end + 1;
+  }
+  std::string out;
+  std::string previous;  // last line kept, "" at the start
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    const auto& line = lines[i];
+    if (line.empty()) {
+      // One blank line at most, and none at the start, after an opening brace, or before a
+      // closing one (or the end of the file).
+      std::size_t next = i + 1;
+      while (next < lines.size() && lines[next].empty()) ++next;
+      if (out.empty() || previous.empty() || previous.back() == '{' || next == lines.size()) continue;
+      const auto first = lines[next].find_first_not_of(" \t");
+      if (lines[next][first] == '}') continue;
+      i = next - 1;
+    }
+    out += line;
+    out += '\n';
+    previous = line;
+  }
+  return out;
+}
+
 namespace {
 
 std::string render(const std::string& tmpl, const kainjow::mustache::data& data, const std::string& name,
@@ -19,7 +53,7 @@ std::string render(const std::string& tmpl, const kainjow::mustache::data& data,
   }
   auto out = m.render(data);
   if (!m.is_valid()) diags.error(name, "", "template rendering failed: " + m.error_message());
-  return out;
+  return tidy(out);
 }
 
 }  // namespace

@@ -15,6 +15,10 @@ struct OutputFile {
   std::string content;
 };
 
+/// Tidies rendered text: no trailing spaces, no runs of blank lines, no blank line at the start,
+/// after a line ending in '{' or before a line starting with '}', one newline at the end.
+std::string tidy(const std::string& text);
+
 /// Renders the header and source for one input file. Reports template errors in `diags`.
 std::vector<OutputFile> render_file(const FileView& view, const std::string& out_dir, const std::string& stem,
                                     const Templates& templates, Diagnostics& diags);

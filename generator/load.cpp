@@ -107,9 +107,10 @@ std::optional<std::string> read_input(const std::string& path, Diagnostics& diag
   return text;
 }
 
-std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const std::string& file, Diagnostics& diags) {
+std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const std::string& file, Diagnostics& diags,
+                                                 const std::string& location) {
   if (const auto at = elicit::find_too_deep(text); at != std::string::npos) {
-    diags.error(file, "",
+    diags.error(file, location,
                 "JSON nested deeper than " + std::to_string(elicit::kMaxJsonDepth) + " levels at " +
                     line_and_column(text, at) + " (a requestedSchema is a flat object)");
     return std::nullopt;
@@ -124,11 +125,11 @@ std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const 
     if (const auto col = what.find(", column "); col != std::string::npos) {
       if (const auto colon = what.find(": ", col); colon != std::string::npos) what = what.substr(colon + 2);
     }
-    diags.error(file, "", "malformed JSON at " + line_and_column(text, end) + ": " + what);
+    diags.error(file, location, "malformed JSON at " + line_and_column(text, end) + ": " + what);
     return std::nullopt;
   } catch (const nlohmann::json::exception& e) {
     // e.g. out_of_range.406 for a number beyond double ("1e400"); nlohmann gives no position.
-    diags.error(file, "", std::string("unreadable JSON: ") + e.what());
+    diags.error(file, location, std::string("unreadable JSON: ") + e.what());
     return std::nullopt;
   }
 }

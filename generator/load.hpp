@@ -31,8 +31,10 @@ std::vector<SourceSchema> load_schemas(const std::string& path, Diagnostics& dia
 /// Reads a whole file or stdin ("-"). Returns nullopt and reports an error when it cannot.
 std::optional<std::string> read_input(const std::string& path, Diagnostics& diags);
 
-/// Parses JSON text, reporting "line L, column C" on error. Keeps object member order.
-std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const std::string& file, Diagnostics& diags);
+/// Parses JSON text, reporting "line L, column C" on error at `location` of `file` (a JSON Lines
+/// record's line number; "" for a whole file). Keeps object member order.
+std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const std::string& file, Diagnostics& diags,
+                                                 const std::string& location = "");
 
 /// The file name without directories and extensions ("dir/contact.schema.json" -> "contact").
 std::string path_stem(const std::string& path);

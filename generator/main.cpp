@@ -44,7 +44,9 @@ struct GenerateOptions {
   std::string cpp_namespace;
   std::string name;
   std::string templates_dir;
+  std::string output_stem;
   bool no_send_pattern = false;
+  bool warnings_as_errors = false;
 };
 
 int run_generate(const GenerateOptions& o) {
@@ -57,6 +59,11 @@ int run_generate(const GenerateOptions& o) {
   if (!o.name.empty() && type_name(o.name) != o.name) {
     std::cerr << "elicitgen: --name \"" << o.name << "\" is not a valid type name; try \"" << type_name(o.name)
               << "\"\n";
+    return kInvalid;
+  }
+  if (!o.output_stem.empty() && (o.inputs.size() != 1 || o.output_stem.find('/') != std::string::npos ||
+                                 o.output_stem == "." || o.output_stem == "..")) {
+    std::cerr << "elicitgen: --output-stem names the outputs of a single input, without directories\n";
     return kInvalid;
   }
   if (std::count(o.inputs.begin(), o.inputs.end(), "-") > 1) {
@@ -81,9 +88,16 @@ int run_generate(const GenerateOptions& o) {
       diags.error(display_name(input), "", "--name applies to a single schema; this run has more");
     }
     if (o.name.empty() && input == "-") diags.error("<stdin>", "", "reading from stdin needs --name TypeName");
-    Unit u{input, file_stem(input == "-" ? o.name : path_stem(input)), {}};
-    if (const auto [it, fresh] = stem_owner.emplace(u.stem, input); !fresh)
+    // Output names are a trivial function of the input's name (file_stem), which the CMake
+    // function computes the same way and passes as --output-stem: one rule, no second guess.
+    Unit u{input, !o.output_stem.empty() ? o.output_stem : input == "-" ? o.name : file_stem(input), {}};
+    if (u.stem.empty()) {
+      if (input != "-")
+        diags.error(display_name(input), "",
+                    "no output name: the file name has nothing before its first '.'; use --output-stem");
+    } else if (const auto [it, fresh] = stem_owner.emplace(u.stem, input); !fresh) {
       diags.error(display_name(input), "", "output name " + u.stem + ".hpp is also produced by " + it->second);
+    }
     for (const auto& s : sources) {
       const auto name = o.name.empty() ? type_name(s.name_hint) : o.name;
       const auto where = display_name(s.file) + "#" + s.pointer;
@@ -95,6 +109,7 @@ int run_generate(const GenerateOptions& o) {
     }
     units.push_back(std::move(u));
   }
+  if (o.warnings_as_errors) diags.promote_warnings();
   std::vector<OutputFile> outputs;
   if (!diags.has_errors()) {
     for (const auto& u : units) {
@@ -114,7 +129,7 @@ int run_generate(const GenerateOptions& o) {
   return kOk;
 }
 
-int run_lint(const std::vector<std::string>& inputs) {
+int run_lint(const std::vector<std::string>& inputs, bool warnings_as_errors) {
   int status = kOk;
   for (const auto& input : inputs) {
     Diagnostics diags;
@@ -127,6 +142,7 @@ int run_lint(const std::vector<std::string>& inputs) {
                             " with " + std::to_string(n) + (n == 1 ? " property" : " properties"));
       }
     }
+    if (warnings_as_errors) diags.promote_warnings();
     diags.print(std::cerr);
     if (diags.has_errors()) {
       status = kInvalid;
@@ -150,7 +166,7 @@ int check_json_lines(const elicit::Form& form, const std::string& text, const st
     start = end + 1;
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    if (auto value = parse_json(line, data_name + ":" + std::to_string(line_no), diags)) {
+    if (auto value = parse_json(line, data_name, diags, std::to_string(line_no))) {
       records.emplace_back(line_no, nlohmann::json(*value));
     }
   }
@@ -232,15 +248,23 @@ int main(int argc, char** argv) {
   generate->add_option("-o,--out-dir", gen.out_dir, "Directory for the generated files")->required();
   generate->add_option("--namespace", gen.cpp_namespace, "C++ namespace of the generated types (e.g. app::forms)");
   generate->add_option("--name", gen.name, "Type name, for a single schema (required when reading stdin)");
+  generate->add_option("--output-stem", gen.output_stem,
+                       "Name the outputs STEM.hpp and STEM.cpp (one input only); by default the input's file name up "
+                       "to its first '.', with bytes outside [A-Za-z0-9_] as '_' (stdin: the --name)");
   generate->add_option("--templates", gen.templates_dir,
                        "Directory whose *.mustache files replace the built-in templates");
   generate->add_flag("--no-send-pattern", gen.no_send_pattern,
                      "Leave `pattern` out of requested_schema() (it is not in the 2025-11-25 schema.ts); responses are "
                      "still checked against it");
 
+  generate->add_flag("--warnings-as-errors", gen.warnings_as_errors,
+                     "Treat every warning as an error: exit 1 and write nothing");
+
   std::vector<std::string> lint_inputs;
+  bool lint_werror = false;
   auto* lint = app.add_subcommand("lint", "Report whether each schema is a valid restricted requestedSchema");
   lint->add_option("schemas", lint_inputs, "Schema files (- for stdin)")->required();
+  lint->add_flag("--warnings-as-errors", lint_werror, "Treat every warning as an error (exit 1)");
 
   std::string check_schema, check_data, check_name;
   auto* check = app.add_subcommand(
@@ -259,7 +283,7 @@ int main(int argc, char** argv) {
     return code == 0 ? 0 : kUnreadable;
   }
   if (*generate) return run_generate(gen);
-  if (*lint) return run_lint(lint_inputs);
+  if (*lint) return run_lint(lint_inputs, lint_werror);
   if (*check) return run_check(check_schema, check_data, check_name, check_jsonl);
   return kUnreadable;
 }

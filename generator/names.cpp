@@ -134,13 +134,13 @@ std::string type_name(std::string_view text) {
   return bounded(std::move(out), text);
 }
 
-std::string file_stem(std::string_view text) {
+std::string file_stem(std::string_view path) {
+  const auto slash = path.find_last_of('/');
+  auto name = path.substr(slash == std::string_view::npos ? 0 : slash + 1);
+  name = name.substr(0, name.find('.'));
   std::string out;
-  for (const auto& w : words(text)) {
-    if (!out.empty()) out += '_';
-    for (char c : w) out += lower(c);
-  }
-  return out.empty() ? "schema" : bounded(std::move(out), text);
+  for (char c : name) out += is_lower(c) || is_upper(c) || is_digit(c) || c == '_' ? c : '_';
+  return out;
 }
 
 }  // namespace elicitgen

@@ -180,7 +180,10 @@ data field_view(const TypePlan& t, const FieldPlan& f) {
   d.set("is_single", x.kind == FieldKind::single_select);
   d.set("is_multi", x.kind == FieldKind::multi_select);
   d.set("is_plain", !f.enumeration.has_value());
-  if (f.enumeration) d.set("options_name", f.enumeration->options_name);
+  // Whether check_<member> has anything to do: without constraints it is not generated.
+  d.set("has_checks", x.min_length || x.max_length || x.format != elicit::StringFormat::none || x.pattern ||
+                          x.minimum || x.maximum || x.min_items || x.max_items);
+  d.set("options_name", f.enumeration ? f.enumeration->options_name : "");
   d.set("min_length", maybe(x.min_length.has_value(), x.min_length ? std::to_string(*x.min_length) : ""));
   d.set("max_length", maybe(x.max_length.has_value(), x.max_length ? std::to_string(*x.max_length) : ""));
   d.set("format", maybe(x.format != elicit::StringFormat::none, format_enumerator(x.format)));
@@ -261,6 +264,7 @@ data type_view(const TypePlan& t, bool send_pattern) {
     keys.emplace_back(f.field.name, i);
   }
   d.set("fields", fields);
+  d.set("has_fields", !t.fields.empty());
   d.set("enums", enums);
   d.set("field_count", std::to_string(t.fields.size()));
   // Bytewise order, the order std::string_view compares in: the content reader binary-searches it.
@@ -273,6 +277,7 @@ data type_view(const TypePlan& t, bool send_pattern) {
     sorted_keys.push_back(k);
   }
   d.set("sorted_keys", sorted_keys);
+  d.set("closed", t.form.closed);
   d.set("has_message", t.source.message.has_value());
   d.set("message", string_view_expr(t.source.message.value_or("")));
   // The schema text, split into literals of bounded size (compilers limit single literals).
@@ -290,7 +295,52 @@ data type_view(const TypePlan& t, bool send_pattern) {
   return d;
 }
 
+// Plain names: a string or a bool.
+std::shared_ptr<const ViewShape> plain(
+    std::initializer_list<const char*> names,
+    std::initializer_list<std::pair<const char*, std::shared_ptr<const ViewShape>>> lists = {}) {
+  auto s = std::make_shared<ViewShape>();
+  for (const char* n : names) s->keys.emplace(n, nullptr);
+  for (const auto& [k, v] : lists) s->keys.emplace(k, v);
+  return s;
+}
+
 }  // namespace
+
+// Kept next to make_view: a key added there is declared here (tests/generator/mistakes_test.cpp
+// checks every declared key is present in real views, and the built-in templates against this).
+const ViewShape& view_shape() {
+  static const auto root = [] {
+    const auto line = plain({"line"});
+    const auto v = plain({"v"});
+    const auto bound = plain({"value", "text"});
+    const auto field =
+        plain({"member",      "key",         "pointer",  "pointer_comment", "comment_name", "value_type", "optional",
+               "member_type", "initializer", "required", "is_string",       "is_integer",   "is_number",  "is_boolean",
+               "is_single",   "is_multi",    "is_plain", "options_name",    "index",        "has_checks"},
+              {{"doc", line},
+               {"min_length", v},
+               {"max_length", v},
+               {"format", v},
+               {"pattern", v},
+               {"min_items", v},
+               {"max_items", v},
+               {"minimum", bound},
+               {"maximum", bound}});
+    const auto value = plain({"value_name", "wire", "title", "comment"});
+    const auto enumeration =
+        plain({"type", "member", "enum_name", "options_name", "style", "count"}, {{"values", value}});
+    const auto type =
+        plain({"name", "detail", "field_count", "has_message", "message", "schema_size", "closed", "has_fields"},
+              {{"doc", line},
+               {"fields", field},
+               {"enums", enumeration},
+               {"sorted_keys", plain({"key", "index"})},
+               {"schema_chunks", plain({"chunk"})}});
+    return plain({"version", "source", "header", "ns_open", "ns_close"}, {{"types", type}});
+  }();
+  return *root;
+}
 
 kainjow::mustache::data make_view(const FileView& file) {
   data d;

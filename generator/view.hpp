@@ -2,6 +2,8 @@
 // here (string literals, comments), so templates stay logic-free and cannot emit unsafe C++.
 #pragma once
 
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -22,5 +24,15 @@ struct FileView {
 };
 
 kainjow::mustache::data make_view(const FileView& file);
+
+/// The keys a view object provides: each maps to the shape of its list items, or to nothing for a
+/// plain value (a string or a bool). Templates are checked against it (templates.hpp), so a
+/// template that names a key the view does not provide is an error, not an empty rendering.
+struct ViewShape {
+  std::map<std::string, std::shared_ptr<const ViewShape>> keys;
+};
+
+/// The shape of make_view()'s result: the file, with `types`, each with `fields`, `enums`, ...
+const ViewShape& view_shape();
 
 }  // namespace elicitgen

@@ -21,6 +21,10 @@ std::string count_noun(std::size_t n, const char* singular, const char* plural) 
 
 void required(ValidationResult& out, std::string_view ptr) { out.add(std::string(ptr), "required", "is required"); }
 
+void not_allowed(ValidationResult& out, std::string_view ptr) {
+  out.add(std::string(ptr), "additionalProperties", "is not allowed (additionalProperties: false)");
+}
+
 void min_length(ValidationResult& out, std::string_view ptr, std::string_view value, std::size_t min) {
   if (code_point_length(value) < min)
     out.add(std::string(ptr), "minLength", "must be at least " + count_noun(min, "character", "characters") + " long");

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -97,6 +98,14 @@ ValidationResult validate_content(const Form& form, const nlohmann::json& conten
       continue;
     }
     validate_field(f, *it, ptr, out);
+  }
+  if (form.closed) {
+    for (const auto& [key, value] : content.items()) {
+      (void)value;
+      const bool listed =
+          std::any_of(form.fields.begin(), form.fields.end(), [&](const Field& f) { return f.name == key; });
+      if (!listed) check::not_allowed(out, check::child_pointer("", key));
+    }
   }
   return out;
 }

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <cmath>
 #include <set>
 #include <string>
@@ -87,6 +88,51 @@ const std::unordered_set<std::string>& quiet_annotations() {
   return k;
 }
 
+// Optimal string alignment distance (Damerau-Levenshtein with adjacent transpositions), capped:
+// returns cap + 1 as soon as the distance must exceed `cap`.
+std::size_t edit_distance(std::string_view a, std::string_view b, std::size_t cap) {
+  if ((a.size() > b.size() ? a.size() - b.size() : b.size() - a.size()) > cap) return cap + 1;
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t cost = a[i - 1] == b[j - 1] ? 0 : 1;
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1])
+        d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  }
+  return std::min(d[a.size()][b.size()], cap + 1);
+}
+
+// The known keyword that `key` most likely misspells: within edit distance 2 (1 for keywords of up
+// to 4 characters, where 2 edits reach too many unrelated words: "id", "ui", "x"), ignoring case.
+// Prefers the keywords allowed where `key` stands, then the closest, then the first in name order.
+// Empty when none is that close. Keys starting with "x-" are extensions by convention: never typos.
+std::string misspelled_keyword(const std::string& key, const std::set<std::string>& allowed) {
+  if (key.rfind("x-", 0) == 0 || key.size() > 64) return {};
+  auto lowered = [](std::string s) {
+    for (auto& c : s) c = (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
+    return s;
+  };
+  const auto k = lowered(key);
+  std::set<std::string> known(allowed);
+  known.insert(assertion_keywords().begin(), assertion_keywords().end());
+  known.insert(quiet_annotations().begin(), quiet_annotations().end());
+  known.insert("$schema");
+  std::string best;
+  std::size_t best_rank = static_cast<std::size_t>(-1);
+  for (const auto& candidate : known) {
+    const std::size_t cap = candidate.size() <= 4 ? 1 : 2;
+    const auto dist = edit_distance(k, lowered(candidate), cap);
+    if (dist > cap) continue;
+    const std::size_t rank = (allowed.count(candidate) ? 0 : 10) + dist;
+    if (rank < best_rank) best_rank = rank, best = candidate;
+  }
+  return best;
+}
+
 class Parser {
  public:
   explicit Parser(std::string_view base) : base_(base) {}
@@ -99,7 +145,8 @@ class Parser {
       out.diagnostics = std::move(diags_);
       return out;
     }
-    check_keywords(schema, base_, {"type", "properties", "required", "$schema", "title", "description"},
+    check_keywords(schema, base_,
+                   {"type", "properties", "required", "$schema", "title", "description", "additionalProperties"},
                    "the root object");
     const auto type = schema.find("type");
     if (type == schema.end()) {
@@ -123,6 +170,7 @@ class Parser {
       }
     }
     read_required(schema, out.form);
+    read_additional_properties(schema, out.form);
     out.diagnostics = std::move(diags_);
     return out;
   }
@@ -150,7 +198,11 @@ class Parser {
       (void)value;
       if (ok.count(key) || quiet_annotations().count(key)) continue;
       const auto kp = check::child_pointer(ptr, key);
-      if (key == "$ref") {
+      const bool known = assertion_keywords().count(key) != 0 || key == "$schema";
+      if (const auto near = known ? std::string() : misspelled_keyword(key, ok); !near.empty()) {
+        // A typo would otherwise drop the check it meant to add, silently: an error, not a warning.
+        error(kp, "unknown keyword \"" + key + "\": did you mean \"" + near + "\"?");
+      } else if (key == "$ref") {
         error(kp, "$ref is not allowed: every property must be written inline" + std::string(kSubset));
       } else if (assertion_keywords().count(key)) {
         error(kp, "\"" + key + "\" is not allowed on " + what + std::string(kSubset));
@@ -461,6 +513,24 @@ class Parser {
       }
       if (!found) error(ip, "required names \"" + name + "\", which is not a property");
     }
+  }
+
+  // additionalProperties at the root: not in the spec's subset, but zod and pydantic emit `false`.
+  // Accepted and honoured (content with other properties is invalid), with a warning.
+  void read_additional_properties(const ojson& schema, Form& form) {
+    const auto it = schema.find("additionalProperties");
+    if (it == schema.end()) return;
+    const auto ap = check::child_pointer(base_, "additionalProperties");
+    if (!it->is_boolean()) {
+      error(ap, "additionalProperties must be true or false (a schema for extra properties is not allowed)" +
+                    std::string(kSubset));
+      return;
+    }
+    form.closed = !it->get<bool>();
+    warning(ap, std::string("additionalProperties is outside the MCP 2025-11-25 requestedSchema subset (clients may "
+                            "not expect it); ") +
+                    (form.closed ? "honoured: content with properties not in the schema is invalid"
+                                 : "true is the default: properties not in the schema are ignored"));
   }
 
   // A default that breaks its own property would be pre-filled by clients and then rejected.

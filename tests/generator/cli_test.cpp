@@ -74,13 +74,13 @@ TEST_CASE("each invalid schema fails with file:pointer: message, exit 1 and no o
       {"colliding_names.json",
        ":/requestedSchema/properties/firstName: error: property \"firstName\" needs the C++ name \"first_name\""},
       {"malformed.json",
-       ": error: malformed JSON at line 6, column 1: syntax error while parsing value - unexpected '}'"},
+       ":: error: malformed JSON at line 6, column 1: syntax error while parsing value - unexpected '}'"},
       {"unsupported_format.json", ":/requestedSchema/properties/ip/format: error: unsupported format \"ipv4\""},
       {"required_unknown.json",
        ":/requestedSchema/required/1: error: required names \"email\", which is not a property"},
       {"url_mode.json", ":/mode: error: only form mode carries a requestedSchema"},
       {"number_overflow.json",
-       ": error: unreadable JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'"},
+       ":: error: unreadable JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'"},
   };
   for (const auto& c : cases) {
     INFO(c.file);
@@ -152,10 +152,10 @@ TEST_CASE("stdin needs --name; --name and --namespace are checked", "[cli]") {
   const auto dir = fresh_dir("stdin");
   auto r = run("generate - -o " + dir.string() + " < " + sample("github_username.json"));
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Catch::Contains("<stdin>: error: reading from stdin needs --name TypeName"));
+  CHECK_THAT(r.out, Catch::Contains("<stdin>:: error: reading from stdin needs --name TypeName"));
   r = run("generate - -o " + dir.string() + " --name GitHubUser < " + sample("github_username.json"));
   CHECK(r.exit_code == 0);
-  CHECK(fs::exists(dir / "git_hub_user.hpp"));
+  CHECK(fs::exists(dir / "GitHubUser.hpp"));  // from stdin, the outputs are named after --name
   CHECK(run("generate - -o " + dir.string() + " --name 'not valid' < " + sample("github_username.json")).exit_code ==
         1);
   CHECK(
@@ -186,7 +186,7 @@ TEST_CASE("check: 0 valid, 1 invalid with one line per error, 2 unreadable", "[c
   CHECK(r.out == "/name: is required\n/email: must be an email address (RFC 5321)\n/age: must be >= 18\n");
   r = run_stdin("check " + sample("contact_information.json") + " -", R"({"name":)");
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.out, Catch::Contains("<stdin>: error: malformed JSON"));
+  CHECK_THAT(r.out, Catch::Contains("<stdin>:: error: malformed JSON"));
   CHECK(run("check " + invalid("nested_object.json") + " " + data.string()).exit_code == 2);
   CHECK(run("check " + sample("shipping.json") + " " + data.string()).exit_code == 2);  // which schema?
   r = run_stdin("check " + sample("shipping.json") + " --name DeliveryWindow -", R"({"day":"2024-02-30"})");
@@ -235,11 +235,11 @@ TEST_CASE("a templates directory replaces a template; a broken one is an error",
   REQUIRE(
       run("generate " + sample("shipping.json") + " -o " + dir.string() + " --templates " + tdir.string()).exit_code ==
       0);
-  CHECK(test_support::read_file(dir / "shipping.hpp") == "// custom ShippingAddress DeliveryWindow \n");
+  CHECK(test_support::read_file(dir / "shipping.hpp") == "// custom ShippingAddress DeliveryWindow\n");  // tidied
   CHECK(fs::file_size(dir / "shipping.cpp") > 1000);  // the built-in source template still applies
   std::ofstream(tdir / "header.hpp.mustache") << "{{#types}} unclosed";
   const auto r = run("generate " + sample("shipping.json") + " -o " + fresh_dir("templated2").string() +
                      " --templates " + tdir.string());
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Catch::Contains("header.hpp.mustache: error: invalid Mustache template"));
+  CHECK_THAT(r.out, Catch::Contains("header.hpp.mustache:: error: invalid Mustache template"));
 }

@@ -54,14 +54,14 @@ std::vector<Case> written_cases(const fs::path& dir) {
   const auto deep = nested(100000, "[", "", "]");
   cases.push_back({write(dir, "deep_default.json",
                          R"({"type":"object","properties":{"a":{"type":"string","default":)" + deep + "}}}"),
-                   ": error: JSON nested deeper than 1000 levels at line 1, column 1060"});
+                   ":: error: JSON nested deeper than 1000 levels at line 1, column 1060"});
   cases.push_back({write(dir, "deep_extension.json", R"({"type":"object","x-extension":)" + deep + "}"),
-                   ": error: JSON nested deeper than 1000 levels at line 1, column 1031"});
+                   ":: error: JSON nested deeper than 1000 levels at line 1, column 1031"});
   cases.push_back(
       {write(dir, "deep_properties.json",
              R"({"type":"object","properties":{"a":)" +
                  nested(20000, R"({"type":"object","properties":{"b":)", R"({"type":"string"})", "}}") + "}}"),
-       ": error: JSON nested deeper than 1000 levels"});
+       ":: error: JSON nested deeper than 1000 levels"});
   // Nested objects below the limit: a located schema error, not a crash.
   cases.push_back(
       {write(dir, "nested_properties.json",
@@ -117,7 +117,7 @@ TEST_CASE("hostile schemas generate code that compiles, or fail with a located e
   cases.push_back({hostile("int_default_beyond.json"),
                    ":/properties/i/default: error: default does not satisfy its own schema: must be an integer "
                    "within the 64-bit signed range"});
-  cases.push_back({hostile("non_utf8.json"), ": error: malformed JSON at line 1, column 34: "});
+  cases.push_back({hostile("non_utf8.json"), ":: error: malformed JSON at line 1, column 34: "});
 
   for (const auto& c : cases) {
     INFO(c.file);

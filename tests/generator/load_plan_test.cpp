@@ -56,7 +56,7 @@ TEST_CASE("load errors say where", "[load][errors]") {
   Diagnostics d;
   const auto path = write_tmp("broken.json", "{\n  \"type\": \"object\",\n  \"properties\": {,}\n}");
   CHECK(load_schemas(path, d).empty());
-  CHECK_THAT(messages(d), Catch::StartsWith(path + ": error: malformed JSON at line 3, column 18"));
+  CHECK_THAT(messages(d), Catch::StartsWith(path + ":: error: malformed JSON at line 3, column 18"));
 
   Diagnostics d2;
   CHECK(load_schemas(
@@ -66,7 +66,7 @@ TEST_CASE("load errors say where", "[load][errors]") {
 
   Diagnostics d3;
   CHECK(load_schemas(std::string(TEST_TMP_DIR) + "/does-not-exist.json", d3).empty());
-  CHECK_THAT(messages(d3), Catch::Contains("does-not-exist.json: error: cannot open file"));
+  CHECK_THAT(messages(d3), Catch::Contains("does-not-exist.json:: error: cannot open file"));
 
   Diagnostics d4;
   CHECK(load_schemas(write_tmp("odd.json", R"({"A":1})"), d4).empty());

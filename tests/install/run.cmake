@@ -24,36 +24,87 @@ foreach(f bin/elicitgen include/elicit/validation.hpp lib/cmake/elicitgen/elicit
   endif()
 endforeach()
 
-# The schema is copied so that the test can touch and edit it.
+# The schemas are copied so that the test can touch and edit them. Besides order.json, file names
+# that output names once got wrong (RSVPForm, IDCard, café, cancel-booking).
 set(schema "${WORK}/order.json")
 file(COPY_FILE "${SOURCE_DIR}/consumer/order.json" "${schema}")
-set(build "${WORK}/consumer-build")
-run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/consumer" -B "${build}" -G "${GENERATOR}"
-    "-DCMAKE_PREFIX_PATH=${prefix}" "-DORDER_SCHEMA=${schema}" ${flags})
-if(NOT last_output MATCHES "OUT_VAR: [^\n]*order.hpp;[^\n]*order.cpp")
-  message(FATAL_ERROR "OUT_VAR not set: ${last_output}")
-endif()
-run(${CMAKE_COMMAND} --build "${build}")
-run("${build}/consumer")
-if(NOT last_output MATCHES "How many copies\\?\n{\"gift\":true,\"item\":\"book\",\"quantity\":2}\n/item: must be at least 1 character long\n/quantity: must be >= 1\n")
-  message(FATAL_ERROR "unexpected consumer output:\n${last_output}")
-endif()
+set(forms "${WORK}/forms")
+file(COPY "${SOURCE_DIR}/consumer/forms" DESTINATION "${WORK}")
+file(GLOB form_schemas "${forms}/*.json")
+set(expected_outputs order RSVPForm IDCard caf__ cancel_booking)
+set(expected_output
+    "How many copies\\?\n{\"gift\":true,\"item\":\"book\",\"quantity\":2}\n/item: must be at least 1 character long\n"
+    "/quantity: must be >= 1\n/guests: must be <= 4\nUn café \\?\n"
+    "/extra: is not allowed \\(additionalProperties: false\\)\n/more: is not allowed \\(additionalProperties: false\\)\n")
+string(CONCAT expected_output ${expected_output})
 
-# Touching the schema reruns the generator, which leaves identical outputs untouched: nothing is
-# recompiled.
+# Builds the consumer with `cmake_generator` in `build`, then checks that a second build does nothing,
+# that touching every schema reruns the generator but rewrites and recompiles nothing, and that a
+# changed schema is regenerated.
+function(check_consumer cmake_generator build)
+  run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/consumer" -B "${build}" -G "${cmake_generator}"
+      "-DCMAKE_PREFIX_PATH=${prefix}" "-DORDER_SCHEMA=${schema}" "-DFORMS_DIR=${forms}" ${flags})
+  foreach(stem IN LISTS expected_outputs)
+    if(NOT last_output MATCHES "OUT_VAR: [^\n]*/${stem}\\.hpp;[^\n]*/${stem}\\.cpp")
+      message(FATAL_ERROR "OUT_VAR lacks ${stem}.hpp/.cpp: ${last_output}")
+    endif()
+  endforeach()
+  run(${CMAKE_COMMAND} --build "${build}")
+  foreach(stem IN LISTS expected_outputs)
+    if(NOT EXISTS "${build}/elicitgen/consumer/${stem}.hpp" OR NOT EXISTS "${build}/elicitgen/consumer/${stem}.cpp")
+      message(FATAL_ERROR "${cmake_generator}: ${stem}.hpp/.cpp not generated")
+    endif()
+  endforeach()
+  run("${build}/consumer")
+  if(NOT last_output MATCHES "^${expected_output}$")
+    message(FATAL_ERROR "${cmake_generator}: unexpected consumer output:\n${last_output}")
+  endif()
+
+  # Nothing changed: the next build runs neither the generator nor the compiler.
+  run(${CMAKE_COMMAND} --build "${build}")
+  if(last_output MATCHES "elicitgen: |Building CXX|Linking CXX")
+    message(FATAL_ERROR "${cmake_generator}: a build with nothing changed did work:\n${last_output}")
+  endif()
+  if(cmake_generator STREQUAL "Ninja" AND NOT last_output MATCHES "no work to do")
+    message(FATAL_ERROR "Ninja: a build with nothing changed did work:\n${last_output}")
+  endif()
+
+  # Touching the schemas reruns the generator, which leaves identical outputs untouched: nothing is
+  # recompiled.
+  file(GLOB_RECURSE watched "${build}/elicitgen/consumer/*.?pp" "${build}/*.o")
+  list(LENGTH watched n)
+  if(n LESS 16)
+    message(FATAL_ERROR "${cmake_generator}: expected 10 generated files and 6 objects, found ${watched}")
+  endif()
+  set(before)
+  foreach(f IN LISTS watched)
+    file(TIMESTAMP "${f}" t "%s")
+    list(APPEND before "${f}=${t}")
+  endforeach()
+  execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1.1)
+  file(TOUCH "${schema}" ${form_schemas})
+  run(${CMAKE_COMMAND} --build "${build}")
+  if(NOT last_output MATCHES "elicitgen: [^\n]*RSVPForm.json")
+    message(FATAL_ERROR "${cmake_generator}: touching the schemas did not rerun the generator:\n${last_output}")
+  endif()
+  set(after)
+  foreach(f IN LISTS watched)
+    file(TIMESTAMP "${f}" t "%s")
+    list(APPEND after "${f}=${t}")
+  endforeach()
+  if(NOT before STREQUAL after)
+    message(FATAL_ERROR "${cmake_generator}: touching the schemas rewrote or recompiled generated code:\n${before}\n${after}")
+  endif()
+  # ... and once regenerated, the build is quiet again.
+  run(${CMAKE_COMMAND} --build "${build}")
+  if(last_output MATCHES "elicitgen: |Building CXX|Linking CXX")
+    message(FATAL_ERROR "${cmake_generator}: the build after a touch did work again:\n${last_output}")
+  endif()
+endfunction()
+
+set(build "${WORK}/consumer-build")
+check_consumer("${GENERATOR}" "${build}")
 set(header "${build}/elicitgen/consumer/order.hpp")
-file(TIMESTAMP "${header}" header_before "%s")
-file(GLOB_RECURSE objects "${build}/*.o")
-list(GET objects 0 object)
-file(TIMESTAMP "${object}" object_before "%s")
-execute_process(COMMAND ${CMAKE_COMMAND} -E sleep 1.1)
-file(TOUCH "${schema}")
-run(${CMAKE_COMMAND} --build "${build}")
-file(TIMESTAMP "${header}" header_after "%s")
-file(TIMESTAMP "${object}" object_after "%s")
-if(NOT header_before STREQUAL header_after OR NOT object_before STREQUAL object_after)
-  message(FATAL_ERROR "touching the schema rewrote or recompiled generated code")
-endif()
 
 # Changing the schema regenerates and rebuilds.
 file(READ "${schema}" text)
@@ -65,13 +116,20 @@ if(NOT header_text MATCHES "<= 5")
   message(FATAL_ERROR "changed schema was not regenerated")
 endif()
 
+# The same with Unix Makefiles, when the main run used another generator and make is there.
+find_program(make_program NAMES gmake make)
+if(NOT GENERATOR STREQUAL "Unix Makefiles" AND make_program)
+  check_consumer("Unix Makefiles" "${WORK}/consumer-make")
+endif()
+
 # A cross build names a host generator with ELICITGEN_EXECUTABLE; it must be the one that runs.
 set(wrapper "${WORK}/host-elicitgen.sh")
 file(WRITE "${wrapper}" "#!/bin/sh\necho \"$@\" >> '${WORK}/host-elicitgen.log'\nexec '${prefix}/bin/elicitgen' \"$@\"\n")
 file(CHMOD "${wrapper}" PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE)
 set(cross "${WORK}/cross-build")
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/consumer" -B "${cross}" -G "${GENERATOR}"
-    "-DCMAKE_PREFIX_PATH=${prefix}" "-DORDER_SCHEMA=${schema}" "-DELICITGEN_EXECUTABLE=${wrapper}" ${flags})
+    "-DCMAKE_PREFIX_PATH=${prefix}" "-DORDER_SCHEMA=${schema}" "-DFORMS_DIR=${forms}"
+    "-DELICITGEN_EXECUTABLE=${wrapper}" ${flags})
 run(${CMAKE_COMMAND} --build "${cross}")
 if(NOT EXISTS "${WORK}/host-elicitgen.log")
   message(FATAL_ERROR "ELICITGEN_EXECUTABLE was not used")

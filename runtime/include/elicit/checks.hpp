@@ -14,6 +14,8 @@ namespace elicit::check {
 
 /// Each function appends at most one error to `out` at JSON Pointer `ptr` when the rule fails.
 void required(ValidationResult& out, std::string_view ptr);
+/// A property the schema does not list, when it says `additionalProperties: false`.
+void not_allowed(ValidationResult& out, std::string_view ptr);
 void min_length(ValidationResult& out, std::string_view ptr, std::string_view value, std::size_t min);
 void max_length(ValidationResult& out, std::string_view ptr, std::string_view value, std::size_t max);
 void format(ValidationResult& out, std::string_view ptr, std::string_view value, StringFormat f);

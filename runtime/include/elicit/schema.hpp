@@ -65,6 +65,9 @@ struct Field {
 /// A whole requestedSchema: properties in document order, plus the schema exactly as written.
 struct Form {
   std::vector<Field> fields;
+  /// `additionalProperties: false` at the root (outside the spec's subset; zod and pydantic emit
+  /// it): content with a property the schema does not list is then invalid.
+  bool closed = false;
   nlohmann::ordered_json schema;
 };
 
@@ -95,7 +98,8 @@ ParsedForm parse_requested_schema(const nlohmann::ordered_json& schema, std::str
 /// Validates a response `content` object (ElicitResult.content of an accept) against the form:
 /// type, required, and every constraint, with the same messages and order as generated
 /// `T::decode()`. Pointers are relative to the content object. Unknown properties are allowed, as
-/// in JSON Schema without `additionalProperties`.
+/// in JSON Schema without `additionalProperties`, unless the form is `closed`: then each one is an
+/// error ("/extra: is not allowed (additionalProperties: false)"), after the listed properties'.
 ValidationResult validate_content(const Form& form, const nlohmann::json& content);
 
 /// Validates one property value (`pointer` is where it sits, for the errors). Used for defaults.

@@ -21,7 +21,6 @@ struct Outcome;
 }  // namespace elicit
 
 namespace golden {
-
 /// Message: Choose options (SEP-1330: the five enum schema variants)
 /// requestedSchema at sep1330_enums.json#/requestedSchema.
 struct Sep1330Enums {
@@ -183,5 +182,4 @@ std::string_view to_string(Sep1330Enums::TitledMulti value) noexcept;
 std::string_view title_of(Sep1330Enums::TitledMulti value) noexcept;
 /// Sets `out` from a wire value; false when `wire` is not an option.
 bool from_string(std::string_view wire, Sep1330Enums::TitledMulti& out) noexcept;
-
 }  // namespace golden

@@ -12,62 +12,36 @@
 #include <elicit/pattern.hpp>
 
 namespace golden {
-
 namespace {
 namespace ShippingAddress_detail {
-
 // Constraints of "recipient" (/ShippingAddress/requestedSchema/properties/recipient).
-void check_recipient([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/recipient", 10};
+void check_recipient(const std::string& v, ::elicit::ValidationResult& errors) {
+  constexpr auto ptr = std::string_view{"/recipient", 10};
   ::elicit::check::min_length(errors, ptr, v, 1);
   ::elicit::check::max_length(errors, ptr, v, 100);
-
-
-
-
-
-
 }
 
 // Constraints of "street" (/ShippingAddress/requestedSchema/properties/street).
-void check_street([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/street", 7};
+void check_street(const std::string& v, ::elicit::ValidationResult& errors) {
+  constexpr auto ptr = std::string_view{"/street", 7};
   ::elicit::check::min_length(errors, ptr, v, 1);
-
-
-
-
-
-
-
 }
 
 // Constraints of "postalCode" (/ShippingAddress/requestedSchema/properties/postalCode).
-void check_postal_code([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/postalCode", 11};
-
-
+void check_postal_code(const std::string& v, ::elicit::ValidationResult& errors) {
+  constexpr auto ptr = std::string_view{"/postalCode", 11};
 
   static const ::elicit::Pattern pattern(std::string_view{"^[0-9]{5}(-[0-9]{4})\?$", 22});
   ::elicit::check::pattern(errors, ptr, v, pattern);
-
-
-
-
 }
 
-// Constraints of "country" (/ShippingAddress/requestedSchema/properties/country).
-void check_country([[maybe_unused]] const ShippingAddress::Country& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/country", 8};
-
-
-
-
-
-
-
-
-}
+// The property names in bytewise order, for binary search.
+constexpr std::array<::elicit::sax::FieldKey, 4> kKeys{{
+    {std::string_view{"country", 7}, 3},
+    {std::string_view{"postalCode", 10}, 2},
+    {std::string_view{"recipient", 9}, 0},
+    {std::string_view{"street", 6}, 1},
+}};
 
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
 // (the order ::elicit::validate_content reports in).
@@ -77,30 +51,36 @@ bool read(const nlohmann::json& j, [[maybe_unused]] ShippingAddress& out, ::elic
     return false;
   }
   const auto before = errors.errors.size();
-  if (const auto it = j.find(std::string_view{"recipient", 9}); it == j.end()) {
+  if (const auto it = j.find(std::string_view{"recipient", 9}); it != j.end()) {
+    if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/recipient", 10}, v, errors)) {
+      if (constraints) check_recipient(v, errors);
+      out.recipient = std::move(v);
+    }
+  } else {
     ::elicit::check::required(errors, std::string_view{"/recipient", 10});
-  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/recipient", 10}, v, errors)) {
-    if (constraints) check_recipient(v, errors);
-    out.recipient = std::move(v);
   }
-  if (const auto it = j.find(std::string_view{"street", 6}); it == j.end()) {
+  if (const auto it = j.find(std::string_view{"street", 6}); it != j.end()) {
+    if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/street", 7}, v, errors)) {
+      if (constraints) check_street(v, errors);
+      out.street = std::move(v);
+    }
+  } else {
     ::elicit::check::required(errors, std::string_view{"/street", 7});
-  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/street", 7}, v, errors)) {
-    if (constraints) check_street(v, errors);
-    out.street = std::move(v);
   }
-  if (const auto it = j.find(std::string_view{"postalCode", 10}); it == j.end()) {
+  if (const auto it = j.find(std::string_view{"postalCode", 10}); it != j.end()) {
+    if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/postalCode", 11}, v, errors)) {
+      if (constraints) check_postal_code(v, errors);
+      out.postal_code = std::move(v);
+    }
+  } else {
     ::elicit::check::required(errors, std::string_view{"/postalCode", 11});
-  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/postalCode", 11}, v, errors)) {
-    if (constraints) check_postal_code(v, errors);
-    out.postal_code = std::move(v);
   }
-  if (const auto it = j.find(std::string_view{"country", 7}); it == j.end()) {
+  if (const auto it = j.find(std::string_view{"country", 7}); it != j.end()) {
+    if (ShippingAddress::Country v{}; ::elicit::read::enumeration(*it, std::string_view{"/country", 8}, v, errors, ShippingAddress::country_options)) {
+      out.country = std::move(v);
+    }
+  }
 
-  } else if (ShippingAddress::Country v{}; ::elicit::read::enumeration(*it, std::string_view{"/country", 8}, v, errors, ShippingAddress::country_options)) {
-    if (constraints) check_country(v, errors);
-    out.country = std::move(v);
-  }
   return errors.errors.size() == before;
 }
 
@@ -111,7 +91,7 @@ class Reader final : public ::elicit::sax::ContentReader {
 
   int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
 
-  bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
+  bool set(int field, ::elicit::sax::Value& v) override {
     switch (field) {
       case 0:
         seen_[0] = true;
@@ -133,12 +113,6 @@ class Reader final : public ::elicit::sax::ContentReader {
   bool complete() const override { return true && seen_[0] && seen_[1] && seen_[2]; }
 
  private:
-  static constexpr std::array<::elicit::sax::FieldKey, 4> kKeys{{
-      {std::string_view{"country", 7}, 3},
-      {std::string_view{"postalCode", 10}, 2},
-      {std::string_view{"recipient", 9}, 0},
-      {std::string_view{"street", 6}, 1},
-  }};
   // maybe_unused: a form without properties (a confirmation) never stores anything.
   [[maybe_unused]] ShippingAddress& out_;
   [[maybe_unused]] std::array<bool, 4> seen_{};
@@ -156,7 +130,6 @@ void write(Json& j, [[maybe_unused]] const ShippingAddress& value) {
 
   j[std::string_view{"country", 7}] = ::elicit::write::enumeration<Json>(ShippingAddress::country_options, value.country);
 }
-
 }  // namespace ShippingAddress_detail
 }  // namespace
 
@@ -181,7 +154,6 @@ std::string_view ShippingAddress::default_message() noexcept { return std::strin
 
   ShippingAddress_detail::check_postal_code(postal_code, errors);
 
-  ShippingAddress_detail::check_country(country, errors);
   return errors;
 }
 
@@ -253,58 +225,35 @@ bool from_string(std::string_view wire, ShippingAddress::Country& out) noexcept 
 
 namespace {
 namespace DeliveryWindow_detail {
-
 // Constraints of "day" (/DeliveryWindow/properties/day).
-void check_day([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/day", 4};
-
+void check_day(const std::string& v, ::elicit::ValidationResult& errors) {
+  constexpr auto ptr = std::string_view{"/day", 4};
 
   ::elicit::check::format(errors, ptr, v, ::elicit::StringFormat::date);
-
-
-
-
-
 }
 
 // Constraints of "notBefore" (/DeliveryWindow/properties/notBefore).
-void check_not_before([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/notBefore", 10};
-
+void check_not_before(const std::string& v, ::elicit::ValidationResult& errors) {
+  constexpr auto ptr = std::string_view{"/notBefore", 10};
 
   ::elicit::check::format(errors, ptr, v, ::elicit::StringFormat::date_time);
-
-
-
-
-
-}
-
-// Constraints of "weekendOk" (/DeliveryWindow/properties/weekendOk).
-void check_weekend_ok([[maybe_unused]] const bool& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/weekendOk", 10};
-
-
-
-
-
-
-
-
 }
 
 // Constraints of "attempts" (/DeliveryWindow/properties/attempts).
-void check_attempts([[maybe_unused]] const std::int64_t& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/attempts", 9};
-
-
-
+void check_attempts(const std::int64_t& v, ::elicit::ValidationResult& errors) {
+  constexpr auto ptr = std::string_view{"/attempts", 9};
 
   ::elicit::check::minimum(errors, ptr, v, 1.0, std::string_view{"1", 1});
   ::elicit::check::maximum(errors, ptr, v, 3.0, std::string_view{"3", 1});
-
-
 }
+
+// The property names in bytewise order, for binary search.
+constexpr std::array<::elicit::sax::FieldKey, 4> kKeys{{
+    {std::string_view{"attempts", 8}, 3},
+    {std::string_view{"day", 3}, 0},
+    {std::string_view{"notBefore", 9}, 1},
+    {std::string_view{"weekendOk", 9}, 2},
+}};
 
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
 // (the order ::elicit::validate_content reports in).
@@ -314,30 +263,32 @@ bool read(const nlohmann::json& j, [[maybe_unused]] DeliveryWindow& out, ::elici
     return false;
   }
   const auto before = errors.errors.size();
-  if (const auto it = j.find(std::string_view{"day", 3}); it == j.end()) {
+  if (const auto it = j.find(std::string_view{"day", 3}); it != j.end()) {
+    if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/day", 4}, v, errors)) {
+      if (constraints) check_day(v, errors);
+      out.day = std::move(v);
+    }
+  } else {
     ::elicit::check::required(errors, std::string_view{"/day", 4});
-  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/day", 4}, v, errors)) {
-    if (constraints) check_day(v, errors);
-    out.day = std::move(v);
   }
-  if (const auto it = j.find(std::string_view{"notBefore", 9}); it == j.end()) {
+  if (const auto it = j.find(std::string_view{"notBefore", 9}); it != j.end()) {
+    if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/notBefore", 10}, v, errors)) {
+      if (constraints) check_not_before(v, errors);
+      out.not_before = std::move(v);
+    }
+  }
+  if (const auto it = j.find(std::string_view{"weekendOk", 9}); it != j.end()) {
+    if (bool v{}; ::elicit::read::boolean(*it, std::string_view{"/weekendOk", 10}, v, errors)) {
+      out.weekend_ok = std::move(v);
+    }
+  }
+  if (const auto it = j.find(std::string_view{"attempts", 8}); it != j.end()) {
+    if (std::int64_t v{}; ::elicit::read::integer(*it, std::string_view{"/attempts", 9}, v, errors)) {
+      if (constraints) check_attempts(v, errors);
+      out.attempts = std::move(v);
+    }
+  }
 
-  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/notBefore", 10}, v, errors)) {
-    if (constraints) check_not_before(v, errors);
-    out.not_before = std::move(v);
-  }
-  if (const auto it = j.find(std::string_view{"weekendOk", 9}); it == j.end()) {
-
-  } else if (bool v{}; ::elicit::read::boolean(*it, std::string_view{"/weekendOk", 10}, v, errors)) {
-    if (constraints) check_weekend_ok(v, errors);
-    out.weekend_ok = std::move(v);
-  }
-  if (const auto it = j.find(std::string_view{"attempts", 8}); it == j.end()) {
-
-  } else if (std::int64_t v{}; ::elicit::read::integer(*it, std::string_view{"/attempts", 9}, v, errors)) {
-    if (constraints) check_attempts(v, errors);
-    out.attempts = std::move(v);
-  }
   return errors.errors.size() == before;
 }
 
@@ -348,7 +299,7 @@ class Reader final : public ::elicit::sax::ContentReader {
 
   int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
 
-  bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
+  bool set(int field, ::elicit::sax::Value& v) override {
     switch (field) {
       case 0:
         seen_[0] = true;
@@ -370,12 +321,6 @@ class Reader final : public ::elicit::sax::ContentReader {
   bool complete() const override { return true && seen_[0]; }
 
  private:
-  static constexpr std::array<::elicit::sax::FieldKey, 4> kKeys{{
-      {std::string_view{"attempts", 8}, 3},
-      {std::string_view{"day", 3}, 0},
-      {std::string_view{"notBefore", 9}, 1},
-      {std::string_view{"weekendOk", 9}, 2},
-  }};
   // maybe_unused: a form without properties (a confirmation) never stores anything.
   [[maybe_unused]] DeliveryWindow& out_;
   [[maybe_unused]] std::array<bool, 4> seen_{};
@@ -388,12 +333,10 @@ void write(Json& j, [[maybe_unused]] const DeliveryWindow& value) {
   j[std::string_view{"day", 3}] = value.day;
   if (value.not_before) j[std::string_view{"notBefore", 9}] = *value.not_before;
 
-
   j[std::string_view{"weekendOk", 9}] = value.weekend_ok;
 
   j[std::string_view{"attempts", 8}] = value.attempts;
 }
-
 }  // namespace DeliveryWindow_detail
 }  // namespace
 
@@ -407,15 +350,11 @@ const nlohmann::ordered_json& DeliveryWindow::requested_schema() {
   return schema;
 }
 
-
 ::elicit::ValidationResult DeliveryWindow::validate() const {
   ::elicit::ValidationResult errors;
 
   DeliveryWindow_detail::check_day(day, errors);
   if (not_before) DeliveryWindow_detail::check_not_before(*not_before, errors);
-
-
-  DeliveryWindow_detail::check_weekend_ok(weekend_ok, errors);
 
   DeliveryWindow_detail::check_attempts(attempts, errors);
   return errors;
@@ -453,7 +392,6 @@ const nlohmann::ordered_json& DeliveryWindow::requested_schema() {
   return ::elicit::elicit<DeliveryWindow>(session, message, options);
 }
 
-
 bool operator==([[maybe_unused]] const DeliveryWindow& a, [[maybe_unused]] const DeliveryWindow& b) noexcept {
   return true && a.day == b.day && a.not_before == b.not_before && a.weekend_ok == b.weekend_ok && a.attempts == b.attempts;
 }
@@ -469,5 +407,4 @@ void from_json(const nlohmann::json& j, DeliveryWindow& value) {
 }
 
 void from_json(const nlohmann::ordered_json& j, DeliveryWindow& value) { from_json(nlohmann::json(j), value); }
-
 }  // namespace golden

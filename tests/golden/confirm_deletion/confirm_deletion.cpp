@@ -12,10 +12,11 @@
 #include <elicit/pattern.hpp>
 
 namespace golden {
-
 namespace {
 namespace ConfirmDeletion_detail {
-
+// The property names in bytewise order, for binary search.
+constexpr std::array<::elicit::sax::FieldKey, 0> kKeys{{
+}};
 
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
 // (the order ::elicit::validate_content reports in).
@@ -36,20 +37,12 @@ class Reader final : public ::elicit::sax::ContentReader {
 
   int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
 
-  bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
-    switch (field) {
-
-      default:
-        return false;
-    }
-  }
+  // No properties: every key is unlisted.
+  bool set(int, ::elicit::sax::Value&) override { return false; }
 
   bool complete() const override { return true; }
 
  private:
-  static constexpr std::array<::elicit::sax::FieldKey, 0> kKeys{{
-
-  }};
   // maybe_unused: a form without properties (a confirmation) never stores anything.
   [[maybe_unused]] ConfirmDeletion& out_;
   [[maybe_unused]] std::array<bool, 0> seen_{};
@@ -58,9 +51,7 @@ class Reader final : public ::elicit::sax::ContentReader {
 template <class Json>
 void write(Json& j, [[maybe_unused]] const ConfirmDeletion& value) {
   j = Json::object();
-
 }
-
 }  // namespace ConfirmDeletion_detail
 }  // namespace
 
@@ -133,5 +124,4 @@ void from_json(const nlohmann::json& j, ConfirmDeletion& value) {
 }
 
 void from_json(const nlohmann::ordered_json& j, ConfirmDeletion& value) { from_json(nlohmann::json(j), value); }
-
 }  // namespace golden

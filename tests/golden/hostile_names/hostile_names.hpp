@@ -21,7 +21,6 @@ struct Outcome;
 }  // namespace elicit
 
 namespace golden {
-
 /// */ #error title breaks out
 /// Message: Hostile names: "quotes", back\slash, */ comment ends, new lines, NUL bytes, ??/ trigraphs
 /// requestedSchema at hostile_names.json#/requestedSchema.
@@ -169,5 +168,4 @@ std::string_view to_string(HostileNames::True value) noexcept;
 std::string_view title_of(HostileNames::True value) noexcept;
 /// Sets `out` from a wire value; false when `wire` is not an option.
 bool from_string(std::string_view wire, HostileNames::True& out) noexcept;
-
 }  // namespace golden

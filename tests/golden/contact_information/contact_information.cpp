@@ -12,48 +12,28 @@
 #include <elicit/pattern.hpp>
 
 namespace golden {
-
 namespace {
 namespace ContactInformation_detail {
-
-// Constraints of "name" (/requestedSchema/properties/name).
-void check_name([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/name", 5};
-
-
-
-
-
-
-
-
-}
-
 // Constraints of "email" (/requestedSchema/properties/email).
-void check_email([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/email", 6};
-
+void check_email(const std::string& v, ::elicit::ValidationResult& errors) {
+  constexpr auto ptr = std::string_view{"/email", 6};
 
   ::elicit::check::format(errors, ptr, v, ::elicit::StringFormat::email);
-
-
-
-
-
 }
 
 // Constraints of "age" (/requestedSchema/properties/age).
-void check_age([[maybe_unused]] const double& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/age", 4};
-
-
-
+void check_age(const double& v, ::elicit::ValidationResult& errors) {
+  constexpr auto ptr = std::string_view{"/age", 4};
 
   ::elicit::check::minimum(errors, ptr, v, 18.0, std::string_view{"18", 2});
-
-
-
 }
+
+// The property names in bytewise order, for binary search.
+constexpr std::array<::elicit::sax::FieldKey, 3> kKeys{{
+    {std::string_view{"age", 3}, 2},
+    {std::string_view{"email", 5}, 1},
+    {std::string_view{"name", 4}, 0},
+}};
 
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
 // (the order ::elicit::validate_content reports in).
@@ -63,24 +43,28 @@ bool read(const nlohmann::json& j, [[maybe_unused]] ContactInformation& out, ::e
     return false;
   }
   const auto before = errors.errors.size();
-  if (const auto it = j.find(std::string_view{"name", 4}); it == j.end()) {
+  if (const auto it = j.find(std::string_view{"name", 4}); it != j.end()) {
+    if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/name", 5}, v, errors)) {
+      out.name = std::move(v);
+    }
+  } else {
     ::elicit::check::required(errors, std::string_view{"/name", 5});
-  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/name", 5}, v, errors)) {
-    if (constraints) check_name(v, errors);
-    out.name = std::move(v);
   }
-  if (const auto it = j.find(std::string_view{"email", 5}); it == j.end()) {
+  if (const auto it = j.find(std::string_view{"email", 5}); it != j.end()) {
+    if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/email", 6}, v, errors)) {
+      if (constraints) check_email(v, errors);
+      out.email = std::move(v);
+    }
+  } else {
     ::elicit::check::required(errors, std::string_view{"/email", 6});
-  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/email", 6}, v, errors)) {
-    if (constraints) check_email(v, errors);
-    out.email = std::move(v);
   }
-  if (const auto it = j.find(std::string_view{"age", 3}); it == j.end()) {
+  if (const auto it = j.find(std::string_view{"age", 3}); it != j.end()) {
+    if (double v{}; ::elicit::read::number(*it, std::string_view{"/age", 4}, v, errors)) {
+      if (constraints) check_age(v, errors);
+      out.age = std::move(v);
+    }
+  }
 
-  } else if (double v{}; ::elicit::read::number(*it, std::string_view{"/age", 4}, v, errors)) {
-    if (constraints) check_age(v, errors);
-    out.age = std::move(v);
-  }
   return errors.errors.size() == before;
 }
 
@@ -91,7 +75,7 @@ class Reader final : public ::elicit::sax::ContentReader {
 
   int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
 
-  bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
+  bool set(int field, ::elicit::sax::Value& v) override {
     switch (field) {
       case 0:
         seen_[0] = true;
@@ -110,11 +94,6 @@ class Reader final : public ::elicit::sax::ContentReader {
   bool complete() const override { return true && seen_[0] && seen_[1]; }
 
  private:
-  static constexpr std::array<::elicit::sax::FieldKey, 3> kKeys{{
-      {std::string_view{"age", 3}, 2},
-      {std::string_view{"email", 5}, 1},
-      {std::string_view{"name", 4}, 0},
-  }};
   // maybe_unused: a form without properties (a confirmation) never stores anything.
   [[maybe_unused]] ContactInformation& out_;
   [[maybe_unused]] std::array<bool, 3> seen_{};
@@ -128,9 +107,7 @@ void write(Json& j, [[maybe_unused]] const ContactInformation& value) {
 
   j[std::string_view{"email", 5}] = value.email;
   if (value.age) j[std::string_view{"age", 3}] = *value.age;
-
 }
-
 }  // namespace ContactInformation_detail
 }  // namespace
 
@@ -148,8 +125,6 @@ std::string_view ContactInformation::default_message() noexcept { return std::st
 
 ::elicit::ValidationResult ContactInformation::validate() const {
   ::elicit::ValidationResult errors;
-
-  ContactInformation_detail::check_name(name, errors);
 
   ContactInformation_detail::check_email(email, errors);
   if (age) ContactInformation_detail::check_age(*age, errors);
@@ -208,5 +183,4 @@ void from_json(const nlohmann::json& j, ContactInformation& value) {
 }
 
 void from_json(const nlohmann::ordered_json& j, ContactInformation& value) { from_json(nlohmann::json(j), value); }
-
 }  // namespace golden

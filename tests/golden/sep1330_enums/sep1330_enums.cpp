@@ -12,74 +12,16 @@
 #include <elicit/pattern.hpp>
 
 namespace golden {
-
 namespace {
 namespace Sep1330Enums_detail {
-
-// Constraints of "untitledSingle" (/requestedSchema/properties/untitledSingle).
-void check_untitled_single([[maybe_unused]] const Sep1330Enums::UntitledSingle& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/untitledSingle", 15};
-
-
-
-
-
-
-
-
-}
-
-// Constraints of "titledSingle" (/requestedSchema/properties/titledSingle).
-void check_titled_single([[maybe_unused]] const Sep1330Enums::TitledSingle& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/titledSingle", 13};
-
-
-
-
-
-
-
-
-}
-
-// Constraints of "legacyEnum" (/requestedSchema/properties/legacyEnum).
-void check_legacy_enum([[maybe_unused]] const Sep1330Enums::LegacyEnum& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/legacyEnum", 11};
-
-
-
-
-
-
-
-
-}
-
-// Constraints of "untitledMulti" (/requestedSchema/properties/untitledMulti).
-void check_untitled_multi([[maybe_unused]] const std::vector<Sep1330Enums::UntitledMulti>& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/untitledMulti", 14};
-
-
-
-
-
-
-
-
-}
-
-// Constraints of "titledMulti" (/requestedSchema/properties/titledMulti).
-void check_titled_multi([[maybe_unused]] const std::vector<Sep1330Enums::TitledMulti>& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/titledMulti", 12};
-
-
-
-
-
-
-
-
-}
+// The property names in bytewise order, for binary search.
+constexpr std::array<::elicit::sax::FieldKey, 5> kKeys{{
+    {std::string_view{"legacyEnum", 10}, 2},
+    {std::string_view{"titledMulti", 11}, 4},
+    {std::string_view{"titledSingle", 12}, 1},
+    {std::string_view{"untitledMulti", 13}, 3},
+    {std::string_view{"untitledSingle", 14}, 0},
+}};
 
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
 // (the order ::elicit::validate_content reports in).
@@ -89,36 +31,32 @@ bool read(const nlohmann::json& j, [[maybe_unused]] Sep1330Enums& out, ::elicit:
     return false;
   }
   const auto before = errors.errors.size();
-  if (const auto it = j.find(std::string_view{"untitledSingle", 14}); it == j.end()) {
-
-  } else if (Sep1330Enums::UntitledSingle v{}; ::elicit::read::enumeration(*it, std::string_view{"/untitledSingle", 15}, v, errors, Sep1330Enums::untitled_single_options)) {
-    if (constraints) check_untitled_single(v, errors);
-    out.untitled_single = std::move(v);
+  if (const auto it = j.find(std::string_view{"untitledSingle", 14}); it != j.end()) {
+    if (Sep1330Enums::UntitledSingle v{}; ::elicit::read::enumeration(*it, std::string_view{"/untitledSingle", 15}, v, errors, Sep1330Enums::untitled_single_options)) {
+      out.untitled_single = std::move(v);
+    }
   }
-  if (const auto it = j.find(std::string_view{"titledSingle", 12}); it == j.end()) {
-
-  } else if (Sep1330Enums::TitledSingle v{}; ::elicit::read::enumeration(*it, std::string_view{"/titledSingle", 13}, v, errors, Sep1330Enums::titled_single_options)) {
-    if (constraints) check_titled_single(v, errors);
-    out.titled_single = std::move(v);
+  if (const auto it = j.find(std::string_view{"titledSingle", 12}); it != j.end()) {
+    if (Sep1330Enums::TitledSingle v{}; ::elicit::read::enumeration(*it, std::string_view{"/titledSingle", 13}, v, errors, Sep1330Enums::titled_single_options)) {
+      out.titled_single = std::move(v);
+    }
   }
-  if (const auto it = j.find(std::string_view{"legacyEnum", 10}); it == j.end()) {
-
-  } else if (Sep1330Enums::LegacyEnum v{}; ::elicit::read::enumeration(*it, std::string_view{"/legacyEnum", 11}, v, errors, Sep1330Enums::legacy_enum_options)) {
-    if (constraints) check_legacy_enum(v, errors);
-    out.legacy_enum = std::move(v);
+  if (const auto it = j.find(std::string_view{"legacyEnum", 10}); it != j.end()) {
+    if (Sep1330Enums::LegacyEnum v{}; ::elicit::read::enumeration(*it, std::string_view{"/legacyEnum", 11}, v, errors, Sep1330Enums::legacy_enum_options)) {
+      out.legacy_enum = std::move(v);
+    }
   }
-  if (const auto it = j.find(std::string_view{"untitledMulti", 13}); it == j.end()) {
-
-  } else if (std::vector<Sep1330Enums::UntitledMulti> v{}; ::elicit::read::enumeration_array(*it, std::string_view{"/untitledMulti", 14}, v, errors, Sep1330Enums::untitled_multi_options)) {
-    if (constraints) check_untitled_multi(v, errors);
-    out.untitled_multi = std::move(v);
+  if (const auto it = j.find(std::string_view{"untitledMulti", 13}); it != j.end()) {
+    if (std::vector<Sep1330Enums::UntitledMulti> v{}; ::elicit::read::enumeration_array(*it, std::string_view{"/untitledMulti", 14}, v, errors, Sep1330Enums::untitled_multi_options)) {
+      out.untitled_multi = std::move(v);
+    }
   }
-  if (const auto it = j.find(std::string_view{"titledMulti", 11}); it == j.end()) {
-
-  } else if (std::vector<Sep1330Enums::TitledMulti> v{}; ::elicit::read::enumeration_array(*it, std::string_view{"/titledMulti", 12}, v, errors, Sep1330Enums::titled_multi_options)) {
-    if (constraints) check_titled_multi(v, errors);
-    out.titled_multi = std::move(v);
+  if (const auto it = j.find(std::string_view{"titledMulti", 11}); it != j.end()) {
+    if (std::vector<Sep1330Enums::TitledMulti> v{}; ::elicit::read::enumeration_array(*it, std::string_view{"/titledMulti", 12}, v, errors, Sep1330Enums::titled_multi_options)) {
+      out.titled_multi = std::move(v);
+    }
   }
+
   return errors.errors.size() == before;
 }
 
@@ -129,7 +67,7 @@ class Reader final : public ::elicit::sax::ContentReader {
 
   int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
 
-  bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
+  bool set(int field, ::elicit::sax::Value& v) override {
     switch (field) {
       case 0:
         seen_[0] = true;
@@ -154,13 +92,6 @@ class Reader final : public ::elicit::sax::ContentReader {
   bool complete() const override { return true; }
 
  private:
-  static constexpr std::array<::elicit::sax::FieldKey, 5> kKeys{{
-      {std::string_view{"legacyEnum", 10}, 2},
-      {std::string_view{"titledMulti", 11}, 4},
-      {std::string_view{"titledSingle", 12}, 1},
-      {std::string_view{"untitledMulti", 13}, 3},
-      {std::string_view{"untitledSingle", 14}, 0},
-  }};
   // maybe_unused: a form without properties (a confirmation) never stores anything.
   [[maybe_unused]] Sep1330Enums& out_;
   [[maybe_unused]] std::array<bool, 5> seen_{};
@@ -178,9 +109,7 @@ void write(Json& j, [[maybe_unused]] const Sep1330Enums& value) {
   if (value.untitled_multi) j[std::string_view{"untitledMulti", 13}] = ::elicit::write::enumeration_array<Json>(Sep1330Enums::untitled_multi_options, *value.untitled_multi);
 
   if (value.titled_multi) j[std::string_view{"titledMulti", 11}] = ::elicit::write::enumeration_array<Json>(Sep1330Enums::titled_multi_options, *value.titled_multi);
-
 }
-
 }  // namespace Sep1330Enums_detail
 }  // namespace
 
@@ -198,15 +127,6 @@ std::string_view Sep1330Enums::default_message() noexcept { return std::string_v
 
 ::elicit::ValidationResult Sep1330Enums::validate() const {
   ::elicit::ValidationResult errors;
-  if (untitled_single) Sep1330Enums_detail::check_untitled_single(*untitled_single, errors);
-
-  if (titled_single) Sep1330Enums_detail::check_titled_single(*titled_single, errors);
-
-  if (legacy_enum) Sep1330Enums_detail::check_legacy_enum(*legacy_enum, errors);
-
-  if (untitled_multi) Sep1330Enums_detail::check_untitled_multi(*untitled_multi, errors);
-
-  if (titled_multi) Sep1330Enums_detail::check_titled_multi(*titled_multi, errors);
 
   return errors;
 }

@@ -21,7 +21,6 @@ struct Outcome;
 }  // namespace elicit
 
 namespace golden {
-
 /// Message: Where should we ship your order?
 /// requestedSchema at shipping.json#/ShippingAddress/requestedSchema.
 struct ShippingAddress {
@@ -103,7 +102,6 @@ bool from_string(std::string_view wire, ShippingAddress::Country& out) noexcept;
 
 /// requestedSchema at shipping.json#/DeliveryWindow.
 struct DeliveryWindow {
-
   /// Delivery day
   /// Required; format date.
   std::string day{};
@@ -145,7 +143,6 @@ struct DeliveryWindow {
   static ::elicit::Outcome<DeliveryWindow> elicit(::elicit::Session& session, std::string_view message,
                                             const ::elicit::ElicitOptions& options);
 
-
   friend bool operator==(const DeliveryWindow& a, const DeliveryWindow& b) noexcept;
   friend bool operator!=(const DeliveryWindow& a, const DeliveryWindow& b) noexcept { return !(a == b); }
 };
@@ -157,6 +154,4 @@ void to_json(nlohmann::ordered_json& j, const DeliveryWindow& value);
 /// every error. Use DeliveryWindow::decode() to also check constraints without exceptions.
 void from_json(const nlohmann::json& j, DeliveryWindow& value);
 void from_json(const nlohmann::ordered_json& j, DeliveryWindow& value);
-
-
 }  // namespace golden

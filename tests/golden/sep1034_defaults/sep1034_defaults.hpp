@@ -21,7 +21,6 @@ struct Outcome;
 }  // namespace elicit
 
 namespace golden {
-
 /// Message: Test client default value handling - please accept with defaults
 /// requestedSchema at sep1034_defaults.json#/requestedSchema.
 struct Sep1034Defaults {
@@ -103,5 +102,4 @@ std::string_view to_string(Sep1034Defaults::Status value) noexcept;
 std::string_view title_of(Sep1034Defaults::Status value) noexcept;
 /// Sets `out` from a wire value; false when `wire` is not an option.
 bool from_string(std::string_view wire, Sep1034Defaults::Status& out) noexcept;
-
 }  // namespace golden

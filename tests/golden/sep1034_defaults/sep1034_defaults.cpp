@@ -12,74 +12,16 @@
 #include <elicit/pattern.hpp>
 
 namespace golden {
-
 namespace {
 namespace Sep1034Defaults_detail {
-
-// Constraints of "name" (/requestedSchema/properties/name).
-void check_name([[maybe_unused]] const std::string& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/name", 5};
-
-
-
-
-
-
-
-
-}
-
-// Constraints of "age" (/requestedSchema/properties/age).
-void check_age([[maybe_unused]] const std::int64_t& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/age", 4};
-
-
-
-
-
-
-
-
-}
-
-// Constraints of "score" (/requestedSchema/properties/score).
-void check_score([[maybe_unused]] const double& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/score", 6};
-
-
-
-
-
-
-
-
-}
-
-// Constraints of "status" (/requestedSchema/properties/status).
-void check_status([[maybe_unused]] const Sep1034Defaults::Status& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/status", 7};
-
-
-
-
-
-
-
-
-}
-
-// Constraints of "verified" (/requestedSchema/properties/verified).
-void check_verified([[maybe_unused]] const bool& v, [[maybe_unused]] ::elicit::ValidationResult& errors) {
-  [[maybe_unused]] constexpr auto ptr = std::string_view{"/verified", 9};
-
-
-
-
-
-
-
-
-}
+// The property names in bytewise order, for binary search.
+constexpr std::array<::elicit::sax::FieldKey, 5> kKeys{{
+    {std::string_view{"age", 3}, 1},
+    {std::string_view{"name", 4}, 0},
+    {std::string_view{"score", 5}, 2},
+    {std::string_view{"status", 6}, 3},
+    {std::string_view{"verified", 8}, 4},
+}};
 
 // Reads every property in schema order; with `constraints`, checks each one right after reading it
 // (the order ::elicit::validate_content reports in).
@@ -89,36 +31,32 @@ bool read(const nlohmann::json& j, [[maybe_unused]] Sep1034Defaults& out, ::elic
     return false;
   }
   const auto before = errors.errors.size();
-  if (const auto it = j.find(std::string_view{"name", 4}); it == j.end()) {
-
-  } else if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/name", 5}, v, errors)) {
-    if (constraints) check_name(v, errors);
-    out.name = std::move(v);
+  if (const auto it = j.find(std::string_view{"name", 4}); it != j.end()) {
+    if (std::string v{}; ::elicit::read::string(*it, std::string_view{"/name", 5}, v, errors)) {
+      out.name = std::move(v);
+    }
   }
-  if (const auto it = j.find(std::string_view{"age", 3}); it == j.end()) {
-
-  } else if (std::int64_t v{}; ::elicit::read::integer(*it, std::string_view{"/age", 4}, v, errors)) {
-    if (constraints) check_age(v, errors);
-    out.age = std::move(v);
+  if (const auto it = j.find(std::string_view{"age", 3}); it != j.end()) {
+    if (std::int64_t v{}; ::elicit::read::integer(*it, std::string_view{"/age", 4}, v, errors)) {
+      out.age = std::move(v);
+    }
   }
-  if (const auto it = j.find(std::string_view{"score", 5}); it == j.end()) {
-
-  } else if (double v{}; ::elicit::read::number(*it, std::string_view{"/score", 6}, v, errors)) {
-    if (constraints) check_score(v, errors);
-    out.score = std::move(v);
+  if (const auto it = j.find(std::string_view{"score", 5}); it != j.end()) {
+    if (double v{}; ::elicit::read::number(*it, std::string_view{"/score", 6}, v, errors)) {
+      out.score = std::move(v);
+    }
   }
-  if (const auto it = j.find(std::string_view{"status", 6}); it == j.end()) {
-
-  } else if (Sep1034Defaults::Status v{}; ::elicit::read::enumeration(*it, std::string_view{"/status", 7}, v, errors, Sep1034Defaults::status_options)) {
-    if (constraints) check_status(v, errors);
-    out.status = std::move(v);
+  if (const auto it = j.find(std::string_view{"status", 6}); it != j.end()) {
+    if (Sep1034Defaults::Status v{}; ::elicit::read::enumeration(*it, std::string_view{"/status", 7}, v, errors, Sep1034Defaults::status_options)) {
+      out.status = std::move(v);
+    }
   }
-  if (const auto it = j.find(std::string_view{"verified", 8}); it == j.end()) {
-
-  } else if (bool v{}; ::elicit::read::boolean(*it, std::string_view{"/verified", 9}, v, errors)) {
-    if (constraints) check_verified(v, errors);
-    out.verified = std::move(v);
+  if (const auto it = j.find(std::string_view{"verified", 8}); it != j.end()) {
+    if (bool v{}; ::elicit::read::boolean(*it, std::string_view{"/verified", 9}, v, errors)) {
+      out.verified = std::move(v);
+    }
   }
+
   return errors.errors.size() == before;
 }
 
@@ -129,7 +67,7 @@ class Reader final : public ::elicit::sax::ContentReader {
 
   int field(std::string_view key) const override { return ::elicit::sax::find_field(kKeys, key); }
 
-  bool set(int field, [[maybe_unused]] ::elicit::sax::Value& v) override {
+  bool set(int field, ::elicit::sax::Value& v) override {
     switch (field) {
       case 0:
         seen_[0] = true;
@@ -154,13 +92,6 @@ class Reader final : public ::elicit::sax::ContentReader {
   bool complete() const override { return true; }
 
  private:
-  static constexpr std::array<::elicit::sax::FieldKey, 5> kKeys{{
-      {std::string_view{"age", 3}, 1},
-      {std::string_view{"name", 4}, 0},
-      {std::string_view{"score", 5}, 2},
-      {std::string_view{"status", 6}, 3},
-      {std::string_view{"verified", 8}, 4},
-  }};
   // maybe_unused: a form without properties (a confirmation) never stores anything.
   [[maybe_unused]] Sep1034Defaults& out_;
   [[maybe_unused]] std::array<bool, 5> seen_{};
@@ -180,7 +111,6 @@ void write(Json& j, [[maybe_unused]] const Sep1034Defaults& value) {
 
   j[std::string_view{"verified", 8}] = value.verified;
 }
-
 }  // namespace Sep1034Defaults_detail
 }  // namespace
 
@@ -199,15 +129,6 @@ std::string_view Sep1034Defaults::default_message() noexcept { return std::strin
 ::elicit::ValidationResult Sep1034Defaults::validate() const {
   ::elicit::ValidationResult errors;
 
-  Sep1034Defaults_detail::check_name(name, errors);
-
-  Sep1034Defaults_detail::check_age(age, errors);
-
-  Sep1034Defaults_detail::check_score(score, errors);
-
-  Sep1034Defaults_detail::check_status(status, errors);
-
-  Sep1034Defaults_detail::check_verified(verified, errors);
   return errors;
 }
 

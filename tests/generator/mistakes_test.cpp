@@ -1,0 +1,336 @@
+// Mistakes are errors (issue 14, item 5): a misspelt keyword, a template naming a key the view does
+// not provide, warnings under --warnings-as-errors; root errors keep the location field;
+// additionalProperties: false is accepted with a warning and honoured by `check` and the runtime.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <sstream>
+
+#include <elicit/schema.hpp>
+
+#include "../common/run_command.hpp"
+#include "emit.hpp"
+#include "load.hpp"
+#include "names.hpp"
+#include "plan.hpp"
+#include "templates.hpp"
+#include "view.hpp"
+
+namespace fs = std::filesystem;
+
+namespace {
+
+using Run = test_support::CommandResult;
+
+Run run(const std::string& args) {
+  return test_support::run_command(std::string(ELICITGEN_BIN) + " " + args + " 2>&1");
+}
+
+fs::path work() {
+  const auto dir = fs::path(TEST_TMP_DIR) / ("mistakes-" + std::to_string(getpid()));
+  fs::create_directories(dir);
+  return dir;
+}
+
+std::string write(const std::string& name, const std::string& text) {
+  const auto path = work() / name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path.string();
+}
+
+fs::path fresh_dir(const std::string& name) {
+  const auto dir = work() / name;
+  fs::remove_all(dir);
+  return dir;
+}
+
+bool empty_or_missing(const fs::path& dir) { return !fs::exists(dir) || fs::is_empty(dir); }
+
+std::string one_property(const std::string& property) {
+  return R"({"type":"object","properties":{"p":)" + property + "}}";
+}
+
+std::string sample(const std::string& name) { return std::string(SOURCE_DIR) + "/samples/schemas/" + name; }
+
+}  // namespace
+
+TEST_CASE("a keyword one or two edits from a known one is an error with a suggestion", "[mistakes][typo]") {
+  struct Case {
+    const char* property;
+    const char* key;
+    const char* suggestion;
+  };
+  const Case cases[] = {
+      {R"({"type":"string","minLenght":3})", "minLenght", "minLength"},        // transposition
+      {R"({"type":"string","maxlength":3})", "maxlength", "maxLength"},        // case
+      {R"({"type":"string","patern":"^a"})", "patern", "pattern"},             // deletion
+      {R"({"type":"string","fromat":"email"})", "fromat", "format"},           // transposition
+      {R"({"type":"number","minimun":1})", "minimun", "minimum"},              // substitution
+      {R"({"type":"integer","maximumm":1})", "maximumm", "maximum"},           // insertion
+      {R"({"type":"string","tpye":"string"})", "tpye", "type"},                // short keyword, 1 edit
+      {R"({"type":"string","defualt":"x"})", "defualt", "default"},            // default
+      {R"({"type":"string","descripton":"x"})", "descripton", "description"},  // annotation
+      {R"({"type":"array","items":{"type":"string","enum":["a"]},"minItem":1})", "minItem", "minItems"},
+  };
+  for (const auto& c : cases) {
+    INFO(c.property);
+    const auto file = write("typo.json", one_property(c.property));
+    const auto lint = run("lint " + file);
+    CHECK(lint.exit_code == 1);
+    CHECK_THAT(lint.out, Catch::Contains(file + ":/properties/p/" + c.key + ": error: unknown keyword \"" + c.key +
+                                         "\": did you mean \"" + c.suggestion + "\"?"));
+    CHECK_THAT(lint.out, !Catch::Contains("ok,"));
+    const auto out = fresh_dir("typo-out");
+    const auto gen = run("generate " + file + " -o " + out.string());
+    CHECK(gen.exit_code == 1);
+    CHECK_THAT(gen.out, Catch::Contains("did you mean \"" + std::string(c.suggestion) + "\"?"));
+    CHECK(empty_or_missing(out));
+  }
+  // At the root too.
+  const auto root = write("typo_root.json", R"({"type":"object","properties":{},"requierd":[]})");
+  CHECK_THAT(run("lint " + root).out,
+             Catch::Contains(root + ":/requierd: error: unknown keyword \"requierd\": did you mean \"required\"?"));
+}
+
+TEST_CASE("unknown keywords far from every known one stay warnings", "[mistakes][typo]") {
+  // x- extensions, and words that are no keyword's near miss (short words need a 1-edit match).
+  for (const char* property : {R"({"type":"string","x-widget":"textarea"})", R"({"type":"string","x-type":"a"})",
+                               R"({"type":"string","ui":"a"})", R"({"type":"string","placeholder":"a"})",
+                               R"({"type":"string","widget":"a"})"}) {
+    INFO(property);
+    const auto file = write("far.json", one_property(property));
+    const auto lint = run("lint " + file);
+    CHECK(lint.exit_code == 0);
+    CHECK_THAT(lint.out, Catch::Contains(": warning: unknown keyword") && Catch::Contains("is ignored"));
+    CHECK_THAT(lint.out, !Catch::Contains("did you mean"));
+  }
+  // A known JSON Schema keyword keeps its own error, not a suggestion.
+  const auto file = write("known.json", one_property(R"({"type":"number","exclusiveMinimum":1})"));
+  const auto lint = run("lint " + file);
+  CHECK(lint.exit_code == 1);
+  CHECK_THAT(lint.out, Catch::Contains(":/properties/p/exclusiveMinimum: error: \"exclusiveMinimum\" is not allowed"));
+  CHECK_THAT(lint.out, !Catch::Contains("did you mean"));
+}
+
+TEST_CASE("--warnings-as-errors: every warning is an error, exit 1, nothing written", "[mistakes][werror]") {
+  const auto file = write("warned.json", one_property(R"({"type":"string","x-widget":"textarea"})"));
+  const auto out = fresh_dir("werror-out");
+  auto r = run("generate " + file + " -o " + out.string());
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains(file + ":/properties/p/x-widget: warning: unknown keyword \"x-widget\""));
+  CHECK(fs::exists(out / "warned.hpp"));
+
+  const auto strict = fresh_dir("werror-strict");
+  r = run("generate " + file + " -o " + strict.string() + " --warnings-as-errors");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Catch::Contains(file + ":/properties/p/x-widget: error: unknown keyword \"x-widget\""));
+  CHECK_THAT(r.out, !Catch::Contains("warning:"));
+  CHECK_THAT(r.out, Catch::Contains("no files written"));
+  CHECK(empty_or_missing(strict));
+
+  r = run("lint --warnings-as-errors " + file);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Catch::Contains(":/properties/p/x-widget: error: unknown keyword"));
+  CHECK_THAT(r.out, !Catch::Contains("ok,"));
+  // The secrets warning too; and a schema without warnings is unaffected.
+  r = run("lint --warnings-as-errors " + std::string(SOURCE_DIR) + "/tests/schemas/lint/secrets.json");
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Catch::Contains(":/requestedSchema/properties/password: error: property \"password\" looks like"));
+  CHECK(run("lint --warnings-as-errors " + sample("contact_information.json")).exit_code == 0);
+  CHECK(run("generate --warnings-as-errors " + sample("contact_information.json") + " -o " +
+            fresh_dir("werror-clean").string())
+            .exit_code == 0);
+}
+
+TEST_CASE("an error about the whole document keeps the empty location field", "[mistakes][format]") {
+  const auto file = write("no_type.json", R"({"properties":{}})");
+  auto r = run("lint " + file);
+  CHECK(r.exit_code == 1);
+  CHECK_THAT(r.out, Catch::Contains(file + ":: error: requestedSchema must have \"type\": \"object\"\n"));
+  const auto empty = write("empty.json", "{}");
+  r = run("lint " + empty);
+  CHECK_THAT(r.out, Catch::StartsWith(empty + ":: error: empty object"));
+  // Every line splits the same way: file, location, severity, message.
+  std::istringstream lines(
+      run("lint " + file + " " + empty + " " + std::string(SOURCE_DIR) + "/tests/schemas/invalid/nested_object.json")
+          .out);
+  int count = 0;
+  for (std::string line; std::getline(lines, line); ++count) {
+    INFO(line);
+    const auto colon = line.find(".json:");
+    REQUIRE(colon != std::string::npos);
+    const auto rest = line.substr(colon + 6);
+    CHECK(rest.find(": error: ") != std::string::npos);
+    CHECK((rest.rfind(": error: ", 0) == 0 || rest[0] == '/'));
+  }
+  CHECK(count >= 3);
+}
+
+TEST_CASE("a template naming a key the view does not provide fails at its line", "[mistakes][templates]") {
+  const auto tdir = fresh_dir("templates");
+  fs::create_directories(tdir);
+  const auto header = (tdir / "header.hpp.mustache").string();
+  auto generate = [&](const std::string& text, const fs::path& out) {
+    std::ofstream(header, std::ios::binary | std::ios::trunc) << text;
+    return run("generate " + sample("shipping.json") + " -o " + out.string() + " --templates " + tdir.string());
+  };
+  struct Case {
+    std::string text;
+    std::string expected;  ///< after the file name
+  };
+  const Case cases[] = {
+      {"// {{version}}\n\n{{foo}}\n", ":3: error: unknown key \"foo\""},
+      // A key of a list item, used outside its section.
+      {"{{#types}}{{name}}{{/types}}\n{{member}}\n", ":2: error: unknown key \"member\""},
+      // Inside the right section it is fine; a typo there is not.
+      {"{{#types}}{{#fields}}{{member}}{{membr}}{{/fields}}{{/types}}\n", ":1: error: unknown key \"membr\""},
+      // The delimiters the built-in templates use.
+      {"{{=<% %>=}}\n<%#types%>\n<%name%> <%&nmae%>\n<%/types%>\n", ":3: error: unknown key \"nmae\""},
+      {"{{=<% %>=}}\n<%#types%>\n<%^closedd%>x<%/closedd%>\n<%/types%>\n", ":3: error: unknown key \"closedd\""},
+      {"{{{ triple }}}\n", ":1: error: unknown key \"triple\""},
+      {"{{#types}}{{fields.member}}{{/types}}", ":1: error: unknown key \"fields.member\""},
+  };
+  for (const auto& c : cases) {
+    INFO(c.text);
+    const auto out = fresh_dir("templated-bad");
+    const auto r = generate(c.text, out);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out, Catch::Contains(header + c.expected));
+    CHECK(empty_or_missing(out));
+  }
+  // Known keys, comments, sections over plain values and list items, outer names inside sections.
+  const auto out = fresh_dir("templated-good");
+  const auto r = generate(
+      "{{! a comment }}{{=<% %>=}}// <%version%> <%source%>\n"
+      "<%#types%><%name%><%#closed%>!<%/closed%><%#fields%> <%member%>/<%name%>/<%version%><%#min_length%>>=<%v%><%/"
+      "min_length%><%/fields%>\n<%/types%><%={{ }}=%>{{ns_close}}",
+      out);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(test_support::read_file(out / "shipping.hpp"),
+             Catch::StartsWith("// 0.1.0 shipping.json\nShippingAddress recipient/ShippingAddress/0.1.0>=1 street/"));
+}
+
+TEST_CASE("the built-in templates name only keys the view provides, and the view provides them all",
+          "[mistakes][templates]") {
+  elicitgen::Diagnostics d;
+  const auto t = elicitgen::embedded_templates();
+  CHECK(elicitgen::check_template_keys(t.header, "header.hpp.mustache", d));
+  CHECK(elicitgen::check_template_keys(t.source, "source.cpp.mustache", d));
+  CHECK(d.messages().empty());
+  // Every declared key is present in every object of real views (so a template naming one never
+  // renders it empty by accident).
+  for (const char* name : {"contact_information.json", "sep1330_enums.json", "sep1034_defaults.json", "shipping.json",
+                           "confirm_deletion.json"}) {
+    INFO(name);
+    elicitgen::Diagnostics diags;
+    std::vector<elicitgen::TypePlan> types;
+    for (const auto& s : elicitgen::load_schemas(sample(name), diags)) {
+      auto plan = elicitgen::plan_type(s, elicitgen::type_name(s.name_hint), diags);
+      REQUIRE(plan);
+      types.push_back(std::move(*plan));
+    }
+    const elicitgen::FileView file{name, "x.hpp", "ns", &types, true};
+    std::function<void(const kainjow::mustache::data&, const elicitgen::ViewShape&, const std::string&)> walk =
+        [&](const kainjow::mustache::data& d, const elicitgen::ViewShape& shape, const std::string& where) {
+          for (const auto& [key, items] : shape.keys) {
+            INFO(where + key);
+            const auto* value = d.get(key);
+            REQUIRE(value != nullptr);
+            CHECK(value->is_list() == (items != nullptr));
+            if (items && value->is_list()) {
+              for (const auto& item : value->list_value()) walk(item, *items, where + key + "/");
+            }
+          }
+        };
+    walk(elicitgen::make_view(file), elicitgen::view_shape(), "/");
+  }
+}
+
+TEST_CASE("additionalProperties: false is accepted with a warning and honoured", "[mistakes][additional]") {
+  const std::string closed =
+      R"({"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}},"required":["name"],)"
+      R"("additionalProperties":false})";
+  const auto file = write("closed.json", closed);
+  auto r = run("lint " + file);
+  CHECK(r.exit_code == 0);
+  CHECK_THAT(r.out, Catch::Contains(file + ":/additionalProperties: warning: additionalProperties is outside the MCP "
+                                           "2025-11-25 requestedSchema subset"));
+  CHECK_THAT(r.out, Catch::Contains("ok, Closed with 2 properties"));
+  CHECK(run("lint --warnings-as-errors " + file).exit_code == 1);
+
+  // elicitgen check
+  const auto data = write("closed-data.json", R"({"name":"a","extra":1,"age":3,"zz":{"x":[1]}})");
+  r = run("check " + file + " " + data);
+  CHECK(r.exit_code == 1);
+  CHECK(r.out ==
+        "/extra: is not allowed (additionalProperties: false)\n/zz: is not allowed (additionalProperties: false)\n");
+  const auto valid = write("closed-valid.json", R"({"name":"a","age":3})");
+  CHECK(run("check " + file + " " + valid).exit_code == 0);
+  // Errors of listed properties come first, then the unlisted ones; a pointer escapes ~ and /.
+  const auto both = write("closed-both.json", R"({"a/b~c":true,"age":"x"})");
+  r = run("check " + file + " " + both);
+  CHECK(r.out ==
+        "/name: is required\n/age: must be an integer\n/a~1b~0c: is not allowed (additionalProperties: false)\n");
+
+  // validate_content, as a Session runs it.
+  const auto parsed = elicit::parse_requested_schema(nlohmann::ordered_json::parse(closed));
+  REQUIRE(parsed.ok());
+  CHECK(parsed.form.closed);
+  const auto result = elicit::validate_content(parsed.form, nlohmann::json::parse(R"({"name":"a","extra":null})"));
+  REQUIRE(result.errors.size() == 1);
+  CHECK(result.errors[0].pointer == "/extra");
+  CHECK(result.errors[0].keyword == "additionalProperties");
+  CHECK(result.errors[0].message == "is not allowed (additionalProperties: false)");
+
+  // true, or absent: extra properties are ignored as before (true still warns: it is outside the subset).
+  for (const char* tail : {R"(,"additionalProperties":true})", "}"}) {
+    const auto open =
+        write("open.json",
+              R"({"type":"object","properties":{"name":{"type":"string"}},"required":["name"])" + std::string(tail));
+    INFO(tail);
+    CHECK(run("lint " + open).exit_code == 0);
+    CHECK(run("check " + open + " " + data).exit_code == 0);
+    const auto p = elicit::parse_requested_schema(nlohmann::ordered_json::parse(test_support::read_file(open)));
+    CHECK_FALSE(p.form.closed);
+  }
+  // Any other value is an error.
+  for (const char* value : {R"({"type":"string"})", "0", "\"false\"", "null"}) {
+    INFO(value);
+    const auto bad = write("bad_additional.json",
+                           R"({"type":"object","properties":{},"additionalProperties":)" + std::string(value) + "}");
+    r = run("lint " + bad);
+    CHECK(r.exit_code == 1);
+    CHECK_THAT(r.out,
+               Catch::Contains(bad + ":/additionalProperties: error: additionalProperties must be true or false"));
+  }
+  // On a property it is still outside the subset: an error, as before.
+  const auto on_property =
+      write("additional_on_property.json", one_property(R"({"type":"string","additionalProperties":false})"));
+  CHECK(run("lint " + on_property).exit_code == 1);
+}
+
+TEST_CASE("generated code for additionalProperties: false checks unlisted properties on both paths",
+          "[mistakes][additional]") {
+  const auto file = write("closed_form.json", R"({"type":"object","properties":{"name":{"type":"string"}},)"
+                                              R"("additionalProperties":false})");
+  const auto out = fresh_dir("closed-gen");
+  const auto r = run("generate " + file + " -o " + out.string() + " --namespace t");
+  REQUIRE(r.exit_code == 0);
+  const auto source = test_support::read_file(out / "closed_form.cpp");
+  // The DOM path reports each unlisted property; the no-DOM reader sends content with one to it.
+  CHECK_THAT(source,
+             Catch::Contains("::elicit::check::not_allowed(errors, ::elicit::check::child_pointer(\"\", it.key()))"));
+  CHECK_THAT(source, Catch::Contains("return index < 0 ? 1 : index;"));
+  const auto compile = test_support::run_command(
+      std::string(TEST_CXX) + " -std=c++17 -fsyntax-only -Wall -Wextra -Wpedantic -Werror -I '" + SOURCE_DIR +
+      "/runtime/include' -I '" + out.string() + "' '" + (out / "closed_form.cpp").string() + "' 2>&1 | head -c 4000");
+  CHECK(compile.out == "");
+  // An open form has neither.
+  const auto open_out = fresh_dir("open-gen");
+  REQUIRE(run("generate " + sample("contact_information.json") + " -o " + open_out.string()).exit_code == 0);
+  CHECK_THAT(test_support::read_file(open_out / "contact_information.cpp"), !Catch::Contains("not_allowed"));
+}
