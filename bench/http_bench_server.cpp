@@ -3,7 +3,8 @@
 // sample's github_username form asked with the asynchronous API, so a waiting user holds no worker.
 // (The sample's github_username is a blocking handler: a call holds one of the shared pool's
 // `worker_threads` (4) workers while its user fills in the form; more calls wait in FIFO order.)
-// Usage: elicit_bench_http_server [--port N]; serves until SIGINT or SIGTERM.
+// Usage: elicit_bench_http_server [--port N] [--minimal]; serves until SIGINT or SIGTERM. With
+// --minimal a session has only github_username_async (what the sample tools cost each session).
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -16,11 +17,14 @@
 
 int main(int argc, char** argv) {
   elicit::HttpServerOptions options;
+  bool minimal = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
       options.port = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--minimal") == 0) {
+      minimal = true;
     } else {
-      std::cerr << "usage: " << argv[0] << " [--port N]\n";
+      std::cerr << "usage: " << argv[0] << " [--port N] [--minimal]\n";
       return 2;
     }
   }
@@ -30,8 +34,8 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // before any thread starts: only sigwait sees them
 
-  auto setup = [](elicit::Server& server) {
-    add_sample_tools(server);
+  auto setup = [minimal](elicit::Server& server) {
+    if (!minimal) add_sample_tools(server);
     server.add_tool(elicit::Tool{
         "github_username_async",
         "Asks for a GitHub username, holding no thread while the user answers",

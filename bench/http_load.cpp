@@ -20,7 +20,8 @@
 //   --openers C (sessions opened at once, default 64), --sessions S (roundtrip, default 1),
 //   --seconds T (roundtrip, default 3), --port-env VAR (pick a free port and pass it to the server in
 //   VAR; else the server's first stdout line is its endpoint URL), --server-log FILE, --deadline S
-//   (the whole run, default 600: a run past it reports what it has and stops the server).
+//   (the whole run, default 600: a run past it reports what it has and stops the server), --quiet S
+//   (wait: stop waiting for elicitations after S seconds without progress, default 15).
 // The answer's content is {"name": "user<i>"}; a call completes when its result names that user.
 //
 // File descriptors: 10,000 users need about 10,100 sockets in this process and as many in the
@@ -426,6 +427,7 @@ struct Options {
   std::string port_env;
   std::string server_log;
   double deadline = 600;
+  int quiet = 15;
   std::vector<std::string> server;
 };
 
@@ -574,7 +576,7 @@ class Run {
     const auto t_open = Clock::now();
     for (int i = 0; i < std::min(o_.openers, n); ++i) net::co_spawn(ioc_, opener(), net::detached);
     const bool all = co_await wait_for([&] { return waiting_ == n; }, [&] { return waiting_ + calls_sent_ + errors_; },
-                                       std::chrono::seconds(300), std::chrono::seconds(15));
+                                       std::chrono::seconds(300), std::chrono::seconds(o_.quiet));
     out["open_ms"] = ms_since(t_open);
     out["calls_sent"] = calls_sent_;
     out["waiting"] = waiting_;
@@ -706,7 +708,7 @@ class Run {
 int usage() {
   std::cerr << "usage: elicit_http_load wait|roundtrip [--users N] [--in-flight K] [--sessions S] [--seconds T]\n"
                "       [--samples S] [--openers C] [--tool NAME] [--port-env VAR] [--server-log FILE]\n"
-               "       [--deadline S] -- SERVER COMMAND...\n";
+               "       [--deadline S] [--quiet S] -- SERVER COMMAND...\n";
   return 2;
 }
 
@@ -736,6 +738,7 @@ int main(int argc, char** argv) {
     else if (a == "--port-env") o.port_env = v;
     else if (a == "--server-log") o.server_log = v;
     else if (a == "--deadline") o.deadline = std::atof(v.c_str());
+    else if (a == "--quiet") o.quiet = std::atoi(v.c_str());
     else return usage();
   }
   for (; i < argc; ++i) o.server.emplace_back(argv[i]);
