@@ -145,6 +145,14 @@ if (httpUsers.length) {
     lines.push(`    ${num(s.waiting)} of ${num(s.users)} reach their form, the rest queue for a worker;` +
       ` ${num(s.completed)} complete once all are answered; new client p99 ${ms(s.new_client.p99_ms)} ms`);
   }
+  for (const n of httpUsers) {
+    if (!exists(`wait-minimal-${n}.json`)) continue;
+    const m = readJson(`wait-minimal-${n}.json`);
+    lines.push(`  where it goes: with only github_username_async in each session (--minimal), N = ${num(n)}:` +
+      ` ${kib(perUser(m))} KiB per waiting user,`);
+    lines.push(`    so the sample tool table each session builds costs` +
+      ` ${kib(perUser(readJson(`wait-elicitgen-${n}.json`)) - perUser(m))} KiB of it; new client p99 ${ms(m.new_client.p99_ms)} ms`);
+  }
   const big = readJson(`wait-elicitgen-${httpUsers.at(-1)}.json`);
   const nBig = httpUsers.at(-1);
   const allThere = big.waiting === nBig && big.completed === nBig;
