@@ -1,23 +1,40 @@
 #!/usr/bin/env bash
 # Benchmarks against the peers, printed as one table with ratios (bench/node/report.mjs). Not part
-# of the pass/fail tests. Takes about 4 minutes, most of it quicktype's 200 invocations.
+# of the pass/fail tests. Takes about 4 minutes, most of it quicktype's 200 invocations, plus about
+# 5 minutes for sections 5 and 6 (Streamable HTTP, loopback only, every run bounded).
 #   1. decode + validate of one accepted response: elicitgen vs nlohmann floors, hand-written
 #      extraction and ajv + ajv-formats;
 #   2. generator throughput on 200 schemas, one invocation and 200, vs quicktype (C++ target);
 #   3. compile time of a generated header + tiny main at -O2 vs quicktype's output;
-#   4. form elicitations per second over the in-memory transport; heap per pending elicitation.
-# Environment: BUILD_DIR (default build-bench), BENCH_QUICKTYPE_RUNS (default 200).
+#   4. form elicitations per second over the in-memory transport; heap per pending elicitation;
+#   5. N users waiting in a form over Streamable HTTP (bench/http_load.cpp, one client thread):
+#      server RSS and threads per waiting user, a new client's initialize + ping p50/p99 meanwhile,
+#      every answer completing; elicitgen (the sample server, and the same with an asynchronous
+#      tool: bench/http_bench_server.cpp) vs the TypeScript SDK's server-everything (bench/ts-server);
+#   6. form elicitation round trips per second over Streamable HTTP, 1, 64 and 1,024 in flight.
+# Environment: BUILD_DIR (default build-bench), BENCH_QUICKTYPE_RUNS (default 200),
+# BENCH_HTTP_USERS (default "1000 10000"), BENCH_HTTP_SAMPLES (new-client samples, default 100),
+# BENCH_HTTP_SECONDS (per round-trip run, default 3). Sections 5 and 6 need about 10,200 file
+# descriptors per process for 10,000 users: elicit_http_load raises the soft limit to the hard one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-debian.sh
 build=${BUILD_DIR:-build-bench}
 quicktype_runs=${BENCH_QUICKTYPE_RUNS:-200}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DELICITGEN_BUILD_TESTS=OFF -DELICITGEN_BUILD_SAMPLES=OFF >/dev/null
-cmake --build "$build" --target elicitgen elicit_decode_bench elicit_roundtrip_bench >/dev/null
+http_users=${BENCH_HTTP_USERS:-1000 10000}
+http_samples=${BENCH_HTTP_SAMPLES:-100}
+http_seconds=${BENCH_HTTP_SECONDS:-3}
+cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DELICITGEN_BUILD_TESTS=OFF -DELICITGEN_BUILD_SAMPLES=ON >/dev/null
+cmake --build "$build" --target elicitgen elicit_decode_bench elicit_roundtrip_bench elicit_http_load \
+  elicitgen_http_server elicit_bench_http_server >/dev/null
 
 # ajv, ajv-formats, quicktype and node 22 (quicktype needs node >= 20.19), pinned in package-lock.json.
 if [[ ! -x bench/node/node_modules/.bin/node || ! -d bench/node/node_modules/quicktype || ! -d bench/node/node_modules/ajv ]]; then
   (cd bench/node && npm ci --no-audit --no-fund --loglevel=error)
+fi
+# The TypeScript SDK's server-everything, pinned in bench/ts-server/package-lock.json.
+if [[ ! -d bench/ts-server/node_modules/@modelcontextprotocol/server-everything ]]; then
+  (cd bench/ts-server && npm ci --no-audit --no-fund --loglevel=error)
 fi
 node=$PWD/bench/node/node_modules/.bin/node
 quicktype=("$node" "$PWD/bench/node/node_modules/quicktype/dist/index.js")
@@ -37,12 +54,12 @@ timed() {
   record "$key" $((($(now_ns) - start) / 1000000))
 }
 
-echo "1/4 decode + validate (Google Benchmark, ajv)" >&2
+echo "1/6 decode + validate (Google Benchmark, ajv)" >&2
 "$build/bench/elicit_decode_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
   --benchmark_format=json >"$out/decode.json" 2>/dev/null
 "$node" bench/node/ajv_decode.mjs bench/schemas/contact_form.json bench/schemas/accepted_response.json >"$out/ajv.json"
 
-echo "2/4 generator throughput (elicitgen, quicktype x $quicktype_runs)" >&2
+echo "2/6 generator throughput (elicitgen, quicktype x $quicktype_runs)" >&2
 "$node" bench/node/make_schemas.mjs "$out/schemas" 200
 schemas=("$out"/schemas/*.json)
 timed elicitgen_one_invocation_ms "$elicitgen" generate -o "$out/elicitgen-one" "${schemas[@]}"
@@ -61,7 +78,7 @@ timed quicktype_invocations_ms quicktype_each
 record quicktype_invocations "$quicktype_runs"
 record schema_files "${#schemas[@]}"
 
-echo "3/4 compile time (g++ -O2, 3 runs each)" >&2
+echo "3/6 compile time (g++ -O2, 3 runs each)" >&2
 compile_dir=$out/compile
 mkdir -p "$compile_dir"
 "$elicitgen" generate -o "$compile_dir" --namespace bench bench/schemas/contact_form.json
@@ -76,7 +93,40 @@ for run in 1 2 3; do
   timed "compile_quicktype_main_ms_$run" "${cxx[@]}" bench/compile/main_quicktype.cpp
 done
 
-echo "4/4 runtime (in-memory transport)" >&2
+echo "4/6 runtime (in-memory transport)" >&2
 "$build/bench/elicit_roundtrip_bench" --benchmark_format=json >"$out/roundtrip.json" 2>/dev/null
+
+# Sections 5 and 6: elicit_http_load starts each server itself and stops it (SIGTERM) at the end.
+load=$PWD/$build/bench/elicit_http_load
+sample_server=$PWD/$build/samples/elicitgen_http_server
+bench_server=$PWD/$build/bench/elicit_bench_http_server
+ts_server=("$node" --max-old-space-size=8192 "$PWD/bench/ts-server/node_modules/@modelcontextprotocol/server-everything/dist/index.js" streamableHttp)
+nproc >"$out/nproc.txt"
+# The servers' output goes to /dev/null (server-everything logs a line per request).
+
+echo "5/6 users waiting in a form over Streamable HTTP (N = $http_users)" >&2
+# The sample's github_username is a blocking handler: only the pool's workers (4) reach the form;
+# the rest queue, so the run stops waiting after 5 s without progress (then all are answered).
+"$load" wait --users 1000 --samples "$http_samples" --quiet 5 --tool github_username -- "$sample_server" \
+  >"$out/wait-sample-1000.json"
+for n in $http_users; do
+  "$load" wait --users "$n" --samples "$http_samples" --tool github_username_async -- "$bench_server" \
+    >"$out/wait-elicitgen-$n.json"
+  "$load" wait --users "$n" --samples "$http_samples" --tool trigger-elicitation-request --port-env PORT \
+    -- "${ts_server[@]}" >"$out/wait-ts-$n.json"
+done
+# Where a session's memory goes: the same at the largest N with only the asynchronous tool per session.
+"$load" wait --users "$n" --samples "$http_samples" --tool github_username_async -- "$bench_server" --minimal \
+  >"$out/wait-minimal-$n.json"
+
+echo "6/6 form elicitation round trips over Streamable HTTP (${http_seconds} s each)" >&2
+for k in 1 64 1024; do
+  sessions=$((k < 16 ? k : 16))
+  common=(roundtrip --in-flight "$k" --sessions "$sessions" --seconds "$http_seconds")
+  "$load" "${common[@]}" --tool github_username_async -- "$bench_server" >"$out/rt-elicitgen-$k.json"
+  "$load" "${common[@]}" --tool github_username -- "$sample_server" >"$out/rt-sample-$k.json"
+  "$load" "${common[@]}" --tool trigger-elicitation-request --port-env PORT \
+    -- "${ts_server[@]}" >"$out/rt-ts-$k.json"
+done
 
 "$node" bench/node/report.mjs "$out"

@@ -95,4 +95,105 @@ for (const b of rt.filter((x) => x.name.startsWith('BM_FormElicitationRoundTrip'
 const mem = rt.find((x) => x.name.startsWith('BM_PendingElicitationMemory'));
 row(`heap per pending elicitation, ${num(mem.pending)} in flight (bytes)`, num(mem.bytes_per_pending), '');
 
+
+// 5. and 6. Streamable HTTP (bench/http_load.cpp); sections skipped when their files are missing.
+const exists = (f) => { try { read(f); return true; } catch { return false; } };
+const readJson = (f) => JSON.parse(read(f));
+const cores = exists('nproc.txt') ? read('nproc.txt').trim() : '?';
+const kib = (x) => num(x, 1);
+const ms = (x) => num(x, 1);
+const perUser = (r) => (r.waiting_resources.rss_kib - r.baseline.rss_kib) / Math.max(1, r.waiting);
+const threadsAdded = (r) => r.waiting_resources.threads - r.baseline.threads;
+const httpUsers = [1000, 10000].filter((n) => exists(`wait-elicitgen-${n}.json`));
+if (httpUsers.length) {
+  const tsVersion = JSON.parse(readFileSync(join(dir, '..', '..', 'bench', 'ts-server', 'node_modules',
+    '@modelcontextprotocol', 'server-everything', 'package.json'), 'utf8')).version;
+  lines.push('');
+  lines.push(`5. Users waiting in a form over Streamable HTTP, loopback, ${cores} cores; one client thread (bench/http_load.cpp).`);
+  lines.push('   RSS and threads of the server process while all wait, minus after startup + 3 warm-up clients;');
+  lines.push('   new client = connect, initialize, notifications/initialized, ping, sequential, while they wait.');
+  lines.push(`   elicitgen: bench/http_bench_server.cpp (the sample server + github_username_async); TS: server-everything`);
+  lines.push(`   ${tsVersion} streamableHttp, trigger-elicitation-request (node ${process.versions.node})`);
+  row('measure', 'elicitgen', 'TS');
+  row('', '', 'x ours');
+  for (const n of httpUsers) {
+    const eg = readJson(`wait-elicitgen-${n}.json`);
+    const ts = exists(`wait-ts-${n}.json`) ? readJson(`wait-ts-${n}.json`) : null;
+    const pair = (label, f, fmt, ratio = true) => {
+      const a = f(eg);
+      const b = ts ? f(ts) : NaN;
+      lines.push(`  ${pad(label, 58)} ${fmt(a).padStart(12)} ${(ts ? fmt(b) : '-').padStart(10)}` +
+        (ratio && ts && a > 0 ? `  ${num(b / a, 1)}x` : ''));
+    };
+    lines.push(`  N = ${num(n)}`);
+    pair('  users waiting in their form (elicitation/create read)', (r) => r.waiting, num, false);
+    pair('  RSS per waiting user (KiB)', perUser, kib);
+    pair('  RSS while waiting (MiB)', (r) => r.waiting_resources.rss_kib / 1024, (x) => num(x, 1));
+    pair('  server threads while waiting (whole process)', (r) => r.waiting_resources.threads,
+      (x) => String(x), false);
+    pair('    of which added while they wait', threadsAdded, (x) => String(x), false);
+    pair('  new client initialize + ping p50 (ms)', (r) => r.new_client.p50_ms, ms);
+    pair('  new client initialize + ping p99 (ms)', (r) => r.new_client.p99_ms, ms);
+    pair('  calls completed with their answer after all answered', (r) => r.completed, num, false);
+    pair('  time to open all sessions and calls (s)', (r) => r.open_ms / 1000, (x) => num(x, 1));
+    pair('  time to answer all and read every result (s)', (r) => r.answer_ms / 1000, (x) => num(x, 1));
+    pair('  errors', (r) => r.errors ?? 0, num, false);
+  }
+  if (exists('wait-sample-1000.json')) {
+    const s = readJson('wait-sample-1000.json');
+    lines.push(`  the sample server's own github_username (a blocking handler, pool of 4 workers), N = ${num(s.users)}:`);
+    lines.push(`    ${num(s.waiting)} of ${num(s.users)} reach their form, the rest queue for a worker;` +
+      ` ${num(s.completed)} complete once all are answered; new client p99 ${ms(s.new_client.p99_ms)} ms`);
+  }
+  for (const n of httpUsers) {
+    if (!exists(`wait-minimal-${n}.json`)) continue;
+    const m = readJson(`wait-minimal-${n}.json`);
+    lines.push(`  where it goes: with only github_username_async in each session (--minimal), N = ${num(n)}:` +
+      ` ${kib(perUser(m))} KiB per waiting user,`);
+    lines.push(`    so the sample tool table each session builds costs` +
+      ` ${kib(perUser(readJson(`wait-elicitgen-${n}.json`)) - perUser(m))} KiB of it; new client p99 ${ms(m.new_client.p99_ms)} ms`);
+  }
+  const big = readJson(`wait-elicitgen-${httpUsers.at(-1)}.json`);
+  const nBig = httpUsers.at(-1);
+  const allThere = big.waiting === nBig && big.completed === nBig;
+  lines.push(`  target: ${num(nBig)} waiting users on ${cores} cores, all waiting and all completed: ` +
+    `${num(big.waiting)} / ${num(big.completed)} -> ${verdict(allThere)}`);
+  lines.push(`  target: at most 16 KiB RSS per waiting user: ${kib(perUser(big))} KiB -> ${verdict(perUser(big) <= 16)}`);
+  lines.push(`  target: no thread per waiting user: ${threadsAdded(big)} threads added for ${num(nBig)} users -> ` +
+    `${verdict(threadsAdded(big) <= 4)}`);
+  lines.push(`  target: new-client p99 <= 50 ms while they wait: ${ms(big.new_client.p99_ms)} ms -> ` +
+    `${verdict(big.new_client.p99_ms <= 50)}`);
+}
+
+const rtWindows = [1, 64, 1024].filter((k) => exists(`rt-elicitgen-${k}.json`));
+if (rtWindows.length) {
+  lines.push('');
+  lines.push('6. Form elicitation round trips per second (tools/call, read elicitation/create, POST the answer, read');
+  lines.push('   the result), K callers on up to 16 sessions, each with a call and an answer connection');
+  row('transport / server, in flight', 'per second', 'p99 ms');
+  const servers = [
+    ['HTTP elicitgen github_username_async', 'elicitgen'],
+    ['HTTP elicitgen sample github_username (blocking, 4 workers)', 'sample'],
+    ['HTTP TS server-everything', 'ts'],
+  ];
+  for (const [label, key] of servers) {
+    for (const k of rtWindows) {
+      if (!exists(`rt-${key}-${k}.json`)) continue;
+      const r = readJson(`rt-${key}-${k}.json`);
+      row(`${label}, ${k}`, num(r.round_trips_per_second), ms(r.latency_ms.p99) +
+        (r.errors ? ` ${r.errors} err` : ''));
+    }
+  }
+  const inMemory = Object.fromEntries(rt.filter((x) => x.name.startsWith('BM_FormElicitationRoundTrip'))
+    .map((b) => [Number(b.name.split('/')[1]), b.items_per_second]));
+  for (const k of [1, 64, 1024]) if (inMemory[k]) row(`in-memory transport (section 4), ${k}`, num(inMemory[k]), '');
+  for (const k of rtWindows) {
+    const eg = readJson(`rt-elicitgen-${k}.json`).round_trips_per_second;
+    const ts = exists(`rt-ts-${k}.json`) ? readJson(`rt-ts-${k}.json`).round_trips_per_second : NaN;
+    lines.push(`  HTTP at ${k} in flight: elicitgen/TS = ${num(eg / ts, 2)}`);
+  }
+  if (inMemory[1024]) lines.push(`  target: in-memory >= 200k/s at 1,024 in flight: ${num(inMemory[1024])}/s -> ${verdict(inMemory[1024] >= 200000)}`);
+  if (inMemory[1]) lines.push(`  target: in-memory >= 50k/s at 1 in flight: ${num(inMemory[1])}/s -> ${verdict(inMemory[1] >= 50000)}`);
+}
+
 console.log(lines.join('\n'));

@@ -1,0 +1,786 @@
+// elicit_http_load: the project's load generator for MCP servers over Streamable HTTP (loopback only).
+// It starts the server under test as a child process, drives it from ONE client thread (every socket
+// operation is an asynchronous Boost.Asio/Beast operation on one io_context, as C++20 coroutines), and
+// prints one JSON object with the numbers. A benchmark, not a test: it never fails on speed; it exits
+// non-zero only when it could not run (server did not start, bad arguments).
+//
+//   elicit_http_load wait --users N [options] -- SERVER COMMAND...
+//     N sessions each open a tools/call of an eliciting tool and read its elicitation/create from the
+//     call's SSE stream, so that all N are really waiting in a form. Then: the server's RSS
+//     (/proc/PID/status VmRSS) and threads (/proc/PID/task) against a baseline taken after startup
+//     and one warm-up client; p50/p99 of a NEW client's connect + initialize +
+//     notifications/initialized + ping while they wait (sequential samples); then every
+//     elicitation is answered (a POST of the JSON-RPC response, 64 answering connections) and the
+//     calls that complete with their result are counted.
+//   elicit_http_load roundtrip --in-flight K [options] -- SERVER COMMAND...
+//     K callers (each with a call connection and an answer connection, over --sessions sessions) loop:
+//     tools/call, read elicitation/create, POST the answer, read the result; for --seconds seconds.
+//
+// Options: --tool NAME (default github_username), --samples S (new-client samples, default 100),
+//   --openers C (sessions opened at once, default 64), --sessions S (roundtrip, default 1),
+//   --seconds T (roundtrip, default 3), --port-env VAR (pick a free port and pass it to the server in
+//   VAR; else the server's first stdout line is its endpoint URL), --server-log FILE, --deadline S
+//   (the whole run, default 600: a run past it reports what it has and stops the server), --quiet S
+//   (wait: stop waiting for elicitations after S seconds without progress, default 15).
+// The answer's content is {"name": "user<i>"}; a call completes when its result names that user.
+//
+// File descriptors: 10,000 users need about 10,100 sockets in this process and as many in the
+// server, more than the usual soft limit of 1,024. The soft RLIMIT_NOFILE is raised to the hard
+// limit at start (the server, a child, inherits it); a hard limit too low for the run is reported.
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <dirent.h>
+#include <fstream>
+#include <iostream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>  // before Boost 1.74 asio/awaitable.hpp, which uses std::exchange without it
+#include <vector>
+
+#include <boost/asio/co_spawn.hpp>
+#include <boost/asio/detached.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/redirect_error.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/use_awaitable.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <nlohmann/json.hpp>
+
+extern char** environ;
+
+namespace {
+
+namespace net = boost::asio;
+namespace beast = boost::beast;
+namespace http = beast::http;
+using tcp = net::ip::tcp;
+using net::awaitable;
+using net::use_awaitable;
+using nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+constexpr const char* kProtocolVersion = "2025-11-25";
+
+double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
+
+// ---------------------------------------------------------------------------------------------
+// The server under test, a child process.
+
+struct Child {
+  pid_t pid = -1;
+  std::string url;
+};
+
+long proc_status_kib(pid_t pid, const char* field) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/status");
+  std::string line;
+  const std::string key = std::string(field) + ":";
+  while (std::getline(in, line)) {
+    if (line.rfind(key, 0) == 0) return std::atol(line.c_str() + key.size());
+  }
+  return -1;
+}
+
+long thread_count(pid_t pid) {
+  const std::string dir = "/proc/" + std::to_string(pid) + "/task";
+  DIR* d = opendir(dir.c_str());
+  if (!d) return -1;
+  long n = 0;
+  while (dirent* e = readdir(d)) n += e->d_name[0] != '.';
+  closedir(d);
+  return n;
+}
+
+int free_port() {
+  net::io_context ioc;
+  tcp::acceptor a(ioc, tcp::endpoint(net::ip::make_address("127.0.0.1"), 0));
+  return a.local_endpoint().port();
+}
+
+// Starts `argv`; the endpoint URL is the first stdout line (within 60 s), or with `port_env` the
+// server gets a free port in that variable and is ready once it accepts a connection (within 60 s).
+std::optional<Child> start_server(const std::vector<std::string>& args, const std::string& port_env,
+                                  const std::string& log_file, std::string& error) {
+  std::vector<char*> argv;
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) env_strings.emplace_back(*e);
+  int port = 0;
+  if (!port_env.empty()) {
+    port = free_port();
+    env_strings.push_back(port_env + "=" + std::to_string(port));
+  }
+  std::vector<char*> envp;
+  for (auto& e : env_strings) envp.push_back(e.data());
+  envp.push_back(nullptr);
+
+  int out[2];
+  if (pipe(out) != 0) return error = "pipe failed", std::nullopt;
+  posix_spawn_file_actions_t fa;
+  posix_spawn_file_actions_init(&fa);
+  const std::string log = log_file.empty() ? "/dev/null" : log_file;
+  posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+  if (port_env.empty()) {
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+  } else {
+    posix_spawn_file_actions_addopen(&fa, 1, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  }
+  posix_spawn_file_actions_addopen(&fa, 2, log.c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  posix_spawn_file_actions_addclose(&fa, out[0]);
+  posix_spawn_file_actions_addclose(&fa, out[1]);
+  Child c;
+  const int rc = posix_spawnp(&c.pid, argv[0], &fa, nullptr, argv.data(), envp.data());
+  posix_spawn_file_actions_destroy(&fa);
+  close(out[1]);
+  if (rc != 0) {
+    close(out[0]);
+    return error = "cannot start " + args[0] + ": " + std::strerror(rc), std::nullopt;
+  }
+  const auto deadline = Clock::now() + std::chrono::seconds(60);
+  if (port_env.empty()) {
+    std::string line;
+    char ch;
+    while (Clock::now() < deadline) {
+      pollfd p{out[0], POLLIN, 0};
+      if (poll(&p, 1, 100) <= 0) continue;
+      if (read(out[0], &ch, 1) != 1) break;
+      if (ch == '\n') break;
+      line += ch;
+    }
+    close(out[0]);  // the sample server writes nothing more to stdout
+    if (line.rfind("http://", 0) != 0) return error = "no endpoint URL on the server's stdout: '" + line + "'", std::nullopt;
+    c.url = line;
+    return c;
+  }
+  close(out[0]);
+  c.url = "http://127.0.0.1:" + std::to_string(port) + "/mcp";
+  while (Clock::now() < deadline) {
+    net::io_context ioc;
+    tcp::socket s(ioc);
+    boost::system::error_code ec;
+    s.connect(tcp::endpoint(net::ip::make_address("127.0.0.1"), static_cast<unsigned short>(port)), ec);
+    if (!ec) return c;
+    if (waitpid(c.pid, nullptr, WNOHANG) == c.pid) return error = "the server exited at startup", std::nullopt;
+    usleep(100 * 1000);
+  }
+  return error = "the server did not accept connections within 60 s", std::nullopt;
+}
+
+// SIGTERM, then SIGKILL after 10 s. Returns the ms it took to exit after SIGTERM (-1: killed).
+double stop_server(pid_t pid) {
+  const auto t = Clock::now();
+  kill(pid, SIGTERM);
+  while (ms_since(t) < 10000) {
+    if (waitpid(pid, nullptr, WNOHANG) == pid) return ms_since(t);
+    usleep(10 * 1000);
+  }
+  kill(pid, SIGKILL);
+  waitpid(pid, nullptr, 0);
+  return -1;
+}
+
+// ---------------------------------------------------------------------------------------------
+// One client connection: POSTs of JSON-RPC messages, responses read as JSON or SSE event by event.
+
+struct Endpoint {
+  tcp::endpoint address;
+  std::string host;  // Host header
+  std::string path;
+};
+
+Endpoint parse_url(const std::string& url) {
+  // http://HOST:PORT/PATH
+  const auto rest = url.substr(7);
+  const auto slash = rest.find('/');
+  const auto hostport = rest.substr(0, slash);
+  const auto colon = hostport.rfind(':');
+  Endpoint e;
+  e.host = hostport;
+  e.path = slash == std::string::npos ? "/" : rest.substr(slash);
+  e.address = tcp::endpoint(net::ip::make_address(hostport.substr(0, colon)),
+                            static_cast<unsigned short>(std::atoi(hostport.c_str() + colon + 1)));
+  return e;
+}
+
+class Conn {
+ public:
+  Conn(net::any_io_executor ex, const Endpoint& ep) : stream_(ex), ep_(ep) {}
+
+  awaitable<void> connect() {
+    co_await stream_.async_connect(ep_.address, use_awaitable);
+    stream_.socket().set_option(tcp::no_delay(true));
+  }
+
+  /// POSTs one JSON-RPC message.
+  awaitable<void> post(const std::string& body, const std::string& session) {
+    http::request<http::string_body> req{http::verb::post, ep_.path, 11};
+    req.set(http::field::host, ep_.host);
+    req.set(http::field::accept, "application/json, text/event-stream");
+    req.set(http::field::content_type, "application/json");
+    if (!session.empty()) {
+      req.set("Mcp-Session-Id", session);
+      req.set("MCP-Protocol-Version", kProtocolVersion);
+    }
+    req.body() = body;
+    req.prepare_payload();
+    co_await http::async_write(stream_, req, use_awaitable);
+  }
+
+  /// Reads the head of the next response; its status.
+  awaitable<int> read_head() {
+    parser_.emplace();
+    parser_->body_limit(64 * 1024 * 1024);
+    pending_.clear();
+    body_done_ = false;
+    co_await http::async_read_header(stream_, buffer_, *parser_, use_awaitable);
+    const auto& h = parser_->get();
+    session_ = std::string(h["mcp-session-id"]);
+    sse_ = h[http::field::content_type].find("text/event-stream") != beast::string_view::npos;
+    co_return static_cast<int>(h.result_int());
+  }
+
+  /// The next JSON-RPC message of the response being read (SSE: the next event with data; JSON: the
+  /// body, once); nullopt at the end of the body.
+  awaitable<std::optional<json>> next_message() {
+    if (!sse_) {
+      if (body_done_) co_return std::nullopt;
+      co_await read_to_end();
+      body_done_ = true;
+      if (pending_.empty()) co_return std::nullopt;
+      co_return json::parse(pending_);
+    }
+    while (true) {
+      const auto end = pending_.find("\n\n");
+      if (end != std::string::npos) {
+        const std::string event = pending_.substr(0, end);
+        pending_.erase(0, end + 2);
+        std::string data;
+        std::size_t pos = 0;
+        while (pos < event.size()) {
+          auto eol = event.find('\n', pos);
+          if (eol == std::string::npos) eol = event.size();
+          const auto line = std::string_view(event).substr(pos, eol - pos);
+          if (line.rfind("data:", 0) == 0) {
+            auto v = line.substr(5);
+            if (!v.empty() && v[0] == ' ') v.remove_prefix(1);
+            if (!data.empty()) data += '\n';
+            data += v;
+          }
+          pos = eol + 1;
+        }
+        if (data.empty()) continue;  // a comment, or a priming event
+        co_return json::parse(data);
+      }
+      if (parser_->is_done()) co_return std::nullopt;
+      co_await read_some();
+    }
+  }
+
+  /// Reads the rest of the body (the connection can then carry the next request).
+  awaitable<void> read_to_end() {
+    while (!parser_->is_done()) co_await read_some();
+  }
+
+  const std::string& session() const { return session_; }
+  void close() {
+    boost::system::error_code ec;
+    stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
+    stream_.socket().close(ec);
+  }
+
+ private:
+  awaitable<void> read_some() {
+    parser_->get().body().clear();
+    boost::system::error_code ec;
+    co_await http::async_read_some(stream_, buffer_, *parser_, net::redirect_error(use_awaitable, ec));
+    if (ec && ec != http::error::need_buffer) throw boost::system::system_error(ec);
+    for (const char ch : parser_->get().body()) {
+      if (ch != '\r') pending_ += ch;  // CRLF line ends read as LF
+    }
+    parser_->get().body().clear();
+  }
+
+  beast::tcp_stream stream_;
+  const Endpoint& ep_;
+  beast::flat_buffer buffer_;
+  std::optional<http::response_parser<http::string_body>> parser_;
+  std::string pending_;
+  std::string session_;
+  bool sse_ = false;
+  bool body_done_ = false;
+};
+
+json rpc(const json& id, const std::string& method, const json& params = json::object()) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};
+}
+
+json initialize_request() {
+  return rpc(0, "initialize",
+             {{"protocolVersion", kProtocolVersion},
+              {"capabilities", {{"elicitation", {{"form", json::object()}}}}},
+              {"clientInfo", {{"name", "elicit_http_load"}, {"version", "1"}}}});
+}
+
+const std::string kInitialized = json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump();
+
+// The response to request `id` on the stream being read, skipping the server's other messages.
+awaitable<json> read_response(Conn& c, const json& id) {
+  while (auto m = co_await c.next_message()) {
+    if (m->contains("id") && (*m)["id"] == id && !m->contains("method")) co_return *m;
+  }
+  throw std::runtime_error("the stream ended without the response to " + id.dump());
+}
+
+// POSTs a request and reads its response to the end of the body.
+awaitable<json> request(Conn& c, const json& req, const std::string& session) {
+  co_await c.post(req.dump(), session);
+  const int status = co_await c.read_head();
+  if (status != 200) throw std::runtime_error(req["method"].get<std::string>() + ": HTTP " + std::to_string(status));
+  auto r = co_await read_response(c, req["id"]);
+  co_await c.read_to_end();
+  co_return r;
+}
+
+awaitable<void> notify_initialized(Conn& c, const std::string& session) {
+  co_await c.post(kInitialized, session);
+  const int status = co_await c.read_head();
+  co_await c.read_to_end();
+  if (status != 202 && status != 200) throw std::runtime_error("notifications/initialized: HTTP " + std::to_string(status));
+}
+
+// A new session on `c`: initialize + notifications/initialized. Its id.
+awaitable<std::string> open_session(Conn& c) {
+  co_await c.connect();
+  const auto init = co_await request(c, initialize_request(), "");
+  if (!init.contains("result")) throw std::runtime_error("initialize failed: " + init.dump());
+  const std::string session = c.session();
+  co_await notify_initialized(c, session);
+  co_return session;
+}
+
+// The next elicitation/create on the call's stream (other notifications skipped).
+awaitable<json> read_elicitation(Conn& c) {
+  while (auto m = co_await c.next_message()) {
+    if (m->value("method", "") == "elicitation/create") co_return *m;
+    if (m->contains("result") || m->contains("error")) throw std::runtime_error("call ended without eliciting: " + m->dump());
+  }
+  throw std::runtime_error("the call's stream ended without an elicitation");
+}
+
+json answer_for(const json& elicitation, const std::string& user) {
+  return {{"jsonrpc", "2.0"},
+          {"id", elicitation["id"]},
+          {"result", {{"action", "accept"}, {"content", {{"name", user}}}}}};
+}
+
+// True when the call succeeded and its text content names `user` ("user12", not "user123").
+bool result_names(const json& response, const std::string& user) {
+  if (!response.contains("result") || response["result"].value("isError", false)) return false;
+  std::string text;
+  for (const auto& c : response["result"].value("content", json::array())) text += c.value("text", "") + "\n";
+  for (auto pos = text.find(user); pos != std::string::npos; pos = text.find(user, pos + 1)) {
+    const auto after = pos + user.size();
+    if (after == text.size() || !std::isdigit(static_cast<unsigned char>(text[after]))) return true;
+  }
+  return false;
+}
+
+struct Percentiles {
+  double p50 = 0, p99 = 0, max = 0;
+};
+Percentiles percentiles(std::vector<double> v) {
+  if (v.empty()) return {};
+  std::sort(v.begin(), v.end());
+  auto at = [&](double q) { return v[std::min(v.size() - 1, static_cast<std::size_t>(q * v.size()))]; };
+  return {at(0.50), at(0.99), v.back()};
+}
+
+// ---------------------------------------------------------------------------------------------
+
+struct Options {
+  std::string mode;
+  int users = 1000;
+  int in_flight = 1;
+  int sessions = 1;
+  double seconds = 3;
+  int samples = 100;
+  int openers = 64;
+  int answerers = 64;
+  std::string tool = "github_username";
+  std::string port_env;
+  std::string server_log;
+  double deadline = 600;
+  int quiet = 15;
+  std::vector<std::string> server;
+};
+
+class Run {
+ public:
+  Run(net::io_context& ioc, const Options& o, const Child& child)
+      : ioc_(ioc), o_(o), child_(child), ep_(parse_url(child.url)), gate_(ioc), answers_ready_(ioc) {
+    gate_.expires_at(Clock::time_point::max());
+    answers_ready_.expires_at(Clock::time_point::max());
+  }
+
+  json out = json::object();
+
+  // One new client: connect, initialize, notifications/initialized, ping. Its time in ms.
+  awaitable<double> new_client_sample() {
+    const auto t = Clock::now();
+    Conn c(ioc_.get_executor(), ep_);
+    const auto session = co_await open_session(c);
+    const auto pong = co_await request(c, rpc(1, "ping"), session);
+    if (!pong.contains("result")) throw std::runtime_error("ping failed: " + pong.dump());
+    const double ms = ms_since(t);
+    c.close();
+    co_return ms;
+  }
+
+  awaitable<void> sleep(std::chrono::milliseconds d) {
+    net::steady_timer t(ioc_, d);
+    co_await t.async_wait(use_awaitable);
+  }
+
+  // Waits until `done()` or `limit` passes, or nothing changes in `quiet` (the count `progress()`).
+  template <class Done, class Progress>
+  awaitable<bool> wait_for(Done done, Progress progress, std::chrono::seconds limit, std::chrono::seconds quiet) {
+    const auto end = Clock::now() + limit;
+    auto last = progress();
+    auto last_change = Clock::now();
+    while (!done()) {
+      if (Clock::now() > end || Clock::now() - last_change > quiet) co_return false;
+      co_await sleep(std::chrono::milliseconds(10));
+      if (progress() != last) last = progress(), last_change = Clock::now();
+    }
+    co_return true;
+  }
+
+  void record_error(const std::string& what) {
+    if (++errors_ <= 3) out["errors_first"].push_back(what);
+    out["errors"] = errors_;
+  }
+
+  json resources() const {
+    return {{"rss_kib", proc_status_kib(child_.pid, "VmRSS")},
+            {"hwm_kib", proc_status_kib(child_.pid, "VmHWM")},
+            {"threads", thread_count(child_.pid)}};
+  }
+
+  // ---- wait mode
+
+  struct User {
+    std::unique_ptr<Conn> conn;
+    std::string session;
+    json elicitation;
+  };
+
+  json tool_call(int id) const { return rpc(id, "tools/call", {{"name", o_.tool}, {"arguments", json::object()}}); }
+
+  // Opens sessions for users next_user_++ until all are open; each then waits in its call.
+  awaitable<void> opener() {
+    while (next_user_ < o_.users) {
+      const int i = next_user_++;
+      try {
+        auto& u = users_[i];
+        u.conn = std::make_unique<Conn>(ioc_.get_executor(), ep_);
+        u.session = co_await open_session(*u.conn);
+        co_await u.conn->post(tool_call(1).dump(), u.session);
+        ++calls_sent_;
+        net::co_spawn(ioc_, user(i), net::detached);
+      } catch (const std::exception& e) {
+        record_error("user " + std::to_string(i) + " opening: " + e.what());
+      }
+    }
+  }
+
+  // One user: reads its elicitation/create, waits for the gate, has it answered, reads the result.
+  awaitable<void> user(int i) {
+    auto& u = users_[i];
+    const std::string name = "user" + std::to_string(i);
+    try {
+      const int status = co_await u.conn->read_head();
+      if (status != 200) throw std::runtime_error("tools/call: HTTP " + std::to_string(status));
+      u.elicitation = co_await read_elicitation(*u.conn);
+      ++waiting_;
+      if (!answering_) {
+        boost::system::error_code ec;
+        co_await gate_.async_wait(net::redirect_error(use_awaitable, ec));
+      }
+      answer_queue_.push_back(i);
+      answers_ready_.cancel_one();
+      const auto done = co_await read_response(*u.conn, 1);
+      if (result_names(done, name)) {
+        ++completed_;
+      } else {
+        record_error(name + ": unexpected result " + done.dump().substr(0, 300));
+      }
+      u.conn->close();
+    } catch (const std::exception& e) {
+      record_error(name + ": " + e.what());
+    }
+    ++ended_;
+  }
+
+  // Posts queued answers on one keep-alive connection (a new one after a failure).
+  awaitable<void> answerer() {
+    std::unique_ptr<Conn> c;
+    while (!finished_) {
+      if (answer_queue_.empty()) {
+        boost::system::error_code ec;
+        co_await answers_ready_.async_wait(net::redirect_error(use_awaitable, ec));
+        continue;
+      }
+      const int i = answer_queue_.front();
+      answer_queue_.pop_front();
+      auto& u = users_[i];
+      try {
+        if (!c) {
+          c = std::make_unique<Conn>(ioc_.get_executor(), ep_);
+          co_await c->connect();
+        }
+        co_await c->post(answer_for(u.elicitation, "user" + std::to_string(i)).dump(), u.session);
+        const int status = co_await c->read_head();
+        co_await c->read_to_end();
+        if (status != 202 && status != 200) record_error("answer: HTTP " + std::to_string(status));
+      } catch (const std::exception& e) {
+        record_error(std::string("answer: ") + e.what());
+        c.reset();
+      }
+    }
+  }
+
+  awaitable<void> wait_mode() {
+    const int n = o_.users;
+    users_.resize(n);
+    // Warm-up: a few clients, so the baseline includes code paths and buffers every session uses.
+    for (int i = 0; i < 3; ++i) co_await new_client_sample();
+    co_await sleep(std::chrono::milliseconds(200));
+    out["baseline"] = resources();
+    const auto t_open = Clock::now();
+    for (int i = 0; i < std::min(o_.openers, n); ++i) net::co_spawn(ioc_, opener(), net::detached);
+    const bool all = co_await wait_for([&] { return waiting_ == n; }, [&] { return waiting_ + calls_sent_ + errors_; },
+                                       std::chrono::seconds(300), std::chrono::seconds(o_.quiet));
+    out["open_ms"] = ms_since(t_open);
+    out["calls_sent"] = calls_sent_;
+    out["waiting"] = waiting_;
+    out["all_waiting"] = all;
+    co_await sleep(std::chrono::milliseconds(500));  // let the server settle before measuring
+    out["waiting_resources"] = resources();
+
+    std::vector<double> samples;
+    for (int i = 0; i < o_.samples; ++i) {
+      try {
+        samples.push_back(co_await new_client_sample());
+      } catch (const std::exception& e) {
+        record_error(std::string("new client: ") + e.what());
+      }
+    }
+    const auto p = percentiles(samples);
+    out["new_client"] = {{"samples", samples.size()}, {"p50_ms", p.p50}, {"p99_ms", p.p99}, {"max_ms", p.max}};
+    out["after_samples_resources"] = resources();
+
+    const auto t_answer = Clock::now();
+    answering_ = true;
+    gate_.cancel();
+    for (int i = 0; i < o_.answerers; ++i) net::co_spawn(ioc_, answerer(), net::detached);
+    // Calls that were not waiting yet (a server that queues them) keep coming: quiet bound 30 s.
+    co_await wait_for([&] { return ended_ >= calls_sent_; }, [&] { return ended_; },
+                      std::chrono::seconds(300), std::chrono::seconds(30));
+    finished_ = true;
+    answers_ready_.cancel();
+    out["answer_ms"] = ms_since(t_answer);
+    out["completed"] = completed_;
+    out["errors"] = errors_;
+  }
+
+  // ---- roundtrip mode
+
+  awaitable<void> caller(int slot, const std::vector<std::string>& sessions, Clock::time_point end) {
+    const auto& session = sessions[slot % sessions.size()];
+    try {
+      Conn call(ioc_.get_executor(), ep_), answer(ioc_.get_executor(), ep_);
+      co_await call.connect();
+      co_await answer.connect();
+      for (long k = 0; Clock::now() < end && k < 10'000'000; ++k) {
+        const auto t = Clock::now();
+        const int id = ++next_id_;
+        const std::string name = "user" + std::to_string(id);
+        co_await call.post(tool_call(id).dump(), session);
+        if (const int status = co_await call.read_head(); status != 200)
+          throw std::runtime_error("tools/call: HTTP " + std::to_string(status));
+        const auto ask = co_await read_elicitation(call);
+        co_await answer.post(answer_for(ask, name).dump(), session);
+        const int status = co_await answer.read_head();
+        co_await answer.read_to_end();
+        if (status != 202 && status != 200) throw std::runtime_error("answer: HTTP " + std::to_string(status));
+        const auto done = co_await read_response(call, id);
+        co_await call.read_to_end();
+        if (!result_names(done, name)) throw std::runtime_error("unexpected result " + done.dump().substr(0, 300));
+        ++completed_;
+        latencies_.push_back(ms_since(t));
+      }
+    } catch (const std::exception& e) {
+      record_error("caller " + std::to_string(slot) + ": " + e.what());
+    }
+    ++callers_done_;
+  }
+
+  awaitable<void> roundtrip_mode() {
+    std::vector<std::string> sessions;
+    std::vector<std::unique_ptr<Conn>> session_conns;
+    for (int i = 0; i < o_.sessions; ++i) {
+      session_conns.push_back(std::make_unique<Conn>(ioc_.get_executor(), ep_));
+      sessions.push_back(co_await open_session(*session_conns.back()));
+    }
+    const auto start = Clock::now();
+    const auto end = start + std::chrono::milliseconds(static_cast<long>(o_.seconds * 1000));
+    for (int i = 0; i < o_.in_flight; ++i) net::co_spawn(ioc_, caller(i, sessions, end), net::detached);
+    co_await wait_for([&] { return callers_done_ == o_.in_flight; }, [&] { return completed_ + callers_done_; },
+                      std::chrono::seconds(static_cast<long>(o_.seconds) + 120), std::chrono::seconds(30));
+    const double secs = ms_since(start) / 1000;
+    const auto p = percentiles(latencies_);
+    out["in_flight"] = o_.in_flight;
+    out["sessions"] = o_.sessions;
+    out["completed"] = completed_;
+    out["seconds"] = secs;
+    out["round_trips_per_second"] = completed_ / secs;
+    out["latency_ms"] = {{"p50", p.p50}, {"p99", p.p99}, {"max", p.max}};
+    out["errors"] = errors_;
+    out["resources"] = resources();
+  }
+
+  awaitable<void> main() {
+    try {
+      if (o_.mode == "wait") {
+        co_await wait_mode();
+      } else {
+        co_await roundtrip_mode();
+      }
+    } catch (const std::exception& e) {
+      record_error(std::string("run: ") + e.what());
+    }
+    done_ = true;
+    ioc_.stop();
+  }
+
+  bool done() const { return done_; }
+
+ private:
+  net::io_context& ioc_;
+  const Options& o_;
+  const Child& child_;
+  Endpoint ep_;
+  std::vector<User> users_;
+  int next_user_ = 0;
+  int calls_sent_ = 0;
+  int waiting_ = 0;
+  int completed_ = 0;
+  int ended_ = 0;
+  int errors_ = 0;
+  int next_id_ = 0;
+  int callers_done_ = 0;
+  bool answering_ = false;
+  bool finished_ = false;
+  bool done_ = false;
+  net::steady_timer gate_;
+  net::steady_timer answers_ready_;
+  std::deque<int> answer_queue_;
+  std::vector<double> latencies_;
+};
+
+int usage() {
+  std::cerr << "usage: elicit_http_load wait|roundtrip [--users N] [--in-flight K] [--sessions S] [--seconds T]\n"
+               "       [--samples S] [--openers C] [--tool NAME] [--port-env VAR] [--server-log FILE]\n"
+               "       [--deadline S] [--quiet S] -- SERVER COMMAND...\n";
+  return 2;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Options o;
+  if (argc < 2) return usage();
+  o.mode = argv[1];
+  if (o.mode != "wait" && o.mode != "roundtrip") return usage();
+  int i = 2;
+  for (; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--") {
+      ++i;
+      break;
+    }
+    if (i + 1 >= argc) return usage();
+    const std::string v = argv[++i];
+    if (a == "--users") o.users = std::atoi(v.c_str());
+    else if (a == "--in-flight") o.in_flight = std::atoi(v.c_str());
+    else if (a == "--sessions") o.sessions = std::atoi(v.c_str());
+    else if (a == "--seconds") o.seconds = std::atof(v.c_str());
+    else if (a == "--samples") o.samples = std::atoi(v.c_str());
+    else if (a == "--openers") o.openers = std::atoi(v.c_str());
+    else if (a == "--tool") o.tool = v;
+    else if (a == "--port-env") o.port_env = v;
+    else if (a == "--server-log") o.server_log = v;
+    else if (a == "--deadline") o.deadline = std::atof(v.c_str());
+    else if (a == "--quiet") o.quiet = std::atoi(v.c_str());
+    else return usage();
+  }
+  for (; i < argc; ++i) o.server.emplace_back(argv[i]);
+  if (o.server.empty() || o.users < 1 || o.in_flight < 1 || o.sessions < 1 || o.samples < 0) return usage();
+
+  // Raise the soft descriptor limit to the hard one (the server, started below, inherits it).
+  rlimit nofile{};
+  getrlimit(RLIMIT_NOFILE, &nofile);
+  nofile.rlim_cur = nofile.rlim_max;
+  setrlimit(RLIMIT_NOFILE, &nofile);
+  const long needed = (o.mode == "wait" ? o.users + o.answerers : 2L * o.in_flight + o.sessions) + 64;
+  if (nofile.rlim_cur != RLIM_INFINITY && static_cast<long>(nofile.rlim_cur) < needed) {
+    std::cerr << "elicit_http_load: needs about " << needed << " file descriptors, the hard limit is "
+              << nofile.rlim_cur << " (raise it: ulimit -Hn)\n";
+    return 1;
+  }
+  signal(SIGPIPE, SIG_IGN);
+
+  std::string error;
+  const auto child = start_server(o.server, o.port_env, o.server_log, error);
+  if (!child) {
+    std::cerr << "elicit_http_load: " << error << "\n";
+    return 1;
+  }
+  net::io_context ioc(1);
+  Run run(ioc, o, *child);
+  run.out["mode"] = o.mode;
+  run.out["url"] = child->url;
+  run.out["users"] = o.users;
+  run.out["tool"] = o.tool;
+  run.out["nofile_limit"] = nofile.rlim_cur;
+  net::co_spawn(ioc, run.main(), net::detached);
+  // The whole run is bounded: past the deadline, report what there is.
+  net::steady_timer watchdog(ioc, std::chrono::milliseconds(static_cast<long>(o.deadline * 1000)));
+  watchdog.async_wait([&](boost::system::error_code ec) {
+    if (ec) return;
+    run.out["deadline_passed"] = true;
+    ioc.stop();
+  });
+  ioc.run();
+  run.out["server_stop_ms"] = stop_server(child->pid);
+  std::cout << run.out.dump() << std::endl;
+  // Skip destructors of thousands of half-finished coroutines: the process ends here.
+  std::_Exit(0);
+}
