@@ -61,15 +61,18 @@ ToolResult describe(const elicit::Outcome<T>& o) {
   }
 }
 
-// A tool that asks for T with `message` and reports the outcome.
+// A tool that asks for T with `message` and reports the outcome. Asynchronous: a user filling in
+// the form holds no thread (the conformance tools below show the blocking form).
 template <class T>
 Tool form_tool(std::string name, std::string description, std::string message) {
   return Tool{std::move(name),
               std::move(description),
               {{"type", "object"}},
               std::nullopt,
-              [message = std::move(message)](ToolCall& call) { return describe(call.elicit<T>(message)); },
-              nullptr};
+              nullptr,
+              [message = std::move(message)](std::shared_ptr<ToolCall> call) {
+                call->elicit_async<T>(message, [call](elicit::Outcome<T> o) { call->reply(describe(o)); });
+              }};
 }
 
 // "Elicitation completed: action=<accept/decline/cancel>, content={...}", as the conformance

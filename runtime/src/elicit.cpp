@@ -48,6 +48,11 @@ ElicitResponse read_elicit_result(const RequestOutcome& outcome) {
       case RequestFailure::transport_closed:
         r.status = ElicitStatus::transport_closed;
         break;
+      case RequestFailure::too_many_pending:
+        // Nothing was sent: this side gave up on it, as with a cancellation.
+        r.status = ElicitStatus::aborted;
+        r.problem = "too many requests pending in this session (SessionOptions::max_pending_requests)";
+        break;
     }
     return r;
   }

@@ -107,6 +107,10 @@ struct StreamableHttpServer::Impl {
     acceptor->async_accept(net::make_strand(ioc), [this](boost::beast::error_code ec, tcp::socket socket) {
       if (ec == net::error::operation_aborted || !acceptor->is_open()) return;
       if (!ec) {
+        // SSE writes are small and must leave at once: Nagle's algorithm would hold each one for
+        // the client's delayed ACK (~40 ms a response).
+        boost::beast::error_code ignored;
+        socket.set_option(tcp::no_delay(true), ignored);
         auto c = std::make_shared<http::Connection>(std::move(socket), limits(),
                                                     [this](const HttpRequest& req) { return handle(req); });
         {
@@ -313,10 +317,10 @@ struct StreamableHttpServer::Impl {
     if (duplicate) {  // answered here, as JSON: the first request keeps its stream
       Reply r;
       r.content_type = "application/json";
-      r.body = serialize(Response{request->id, std::nullopt,
-                                  RpcError{error_code::invalid_request,
-                                           "Invalid Request: id " + to_string(request->id) + " is already in use",
-                                           std::nullopt}});
+      r.body = serialize(
+          Response{request->id, std::nullopt,
+                   RpcError{error_code::invalid_request,
+                            "Invalid Request: id " + to_string(request->id) + " is already in use", std::nullopt}});
       return r;
     }
     if (!stream) return error_reply(404, -32001, "Session not found");

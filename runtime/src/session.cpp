@@ -335,19 +335,22 @@ RequestId Session::send_request(std::string method, nlohmann::ordered_json param
                                 CallOptions options) {
   std::int64_t id = 0;
   bool accepted = false;
+  bool full = false;
   const auto deadline =
       options.timeout ? std::optional<Clock::time_point>(Clock::now() + *options.timeout) : std::nullopt;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     id = impl_->next_id++;
-    if (!impl_->closed) {
+    full = !impl_->closed && impl_->pending.size() >= impl_->options.max_pending_requests;
+    if (!impl_->closed && !full) {
       accepted = true;
       impl_->pending.emplace(id, Impl::Pending{std::move(on_done), std::nullopt});
     }
   }
   if (!accepted) {
     Impl::Pending p{std::move(on_done), std::nullopt};
-    impl_->complete(p, RequestOutcome{std::nullopt, std::nullopt, RequestFailure::transport_closed});
+    impl_->complete(p, RequestOutcome{std::nullopt, std::nullopt,
+                                      full ? RequestFailure::too_many_pending : RequestFailure::transport_closed});
     return id;
   }
   if (!impl_->transport.send(serialize_request(id, method, params), options.context)) {

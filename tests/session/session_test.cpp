@@ -6,6 +6,7 @@
 #include <future>
 #include <thread>
 
+#include <elicit/elicit.hpp>
 #include <elicit/session.hpp>
 
 #include "fake_client.hpp"
@@ -315,4 +316,35 @@ TEST_CASE("client capabilities: elicitation {} means form only", "[session][capa
   c = ClientCapabilities::from_json("garbage");
   CHECK(c.known);
   CHECK_FALSE(c.elicitation_form);
+}
+
+TEST_CASE("requests beyond max_pending_requests are not sent and fail at once", "[session][limits]") {
+  auto ends = MemoryTransport::pair();
+  FakeClient client(std::move(ends.second));
+  SessionOptions o;
+  o.log = [](std::string_view) {};
+  o.max_pending_requests = 2;
+  Session session(*ends.first, o);
+  session.start();
+  Collector c;
+  session.send_request("test/a", json::object(), c.handler(0));
+  session.send_request("test/b", json::object(), c.handler(1));
+  const auto first = client.next();
+  REQUIRE(first);
+  REQUIRE(client.next());
+  session.send_request("test/c", json::object(), c.handler(2));  // a third while two wait
+  REQUIRE(c.wait_for(1));
+  CHECK(c.got[2][0].failure == RequestFailure::too_many_pending);
+  CHECK(session.pending_requests() == 2);
+  // Once one is answered there is room again.
+  client.respond((*first)["id"], json::object());
+  REQUIRE(c.wait_for(2));
+  session.send_request("test/d", json::object(), c.handler(3));
+  const auto fourth = client.next();
+  REQUIRE(fourth);
+  CHECK((*fourth)["method"] == "test/d");  // test/c was never sent
+  // An elicitation that finds the session full ends `aborted`, saying why.
+  ElicitResponse r = read_elicit_result(RequestOutcome{std::nullopt, std::nullopt, RequestFailure::too_many_pending});
+  CHECK(r.status == ElicitStatus::aborted);
+  CHECK_THAT(r.problem, Catch::Contains("max_pending_requests"));
 }

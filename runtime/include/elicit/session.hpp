@@ -24,6 +24,7 @@ enum class RequestFailure {
   timed_out,         ///< the per-call timeout passed (notifications/cancelled was sent)
   cancelled,         ///< cancel() was called (notifications/cancelled was sent)
   transport_closed,  ///< the connection ended first, or was already closed
+  too_many_pending,  ///< SessionOptions::max_pending_requests were already waiting: nothing was sent
 };
 
 /// What a request to the peer came to: exactly one of `result`, `error`, `failure` is set.
@@ -91,6 +92,10 @@ struct SessionOptions {
   std::function<void(std::string_view)> log;
   /// Fires per-call timeouts. Null: TimerService::shared(), one thread for every session.
   std::shared_ptr<TimerService> timers = nullptr;
+  /// Requests to the peer (for a server: elicitations) waiting for an answer at once, at most.
+  /// Beyond it send_request sends nothing and completes at once with too_many_pending, so a
+  /// handler that keeps asking a client who never answers cannot grow the session without bound.
+  std::size_t max_pending_requests = 1024;
 };
 
 /// One JSON-RPC connection. Thread-safe. Handlers and response callbacks run on the transport's
