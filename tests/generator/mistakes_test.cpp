@@ -116,7 +116,7 @@ TEST_CASE("unknown keywords far from every known one stay warnings", "[mistakes]
   CHECK_THAT(lint.out, !Catch::Contains("did you mean"));
 }
 
-TEST_CASE("--warnings-as-errors: every warning is an error, exit 1, nothing written", "[mistakes][werror]") {
+TEST_CASE("elicitgen --warnings-as-errors: every warning is an error, exit 1, nothing written", "[mistakes][werror]") {
   const auto file = write("warned.json", one_property(R"({"type":"string","x-widget":"textarea"})"));
   const auto out = fresh_dir("werror-out");
   auto r = run("generate " + file + " -o " + out.string());

@@ -76,7 +76,7 @@ TEST_CASE("CMake computes the same stems as the generator", "[names][cmake]") {
   CHECK(r.out == expected);
 }
 
-TEST_CASE("--output-stem names the outputs of a single input", "[names][cli]") {
+TEST_CASE("elicitgen generate --output-stem names the outputs of a single input", "[names][cli]") {
   const auto out = work() / "stem-out";
   fs::remove_all(out);
   const auto schema = work() / "x.json";
