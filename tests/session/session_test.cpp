@@ -18,11 +18,15 @@ using nlohmann::json;
 namespace {
 
 struct Fixture {
-  Fixture() : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
-    session = std::make_unique<Session>(*ends.first, SessionOptions{[this](std::string_view line) {
+  explicit Fixture(std::size_t max_pending_requests = SessionOptions{}.max_pending_requests)
+      : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
+    SessionOptions o;
+    o.log = [this](std::string_view line) {
       std::lock_guard<std::mutex> lock(log_mutex);
       log.emplace_back(line);
-    }});
+    };
+    o.max_pending_requests = max_pending_requests;
+    session = std::make_unique<Session>(*ends.first, o);
   }
   ~Fixture() { session.reset(); }
 
@@ -270,9 +274,9 @@ TEST_CASE("closing fails every pending request with transport_closed", "[session
 }
 
 TEST_CASE("thousands of requests in flight at once, answered in reverse order", "[session][load]") {
-  Fixture f;
-  f.session->start();
   constexpr int kCount = 10000;
+  Fixture f(kCount);  // above the default limit of requests pending at once
+  f.session->start();
   std::atomic<int> done{0};
   std::atomic<int> right{0};
   for (int i = 0; i < kCount; ++i) {
@@ -282,7 +286,11 @@ TEST_CASE("thousands of requests in flight at once, answered in reverse order", 
     });
   }
   std::vector<json> requests;
-  for (int i = 0; i < kCount; ++i) requests.push_back(*f.client.next());
+  for (int i = 0; i < kCount; ++i) {
+    auto request = f.client.next();
+    REQUIRE(request);
+    requests.push_back(std::move(*request));
+  }
   CHECK(f.session->pending_requests() == kCount);
   for (auto it = requests.rbegin(); it != requests.rend(); ++it) f.client.respond((*it)["id"], (*it)["params"]);
   for (int i = 0; i < 6000 && done < kCount; ++i) std::this_thread::sleep_for(10ms);  // kPatience
@@ -319,6 +327,7 @@ TEST_CASE("client capabilities: elicitation {} means form only", "[session][capa
 }
 
 TEST_CASE("requests beyond max_pending_requests are not sent and fail at once", "[session][limits]") {
+  Collector c;  // declared first: the session, destroyed before it, fails what is still pending into it
   auto ends = MemoryTransport::pair();
   FakeClient client(std::move(ends.second));
   SessionOptions o;
@@ -326,7 +335,6 @@ TEST_CASE("requests beyond max_pending_requests are not sent and fail at once", 
   o.max_pending_requests = 2;
   Session session(*ends.first, o);
   session.start();
-  Collector c;
   session.send_request("test/a", json::object(), c.handler(0));
   session.send_request("test/b", json::object(), c.handler(1));
   const auto first = client.next();
