@@ -100,8 +100,9 @@ ValidationResult validate_content(const Form& form, const nlohmann::json& conten
     validate_field(f, *it, ptr, out);
   }
   if (form.closed) {
-    for (const auto& [key, value] : content.items()) {
-      (void)value;
+    for (auto item = content.begin(); item != content.end(); ++item) {
+      // A named string, not a structured binding: C++17 lambdas cannot capture bindings (clang rejects it).
+      const std::string& key = item.key();
       const bool listed =
           std::any_of(form.fields.begin(), form.fields.end(), [&](const Field& f) { return f.name == key; });
       if (!listed) check::not_allowed(out, check::child_pointer("", key));
