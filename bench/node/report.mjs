@@ -88,9 +88,14 @@ lines.push('');
 const rt = JSON.parse(read('roundtrip.json')).benchmarks;
 lines.push('4. Runtime over the in-memory transport (2 sessions, typed decode + validate included)');
 row('measure', 'value', '');
-for (const b of rt.filter((x) => x.name.startsWith('BM_FormElicitationRoundTrip'))) {
+for (const b of rt.filter((x) => x.name.startsWith('BM_FormElicitationRoundTrip/'))) {
   const window = b.name.split('/')[1];
   row(`form elicitations per second, ${window} in flight`, num(b.items_per_second), '');
+  row(`  CPU per round trip, all threads (us)`, num(b.cpu_us_per_round_trip, 1), '');
+}
+for (const b of rt.filter((x) => x.name.startsWith('BM_FormElicitationFromAnotherThread/'))) {
+  const window = b.name.split('/')[1];
+  row(`  started from a third thread, ${window} in flight`, num(b.items_per_second), '');
 }
 const mem = rt.find((x) => x.name.startsWith('BM_PendingElicitationMemory'));
 row(`heap per pending elicitation, ${num(mem.pending)} in flight (bytes)`, num(mem.bytes_per_pending), '');
@@ -184,7 +189,7 @@ if (rtWindows.length) {
         (r.errors ? ` ${r.errors} err` : ''));
     }
   }
-  const inMemory = Object.fromEntries(rt.filter((x) => x.name.startsWith('BM_FormElicitationRoundTrip'))
+  const inMemory = Object.fromEntries(rt.filter((x) => x.name.startsWith('BM_FormElicitationRoundTrip/'))
     .map((b) => [Number(b.name.split('/')[1]), b.items_per_second]));
   for (const k of [1, 64, 1024]) if (inMemory[k]) row(`in-memory transport (section 4), ${k}`, num(inMemory[k]), '');
   for (const k of rtWindows) {
