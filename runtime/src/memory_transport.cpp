@@ -1,11 +1,20 @@
 #include "elicit/memory_transport.hpp"
 
+#include <vector>
+
 namespace elicit {
 
+// One lock for the connection; each side has its own inbox and its own condition variable, so a
+// message wakes only the thread that delivers it, and only when that thread is asleep. The
+// delivery thread takes every message waiting at once (one lock round per batch, not per message).
 struct MemoryTransport::Shared {
+  struct Inbox {
+    std::condition_variable cv;
+    std::vector<std::string> messages;  // what the other side sent to this side, in order
+    bool sleeping = false;              // this side's delivery thread waits on cv
+  };
   std::mutex mutex;
-  std::condition_variable cv;
-  std::deque<std::string> inbox[2];  // inbox[side] holds what the other side sent to `side`
+  Inbox inbox[2];
   bool closed = false;
 };
 
@@ -29,16 +38,22 @@ MemoryTransport::~MemoryTransport() {
 }
 
 void MemoryTransport::start(MessageHandler on_message, CloseHandler on_close) {
-  thread_ = std::thread([this, on_message = std::move(on_message), on_close = std::move(on_close)] {
-    std::unique_lock<std::mutex> lock(shared_->mutex);
-    auto& inbox = shared_->inbox[side_];
+  thread_ = std::thread([shared = shared_, side = side_, on_message = std::move(on_message),
+                         on_close = std::move(on_close)] {
+    auto& inbox = shared->inbox[side];
+    std::vector<std::string> batch;
+    std::unique_lock<std::mutex> lock(shared->mutex);
     while (true) {
-      shared_->cv.wait(lock, [&] { return shared_->closed || !inbox.empty(); });
-      if (inbox.empty()) break;  // closed and drained
-      std::string message = std::move(inbox.front());
-      inbox.pop_front();
+      while (!shared->closed && inbox.messages.empty()) {
+        inbox.sleeping = true;
+        inbox.cv.wait(lock);
+        inbox.sleeping = false;
+      }
+      if (inbox.messages.empty()) break;  // closed and drained
+      batch.swap(inbox.messages);
       lock.unlock();
-      on_message(std::move(message));
+      for (auto& message : batch) on_message(std::move(message));
+      batch.clear();
       lock.lock();
     }
     lock.unlock();
@@ -47,12 +62,15 @@ void MemoryTransport::start(MessageHandler on_message, CloseHandler on_close) {
 }
 
 bool MemoryTransport::send(std::string message, const SendContext&) {
+  auto& inbox = shared_->inbox[1 - side_];
+  bool wake = false;
   {
     std::lock_guard<std::mutex> lock(shared_->mutex);
     if (shared_->closed) return false;
-    shared_->inbox[1 - side_].push_back(std::move(message));
+    inbox.messages.push_back(std::move(message));
+    wake = inbox.sleeping;
   }
-  shared_->cv.notify_all();
+  if (wake) inbox.cv.notify_one();
   return true;
 }
 
@@ -61,7 +79,8 @@ void MemoryTransport::close() {
     std::lock_guard<std::mutex> lock(shared_->mutex);
     shared_->closed = true;
   }
-  shared_->cv.notify_all();
+  shared_->inbox[0].cv.notify_all();
+  shared_->inbox[1].cv.notify_all();
 }
 
 }  // namespace elicit
