@@ -35,7 +35,11 @@ std::string_view to_string(ElicitStatus status) noexcept {
   return "unknown";
 }
 
-ElicitResponse read_elicit_result(const RequestOutcome& outcome) {
+namespace {
+
+// Reads an ElicitResult out of `outcome`, whose result it takes. With `copy_content`, accepted
+// content is also copied to ElicitResponse::content; without, it is left in `result` (content_of).
+ElicitResponse read_result(RequestOutcome&& outcome, bool copy_content) {
   ElicitResponse r;
   if (outcome.failure) {
     switch (*outcome.failure) {
@@ -58,10 +62,10 @@ ElicitResponse read_elicit_result(const RequestOutcome& outcome) {
   }
   if (outcome.error) {
     r.status = ElicitStatus::rpc_error;
-    r.error = outcome.error;
+    r.error = std::move(outcome.error);
     return r;
   }
-  r.result = outcome.result.value_or(nlohmann::json());
+  if (outcome.result) r.result = std::move(*outcome.result);
   if (!r.result.is_object()) {
     r.problem = "the result is not an object";
     return r;
@@ -71,15 +75,16 @@ ElicitResponse read_elicit_result(const RequestOutcome& outcome) {
     r.problem = "the result has no string \"action\"";
     return r;
   }
-  if (*action == "decline") {
+  const auto& name = action->get_ref<const std::string&>();
+  if (name == "decline") {
     r.status = ElicitStatus::declined;
     return r;
   }
-  if (*action == "cancel") {
+  if (name == "cancel") {
     r.status = ElicitStatus::cancelled;
     return r;
   }
-  if (*action != "accept") {
+  if (name != "accept") {
     r.problem = "unknown action " + action->dump();
     return r;
   }
@@ -88,10 +93,28 @@ ElicitResponse read_elicit_result(const RequestOutcome& outcome) {
       r.problem = "accepted \"content\" is not an object";
       return r;
     }
-    r.content = *content;
+    if (copy_content) r.content = *content;
   }
   r.status = ElicitStatus::accepted;
   return r;
+}
+
+}  // namespace
+
+ElicitResponse read_elicit_result(const RequestOutcome& outcome) {
+  RequestOutcome copy;
+  copy.failure = outcome.failure;
+  copy.error = outcome.error;
+  copy.result = outcome.result;
+  return read_result(std::move(copy), true);
+}
+
+const nlohmann::json& detail::content_of(const ElicitResponse& r) {
+  static const nlohmann::json empty = nlohmann::json::object();
+  if (!r.result.is_object()) return empty;
+  const auto content = r.result.find("content");
+  if (content == r.result.end() || !content->is_object()) return empty;
+  return *content;
 }
 
 ElicitResponse read_elicit_response(std::string_view message) {
@@ -109,14 +132,33 @@ ElicitResponse read_elicit_response(std::string_view message) {
   RequestOutcome outcome;
   outcome.result = std::move(response->result);
   outcome.error = std::move(response->error);
-  return read_elicit_result(outcome);
+  return read_result(std::move(outcome), true);
 }
 
 namespace {
 
-nlohmann::ordered_json params_with_meta(nlohmann::ordered_json params, const ElicitOptions& options) {
-  if (options.meta.is_object() && !options.meta.empty()) params["_meta"] = options.meta;
-  return params;
+constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+
+// The params of an elicitation/create as text: `fields` (`"mode":...` members, serialised) and the
+// request's `_meta` when options.meta is a non-empty object. The bytes are those of dumping the
+// params as one ordered_json object with `_meta` last.
+std::string params_text(std::string_view fields, const ElicitOptions& options) {
+  std::string out;
+  const bool meta = options.meta.is_object() && !options.meta.empty();
+  const std::string meta_text = meta ? options.meta.dump(-1, ' ', false, kReplace) : std::string();
+  out.reserve(fields.size() + meta_text.size() + 12);
+  out += '{';
+  out += fields;
+  if (meta) {
+    out += ",\"_meta\":";
+    out += meta_text;
+  }
+  out += '}';
+  return out;
+}
+
+void append_json_string(std::string& out, std::string_view s) {
+  out += nlohmann::json(std::string(s)).dump(-1, ' ', false, kReplace);
 }
 
 CallOptions call_options(const ElicitOptions& options) {
@@ -155,11 +197,12 @@ constexpr const char* kCancelReason = "the request this elicitation was made for
 
 // Sends elicitation/create; `on_done` gets the outcome exactly once. Returns the id, or nullopt when
 // the scope was already cancelled (nothing sent; on_done got `cancelled`, or `transport_closed`).
-std::optional<RequestId> send_elicitation(Session& session, nlohmann::ordered_json params,
+std::optional<RequestId> send_elicitation(Session& session, std::string params,
                                           std::function<void(RequestOutcome)> on_done, const ElicitOptions& options) {
   const auto& scope = options.cancel_scope;
   if (!scope)
-    return session.send_request("elicitation/create", std::move(params), std::move(on_done), call_options(options));
+    return session.send_request_serialized("elicitation/create", std::move(params), std::move(on_done),
+                                           call_options(options));
   auto link = std::make_shared<ScopeLink>();
   const auto token = scope->add([link, &session] {
     std::optional<RequestId> id;
@@ -179,7 +222,7 @@ std::optional<RequestId> send_elicitation(Session& session, nlohmann::ordered_js
                            session.closed() ? RequestFailure::transport_closed : RequestFailure::cancelled});
     return std::nullopt;
   }
-  const auto id = session.send_request(
+  const auto id = session.send_request_serialized(
       "elicitation/create", std::move(params),
       [link, scope, token = *token, on_done = std::move(on_done)](RequestOutcome o) {
         {
@@ -202,10 +245,13 @@ std::optional<RequestId> send_elicitation(Session& session, nlohmann::ordered_js
 
 }  // namespace
 
-std::optional<RequestId> elicit_form_async(Session& session, std::string_view message,
-                                           const nlohmann::ordered_json& schema,
-                                           std::function<void(ElicitResponse)> on_done, const ElicitOptions& options) {
-  on_done = logged(session, std::move(on_done));
+namespace {
+
+// Form mode with the schema serialised: `on_done` (already logging what it throws) gets the
+// response, its content copied out of the result when `copy_content`.
+std::optional<RequestId> send_form(Session& session, std::string_view message, std::string_view schema_json,
+                                   std::function<void(ElicitResponse)> on_done, const ElicitOptions& options,
+                                   bool copy_content) {
   if (!session.client_capabilities().elicitation_form) {
     ElicitResponse r;
     r.status = ElicitStatus::unsupported;
@@ -213,10 +259,34 @@ std::optional<RequestId> elicit_form_async(Session& session, std::string_view me
     on_done(std::move(r));
     return std::nullopt;
   }
-  nlohmann::ordered_json params{{"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", schema}};
+  std::string fields;
+  fields.reserve(48 + message.size() + schema_json.size());
+  fields += "\"mode\":\"form\",\"message\":";
+  append_json_string(fields, message);
+  fields += ",\"requestedSchema\":";
+  fields += schema_json;
   return send_elicitation(
-      session, params_with_meta(std::move(params), options),
-      [on_done = std::move(on_done)](RequestOutcome o) { on_done(read_elicit_result(o)); }, options);
+      session, params_text(fields, options),
+      [on_done = std::move(on_done), copy_content](RequestOutcome o) {
+        on_done(read_result(std::move(o), copy_content));
+      },
+      options);
+}
+
+}  // namespace
+
+std::optional<RequestId> elicit_form_async(Session& session, std::string_view message,
+                                           const nlohmann::ordered_json& schema,
+                                           std::function<void(ElicitResponse)> on_done, const ElicitOptions& options) {
+  return send_form(session, message, schema.dump(-1, ' ', false, kReplace), logged(session, std::move(on_done)),
+                   options, true);
+}
+
+std::optional<RequestId> detail::elicit_form_serialized(Session& session, std::string_view message,
+                                                        std::string_view schema_json,
+                                                        std::function<void(ElicitResponse)> on_done,
+                                                        const ElicitOptions& options) {
+  return send_form(session, message, schema_json, logged(session, std::move(on_done)), options, false);
 }
 
 // --- URL mode ------------------------------------------------------------------------------------
@@ -297,10 +367,11 @@ std::optional<RequestId> elicit_url_async(Session& session, std::string_view mes
     return std::nullopt;
   }
   const auto e = register_url_elicitation(session, message, url);
+  auto fields = to_params(e).dump(-1, ' ', false, kReplace);
   return send_elicitation(
-      session, params_with_meta(to_params(e), options),
+      session, params_text(std::string_view(fields).substr(1, fields.size() - 2), options),
       [on_done = std::move(on_done), id = e.elicitation_id](RequestOutcome o) {
-        auto r = read_elicit_result(o);
+        auto r = read_result(std::move(o), true);
         UrlOutcome out{r.status, id, std::move(r.error), std::move(r.problem), std::move(r.result)};
         on_done(std::move(out));
       },

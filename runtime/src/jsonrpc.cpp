@@ -54,36 +54,42 @@ ParseResult invalid(std::string why, std::optional<RequestId> id = std::nullopt)
   return r;
 }
 
-}  // namespace
-
-ParseResult parse_message(std::string_view text) {
+// The text as a document, or the -32700 error for it.
+std::optional<RpcError> parse_document(std::string_view text, nlohmann::json& j) {
   if (const auto at = find_too_deep(text); at != std::string_view::npos) {
-    ParseResult r;
-    r.error = RpcError{error_code::parse_error,
-                       "Parse error: nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels at byte " +
-                           std::to_string(at + 1),
-                       std::nullopt};
-    return r;
+    return RpcError{error_code::parse_error,
+                    "Parse error: nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels at byte " +
+                        std::to_string(at + 1),
+                    std::nullopt};
   }
-  nlohmann::json j;
   try {
     j = nlohmann::json::parse(text.begin(), text.end());
   } catch (const nlohmann::json::parse_error& e) {
-    ParseResult r;
-    r.error = RpcError{error_code::parse_error, "Parse error at byte " + std::to_string(e.byte) + ": " + reason(e),
-                       std::nullopt};
-    return r;
+    return RpcError{error_code::parse_error, "Parse error at byte " + std::to_string(e.byte) + ": " + reason(e),
+                    std::nullopt};
   } catch (const nlohmann::json::exception& e) {  // e.g. a number beyond double
+    return RpcError{error_code::parse_error, "Parse error: " + reason(e), std::nullopt};
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+ParseResult parse_message(std::string_view text) {
+  nlohmann::json j;
+  if (auto error = parse_document(text, j)) {
     ParseResult r;
-    r.error = RpcError{error_code::parse_error, "Parse error: " + reason(e), std::nullopt};
+    r.error = std::move(error);
     return r;
   }
   if (j.is_array()) return invalid("batches are not supported (MCP 2025-06-18 removed them)");
   if (!j.is_object()) return invalid("a message must be a JSON object");
+  // `j` is ours: its members are moved out, not copied.
   const auto id_it = j.find("id");
   std::optional<RequestId> id;
   if (id_it != j.end()) id = read_id(*id_it);
-  if (j.value("jsonrpc", nlohmann::json()) != "2.0") return invalid("\"jsonrpc\" must be \"2.0\"", id);
+  if (const auto v = j.find("jsonrpc"); v == j.end() || !v->is_string() || v->get_ref<const std::string&>() != "2.0")
+    return invalid("\"jsonrpc\" must be \"2.0\"", id);
 
   const auto method = j.find("method");
   if (method != j.end()) {
@@ -91,16 +97,17 @@ ParseResult parse_message(std::string_view text) {
     nlohmann::json params;
     if (const auto p = j.find("params"); p != j.end()) {
       if (!p->is_object() && !p->is_array()) return invalid("\"params\" must be an object", id);
-      params = *p;
+      params = std::move(*p);
     }
+    auto& name = method->get_ref<std::string&>();
     if (id_it == j.end()) {
       ParseResult r;
-      r.message = Notification{method->get<std::string>(), std::move(params)};
+      r.message = Notification{std::move(name), std::move(params)};
       return r;
     }
     if (!id) return invalid("\"id\" must be a string or an integer");
     ParseResult r;
-    r.message = Request{*id, method->get<std::string>(), std::move(params)};
+    r.message = Request{std::move(*id), std::move(name), std::move(params)};
     return r;
   }
 
@@ -117,15 +124,16 @@ ParseResult parse_message(std::string_view text) {
     r.ignore = true;  // answering a response with an error would start a ping-pong
     return r;
   }
-  Response resp{*id, std::nullopt, std::nullopt};
+  Response resp{std::move(*id), std::nullopt, std::nullopt};
   if (result != j.end()) {
-    resp.result = *result;
+    resp.result = std::move(*result);
   } else {
     RpcError e;
     if (error->is_object()) {
       e.code = error->value("code", nlohmann::json(0)).is_number_integer() ? (*error)["code"].get<int>() : 0;
-      if (const auto m = error->find("message"); m != error->end() && m->is_string()) e.message = m->get<std::string>();
-      if (const auto d = error->find("data"); d != error->end()) e.data = *d;
+      if (const auto m = error->find("message"); m != error->end() && m->is_string())
+        e.message = std::move(m->get_ref<std::string&>());
+      if (const auto d = error->find("data"); d != error->end()) e.data = std::move(*d);
     } else {
       e.message = "malformed error object: " + error->dump(-1, ' ', false, kReplace);
     }
@@ -136,38 +144,131 @@ ParseResult parse_message(std::string_view text) {
   return r;
 }
 
-std::string serialize(const Request& r) {
-  nlohmann::json j{{"jsonrpc", "2.0"}, {"id", id_to_json(r.id)}, {"method", r.method}};
-  if (!r.params.is_null()) j["params"] = r.params;
-  return j.dump(-1, ' ', false, kReplace);
+// The wire form is written directly: the envelope as text, each JSON value dumped once into it, with
+// the members in the order the DOM form had (sorted for nlohmann::json, as given for ordered_json),
+// so the bytes are those of dumping the whole message as one value, without copying the payload
+// into a temporary document first.
+namespace {
+
+template <class Json>
+void append_json(std::string& out, const Json& j) {
+  out += j.dump(-1, ' ', false, kReplace);
 }
 
-std::string serialize(const Notification& n) {
-  nlohmann::json j{{"jsonrpc", "2.0"}, {"method", n.method}};
-  if (!n.params.is_null()) j["params"] = n.params;
-  return j.dump(-1, ' ', false, kReplace);
+void append_string(std::string& out, std::string_view s) {
+  bool plain = true;
+  for (const char c : s) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x80 || c == '"' || c == '\\') {
+      plain = false;
+      break;
+    }
+  }
+  if (!plain) {
+    append_json(out, nlohmann::json(std::string(s)));
+    return;
+  }
+  out += '"';
+  out += s;
+  out += '"';
 }
+
+void append_id(std::string& out, const RequestId& id) {
+  if (const auto* n = std::get_if<std::int64_t>(&id)) {
+    out += std::to_string(*n);
+  } else {
+    append_string(out, std::get<std::string>(id));
+  }
+}
+
+constexpr std::size_t kEnvelopeBytes = 64;
+
+template <class Json>
+std::string request_text(const RequestId& id, std::string_view method, const Json& params, bool sorted) {
+  std::string out;
+  out.reserve(kEnvelopeBytes + method.size());
+  if (sorted) {  // {"id", "jsonrpc", "method", "params"}
+    out += "{\"id\":";
+    append_id(out, id);
+    out += ",\"jsonrpc\":\"2.0\",\"method\":";
+  } else {  // {"jsonrpc", "id", "method", "params"}
+    out += "{\"jsonrpc\":\"2.0\",\"id\":";
+    append_id(out, id);
+    out += ",\"method\":";
+  }
+  append_string(out, method);
+  if (!params.is_null()) {
+    out += ",\"params\":";
+    append_json(out, params);
+  }
+  out += '}';
+  return out;
+}
+
+template <class Json>
+std::string notification_text(std::string_view method, const Json& params) {
+  std::string out;
+  out.reserve(kEnvelopeBytes + method.size());
+  out += "{\"jsonrpc\":\"2.0\",\"method\":";  // sorted and in order alike
+  append_string(out, method);
+  if (!params.is_null()) {
+    out += ",\"params\":";
+    append_json(out, params);
+  }
+  out += '}';
+  return out;
+}
+
+}  // namespace
+
+std::string serialize(const Request& r) { return request_text(r.id, r.method, r.params, true); }
+
+std::string serialize(const Notification& n) { return notification_text(n.method, n.params); }
 
 std::string serialize(const Response& r) {
-  nlohmann::json j{{"jsonrpc", "2.0"}, {"id", id_to_json(r.id)}};
-  if (r.error) {
-    j["error"] = error_to_json(*r.error);
-  } else {
-    j["result"] = r.result.value_or(nlohmann::json::object());
+  std::string out;
+  if (r.error) {  // {"error", "id", "jsonrpc"}
+    out += "{\"error\":";
+    append_json(out, error_to_json(*r.error));
+    out += ",\"id\":";
+    append_id(out, r.id);
+    out += ",\"jsonrpc\":\"2.0\"}";
+    return out;
   }
-  return j.dump(-1, ' ', false, kReplace);
+  out.reserve(kEnvelopeBytes);
+  out += "{\"id\":";  // {"id", "jsonrpc", "result"}
+  append_id(out, r.id);
+  out += ",\"jsonrpc\":\"2.0\",\"result\":";
+  if (r.result) {
+    append_json(out, *r.result);
+  } else {
+    out += "{}";
+  }
+  out += '}';
+  return out;
 }
 
 std::string serialize_request(const RequestId& id, std::string_view method, const nlohmann::ordered_json& params) {
-  nlohmann::ordered_json j{{"jsonrpc", "2.0"}, {"id", id_to_json(id)}, {"method", std::string(method)}};
-  if (!params.is_null()) j["params"] = params;
-  return j.dump(-1, ' ', false, kReplace);
+  return request_text(id, method, params, false);
+}
+
+std::string serialize_request_text(const RequestId& id, std::string_view method, std::string_view params_json) {
+  std::string out;
+  out.reserve(kEnvelopeBytes + method.size() + params_json.size());
+  out += "{\"jsonrpc\":\"2.0\",\"id\":";
+  append_id(out, id);
+  out += ",\"method\":";
+  append_string(out, method);
+  if (!params_json.empty()) {
+    out += ",\"params\":";
+    out += params_json;
+  }
+  out += '}';
+  return out;
 }
 
 std::string serialize_notification(std::string_view method, const nlohmann::ordered_json& params) {
-  nlohmann::ordered_json j{{"jsonrpc", "2.0"}, {"method", std::string(method)}};
-  if (!params.is_null()) j["params"] = params;
-  return j.dump(-1, ' ', false, kReplace);
+  return notification_text(method, params);
 }
 
 std::string serialize_error_without_id(const RpcError& e) {

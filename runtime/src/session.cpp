@@ -256,6 +256,50 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
     }
   }
 
+  // Sends the request `text(id)` (serialised outside the lock) and registers `on_done` for its answer.
+  template <class Text>
+  RequestId send_request(const Text& text, ResponseHandler on_done, const CallOptions& call) {
+    std::int64_t id = 0;
+    bool accepted = false;
+    bool full = false;
+    const auto deadline =
+        call.timeout ? std::optional<Clock::time_point>(Clock::now() + *call.timeout) : std::nullopt;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      id = next_id++;
+      full = !closed && pending.size() >= options.max_pending_requests;
+      if (!closed && !full) {
+        accepted = true;
+        pending.emplace(id, Pending{std::move(on_done), std::nullopt});
+      }
+    }
+    if (!accepted) {
+      Pending p{std::move(on_done), std::nullopt};
+      complete(p, RequestOutcome{std::nullopt, std::nullopt,
+                                 full ? RequestFailure::too_many_pending : RequestFailure::transport_closed});
+      return id;
+    }
+    if (!transport.send(text(id), call.context)) {
+      std::optional<Pending> p;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        p = take_locked(id);
+      }
+      if (p) complete(*p, RequestOutcome{std::nullopt, std::nullopt, RequestFailure::transport_closed});
+      return id;
+    }
+    if (deadline) {
+      // Armed after the send, so the peer never sees the cancellation before the request.
+      std::lock_guard<std::mutex> lock(mutex);
+      if (const auto it = pending.find(id); it != pending.end()) {
+        it->second.timer = timers->schedule(*deadline, [weak = weak_from_this(), id] {
+          if (auto impl = weak.lock()) impl->on_timeout(id);
+        });
+      }
+    }
+    return id;
+  }
+
   void answer(Responder::State& s, std::string text) {
     {
       std::lock_guard<std::mutex> lock(mutex);
@@ -333,45 +377,14 @@ void Session::start() {
 
 RequestId Session::send_request(std::string method, nlohmann::ordered_json params, ResponseHandler on_done,
                                 CallOptions options) {
-  std::int64_t id = 0;
-  bool accepted = false;
-  bool full = false;
-  const auto deadline =
-      options.timeout ? std::optional<Clock::time_point>(Clock::now() + *options.timeout) : std::nullopt;
-  {
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    id = impl_->next_id++;
-    full = !impl_->closed && impl_->pending.size() >= impl_->options.max_pending_requests;
-    if (!impl_->closed && !full) {
-      accepted = true;
-      impl_->pending.emplace(id, Impl::Pending{std::move(on_done), std::nullopt});
-    }
-  }
-  if (!accepted) {
-    Impl::Pending p{std::move(on_done), std::nullopt};
-    impl_->complete(p, RequestOutcome{std::nullopt, std::nullopt,
-                                      full ? RequestFailure::too_many_pending : RequestFailure::transport_closed});
-    return id;
-  }
-  if (!impl_->transport.send(serialize_request(id, method, params), options.context)) {
-    std::optional<Impl::Pending> p;
-    {
-      std::lock_guard<std::mutex> lock(impl_->mutex);
-      p = impl_->take_locked(id);
-    }
-    if (p) impl_->complete(*p, RequestOutcome{std::nullopt, std::nullopt, RequestFailure::transport_closed});
-    return id;
-  }
-  if (deadline) {
-    // Armed after the send, so the peer never sees the cancellation before the request.
-    std::lock_guard<std::mutex> lock(impl_->mutex);
-    if (const auto it = impl_->pending.find(id); it != impl_->pending.end()) {
-      it->second.timer = impl_->timers->schedule(*deadline, [weak = std::weak_ptr<Impl>(impl_), id] {
-        if (auto impl = weak.lock()) impl->on_timeout(id);
-      });
-    }
-  }
-  return id;
+  return impl_->send_request(
+      [&](std::int64_t id) { return serialize_request(id, method, params); }, std::move(on_done), options);
+}
+
+RequestId Session::send_request_serialized(std::string method, std::string params_json, ResponseHandler on_done,
+                                           CallOptions options) {
+  return impl_->send_request(
+      [&](std::int64_t id) { return serialize_request_text(id, method, params_json); }, std::move(on_done), options);
 }
 
 RequestOutcome Session::call(std::string method, nlohmann::ordered_json params, CallOptions options) {

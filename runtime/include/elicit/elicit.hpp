@@ -130,15 +130,60 @@ Outcome<T> accepted_outcome(T value) {
 /// JSON-RPC response (malformed JSON, a request, no usable id). Never throws.
 ElicitResponse read_elicit_response(std::string_view message);
 
+namespace detail {
+
+/// T::requested_schema() as JSON text, serialised once per type.
+template <class T>
+const std::string& serialized_schema() {
+  static const std::string text = T::requested_schema().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  return text;
+}
+
+/// elicit_form_async with the requestedSchema already serialised (`schema_json`), for the typed
+/// API. `on_done` gets the response with `content` left empty: accepted content is read in place,
+/// in `result` (content_of), instead of being copied out of it. What on_done throws is logged.
+std::optional<RequestId> elicit_form_serialized(Session& session, std::string_view message,
+                                                std::string_view schema_json,
+                                                std::function<void(ElicitResponse)> on_done,
+                                                const ElicitOptions& options);
+
+/// The accepted content of a response given by elicit_form_serialized: result["content"], or {}
+/// when it is absent or null.
+const nlohmann::json& content_of(const ElicitResponse& r);
+
+/// typed_outcome for a response given by elicit_form_serialized.
+template <class T>
+Outcome<T> typed_outcome_in_place(ElicitResponse r) {
+  Outcome<T> out;
+  out.status = r.status;
+  out.error = std::move(r.error);
+  out.problem = std::move(r.problem);
+  if (r.status == ElicitStatus::accepted) {
+    auto decoded = T::decode(content_of(r));
+    if (decoded.ok()) {
+      out.value = std::move(decoded.value);
+    } else {
+      out.status = ElicitStatus::invalid_response;
+      out.errors = std::move(decoded.errors);
+      out.problem = "content does not match the requested schema";
+    }
+  }
+  out.result = std::move(r.result);
+  return out;
+}
+
+}  // namespace detail
+
 /// Typed form mode, asynchronous: decodes accepted content with T::decode (types, required,
 /// every constraint). `on_done` runs once, as for elicit_form_async (must not block; what it throws
 /// is logged).
 template <class T>
 std::optional<RequestId> elicit_async(Session& session, std::string_view message,
                                       std::function<void(Outcome<T>)> on_done, const ElicitOptions& options = {}) {
-  return elicit_form_async(
-      session, message, T::requested_schema(),
-      [on_done = std::move(on_done)](ElicitResponse r) { on_done(typed_outcome<T>(std::move(r))); }, options);
+  return detail::elicit_form_serialized(
+      session, message, detail::serialized_schema<T>(),
+      [on_done = std::move(on_done)](ElicitResponse r) { on_done(detail::typed_outcome_in_place<T>(std::move(r))); },
+      options);
 }
 
 /// Typed form mode, blocking. Call it from a worker thread (e.g. a blocking Server tool handler).

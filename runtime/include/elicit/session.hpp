@@ -122,6 +122,11 @@ class Session {
   /// `params` keep their member order on the wire.
   RequestId send_request(std::string method, nlohmann::ordered_json params, ResponseHandler on_done,
                          CallOptions options = {});
+  /// send_request with the params already serialised: `params_json` is one JSON object, sent as
+  /// written (the caller vouches for it), or empty for none. For params sent again and again, such
+  /// as a form's requestedSchema, which are then serialised once rather than per request.
+  RequestId send_request_serialized(std::string method, std::string params_json, ResponseHandler on_done,
+                                    CallOptions options = {});
 
   /// Blocking form of send_request. Throws std::logic_error on an event thread (e.g. in a
   /// RequestHandler or a response callback: that thread delivers the response); use send_request
