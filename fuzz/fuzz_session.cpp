@@ -1,13 +1,18 @@
 // libFuzzer: any bytes as a stream of JSON-RPC lines from a client -> a Server whose tool elicits.
 // Every line is delivered synchronously on the fuzzer's thread. Must never crash; every request
-// must get at most one answer.
+// must get at most one answer. Each line is also read by the runtime's fast JSON path, which must
+// agree with nlohmann exactly (document, types, and bytes written back).
 #include <cstddef>
 #include <cstdint>
 #include <string>
 #include <string_view>
 #include <utility>
 
+#include <cstring>
+
 #include <elicit/server.hpp>
+
+#include "json_fast.hpp"
 
 #include "github_username.hpp"
 
@@ -63,6 +68,47 @@ struct Fixture {
   }
 };
 
+// Equal values of equal types, all the way down (nlohmann's == says 1 == 1u == 1.0).
+bool same(const nlohmann::json& a, const nlohmann::json& b) {
+  if (a.type() != b.type()) return false;
+  if (a.is_object()) {
+    if (a.size() != b.size()) return false;
+    for (auto x = a.begin(), y = b.begin(); x != a.end(); ++x, ++y) {
+      if (x.key() != y.key() || !same(x.value(), y.value())) return false;
+    }
+    return true;
+  }
+  if (a.is_array()) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      if (!same(a[i], b[i])) return false;
+    }
+    return true;
+  }
+  if (a.is_number_float()) {
+    const double x = a.get<double>();
+    const double y = b.get<double>();
+    return std::memcmp(&x, &y, sizeof x) == 0;
+  }
+  return a == b;
+}
+
+// What the fast path reads it must read as nlohmann does; what it writes must be nlohmann's bytes.
+void check_fast_json(std::string_view text) {
+  nlohmann::json fast;
+  if (!elicit::detail::parse_plain_json(text, fast)) return;
+  nlohmann::json reference;
+  try {
+    reference = nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::exception&) {
+    __builtin_trap();  // the fast path accepted what nlohmann rejects
+  }
+  if (!same(fast, reference)) __builtin_trap();
+  std::string written;
+  elicit::detail::append_dump(written, reference);
+  if (written != reference.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) __builtin_trap();
+}
+
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -70,6 +116,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   std::string_view rest(reinterpret_cast<const char*>(data), size);
   while (!rest.empty()) {
     const auto nl = rest.find('\n');
+    check_fast_json(rest.substr(0, nl));
     f.transport.deliver(std::string(rest.substr(0, nl)));
     if (nl == std::string_view::npos) break;
     rest.remove_prefix(nl + 1);

@@ -1,6 +1,7 @@
 #include "elicit/jsonrpc.hpp"
 
 #include "elicit/json_depth.hpp"
+#include "json_fast.hpp"
 
 namespace elicit {
 
@@ -56,6 +57,9 @@ ParseResult invalid(std::string why, std::optional<RequestId> id = std::nullopt)
 
 // The text as a document, or the -32700 error for it.
 std::optional<RpcError> parse_document(std::string_view text, nlohmann::json& j) {
+  // Plain well-formed JSON (every real message) is read by the fast path, which gives exactly
+  // nlohmann's document; anything else goes the checked way, which gives nlohmann's error.
+  if (detail::parse_plain_json(text, j)) return std::nullopt;
   if (const auto at = find_too_deep(text); at != std::string_view::npos) {
     return RpcError{error_code::parse_error,
                     "Parse error: nesting deeper than " + std::to_string(kMaxJsonDepth) + " levels at byte " +
@@ -152,7 +156,7 @@ namespace {
 
 template <class Json>
 void append_json(std::string& out, const Json& j) {
-  out += j.dump(-1, ' ', false, kReplace);
+  detail::append_dump(out, j);
 }
 
 void append_string(std::string& out, std::string_view s) {

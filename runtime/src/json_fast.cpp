@@ -1,0 +1,412 @@
+#include "json_fast.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <system_error>
+
+namespace elicit::detail {
+
+namespace {
+
+using Json = nlohmann::json;
+
+// Nesting the fast parser takes on; deeper documents (never a real message) go to nlohmann, whose
+// parser does not recurse.
+constexpr int kMaxFastDepth = 64;
+
+// Bytes that may stand for themselves in a JSON string: printable ASCII other than '"' and '\\'.
+struct PlainBytes {
+  bool plain[256] = {};
+  constexpr PlainBytes() {
+    for (int c = 0x20; c < 0x7f; ++c) plain[c] = c != '"' && c != '\\';
+  }
+};
+constexpr PlainBytes kPlain{};
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+class Parser {
+ public:
+  explicit Parser(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
+
+  bool document(Json& out) {
+    // nlohmann skips a UTF-8 byte order mark; so does the fallback.
+    if (p_ != end_ && static_cast<unsigned char>(*p_) == 0xEF) return false;
+    if (!value(out)) return false;
+    skip_space();
+    return p_ == end_;
+  }
+
+ private:
+  void skip_space() {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
+  }
+
+  bool literal(std::string_view word) {
+    if (static_cast<std::size_t>(end_ - p_) < word.size() || std::string_view(p_, word.size()) != word) return false;
+    p_ += word.size();
+    return true;
+  }
+
+  bool value(Json& out) {
+    skip_space();
+    if (p_ == end_) return false;
+    switch (*p_) {
+      case '{':
+        return object(out);
+      case '[':
+        return array(out);
+      case '"': {
+        ++p_;
+        std::string s;
+        if (!string(s)) return false;
+        out = std::move(s);
+        return true;
+      }
+      case 't':
+        out = true;
+        return literal("true");
+      case 'f':
+        out = false;
+        return literal("false");
+      case 'n':
+        out = nullptr;
+        return literal("null");
+      default:
+        return number(out);
+    }
+  }
+
+  bool object(Json& out) {
+    if (++depth_ > kMaxFastDepth) return false;
+    ++p_;  // '{'
+    out = Json::object();
+    auto& members = *out.get_ptr<Json::object_t*>();
+    skip_space();
+    if (p_ != end_ && *p_ == '}') {
+      ++p_;
+      --depth_;
+      return true;
+    }
+    while (true) {
+      skip_space();
+      if (p_ == end_ || *p_ != '"') return false;
+      ++p_;
+      std::string key;
+      if (!string(key)) return false;
+      skip_space();
+      if (p_ == end_ || *p_ != ':') return false;
+      ++p_;
+      Json v;
+      if (!value(v)) return false;
+      members.insert_or_assign(std::move(key), std::move(v));  // a repeated key: the last one wins, as in nlohmann
+      skip_space();
+      if (p_ == end_) return false;
+      if (*p_ == ',') {
+        ++p_;
+        continue;
+      }
+      if (*p_ != '}') return false;
+      ++p_;
+      --depth_;
+      return true;
+    }
+  }
+
+  bool array(Json& out) {
+    if (++depth_ > kMaxFastDepth) return false;
+    ++p_;  // '['
+    out = Json::array();
+    auto& items = *out.get_ptr<Json::array_t*>();
+    skip_space();
+    if (p_ != end_ && *p_ == ']') {
+      ++p_;
+      --depth_;
+      return true;
+    }
+    while (true) {
+      items.emplace_back();
+      if (!value(items.back())) return false;
+      skip_space();
+      if (p_ == end_) return false;
+      if (*p_ == ',') {
+        ++p_;
+        continue;
+      }
+      if (*p_ != ']') return false;
+      ++p_;
+      --depth_;
+      return true;
+    }
+  }
+
+  static int hex(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+  }
+
+  // Four hex digits after "\u"; -1 when they are not.
+  int code_unit() {
+    if (end_ - p_ < 4) return -1;
+    int v = 0;
+    for (int i = 0; i < 4; ++i) {
+      const int h = hex(p_[i]);
+      if (h < 0) return -1;
+      v = v * 16 + h;
+    }
+    p_ += 4;
+    return v;
+  }
+
+  static void append_utf8(std::string& out, std::uint32_t cp) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+
+  // One well-formed UTF-8 sequence (RFC 3629, the ranges nlohmann's lexer accepts) at p_; its length,
+  // or 0 when it is not one.
+  std::size_t utf8_sequence() const {
+    const auto* s = reinterpret_cast<const unsigned char*>(p_);
+    const auto left = static_cast<std::size_t>(end_ - p_);
+    const unsigned char c = s[0];
+    auto cont = [&](std::size_t i, unsigned char lo = 0x80, unsigned char hi = 0xBF) {
+      return i < left && s[i] >= lo && s[i] <= hi;
+    };
+    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+    if (c == 0xE0) return cont(1, 0xA0) && cont(2) ? 3 : 0;
+    if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) return cont(1) && cont(2) ? 3 : 0;
+    if (c == 0xED) return cont(1, 0x80, 0x9F) && cont(2) ? 3 : 0;
+    if (c == 0xF0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+    if (c >= 0xF1 && c <= 0xF3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+    if (c == 0xF4) return cont(1, 0x80, 0x8F) && cont(2) && cont(3) ? 4 : 0;
+    return 0;
+  }
+
+  // The rest of a string after its opening quote, decoded into `out`.
+  bool string(std::string& out) {
+    const char* run = p_;  // start of bytes copied as they are
+    while (p_ != end_) {
+      const auto c = static_cast<unsigned char>(*p_);
+      if (kPlain.plain[c]) {
+        ++p_;
+        continue;
+      }
+      if (c == '"') {
+        out.append(run, static_cast<std::size_t>(p_ - run));
+        ++p_;
+        return true;
+      }
+      if (c >= 0x80) {
+        const auto n = utf8_sequence();
+        if (n == 0) return false;
+        p_ += n;
+        continue;
+      }
+      if (c == 0x7f) {  // DEL may stand for itself (only bytes below 0x20 may not)
+        ++p_;
+        continue;
+      }
+      if (c != '\\') return false;  // a control character
+      out.append(run, static_cast<std::size_t>(p_ - run));
+      ++p_;
+      if (p_ == end_) return false;
+      switch (*p_++) {
+        case '"':
+          out += '"';
+          break;
+        case '\\':
+          out += '\\';
+          break;
+        case '/':
+          out += '/';
+          break;
+        case 'b':
+          out += '\b';
+          break;
+        case 'f':
+          out += '\f';
+          break;
+        case 'n':
+          out += '\n';
+          break;
+        case 'r':
+          out += '\r';
+          break;
+        case 't':
+          out += '\t';
+          break;
+        case 'u': {
+          const int unit = code_unit();
+          if (unit < 0) return false;
+          std::uint32_t cp = static_cast<std::uint32_t>(unit);
+          if (cp >= 0xDC00 && cp <= 0xDFFF) return false;  // a low surrogate first
+          if (cp >= 0xD800 && cp <= 0xDBFF) {
+            if (end_ - p_ < 2 || p_[0] != '\\' || p_[1] != 'u') return false;
+            p_ += 2;
+            const int low = code_unit();
+            if (low < 0xDC00 || low > 0xDFFF) return false;
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (static_cast<std::uint32_t>(low) - 0xDC00);
+          }
+          append_utf8(out, cp);
+          break;
+        }
+        default:
+          return false;
+      }
+      run = p_;
+    }
+    return false;
+  }
+
+  // -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?, typed as nlohmann types it: an integer without
+  // a sign is unsigned, with one signed; with a fraction or an exponent a double.
+  bool number(Json& out) {
+    const char* start = p_;
+    const bool negative = *p_ == '-';
+    if (negative) ++p_;
+    if (p_ == end_) return false;
+    if (*p_ == '0') {
+      ++p_;
+    } else if (*p_ >= '1' && *p_ <= '9') {
+      while (p_ != end_ && is_digit(*p_)) ++p_;
+    } else {
+      return false;
+    }
+    bool floating = false;
+    if (p_ != end_ && *p_ == '.') {
+      floating = true;
+      ++p_;
+      if (p_ == end_ || !is_digit(*p_)) return false;
+      while (p_ != end_ && is_digit(*p_)) ++p_;
+    }
+    if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
+      floating = true;
+      ++p_;
+      if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      if (p_ == end_ || !is_digit(*p_)) return false;
+      while (p_ != end_ && is_digit(*p_)) ++p_;
+    }
+    if (!floating) {
+      if (negative) {
+        std::int64_t v = 0;
+        const auto r = std::from_chars(start, p_, v);
+        if (r.ec != std::errc() || r.ptr != p_) return false;  // beyond int64: nlohmann makes it a double
+        out = v;
+      } else {
+        std::uint64_t v = 0;
+        const auto r = std::from_chars(start, p_, v);
+        if (r.ec != std::errc() || r.ptr != p_) return false;
+        out = v;
+      }
+      return true;
+    }
+    double d = 0;
+    const auto r = std::from_chars(start, p_, d);
+    if (r.ec != std::errc() || r.ptr != p_ || !std::isfinite(d)) return false;
+    out = d;
+    return true;
+  }
+
+  const char* p_;
+  const char* end_;
+  int depth_ = 0;
+};
+
+constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+
+bool plain_string(const std::string& s) {
+  for (const char c : s) {
+    if (!kPlain.plain[static_cast<unsigned char>(c)]) return false;
+  }
+  return true;
+}
+
+void append_string(std::string& out, const std::string& s) {
+  if (!plain_string(s)) {
+    out += nlohmann::json(s).dump(-1, ' ', false, kReplace);
+    return;
+  }
+  out += '"';
+  out += s;
+  out += '"';
+}
+
+template <class Integer>
+void append_integer(std::string& out, Integer v) {
+  char buf[24];
+  const auto r = std::to_chars(buf, buf + sizeof buf, v);
+  out.append(buf, r.ptr);
+}
+
+}  // namespace
+
+bool parse_plain_json(std::string_view text, nlohmann::json& out) { return Parser(text).document(out); }
+
+template <class J>
+void append_dump(std::string& out, const J& j) {
+  switch (j.type()) {
+    case nlohmann::json::value_t::object: {
+      out += '{';
+      bool first = true;
+      for (auto it = j.begin(); it != j.end(); ++it) {
+        if (!first) out += ',';
+        first = false;
+        append_string(out, it.key());
+        out += ':';
+        append_dump(out, it.value());
+      }
+      out += '}';
+      return;
+    }
+    case nlohmann::json::value_t::array: {
+      out += '[';
+      bool first = true;
+      for (const auto& item : j) {
+        if (!first) out += ',';
+        first = false;
+        append_dump(out, item);
+      }
+      out += ']';
+      return;
+    }
+    case nlohmann::json::value_t::string:
+      append_string(out, j.template get_ref<const std::string&>());
+      return;
+    case nlohmann::json::value_t::number_integer:
+      append_integer(out, j.template get<std::int64_t>());
+      return;
+    case nlohmann::json::value_t::number_unsigned:
+      append_integer(out, j.template get<std::uint64_t>());
+      return;
+    case nlohmann::json::value_t::boolean:
+      out += j.template get<bool>() ? "true" : "false";
+      return;
+    case nlohmann::json::value_t::null:
+      out += "null";
+      return;
+    default:  // floats (nlohmann's shortest round-trip form), binary, discarded
+      out += j.dump(-1, ' ', false, kReplace);
+      return;
+  }
+}
+
+template void append_dump(std::string&, const nlohmann::json&);
+template void append_dump(std::string&, const nlohmann::ordered_json&);
+
+}  // namespace elicit::detail

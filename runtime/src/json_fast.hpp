@@ -1,0 +1,29 @@
+// A fast path for reading and writing the JSON of JSON-RPC messages, exact to nlohmann's own.
+// Internal to the runtime (not installed).
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+namespace elicit::detail {
+
+/// Parses `text` as one JSON value into `out`, giving exactly the document
+/// nlohmann::json::parse(text) gives, when the text is plain well-formed JSON. Returns false
+/// (leaving `out` unspecified) for anything it does not handle itself: malformed JSON, a byte order
+/// mark, a NUL byte outside a string, invalid UTF-8, a number that does not convert exactly
+/// (overflow, underflow), nesting deeper than 64 levels. The caller then parses with nlohmann,
+/// which gives the document or the error. Throws only std::bad_alloc.
+bool parse_plain_json(std::string_view text, nlohmann::json& out);
+
+/// Appends j.dump(-1, ' ', false, error_handler_t::replace) to `out`: the same bytes, written
+/// without nlohmann's serializer for objects, arrays, strings of printable ASCII, integers,
+/// booleans and null (floats and other strings go through nlohmann's).
+template <class Json>
+void append_dump(std::string& out, const Json& j);
+
+extern template void append_dump(std::string&, const nlohmann::json&);
+extern template void append_dump(std::string&, const nlohmann::ordered_json&);
+
+}  // namespace elicit::detail

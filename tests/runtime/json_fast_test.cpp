@@ -1,0 +1,244 @@
+// The fast JSON path of the JSON-RPC layer (runtime/src/json_fast.hpp) against nlohmann's own
+// parser and serializer: whatever it accepts it must read into exactly nlohmann's document (types
+// included: unsigned, signed and floating numbers), and what it writes must be nlohmann's bytes.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "json_fast.hpp"
+
+using nlohmann::json;
+using nlohmann::ordered_json;
+
+namespace {
+
+// Equal values of equal types, all the way down (nlohmann's == says 1 == 1u == 1.0).
+bool same(const json& a, const json& b) {
+  if (a.type() != b.type()) return false;
+  switch (a.type()) {
+    case json::value_t::object: {
+      if (a.size() != b.size()) return false;
+      for (auto x = a.begin(), y = b.begin(); x != a.end(); ++x, ++y) {
+        if (x.key() != y.key() || !same(x.value(), y.value())) return false;
+      }
+      return true;
+    }
+    case json::value_t::array: {
+      if (a.size() != b.size()) return false;
+      for (std::size_t i = 0; i < a.size(); ++i) {
+        if (!same(a[i], b[i])) return false;
+      }
+      return true;
+    }
+    case json::value_t::number_float: {
+      const double x = a.get<double>();
+      const double y = b.get<double>();
+      return std::memcmp(&x, &y, sizeof x) == 0;
+    }
+    default:
+      return a == b;
+  }
+}
+
+struct Reference {
+  bool ok = false;
+  json value;
+};
+
+Reference nlohmann_parse(const std::string& text) {
+  Reference r;
+  try {
+    r.value = json::parse(text);
+    r.ok = true;
+  } catch (const json::exception&) {
+  }
+  return r;
+}
+
+// Checks one text; returns whether the fast path took it.
+bool check_text(const std::string& text) {
+  json fast;
+  const bool taken = elicit::detail::parse_plain_json(text, fast);
+  if (!taken) return false;
+  const auto ref = nlohmann_parse(text);
+  INFO("text: " << text);
+  REQUIRE(ref.ok);
+  REQUIRE(same(fast, ref.value));
+  return true;
+}
+
+template <class Json>
+void check_dump(const Json& j) {
+  std::string fast = "prefix";
+  elicit::detail::append_dump(fast, j);
+  const auto ref = "prefix" + j.dump(-1, ' ', false, json::error_handler_t::replace);
+  REQUIRE(fast == ref);
+}
+
+class Generator {
+ public:
+  explicit Generator(std::uint32_t seed) : rng_(seed) {}
+
+  int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+
+  std::string string_value() {
+    static const std::vector<std::string> pieces{
+        "a", "name", "Monalisa Octocat", " ", "\"", "\\", "/", "\b", "\f", "\n", "\r", "\t", std::string(1, '\0'),
+        "\x01", "\x1f", "\x7f", "é", "€", "😀", "\xC3", "\xE2\x82", "\xED\xA0\x80", "\xF4\x90\x80\x80", "\xC0\x80",
+        "\xFF", "0123456789abcdef"};
+    std::string s;
+    const int n = pick(6);
+    for (int i = 0; i < n; ++i) s += pieces[static_cast<std::size_t>(pick(static_cast<int>(pieces.size())))];
+    return s;
+  }
+
+  template <class Json>
+  Json value(int depth) {
+    const int kind = depth > 5 ? pick(6) : pick(8);
+    switch (kind) {
+      case 0:
+        return nullptr;
+      case 1:
+        return pick(2) == 0;
+      case 2: {
+        static const std::vector<std::int64_t> ints{0, 1, -1, 30, -30, INT64_MAX, INT64_MIN, 1 << 20};
+        return ints[static_cast<std::size_t>(pick(static_cast<int>(ints.size())))];
+      }
+      case 3: {
+        static const std::vector<std::uint64_t> uints{0, 18, UINT64_MAX, 1ULL << 63};
+        return uints[static_cast<std::size_t>(pick(static_cast<int>(uints.size())))];
+      }
+      case 4: {
+        static const std::vector<double> doubles{0.0, -0.0, 30.0, 30.5, 1e300, -1e-300, 5e-324, 0.1, 1.0 / 3, 2e22};
+        return doubles[static_cast<std::size_t>(pick(static_cast<int>(doubles.size())))];
+      }
+      case 5:
+        return string_value();
+      case 6: {
+        Json a = Json::array();
+        const int n = pick(4);
+        for (int i = 0; i < n; ++i) a.push_back(value<Json>(depth + 1));
+        return a;
+      }
+      default: {
+        Json o = Json::object();
+        const int n = pick(4);
+        for (int i = 0; i < n; ++i) o[string_value()] = value<Json>(depth + 1);
+        return o;
+      }
+    }
+  }
+
+  // JSON text for a random document: nlohmann's own dump (valid UTF-8 only), with whitespace
+  // sprinkled between tokens.
+  std::string text() {
+    std::string t;
+    const auto doc = value<json>(0);
+    std::string dumped;
+    try {
+      dumped = doc.dump();
+    } catch (const json::exception&) {
+      dumped = doc.dump(-1, ' ', false, json::error_handler_t::replace);
+    }
+    bool in_string = false;
+    for (std::size_t i = 0; i < dumped.size(); ++i) {
+      const char c = dumped[i];
+      t += c;
+      if (in_string) {
+        if (c == '\\') {
+          t += dumped[++i];
+        } else if (c == '"') {
+          in_string = false;
+        }
+        continue;
+      }
+      if (c == '"') in_string = true;
+      if ((c == ',' || c == ':' || c == '[' || c == '{') && pick(4) == 0) t += " \n\t\r"[pick(4)];
+    }
+    return t;
+  }
+
+  std::string mutate(std::string t) {
+    static const char kBytes[] = "{}[]\":,\\ -+.eE0123456789tfnul\x00\xEF\xC3\xED\x7f";
+    static const std::string bytes(kBytes, sizeof kBytes - 1);
+    const int edits = 1 + pick(3);
+    for (int e = 0; e < edits; ++e) {
+      const auto at = t.empty() ? 0 : static_cast<std::size_t>(pick(static_cast<int>(t.size())));
+      const char b = bytes[static_cast<std::size_t>(pick(static_cast<int>(bytes.size())))];
+      switch (pick(3)) {
+        case 0:
+          if (!t.empty()) t[at] = b;
+          break;
+        case 1:
+          t.insert(t.begin() + static_cast<std::ptrdiff_t>(at), b);
+          break;
+        default:
+          if (!t.empty()) t.erase(at, 1);
+          break;
+      }
+    }
+    return t;
+  }
+
+ private:
+  std::mt19937 rng_;
+};
+
+}  // namespace
+
+TEST_CASE("the fast JSON reader gives nlohmann's document or leaves the text to nlohmann", "[json_fast]") {
+  const std::vector<std::string> edges{
+      "", " ", "{}", "[]", "null", "true", "false", "nul", "truex", "0", "-0", "-", "01", "1.", ".5", "1e", "1e5",
+      "1E+5", "-1.5e-3", "30.0", "1e400", "-1e400", "1e-400", "5e-324", "18446744073709551615",
+      "18446744073709551616", "-9223372036854775808", "-9223372036854775809", R"("\u0000")", R"("\ud83d\ude00")",
+      R"("\ud83d")", R"("\ude00")", R"("\ud83dx")", R"("\ud83d\u0041")", R"("\u12")", R"("\u00e9\u00E9")",
+      R"("\x")", "\"a\tb\"", "\"\x7f\"", "\xEF\xBB\xBF{}", std::string("{}\0x", 4), std::string("\0", 1),
+      R"({"a":1,"a":2})", " {\"a\" : [1 , 2 ] } \n", "{,}", "[1,]", R"({"a"})", R"({"a":})", "[1 2]", R"("\/")",
+      "\"\xC0\x80\"", "\"\xED\xA0\x80\"", "\"\xF4\x90\x80\x80\"", "\"\xE2\x82\"", "\"é€😀\"", "\"\xF0\x9F\x98\"",
+      R"({"jsonrpc":"2.0","id":1,"method":"elicitation/create","params":{"mode":"form"}})", "[] []", "{}}", "\"",
+      R"("abc)", "[", "{\"a\":1,}", "+1", "0x10", "1.5E", "-01", "2.", "[-]", "[tru]", "[nulll]"};
+  int taken = 0;
+  for (const auto& t : edges) taken += check_text(t) ? 1 : 0;
+  CHECK(taken > 20);
+
+  // Nesting: the fast path takes 64 levels and leaves deeper ones to the checked path.
+  CHECK(check_text(std::string(64, '[') + std::string(64, ']')));
+  CHECK_FALSE(check_text(std::string(65, '[') + std::string(65, ']')));
+
+  Generator g(20261123);
+  int valid_taken = 0;
+  int mutated_taken = 0;
+  constexpr int kTexts = 20000;
+  for (int i = 0; i < kTexts; ++i) {
+    const auto text = g.text();
+    valid_taken += check_text(text) ? 1 : 0;
+    for (int m = 0; m < 4; ++m) mutated_taken += check_text(g.mutate(text)) ? 1 : 0;
+  }
+  // Every valid text of this shape (well-formed UTF-8, shallow) is the fast path's to read.
+  CHECK(valid_taken == kTexts);
+  CHECK(mutated_taken > 0);
+}
+
+TEST_CASE("the fast JSON writer gives nlohmann's bytes", "[json_fast]") {
+  check_dump(json());
+  check_dump(json::object());
+  check_dump(json::array());
+  check_dump(json("\xFF invalid UTF-8 \xC3"));
+  check_dump(json(std::string("nul \0 inside", 12)));
+  check_dump(json(-0.0));
+  check_dump(json(std::nan("")));
+  check_dump(json(INT64_MIN));
+  check_dump(json(UINT64_MAX));
+  check_dump(json::binary({1, 2, 3}));
+  check_dump(ordered_json{{"z", 1}, {"a", {{"y", "é"}, {"b", nullptr}}}, {"m", ordered_json::array({1.5, "x\n"})}});
+  Generator g(7);
+  for (int i = 0; i < 20000; ++i) {
+    check_dump(g.value<json>(0));
+    check_dump(g.value<ordered_json>(0));
+  }
+}
