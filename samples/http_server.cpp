@@ -1,6 +1,7 @@
 // The sample tools (sample_tools.cpp) over Streamable HTTP, on loopback.
 // Usage: elicitgen_http_server [--port N] (0 or absent: a free port). Prints the endpoint URL on
-// stdout once listening, and serves until SIGINT or SIGTERM.
+// stdout once listening, and serves until SIGINT or SIGTERM. Exits 1 with a message on stderr when
+// it cannot start (the port is taken, no thread can be created).
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -28,7 +29,12 @@ int main(int argc, char** argv) {
 
   elicit::StreamableHttpServer server({"elicitgen-sample-server", "0.1.0", "elicitgen sample server", std::nullopt},
                                       add_sample_tools, options);
-  server.start();
+  try {
+    server.start();
+  } catch (const std::exception& e) {  // cannot listen, or no thread could be created
+    std::cerr << "elicitgen-sample-server: cannot start: " << e.what() << "\n";
+    return 1;
+  }
   std::cout << "http://127.0.0.1:" << server.port() << options.path << std::endl;
   int received = 0;
   sigwait(&signals, &received);

@@ -8,10 +8,15 @@
 #include "sample_tools.hpp"
 
 int main() {
-  elicit::StdioTransport transport;
-  elicit::Server server(transport, {"elicitgen-sample-server", "0.1.0", "elicitgen sample server", std::nullopt});
-  add_sample_tools(server);
-  std::cerr << "elicitgen-sample-server: serving on stdio\n";
-  server.run();
+  try {
+    elicit::StdioTransport transport;
+    elicit::Server server(transport, {"elicitgen-sample-server", "0.1.0", "elicitgen sample server", std::nullopt});
+    add_sample_tools(server);
+    std::cerr << "elicitgen-sample-server: serving on stdio\n";
+    server.run();
+  } catch (const std::exception& e) {  // e.g. no thread could be created for the workers or the reader
+    std::cerr << "elicitgen-sample-server: " << e.what() << "\n";
+    return 1;
+  }
   return 0;
 }

@@ -371,8 +371,15 @@ void Session::start() {
     impl_->started = true;
   }
   auto impl = impl_;
-  impl_->transport.start([impl](std::string text) { impl->receive(std::move(text)); },
-                         [impl] { impl->transport_closed(); });
+  try {
+    impl_->transport.start([impl](std::string text) { impl->receive(std::move(text)); },
+                           [impl] { impl->transport_closed(); });
+  } catch (...) {
+    // The transport did not start (e.g. no thread could be created for it), so it will never report
+    // its end: the session ends here, or close() and the destructor would wait for it forever.
+    impl_->transport_closed();
+    throw;
+  }
 }
 
 RequestId Session::send_request(std::string method, nlohmann::ordered_json params, ResponseHandler on_done,

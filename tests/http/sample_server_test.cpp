@@ -6,8 +6,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <memory>
 #include <thread>
 
+#include "../common/patience.hpp"
+#include "../common/thread_limit.hpp"
 #include "http_client.hpp"
 
 using namespace std::chrono_literals;
@@ -96,4 +99,181 @@ TEST_CASE("SIGTERM stops the sample HTTP server with a form open and a GET strea
   while (call.next_message()) {
   }
   CHECK(call.closed_by_peer());
+}
+
+namespace {
+
+json initialize_request(int id) {
+  return {{"jsonrpc", "2.0"},
+          {"id", id},
+          {"method", "initialize"},
+          {"params",
+           {{"protocolVersion", "2025-11-25"},
+            {"capabilities", {{"elicitation", json::object()}}},
+            {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}};
+}
+
+struct LimitedChild {
+  pid_t pid = -1;
+  int out = -1;       // the child's stdout and stderr
+  std::string first;  // its first line: the URL, "SKIP: why", or what it said before exiting
+  LimitedChild(pid_t p, int o) : pid(p), out(o) {}
+  LimitedChild(const LimitedChild&) = delete;
+  LimitedChild& operator=(const LimitedChild&) = delete;
+  // Its exit status within `limit` (see test_support::wait_child).
+  int wait(std::chrono::milliseconds limit) {
+    const int status = test_support::wait_child(pid, limit);
+    pid = -1;
+    return status;
+  }
+  ~LimitedChild() {  // a failed REQUIRE leaves no server behind
+    if (pid > 0) {
+      kill(pid, SIGKILL);
+      waitpid(pid, nullptr, 0);
+    }
+  }
+};
+
+// Starts the sample server with thread creation blocked from the start when `blocked`, and reads
+// its first line. The calling process is unprivileged already (run_self's child), so it may change
+// the server's limits later.
+std::unique_ptr<LimitedChild> start_limited_server(bool blocked) {
+  int out[2];
+  REQUIRE(pipe(out) == 0);
+  const pid_t pid = fork();
+  REQUIRE(pid >= 0);
+  if (pid == 0) {
+    dup2(out[1], STDOUT_FILENO);
+    dup2(out[1], STDERR_FILENO);
+    close(out[0]);
+    close(out[1]);
+    std::string why;
+    if (!test_support::block_threads(why)) {
+      std::printf("SKIP: %s\n", why.c_str());
+      std::fflush(stdout);
+      _exit(test_support::kSkipStatus);
+    }
+    if (!blocked && !test_support::set_thread_limit(0, false)) _exit(126);
+    // LeakSanitizer needs a thread of its own at exit, which the limit forbids.
+    const char* asan = std::getenv("ASAN_OPTIONS");
+    setenv("ASAN_OPTIONS", (std::string(asan ? asan : "") + ":detect_leaks=0").c_str(), 1);
+    execl(SAMPLE_HTTP_SERVER, SAMPLE_HTTP_SERVER, "--port", "0", static_cast<char*>(nullptr));
+    _exit(127);
+  }
+  close(out[1]);
+  auto c = std::make_unique<LimitedChild>(pid, out[0]);
+  char ch;
+  while (read(c->out, &ch, 1) == 1 && ch != '\n') c->first += ch;
+  return c;
+}
+
+std::string drain(int fd) {
+  std::string s;
+  char buf[4096];
+  for (ssize_t n; (n = read(fd, buf, sizeof buf)) > 0;) s.append(buf, static_cast<std::size_t>(n));
+  close(fd);
+  return s;
+}
+
+[[noreturn]] void skip(const std::string& why) {
+  std::printf("%s\n", why.c_str());
+  std::fflush(stdout);
+  std::_Exit(test_support::kSkipStatus);
+}
+
+}  // namespace
+
+// (No commas or semicolons in test names: CTest and Catch would split the name there.)
+TEST_CASE("a sample HTTP server that cannot create threads exits cleanly at start or answers 503 and serves on "
+          "and stops on SIGTERM",
+          "[http][process][thread_limit]") {
+  // In a process of its own that gives up root: RLIMIT_NPROC does not bind root, and the server's
+  // limit can only be changed by a process of the same user (root here lacks CAP_SYS_RESOURCE).
+  const auto child = test_support::run_self("[.thread_limit_http_child]", test_support::kPatience);
+  if (child.status == test_support::kSkipStatus) {
+    WARN("skipped: " << child.output);
+    return;
+  }
+  INFO(child.output);
+  CHECK(child.status == 0);
+}
+
+TEST_CASE("thread limit http child", "[.thread_limit_http_child]") {
+  if (!test_support::in_child()) return;
+  if (!test_support::drop_root()) skip("cannot drop root privileges (setuid to 65534)");
+
+  SECTION("no thread at start: it says so and exits 1 (no crash)") {
+    auto child = start_limited_server(true);
+    if (child->first.rfind("SKIP", 0) == 0) skip(child->first);
+    const auto status = child->wait(5s);
+    const auto said = child->first + "\n" + drain(child->out);
+    INFO(said);
+    CHECK(status == 1);  // not -1 (std::terminate, a signal), not -2 (hung)
+    CHECK(said.find("cannot start") != std::string::npos);
+  }
+
+  SECTION("threads gone while serving: initialize is 503 until a thread can be made, the rest is served") {
+    auto child = start_limited_server(false);
+    if (child->first.rfind("SKIP", 0) == 0) skip(child->first);
+    const auto colon = child->first.rfind(':');
+    REQUIRE(colon != std::string::npos);
+    const int port = std::stoi(child->first.substr(colon + 1));
+    // The server is listening with its I/O threads and worker pool; the first session would start
+    // the timer thread (TimerService::shared()), and now no thread can be created.
+    REQUIRE(test_support::set_thread_limit(child->pid, true));
+    auto post = [&](const json& body) {
+      http_test::Connection c(port);
+      return c.request(verb::post, "/mcp", http_test::kAccept, body.dump());
+    };
+    for (int i = 0; i < 2; ++i) {
+      const auto refused = post(initialize_request(1));
+      CHECK(refused.status == 503);
+      CHECK(refused.header("retry-after") == "1");
+      CHECK(json::parse(refused.body)["error"]["code"] == -32000);
+    }
+    // Still serving what needs no new thread.
+    CHECK(http_test::Connection(port).request(verb::get, "/elsewhere", http_test::kAccept).status == 404);
+    CHECK(post(json{{"jsonrpc", "2.0"}, {"id", 3}, {"method", "ping"}}).status == 400);  // no session id
+
+    // A thread can be made again: the next initialize starts the timer thread and succeeds.
+    REQUIRE(test_support::set_thread_limit(child->pid, false));
+    CHECK(post(initialize_request(4)).status == 200);
+
+    // No thread again: new sessions and whole elicitations are served all the same.
+    REQUIRE(test_support::set_thread_limit(child->pid, true));
+    http_test::Connection init(port);
+    init.send(verb::post, "/mcp", http_test::kAccept, initialize_request(5).dump());
+    const auto head = init.read_head();
+    REQUIRE(head.status == 200);
+    auto headers = http_test::kAccept;
+    headers.emplace_back("Mcp-Session-Id", head.header("mcp-session-id"));
+    init.read_body();
+    http_test::Connection call(port);
+    call.send(
+        verb::post, "/mcp", headers,
+        json{{"jsonrpc", "2.0"}, {"id", 6}, {"method", "tools/call"}, {"params", {{"name", "github_username"}}}}
+            .dump());
+    REQUIRE(call.read_head().status == 200);
+    const auto ask = call.next_message();
+    REQUIRE(ask);
+    REQUIRE((*ask)["method"] == "elicitation/create");
+    http_test::Connection answer(port);
+    CHECK(answer
+              .request(verb::post, "/mcp", headers,
+                       json{{"jsonrpc", "2.0"},
+                            {"id", (*ask)["id"]},
+                            {"result", {{"action", "accept"}, {"content", {{"name", "octocat"}}}}}}
+                           .dump())
+              .status == 202);
+    const auto done = call.next_message();
+    REQUIRE(done);
+    CHECK((*done)["id"] == 6);
+    CHECK((*done)["result"]["content"][0]["text"].get<std::string>().find("octocat") != std::string::npos);
+
+    // SIGTERM, still without threads: it stops within 5 s, cleanly.
+    REQUIRE(kill(child->pid, SIGTERM) == 0);
+    const auto status = child->wait(5s);
+    INFO(drain(child->out));
+    CHECK(status == 0);
+  }
 }

@@ -113,7 +113,9 @@ class Session {
   void on_request(std::string method, RequestHandler handler);
   void on_notification(std::string method, NotificationHandler handler);
 
-  /// Starts the transport. Register handlers first.
+  /// Starts the transport. Register handlers first. Throws what the transport's start() throws
+  /// (std::system_error when it cannot create its thread); the session has then ended: what was
+  /// pending fails with transport_closed, and closing or destroying it does not wait.
   void start();
 
   /// Sends a request and returns its id at once. `on_done` runs exactly once: with the result or
