@@ -93,8 +93,35 @@ bool same(const nlohmann::json& a, const nlohmann::json& b) {
   return a == b;
 }
 
+// The JSON-RPC members the fast path read must be the document's.
+void check_fast_envelope(std::string_view text) {
+  elicit::detail::PlainEnvelope e;
+  if (!elicit::detail::parse_plain_envelope(text, e)) return;
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.begin(), text.end());
+  } catch (const nlohmann::json::exception&) {
+    __builtin_trap();
+  }
+  if (!j.is_object()) __builtin_trap();
+  auto agrees = [&](const char* key, bool has, const nlohmann::json& value) {
+    const auto it = j.find(key);
+    return has == (it != j.end()) && (!has || same(value, *it));
+  };
+  const auto v = j.find("jsonrpc");
+  if (e.jsonrpc_2_0 != (v != j.end() && v->is_string() && *v == "2.0")) __builtin_trap();
+  const auto m = j.find("method");
+  if (e.has_method != (m != j.end())) __builtin_trap();
+  if (e.has_method && (e.method_is_string != m->is_string() || (e.method_is_string && e.method != *m)))
+    __builtin_trap();
+  if (!agrees("id", e.has_id, e.id) || !agrees("params", e.has_params, e.params) ||
+      !agrees("result", e.has_result, e.result) || !agrees("error", e.has_error, e.error))
+    __builtin_trap();
+}
+
 // What the fast path reads it must read as nlohmann does; what it writes must be nlohmann's bytes.
 void check_fast_json(std::string_view text) {
+  check_fast_envelope(text);
   nlohmann::json fast;
   if (!elicit::detail::parse_plain_json(text, fast)) return;
   nlohmann::json reference;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdint>
 #include <system_error>
+#include <utility>
 
 namespace elicit::detail {
 
@@ -38,7 +39,76 @@ class Parser {
     return p_ == end_;
   }
 
+  bool envelope(PlainEnvelope& e) {
+    skip_space();
+    if (p_ == end_ || *p_ != '{') return false;
+    ++p_;
+    ++depth_;
+    skip_space();
+    if (p_ != end_ && *p_ == '}') {
+      ++p_;
+      skip_space();
+      return p_ == end_;
+    }
+    while (true) {
+      skip_space();
+      if (p_ == end_ || *p_ != '"') return false;
+      ++p_;
+      std::string key;
+      if (!string(key)) return false;
+      skip_space();
+      if (p_ == end_ || *p_ != ':') return false;
+      ++p_;
+      skip_space();
+      if (!member(key, e)) return false;
+      skip_space();
+      if (p_ == end_) return false;
+      if (*p_ == ',') {
+        ++p_;
+        continue;
+      }
+      if (*p_ != '}') return false;
+      ++p_;
+      skip_space();
+      return p_ == end_;
+    }
+  }
+
  private:
+  // One member's value; false for a repeated JSON-RPC member (nlohmann keeps the last one: the
+  // document path decides).
+  bool member(const std::string& key, PlainEnvelope& e) {
+    auto once = [](bool& seen) { return !std::exchange(seen, true); };
+    if (key == "jsonrpc") {
+      if (!once(seen_jsonrpc_)) return false;
+      if (end_ - p_ >= 5 && std::string_view(p_, 5) == "\"2.0\"") {
+        p_ += 5;
+        e.jsonrpc_2_0 = true;
+        return true;
+      }
+      Json v;
+      if (!value(v)) return false;
+      e.jsonrpc_2_0 = v.is_string() && v.get_ref<const std::string&>() == "2.0";
+      return true;
+    }
+    if (key == "id") return once(e.has_id) && value(e.id);
+    if (key == "method") {
+      if (!once(e.has_method)) return false;
+      if (p_ != end_ && *p_ == '"') {
+        ++p_;
+        e.method_is_string = true;
+        return string(e.method);
+      }
+      Json v;
+      return value(v);
+    }
+    if (key == "params") return once(e.has_params) && value(e.params);
+    if (key == "result") return once(e.has_result) && value(e.result);
+    if (key == "error") return once(e.has_error) && value(e.error);
+    Json ignored;
+    return value(ignored);
+  }
+
   void skip_space() {
     while (p_ != end_ && (*p_ == ' ' || *p_ == '\n' || *p_ == '\r' || *p_ == '\t')) ++p_;
   }
@@ -326,6 +396,7 @@ class Parser {
   const char* p_;
   const char* end_;
   int depth_ = 0;
+  bool seen_jsonrpc_ = false;
 };
 
 constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
@@ -357,6 +428,11 @@ void append_integer(std::string& out, Integer v) {
 }  // namespace
 
 bool parse_plain_json(std::string_view text, nlohmann::json& out) { return Parser(text).document(out); }
+
+bool parse_plain_envelope(std::string_view text, PlainEnvelope& out) {
+  if (!text.empty() && static_cast<unsigned char>(text.front()) == 0xEF) return false;  // see document()
+  return Parser(text).envelope(out);
+}
 
 template <class J>
 void append_dump(std::string& out, const J& j) {

@@ -17,6 +17,27 @@ namespace elicit::detail {
 /// which gives the document or the error. Throws only std::bad_alloc.
 bool parse_plain_json(std::string_view text, nlohmann::json& out);
 
+/// The members of a JSON-RPC message's top-level object that parse_message reads.
+struct PlainEnvelope {
+  bool jsonrpc_2_0 = false;  ///< "jsonrpc" is the string "2.0"
+  bool has_id = false;
+  nlohmann::json id;
+  bool has_method = false;
+  bool method_is_string = false;
+  std::string method;
+  bool has_params = false;
+  nlohmann::json params;
+  bool has_result = false;
+  nlohmann::json result;
+  bool has_error = false;
+  nlohmann::json error;
+};
+
+/// parse_plain_json for a text that is one JSON object, read into its JSON-RPC members (other
+/// members are read and dropped) without a document for the object itself. False, as for
+/// parse_plain_json, and also when the text is not an object or repeats one of those members.
+bool parse_plain_envelope(std::string_view text, PlainEnvelope& out);
+
 /// Appends j.dump(-1, ' ', false, error_handler_t::replace) to `out`: the same bytes, written
 /// without nlohmann's serializer for objects, arrays, strings of printable ASCII, integers,
 /// booleans and null (floats and other strings go through nlohmann's).

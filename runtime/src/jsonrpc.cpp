@@ -79,39 +79,53 @@ std::optional<RpcError> parse_document(std::string_view text, nlohmann::json& j)
 
 }  // namespace
 
-ParseResult parse_message(std::string_view text) {
-  nlohmann::json j;
-  if (auto error = parse_document(text, j)) {
-    ParseResult r;
-    r.error = std::move(error);
-    return r;
-  }
-  if (j.is_array()) return invalid("batches are not supported (MCP 2025-06-18 removed them)");
-  if (!j.is_object()) return invalid("a message must be a JSON object");
-  // `j` is ours: its members are moved out, not copied.
-  const auto id_it = j.find("id");
-  std::optional<RequestId> id;
-  if (id_it != j.end()) id = read_id(*id_it);
-  if (const auto v = j.find("jsonrpc"); v == j.end() || !v->is_string() || v->get_ref<const std::string&>() != "2.0")
-    return invalid("\"jsonrpc\" must be \"2.0\"", id);
+namespace {
 
-  const auto method = j.find("method");
-  if (method != j.end()) {
-    if (!method->is_string()) return invalid("\"method\" must be a string", id);
-    nlohmann::json params;
-    if (const auto p = j.find("params"); p != j.end()) {
-      if (!p->is_object() && !p->is_array()) return invalid("\"params\" must be an object", id);
-      params = std::move(*p);
+// The JSON-RPC members of a parsed object, moved out of it.
+detail::PlainEnvelope envelope_of(nlohmann::json& j) {
+  detail::PlainEnvelope e;
+  if (const auto v = j.find("jsonrpc"); v != j.end())
+    e.jsonrpc_2_0 = v->is_string() && v->get_ref<const std::string&>() == "2.0";
+  auto take = [&](const char* key, bool& has, nlohmann::json& into) {
+    if (const auto it = j.find(key); it != j.end()) {
+      has = true;
+      into = std::move(*it);
     }
-    auto& name = method->get_ref<std::string&>();
-    if (id_it == j.end()) {
+  };
+  take("id", e.has_id, e.id);
+  if (const auto m = j.find("method"); m != j.end()) {
+    e.has_method = true;
+    if (m->is_string()) {
+      e.method_is_string = true;
+      e.method = std::move(m->get_ref<std::string&>());
+    }
+  }
+  take("params", e.has_params, e.params);
+  take("result", e.has_result, e.result);
+  take("error", e.has_error, e.error);
+  return e;
+}
+
+ParseResult message_of(detail::PlainEnvelope&& e) {
+  std::optional<RequestId> id;
+  if (e.has_id) id = read_id(e.id);
+  if (!e.jsonrpc_2_0) return invalid("\"jsonrpc\" must be \"2.0\"", id);
+
+  if (e.has_method) {
+    if (!e.method_is_string) return invalid("\"method\" must be a string", id);
+    nlohmann::json params;
+    if (e.has_params) {
+      if (!e.params.is_object() && !e.params.is_array()) return invalid("\"params\" must be an object", id);
+      params = std::move(e.params);
+    }
+    if (!e.has_id) {
       ParseResult r;
-      r.message = Notification{std::move(name), std::move(params)};
+      r.message = Notification{std::move(e.method), std::move(params)};
       return r;
     }
     if (!id) return invalid("\"id\" must be a string or an integer");
     ParseResult r;
-    r.message = Request{std::move(*id), std::move(name), std::move(params)};
+    r.message = Request{std::move(*id), std::move(e.method), std::move(params)};
     return r;
   }
 
@@ -121,31 +135,46 @@ ParseResult parse_message(std::string_view text) {
     r.ignore = true;
     return r;
   }
-  const auto result = j.find("result");
-  const auto error = j.find("error");
-  if ((result == j.end()) == (error == j.end())) {
+  if (e.has_result == e.has_error) {
     ParseResult r;
     r.ignore = true;  // answering a response with an error would start a ping-pong
     return r;
   }
   Response resp{std::move(*id), std::nullopt, std::nullopt};
-  if (result != j.end()) {
-    resp.result = std::move(*result);
+  if (e.has_result) {
+    resp.result = std::move(e.result);
   } else {
-    RpcError e;
-    if (error->is_object()) {
-      e.code = error->value("code", nlohmann::json(0)).is_number_integer() ? (*error)["code"].get<int>() : 0;
-      if (const auto m = error->find("message"); m != error->end() && m->is_string())
-        e.message = std::move(m->get_ref<std::string&>());
-      if (const auto d = error->find("data"); d != error->end()) e.data = std::move(*d);
+    auto& error = e.error;
+    RpcError re;
+    if (error.is_object()) {
+      re.code = error.value("code", nlohmann::json(0)).is_number_integer() ? error["code"].get<int>() : 0;
+      if (const auto m = error.find("message"); m != error.end() && m->is_string())
+        re.message = std::move(m->get_ref<std::string&>());
+      if (const auto d = error.find("data"); d != error.end()) re.data = std::move(*d);
     } else {
-      e.message = "malformed error object: " + error->dump(-1, ' ', false, kReplace);
+      re.message = "malformed error object: " + error.dump(-1, ' ', false, kReplace);
     }
-    resp.error = std::move(e);
+    resp.error = std::move(re);
   }
   ParseResult r;
   r.message = std::move(resp);
   return r;
+}
+
+}  // namespace
+
+ParseResult parse_message(std::string_view text) {
+  // A plain well-formed object (every real message) is read member by member by the fast path.
+  if (detail::PlainEnvelope e; detail::parse_plain_envelope(text, e)) return message_of(std::move(e));
+  nlohmann::json j;
+  if (auto error = parse_document(text, j)) {
+    ParseResult r;
+    r.error = std::move(error);
+    return r;
+  }
+  if (j.is_array()) return invalid("batches are not supported (MCP 2025-06-18 removed them)");
+  if (!j.is_object()) return invalid("a message must be a JSON object");
+  return message_of(envelope_of(j));  // `j` is ours: its members are moved out, not copied
 }
 
 // The wire form is written directly: the envelope as text, each JSON value dumped once into it, with

@@ -242,3 +242,73 @@ TEST_CASE("the fast JSON writer gives nlohmann's bytes", "[json_fast]") {
     check_dump(g.value<ordered_json>(0));
   }
 }
+
+namespace {
+
+// The envelope the fast path read must be what the document says, member by member.
+bool check_envelope(const std::string& text) {
+  elicit::detail::PlainEnvelope e;
+  if (!elicit::detail::parse_plain_envelope(text, e)) return false;
+  const auto ref = nlohmann_parse(text);
+  INFO("text: " << text);
+  REQUIRE(ref.ok);
+  REQUIRE(ref.value.is_object());
+  const auto& j = ref.value;
+  auto has = [&](const char* key) { return j.find(key) != j.end(); };
+  CHECK(e.jsonrpc_2_0 == (has("jsonrpc") && j["jsonrpc"].is_string() && j["jsonrpc"] == "2.0"));
+  CHECK(e.has_id == has("id"));
+  if (e.has_id) CHECK(same(e.id, j["id"]));
+  CHECK(e.has_method == has("method"));
+  if (e.has_method) {
+    CHECK(e.method_is_string == j["method"].is_string());
+    if (e.method_is_string) CHECK(e.method == j["method"].get<std::string>());
+  }
+  CHECK(e.has_params == has("params"));
+  if (e.has_params) CHECK(same(e.params, j["params"]));
+  CHECK(e.has_result == has("result"));
+  if (e.has_result) CHECK(same(e.result, j["result"]));
+  CHECK(e.has_error == has("error"));
+  if (e.has_error) CHECK(same(e.error, j["error"]));
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("the fast JSON-RPC envelope reader agrees with the document, member by member", "[json_fast]") {
+  const std::vector<std::string> edges{
+      "{}", " { } ", "[]", "1", R"("x")", R"({"jsonrpc":"2.0","id":1,"method":"ping"})",
+      R"({"jsonrpc":"2.0","id":1,"method":"ping","params":{}})", R"({"jsonrpc":"2.0","id":"a","result":{}})",
+      R"({"jsonrpc":"2.0","id":-5,"error":{"code":-32601,"message":"x"}})", R"({"jsonrpc":"2.0","method":"n"})",
+      R"({"jsonrpc":"2\u002e0","id":1,"method":"ping"})", R"({"jsonrpc":2.0,"id":1})", R"({"jsonrpc":"2.0 ","id":1})",
+      R"({"jsonrpc":"2.0","id":1,"id":2,"method":"x"})", R"({"jsonrpc":"2.0","jsonrpc":"1.0"})",
+      R"({"jsonrpc":"2.0","method":7})", R"({"jsonrpc":"2.0","method":"a\nb"})", R"({"x":1,"x":2,"jsonrpc":"2.0"})",
+      R"({"jsonrpc":"2.0","id":null,"result":null,"extra":[1,{"a":[]}]})", "{\"jsonrpc\":\"2.0\"} x",
+      "\xEF\xBB\xBF{}", R"({"jsonrpc":"2.0",})", R"({"jsonrpc" "2.0"})", R"({"id":18446744073709551615})"};
+  int taken = 0;
+  for (const auto& t : edges) taken += check_envelope(t) ? 1 : 0;
+  CHECK(taken > 10);
+
+  Generator g(11);
+  const std::vector<std::string> keys{"jsonrpc", "id", "method", "params", "result", "error", "other"};
+  int generated_taken = 0;
+  for (int i = 0; i < 20000; ++i) {
+    std::string text = "{";
+    const int n = g.pick(5);
+    for (int m = 0; m < n; ++m) {
+      if (m > 0) text += ",";
+      const auto& key = keys[static_cast<std::size_t>(g.pick(static_cast<int>(keys.size())))];
+      text += "\"" + key + "\":";
+      if (key == "jsonrpc" && g.pick(2) == 0) {
+        text += "\"2.0\"";
+      } else if (key == "method" && g.pick(2) == 0) {
+        text += "\"elicitation/create\"";
+      } else {
+        text += g.text();
+      }
+    }
+    text += "}";
+    generated_taken += check_envelope(text) ? 1 : 0;
+    for (int m = 0; m < 2; ++m) check_envelope(g.mutate(text));
+  }
+  CHECK(generated_taken > 10000);
+}
