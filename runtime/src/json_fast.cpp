@@ -434,6 +434,27 @@ bool parse_plain_envelope(std::string_view text, PlainEnvelope& out) {
   return Parser(text).envelope(out);
 }
 
+namespace {
+
+void dispose_at(nlohmann::json& j, int depth) noexcept {
+  if (depth > kMaxFastDepth) return;
+  if (auto* object = j.get_ptr<Json::object_t*>()) {
+    for (auto& member : *object) {
+      if (member.second.is_structured()) dispose_at(member.second, depth + 1);
+    }
+    object->clear();
+  } else if (auto* array = j.get_ptr<Json::array_t*>()) {
+    for (auto& item : *array) {
+      if (item.is_structured()) dispose_at(item, depth + 1);
+    }
+    array->clear();
+  }
+}
+
+}  // namespace
+
+void dispose(nlohmann::json& j) noexcept { dispose_at(j, 0); }
+
 template <class J>
 void append_dump(std::string& out, const J& j) {
   switch (j.type()) {

@@ -38,6 +38,13 @@ struct PlainEnvelope {
 /// parse_plain_json, and also when the text is not an object or repeats one of those members.
 bool parse_plain_envelope(std::string_view text, PlainEnvelope& out);
 
+/// Empties `j`'s containers children first, so that destroying it frees its nodes directly:
+/// nlohmann's destructor moves every descendant of a non-empty container onto a heap-allocated
+/// stack first (to avoid recursion), which costs about as much as freeing them. Recurses as deep
+/// as the document, at most 64 levels (deeper parts are left to the destructor). Leaves `j` an
+/// empty container of its type.
+void dispose(nlohmann::json& j) noexcept;
+
 /// Appends j.dump(-1, ' ', false, error_handler_t::replace) to `out`: the same bytes, written
 /// without nlohmann's serializer for objects, arrays, strings of printable ASCII, integers,
 /// booleans and null (floats and other strings go through nlohmann's).

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "elicit/event_thread.hpp"
+#include "json_fast.hpp"
 
 namespace elicit {
 
@@ -177,6 +178,12 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
       return;
     }
     std::visit([this](auto& m) { handle(m); }, *parsed.message);
+    // The handlers are done with the peer's params: take them apart the cheap way.
+    if (auto* request = std::get_if<Request>(&*parsed.message)) {
+      detail::dispose(request->params);
+    } else if (auto* notification = std::get_if<Notification>(&*parsed.message)) {
+      detail::dispose(notification->params);
+    }
   }
 
   void handle(Response& r) {
@@ -320,8 +327,11 @@ bool Responder::cancelled() const noexcept { return state_->cancelled; }
 
 void Responder::result(nlohmann::json result) const {
   if (state_->answered.exchange(true)) return;
-  if (auto s = state_->session.lock())
-    s->answer(*state_, serialize(Response{state_->id, std::move(result), std::nullopt}));
+  if (auto s = state_->session.lock()) {
+    Response response{state_->id, std::move(result), std::nullopt};
+    s->answer(*state_, serialize(response));
+    detail::dispose(*response.result);  // after the send: the peer need not wait for it
+  }
 }
 
 void Responder::error(RpcError error) const {

@@ -312,3 +312,19 @@ TEST_CASE("the fast JSON-RPC envelope reader agrees with the document, member by
   }
   CHECK(generated_taken > 10000);
 }
+
+TEST_CASE("dispose leaves an empty container of the same type, at any depth", "[json_fast]") {
+  Generator g(5);
+  for (int i = 0; i < 2000; ++i) {
+    auto j = g.value<json>(0);
+    const auto type = j.type();
+    elicit::detail::dispose(j);
+    CHECK(j.type() == type);
+    if (j.is_structured()) CHECK(j.empty());
+  }
+  json deep = json::array();
+  json* at = &deep;
+  for (int i = 0; i < 200; ++i) at = &(at->emplace_back(json::object())["k"] = json::array());
+  elicit::detail::dispose(deep);  // the 64 levels it takes apart; the destructor does the rest
+  CHECK(deep.empty());
+}
