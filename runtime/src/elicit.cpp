@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "elicit/formats.hpp"
+#include "json_fast.hpp"
 
 namespace elicit {
 
@@ -139,26 +140,15 @@ namespace {
 
 constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
 
-// The params of an elicitation/create as text: `fields` (`"mode":...` members, serialised) and the
-// request's `_meta` when options.meta is a non-empty object. The bytes are those of dumping the
-// params as one ordered_json object with `_meta` last.
-std::string params_text(std::string_view fields, const ElicitOptions& options) {
-  std::string out;
-  const bool meta = options.meta.is_object() && !options.meta.empty();
-  const std::string meta_text = meta ? options.meta.dump(-1, ' ', false, kReplace) : std::string();
-  out.reserve(fields.size() + meta_text.size() + 12);
-  out += '{';
-  out += fields;
-  if (meta) {
-    out += ",\"_meta\":";
-    out += meta_text;
+// Ends the params of an elicitation/create, `params` holding "{" and its own members so far: adds
+// the request's `_meta` when options.meta is a non-empty object, and the closing brace. The bytes
+// are those of dumping the params as one ordered_json object with `_meta` last.
+void close_params(std::string& params, const ElicitOptions& options) {
+  if (options.meta.is_object() && !options.meta.empty()) {
+    params += ",\"_meta\":";
+    detail::append_dump(params, options.meta);
   }
-  out += '}';
-  return out;
-}
-
-void append_json_string(std::string& out, std::string_view s) {
-  out += nlohmann::json(std::string(s)).dump(-1, ' ', false, kReplace);
+  params += '}';
 }
 
 CallOptions call_options(const ElicitOptions& options) {
@@ -259,14 +249,15 @@ std::optional<RequestId> send_form(Session& session, std::string_view message, s
     on_done(std::move(r));
     return std::nullopt;
   }
-  std::string fields;
-  fields.reserve(48 + message.size() + schema_json.size());
-  fields += "\"mode\":\"form\",\"message\":";
-  append_json_string(fields, message);
-  fields += ",\"requestedSchema\":";
-  fields += schema_json;
+  std::string params;
+  params.reserve(64 + message.size() + schema_json.size());
+  params += "{\"mode\":\"form\",\"message\":";
+  detail::append_json_string(params, message);
+  params += ",\"requestedSchema\":";
+  params += schema_json;
+  close_params(params, options);
   return send_elicitation(
-      session, params_text(fields, options),
+      session, std::move(params),
       [on_done = std::move(on_done), copy_content](RequestOutcome o) {
         on_done(read_result(std::move(o), copy_content));
       },
@@ -367,9 +358,11 @@ std::optional<RequestId> elicit_url_async(Session& session, std::string_view mes
     return std::nullopt;
   }
   const auto e = register_url_elicitation(session, message, url);
-  auto fields = to_params(e).dump(-1, ' ', false, kReplace);
+  auto params = to_params(e).dump(-1, ' ', false, kReplace);
+  params.pop_back();  // the closing brace: _meta may follow
+  close_params(params, options);
   return send_elicitation(
-      session, params_text(std::string_view(fields).substr(1, fields.size() - 2), options),
+      session, std::move(params),
       [on_done = std::move(on_done), id = e.elicitation_id](RequestOutcome o) {
         auto r = read_result(std::move(o), true);
         UrlOutcome out{r.status, id, std::move(r.error), std::move(r.problem), std::move(r.result)};

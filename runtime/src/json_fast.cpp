@@ -401,16 +401,16 @@ class Parser {
 
 constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
 
-bool plain_string(const std::string& s) {
+bool plain_string(std::string_view s) {
   for (const char c : s) {
     if (!kPlain.plain[static_cast<unsigned char>(c)]) return false;
   }
   return true;
 }
 
-void append_string(std::string& out, const std::string& s) {
+void append_string(std::string& out, std::string_view s) {
   if (!plain_string(s)) {
-    out += nlohmann::json(s).dump(-1, ' ', false, kReplace);
+    out += nlohmann::json(std::string(s)).dump(-1, ' ', false, kReplace);
     return;
   }
   out += '"';
@@ -454,6 +454,8 @@ void dispose_at(nlohmann::json& j, int depth) noexcept {
 }  // namespace
 
 void dispose(nlohmann::json& j) noexcept { dispose_at(j, 0); }
+
+void append_json_string(std::string& out, std::string_view s) { append_string(out, s); }
 
 template <class J>
 void append_dump(std::string& out, const J& j) {

@@ -51,6 +51,9 @@ void dispose(nlohmann::json& j) noexcept;
 template <class Json>
 void append_dump(std::string& out, const Json& j);
 
+/// Appends `s` as a JSON string, as nlohmann::json(s).dump(-1, ' ', false, replace) writes it.
+void append_json_string(std::string& out, std::string_view s);
+
 extern template void append_dump(std::string&, const nlohmann::json&);
 extern template void append_dump(std::string&, const nlohmann::ordered_json&);
 

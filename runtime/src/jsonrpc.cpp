@@ -188,23 +188,7 @@ void append_json(std::string& out, const Json& j) {
   detail::append_dump(out, j);
 }
 
-void append_string(std::string& out, std::string_view s) {
-  bool plain = true;
-  for (const char c : s) {
-    const auto u = static_cast<unsigned char>(c);
-    if (u < 0x20 || u >= 0x80 || c == '"' || c == '\\') {
-      plain = false;
-      break;
-    }
-  }
-  if (!plain) {
-    append_json(out, nlohmann::json(std::string(s)));
-    return;
-  }
-  out += '"';
-  out += s;
-  out += '"';
-}
+void append_string(std::string& out, std::string_view s) { detail::append_json_string(out, s); }
 
 void append_id(std::string& out, const RequestId& id) {
   if (const auto* n = std::get_if<std::int64_t>(&id)) {

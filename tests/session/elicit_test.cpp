@@ -60,6 +60,41 @@ TEST_CASE("the schema goes on the wire byte for byte, property order included", 
   f.client.respond(request["id"], {{"action", "cancel"}});
 }
 
+TEST_CASE("elicitation/create is the text of its params dumped as one ordered document", "[elicit]") {
+  // The params are written as text (the schema serialised once per type): the bytes must be those
+  // of the document the runtime used to build and dump, _meta last, whatever the message holds.
+  Fixture f(kFormAndUrl);
+  for (const std::string message : {"plain", "quotes \" and \\ and \n", "caf\u00e9 \xF0\x9F\x98\x80", "bad \xFF utf-8"}) {
+    for (const json& meta : {json(), json::object(), json{{"progressToken", "p\"1"}, {"a", {1, 2.5, nullptr}}}}) {
+      INFO(message << " " << meta.dump());
+      ElicitOptions o;
+      o.meta = meta;
+      elicit_async<ContactInformation>(*f.session, message, [](Outcome<ContactInformation>) {}, o);
+      elicit_form_async(*f.session, message, ContactInformation::requested_schema(), [](ElicitResponse) {}, o);
+      elicit_url_async(*f.session, message, "https://example.com/x?a=1", [](UrlOutcome) {}, o);
+      for (int kind = 0; kind < 3; ++kind) {
+        const auto text = f.client.next_text();
+        REQUIRE(text);
+        const auto sent = nlohmann::ordered_json::parse(*text);
+        nlohmann::ordered_json params;
+        if (kind < 2) {
+          params = {{"mode", "form"}, {"message", message}, {"requestedSchema", ContactInformation::requested_schema()}};
+        } else {
+          params = {{"mode", "url"},
+                    {"message", message},
+                    {"elicitationId", sent["params"]["elicitationId"]},
+                    {"url", "https://example.com/x?a=1"}};
+        }
+        if (meta.is_object() && !meta.empty()) params["_meta"] = meta;
+        const nlohmann::ordered_json whole{
+            {"jsonrpc", "2.0"}, {"id", sent["id"]}, {"method", "elicitation/create"}, {"params", params}};
+        CHECK(*text == whole.dump(-1, ' ', false, json::error_handler_t::replace));
+        f.client.respond(sent["id"], {{"action", "cancel"}});
+      }
+    }
+  }
+}
+
 TEST_CASE("the request is a form-mode elicitation/create with the exact schema", "[elicit]") {
   Fixture f(kForm);
   ElicitOptions o;
