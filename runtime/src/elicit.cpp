@@ -165,10 +165,8 @@ std::function<void(R)> logged(Session& session, std::function<void(R)> on_done) 
   return [&session, on_done = std::move(on_done)](R r) {
     try {
       on_done(std::move(r));
-    } catch (const std::exception& e) {
-      session.log(std::string("an elicitation callback threw: ") + e.what());
     } catch (...) {
-      session.log("an elicitation callback threw");
+      detail::log_callback_exception(session);
     }
   };
 }
@@ -235,20 +233,30 @@ std::optional<RequestId> send_elicitation(Session& session, std::string params,
 
 }  // namespace
 
-namespace {
-
-// Form mode with the schema serialised: `on_done` (already logging what it throws) gets the
-// response, its content copied out of the result when `copy_content`.
-std::optional<RequestId> send_form(Session& session, std::string_view message, std::string_view schema_json,
-                                   std::function<void(ElicitResponse)> on_done, const ElicitOptions& options,
-                                   bool copy_content) {
-  if (!session.client_capabilities().elicitation_form) {
-    ElicitResponse r;
-    r.status = ElicitStatus::unsupported;
-    r.problem = "the client did not declare the elicitation (form) capability";
-    on_done(std::move(r));
-    return std::nullopt;
+void detail::log_callback_exception(Session& session) {
+  try {
+    throw;
+  } catch (const std::exception& e) {
+    session.log(std::string("an elicitation callback threw: ") + e.what());
+  } catch (...) {
+    session.log("an elicitation callback threw");
   }
+}
+
+ElicitResponse detail::unsupported_form_response() {
+  ElicitResponse r;
+  r.status = ElicitStatus::unsupported;
+  r.problem = "the client did not declare the elicitation (form) capability";
+  return r;
+}
+
+ElicitResponse detail::read_elicit_result_in_place(RequestOutcome&& outcome) {
+  return read_result(std::move(outcome), false);
+}
+
+std::optional<RequestId> detail::send_form_request(Session& session, std::string_view message,
+                                                   std::string_view schema_json, ResponseHandler on_outcome,
+                                                   const ElicitOptions& options) {
   std::string params;
   params.reserve(64 + message.size() + schema_json.size());
   params += "{\"mode\":\"form\",\"message\":";
@@ -256,28 +264,20 @@ std::optional<RequestId> send_form(Session& session, std::string_view message, s
   params += ",\"requestedSchema\":";
   params += schema_json;
   close_params(params, options);
-  return send_elicitation(
-      session, std::move(params),
-      [on_done = std::move(on_done), copy_content](RequestOutcome o) {
-        on_done(read_result(std::move(o), copy_content));
-      },
-      options);
+  return send_elicitation(session, std::move(params), std::move(on_outcome), options);
 }
-
-}  // namespace
 
 std::optional<RequestId> elicit_form_async(Session& session, std::string_view message,
                                            const nlohmann::ordered_json& schema,
                                            std::function<void(ElicitResponse)> on_done, const ElicitOptions& options) {
-  return send_form(session, message, schema.dump(-1, ' ', false, kReplace), logged(session, std::move(on_done)),
-                   options, true);
-}
-
-std::optional<RequestId> detail::elicit_form_serialized(Session& session, std::string_view message,
-                                                        std::string_view schema_json,
-                                                        std::function<void(ElicitResponse)> on_done,
-                                                        const ElicitOptions& options) {
-  return send_form(session, message, schema_json, logged(session, std::move(on_done)), options, false);
+  on_done = logged(session, std::move(on_done));
+  if (!session.client_capabilities().elicitation_form) {
+    on_done(detail::unsupported_form_response());
+    return std::nullopt;
+  }
+  return detail::send_form_request(
+      session, message, schema.dump(-1, ' ', false, kReplace),
+      [on_done = std::move(on_done)](RequestOutcome o) { on_done(read_result(std::move(o), true)); }, options);
 }
 
 // --- URL mode ------------------------------------------------------------------------------------

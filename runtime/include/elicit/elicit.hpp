@@ -139,19 +139,28 @@ const std::string& serialized_schema() {
   return text;
 }
 
-/// elicit_form_async with the requestedSchema already serialised (`schema_json`), for the typed
-/// API. `on_done` gets the response with `content` left empty: accepted content is read in place,
-/// in `result` (content_of), instead of being copied out of it. What on_done throws is logged.
-std::optional<RequestId> elicit_form_serialized(Session& session, std::string_view message,
-                                                std::string_view schema_json,
-                                                std::function<void(ElicitResponse)> on_done,
-                                                const ElicitOptions& options);
+/// A form-mode elicitation/create whose requestedSchema is already serialised (`schema_json`):
+/// what elicit_form_async sends, without its capability check. `on_outcome` runs once, as for
+/// Session::send_request; options.cancel_scope applies as documented for ElicitOptions.
+std::optional<RequestId> send_form_request(Session& session, std::string_view message, std::string_view schema_json,
+                                           ResponseHandler on_outcome, const ElicitOptions& options);
 
-/// The accepted content of a response given by elicit_form_serialized: result["content"], or {}
-/// when it is absent or null.
+/// read_elicit_result taking the outcome's result, with accepted content left where it is, in
+/// `result` (see content_of), rather than copied to ElicitResponse::content.
+ElicitResponse read_elicit_result_in_place(RequestOutcome&& outcome);
+
+/// What a form elicitation comes to when the client did not declare form mode.
+ElicitResponse unsupported_form_response();
+
+/// Writes the exception being handled, thrown by an elicitation callback, to the session's log.
+/// Call it from a catch block.
+void log_callback_exception(Session& session);
+
+/// The accepted content of a response read in place: result["content"], or {} when it is absent
+/// or null.
 const nlohmann::json& content_of(const ElicitResponse& r);
 
-/// typed_outcome for a response given by elicit_form_serialized.
+/// typed_outcome for a response read in place.
 template <class T>
 Outcome<T> typed_outcome_in_place(ElicitResponse r) {
   Outcome<T> out;
@@ -180,9 +189,25 @@ Outcome<T> typed_outcome_in_place(ElicitResponse r) {
 template <class T>
 std::optional<RequestId> elicit_async(Session& session, std::string_view message,
                                       std::function<void(Outcome<T>)> on_done, const ElicitOptions& options = {}) {
-  return detail::elicit_form_serialized(
+  if (!session.client_capabilities().elicitation_form) {
+    try {
+      on_done(detail::typed_outcome_in_place<T>(detail::unsupported_form_response()));
+    } catch (...) {
+      detail::log_callback_exception(session);
+    }
+    return std::nullopt;
+  }
+  // One callback the whole way (a waiting elicitation holds one small heap object): the outcome is
+  // read, decoded into T and handed over in it. The session outlives its callbacks.
+  return detail::send_form_request(
       session, message, detail::serialized_schema<T>(),
-      [on_done = std::move(on_done)](ElicitResponse r) { on_done(detail::typed_outcome_in_place<T>(std::move(r))); },
+      [&session, on_done = std::move(on_done)](RequestOutcome o) {
+        try {
+          on_done(detail::typed_outcome_in_place<T>(detail::read_elicit_result_in_place(std::move(o))));
+        } catch (...) {
+          detail::log_callback_exception(session);
+        }
+      },
       options);
 }
 
