@@ -71,12 +71,12 @@ ElicitResponse read_result(RequestOutcome&& outcome, bool copy_content) {
     r.problem = "the result is not an object";
     return r;
   }
-  const auto action = r.result.find("action");
+  const auto action = r.result.find(std::string_view("action"));
   if (action == r.result.end() || !action->is_string()) {
     r.problem = "the result has no string \"action\"";
     return r;
   }
-  const auto& name = action->get_ref<const std::string&>();
+  const std::string_view name = action->get_ref<const std::string&>();
   if (name == "decline") {
     r.status = ElicitStatus::declined;
     return r;
@@ -89,7 +89,8 @@ ElicitResponse read_result(RequestOutcome&& outcome, bool copy_content) {
     r.problem = "unknown action " + action->dump();
     return r;
   }
-  if (const auto content = r.result.find("content"); content != r.result.end() && !content->is_null()) {
+  if (const auto content = r.result.find(std::string_view("content"));
+      content != r.result.end() && !content->is_null()) {
     if (!content->is_object()) {
       r.problem = "accepted \"content\" is not an object";
       return r;
@@ -113,7 +114,7 @@ ElicitResponse read_elicit_result(const RequestOutcome& outcome) {
 const nlohmann::json& detail::content_of(const ElicitResponse& r) {
   static const nlohmann::json empty = nlohmann::json::object();
   if (!r.result.is_object()) return empty;
-  const auto content = r.result.find("content");
+  const auto content = r.result.find(std::string_view("content"));
   if (content == r.result.end() || !content->is_object()) return empty;
   return *content;
 }
@@ -258,7 +259,8 @@ std::optional<RequestId> detail::send_form_request(Session& session, std::string
                                                    std::string_view schema_json, ResponseHandler on_outcome,
                                                    const ElicitOptions& options) {
   std::string params;
-  params.reserve(64 + message.size() + schema_json.size());
+  // Room for the members, and for the JSON-RPC envelope the session writes around them in place.
+  params.reserve(160 + message.size() + schema_json.size());
   params += "{\"mode\":\"form\",\"message\":";
   detail::append_json_string(params, message);
   params += ",\"requestedSchema\":";

@@ -77,7 +77,7 @@ class Parser {
  private:
   // One member's value; false for a repeated JSON-RPC member (nlohmann keeps the last one: the
   // document path decides).
-  bool member(const std::string& key, PlainEnvelope& e) {
+  bool member(std::string_view key, PlainEnvelope& e) {
     auto once = [](bool& seen) { return !std::exchange(seen, true); };
     if (key == "jsonrpc") {
       if (!once(seen_jsonrpc_)) return false;
@@ -195,6 +195,7 @@ class Parser {
       --depth_;
       return true;
     }
+    items.reserve(4);  // one allocation for short arrays, rather than one per item
     while (true) {
       items.emplace_back();
       if (!value(items.back())) return false;

@@ -269,19 +269,19 @@ std::string serialize_request(const RequestId& id, std::string_view method, cons
   return request_text(id, method, params, false);
 }
 
-std::string serialize_request_text(const RequestId& id, std::string_view method, std::string_view params_json) {
-  std::string out;
-  out.reserve(kEnvelopeBytes + method.size() + params_json.size());
-  out += "{\"jsonrpc\":\"2.0\",\"id\":";
-  append_id(out, id);
-  out += ",\"method\":";
-  append_string(out, method);
-  if (!params_json.empty()) {
-    out += ",\"params\":";
-    out += params_json;
-  }
-  out += '}';
-  return out;
+std::string serialize_request_text(const RequestId& id, std::string_view method, std::string params_json) {
+  std::string head;
+  head.reserve(kEnvelopeBytes + method.size());
+  head += "{\"jsonrpc\":\"2.0\",\"id\":";
+  append_id(head, id);
+  head += ",\"method\":";
+  append_string(head, method);
+  if (params_json.empty()) return head + '}';
+  head += ",\"params\":";
+  // In place: the params' buffer usually has room for the envelope (callers reserve it).
+  params_json.insert(0, head);
+  params_json += '}';
+  return params_json;
 }
 
 std::string serialize_notification(std::string_view method, const nlohmann::ordered_json& params) {

@@ -401,7 +401,8 @@ RequestId Session::send_request(std::string method, nlohmann::ordered_json param
 RequestId Session::send_request_serialized(std::string method, std::string params_json, ResponseHandler on_done,
                                            CallOptions options) {
   return impl_->send_request(
-      [&](std::int64_t id) { return serialize_request_text(id, method, params_json); }, std::move(on_done), options);
+      [&](std::int64_t id) { return serialize_request_text(id, method, std::move(params_json)); }, std::move(on_done),
+      options);
 }
 
 RequestOutcome Session::call(std::string method, nlohmann::ordered_json params, CallOptions options) {

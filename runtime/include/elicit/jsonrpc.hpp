@@ -78,9 +78,9 @@ std::string serialize(const Response& r);
 /// requestedSchema's property order is the order a client shows the fields in).
 std::string serialize_request(const RequestId& id, std::string_view method, const nlohmann::ordered_json& params);
 std::string serialize_notification(std::string_view method, const nlohmann::ordered_json& params);
-/// The same request with its params already serialised (`params_json`, inserted as written; empty
-/// for none).
-std::string serialize_request_text(const RequestId& id, std::string_view method, std::string_view params_json);
+/// The same request with its params already serialised (`params_json`, kept as written, the
+/// envelope written around it in its own buffer; empty for none).
+std::string serialize_request_text(const RequestId& id, std::string_view method, std::string params_json);
 /// An error response with a null id (for a message whose id could not be read).
 std::string serialize_error_without_id(const RpcError& e);
 
