@@ -158,6 +158,11 @@ std::string serialize(const Response& r) {
   return j.dump(-1, ' ', false, kReplace);
 }
 
+std::string serialize_response(const RequestId& id, const nlohmann::ordered_json& result) {
+  nlohmann::ordered_json j{{"jsonrpc", "2.0"}, {"id", id_to_json(id)}, {"result", result}};
+  return j.dump(-1, ' ', false, kReplace);
+}
+
 std::string serialize_request(const RequestId& id, std::string_view method, const nlohmann::ordered_json& params) {
   nlohmann::ordered_json j{{"jsonrpc", "2.0"}, {"id", id_to_json(id)}, {"method", std::string(method)}};
   if (!params.is_null()) j["params"] = params;

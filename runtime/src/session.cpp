@@ -280,6 +280,11 @@ void Responder::result(nlohmann::json result) const {
     s->answer(*state_, serialize(Response{state_->id, std::move(result), std::nullopt}));
 }
 
+void Responder::result_ordered(nlohmann::ordered_json result) const {
+  if (state_->answered.exchange(true)) return;
+  if (auto s = state_->session.lock()) s->answer(*state_, serialize_response(state_->id, result));
+}
+
 void Responder::error(RpcError error) const {
   if (state_->answered.exchange(true)) return;
   if (auto s = state_->session.lock())

@@ -78,6 +78,8 @@ std::string serialize(const Response& r);
 /// requestedSchema's property order is the order a client shows the fields in).
 std::string serialize_request(const RequestId& id, std::string_view method, const nlohmann::ordered_json& params);
 std::string serialize_notification(std::string_view method, const nlohmann::ordered_json& params);
+/// A result response whose result keeps its member order.
+std::string serialize_response(const RequestId& id, const nlohmann::ordered_json& result);
 /// An error response with a null id (for a message whose id could not be read).
 std::string serialize_error_without_id(const RpcError& e);
 

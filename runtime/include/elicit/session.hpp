@@ -63,6 +63,9 @@ class Responder {
  public:
   const RequestId& id() const noexcept;
   void result(nlohmann::json result) const;
+  /// result() for a result whose members keep their order on the wire (e.g. a requestedSchema
+  /// inside an InputRequiredResult: its property order is the order a client shows the fields in).
+  void result_ordered(nlohmann::ordered_json result) const;
   void error(RpcError error) const;
   /// True once the peer has cancelled this request.
   bool cancelled() const noexcept;
