@@ -67,6 +67,140 @@ ElicitOptions ToolCall::elicit_options(std::optional<std::chrono::milliseconds> 
   return o;
 }
 
+MissingClientCapability::MissingClientCapability(nlohmann::json required)
+    : std::runtime_error("the client did not declare a capability this request needs: " + required.dump()),
+      required_(std::move(required)) {}
+
+namespace {
+
+// Does `have` (a ClientCapabilities object) declare everything `need` names? Objects nest; a
+// member present as an object counts as declared.
+bool declares(const nlohmann::json& have, const nlohmann::json& need) {
+  if (!need.is_object()) return true;
+  if (!have.is_object()) return false;
+  for (auto it = need.begin(); it != need.end(); ++it) {
+    const auto h = have.find(it.key());
+    if (h == have.end() || h->is_null()) return false;
+    if (it->is_object() && !it->empty() && !declares(*h, *it)) return false;
+  }
+  return true;
+}
+
+// The capability a request for the client needs, as a ClientCapabilities object.
+nlohmann::json capability_for(const std::string& method, const nlohmann::ordered_json& params) {
+  if (method == "sampling/createMessage") return {{"sampling", nlohmann::json::object()}};
+  if (method == "roots/list") return {{"roots", nlohmann::json::object()}};
+  if (method == "elicitation/create") {
+    const auto mode = params.is_object() ? params.value("mode", std::string("form")) : std::string("form");
+    return {{"elicitation", {{mode == "url" ? "url" : "form", nlohmann::json::object()}}}};
+  }
+  return nlohmann::json::object();
+}
+
+bool client_declares(const ClientCapabilities& caps, const nlohmann::json& need) {
+  // `elicitation: {}` declares form mode (ClientCapabilities::from_json reads it so).
+  if (const auto e = need.find("elicitation"); e != need.end()) {
+    if (e->contains("form") && !caps.elicitation_form) return false;
+    if (e->contains("url") && !caps.elicitation_url) return false;
+    if (!caps.elicitation_form && !caps.elicitation_url) return false;
+    auto rest = need;
+    rest.erase("elicitation");
+    return declares(caps.raw, rest);
+  }
+  return declares(caps.raw, need);
+}
+
+}  // namespace
+
+void ToolCall::require_client_capabilities(const nlohmann::json& required) const {
+  if (!client_declares(client_capabilities(), required)) throw MissingClientCapability(required);
+}
+
+std::vector<RequestOutcome> ToolCall::request_inputs(std::vector<InputRequest> requests) {
+  for (const auto& r : requests) require_client_capabilities(capability_for(r.method, r.params));
+  std::vector<RequestOutcome> out(requests.size());
+  if (modern_) {
+    bool missing = false;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      auto& r = requests[i];
+      const auto prefix = r.method == "sampling/createMessage" ? "sampling"
+                          : r.method == "roots/list"           ? "roots"
+                                                               : "elicitation";
+      const auto key = r.key.empty() ? next_key(prefix) : r.key;
+      nlohmann::ordered_json request{{"method", r.method}, {"params", std::move(r.params)}};
+      if (auto answer = modern_->round->answer(key, request)) {
+        out[i].result = std::move(*answer);
+      } else {
+        missing = true;
+      }
+    }
+    if (missing) throw InputRequired{};
+    return out;
+  }
+  detail::require_blocking_allowed("request_inputs()", "Session::send_request()");
+  std::vector<std::shared_ptr<std::promise<RequestOutcome>>> promises;
+  CallOptions options;
+  options.timeout = default_timeout_;
+  options.context.related_request = request_id_;
+  for (auto& r : requests) {
+    auto p = std::make_shared<std::promise<RequestOutcome>>();
+    promises.push_back(p);
+    session_.send_request(
+        r.method, std::move(r.params), [p](RequestOutcome o) { p->set_value(std::move(o)); }, options);
+  }
+  for (std::size_t i = 0; i < promises.size(); ++i) out[i] = promises[i]->get_future().get();
+  return out;
+}
+
+std::optional<UrlOutcome> ToolCall::replay_url(std::string_view message, std::string_view url) {
+  if (const auto problem = check_elicitation_url(url); !problem.empty()) throw std::invalid_argument(problem);
+  if (!modern_->capabilities.elicitation_url)
+    throw MissingClientCapability(nlohmann::json{{"elicitation", {{"url", nlohmann::json::object()}}}});
+  // 2026-07-28: no elicitationId; the retry says how it went.
+  nlohmann::ordered_json request{
+      {"method", "elicitation/create"},
+      {"params", {{"mode", "url"}, {"message", std::string(message)}, {"url", std::string(url)}}}};
+  auto answer = modern_->round->answer(next_key(), request);
+  if (!answer) return std::nullopt;
+  const auto r = read_elicit_result(RequestOutcome{std::move(*answer), std::nullopt, std::nullopt});
+  UrlOutcome out;
+  out.status = r.status;
+  out.problem = r.problem;
+  out.result = r.result;
+  return out;
+}
+
+UrlOutcome ToolCall::elicit_url(std::string_view message, std::string_view url,
+                                std::optional<std::chrono::milliseconds> timeout) {
+  if (modern_) {
+    auto out = replay_url(message, url);
+    if (!out) throw InputRequired{};
+    return std::move(*out);
+  }
+  return ::elicit::elicit_url(session_, message, url, elicit_options(timeout));
+}
+
+std::optional<RequestId> ToolCall::elicit_url_async(std::string_view message, std::string_view url,
+                                                    std::function<void(UrlOutcome)> on_done,
+                                                    std::optional<std::chrono::milliseconds> timeout) {
+  if (modern_) {
+    auto out = replay_url(message, url);
+    if (!out) {
+      modern_->input_required();
+    } else {
+      guarded(std::move(on_done))(std::move(*out));
+    }
+    return std::nullopt;
+  }
+  return ::elicit::elicit_url_async(session_, message, url, guarded(std::move(on_done)), elicit_options(timeout));
+}
+
+void ToolCall::reply_json(nlohmann::json result) {
+  if (modern_) stamp_modern_result(result, modern_->server_info);
+  responder_.result(std::move(result));
+  forget_cancel_callbacks();
+}
+
 ClientCapabilities ToolCall::client_capabilities() const {
   return modern_ ? modern_->capabilities : session_.client_capabilities();
 }
@@ -80,12 +214,9 @@ void ToolCall::reply(const ToolResult& result) {
 
 std::optional<ElicitResponse> ToolCall::replay_form(const std::string& key, std::string_view message,
                                                     const nlohmann::ordered_json& schema) {
-  if (!modern_->capabilities.elicitation_form) {
-    // MRTR: a server must not ask what the client did not declare.
-    ElicitResponse r;
-    r.status = ElicitStatus::unsupported;
-    return r;
-  }
+  // MRTR: a server must not ask what the client did not declare; the request needs it: -32021.
+  if (!modern_->capabilities.elicitation_form)
+    throw MissingClientCapability(nlohmann::json{{"elicitation", {{"form", nlohmann::json::object()}}}});
   nlohmann::ordered_json request{
       {"method", "elicitation/create"},
       {"params", {{"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", schema}}}};
@@ -125,6 +256,8 @@ void ToolCall::run_answering_failures(Session& session, const Responder& respond
     f();
   } catch (const InputRequired&) {
     if (modern) modern->input_required();
+  } catch (const MissingClientCapability& e) {
+    responder.error(e.to_error());
   } catch (const UrlElicitationRequired& e) {
     responder.error(e.to_error());
   } catch (const std::exception& e) {
@@ -172,6 +305,8 @@ void run_guarded(ToolCall& call, const ModernCall* modern, F&& handler) {
     handler();
   } catch (const InputRequired&) {
     if (modern) modern->input_required();
+  } catch (const MissingClientCapability& e) {
+    call.reply_error(e.to_error());
   } catch (const UrlElicitationRequired& e) {
     call.reply_error(e.to_error());
   } catch (const std::exception& e) {
@@ -198,6 +333,57 @@ void ServerCore::add_tool(Tool tool) {
   tools_.emplace(tool.name, std::move(tool));
 }
 
+void ServerCore::add_prompt(Prompt prompt) {
+  if (!prompt.handler) throw std::invalid_argument("prompt " + prompt.name + " has no handler");
+  if (prompts_.count(prompt.name)) throw std::invalid_argument("duplicate prompt " + prompt.name);
+  prompt_order_.push_back(prompt.name);
+  prompts_.emplace(prompt.name, std::move(prompt));
+}
+
+void ServerCore::add_resource(Resource resource) {
+  if (!resource.handler) throw std::invalid_argument("resource " + resource.uri + " has no handler");
+  if (resources_.count(resource.uri)) throw std::invalid_argument("duplicate resource " + resource.uri);
+  resource_order_.push_back(resource.uri);
+  resources_.emplace(resource.uri, std::move(resource));
+}
+
+const Prompt* ServerCore::find_prompt(std::string_view name) const {
+  const auto it = prompts_.find(name);
+  return it == prompts_.end() ? nullptr : &it->second;
+}
+
+const Resource* ServerCore::find_resource(std::string_view uri) const {
+  const auto it = resources_.find(uri);
+  return it == resources_.end() ? nullptr : &it->second;
+}
+
+nlohmann::json ServerCore::list_prompts() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& name : prompt_order_) {
+    const auto& p = prompts_.at(name);
+    nlohmann::json j{{"name", p.name}, {"description", p.description}};
+    if (p.title) j["title"] = *p.title;
+    if (!p.arguments.empty()) {
+      auto& args = j["arguments"] = nlohmann::json::array();
+      for (const auto& a : p.arguments)
+        args.push_back({{"name", a.name}, {"description", a.description}, {"required", a.required}});
+    }
+    list.push_back(std::move(j));
+  }
+  return {{"prompts", list}};
+}
+
+nlohmann::json ServerCore::list_resources() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& uri : resource_order_) {
+    const auto& r = resources_.at(uri);
+    nlohmann::json j{{"uri", r.uri}, {"name", r.name}, {"description", r.description}};
+    if (r.mime_type) j["mimeType"] = *r.mime_type;
+    list.push_back(std::move(j));
+  }
+  return {{"resources", list}};
+}
+
 const Tool* ServerCore::find_tool(std::string_view name) const {
   const auto it = tools_.find(name);
   return it == tools_.end() ? nullptr : &it->second;
@@ -214,7 +400,12 @@ nlohmann::json ServerCore::list_tools() const {
   return {{"tools", list}};
 }
 
-nlohmann::json ServerCore::capabilities() const { return {{"tools", {{"listChanged", false}}}}; }
+nlohmann::json ServerCore::capabilities() const {
+  nlohmann::json caps{{"tools", {{"listChanged", false}}}};
+  if (!prompts_.empty()) caps["prompts"] = {{"listChanged", false}};
+  if (!resources_.empty()) caps["resources"] = {{"subscribe", false}, {"listChanged", false}};
+  return caps;
+}
 
 namespace {
 
@@ -352,6 +543,67 @@ struct Server::Impl {
     if (!posted) call->reply(ToolResult::error("the server is shutting down"));
   }
 
+  // prompts/get and resources/read: a blocking handler returning the result, which may elicit.
+  void call_json(const Request& r, Responder responder, const ModernRequest* modern_request, bool prompt) {
+    const auto& p = r.params;
+    const char* member = prompt ? "name" : "uri";
+    if (!p.is_object() || !p.contains(member) || !p[member].is_string()) {
+      responder.error({error_code::invalid_params,
+                       std::string(prompt ? "prompts/get" : "resources/read") + " needs params." + member,
+                       std::nullopt});
+      return;
+    }
+    const auto name = p[member].get<std::string>();
+    std::function<nlohmann::json(ToolCall&)> handler;
+    if (prompt) {
+      if (const auto* found = core->find_prompt(name)) handler = found->handler;
+    } else if (const auto* found = core->find_resource(name)) {
+      handler = found->handler;
+    }
+    if (!handler) {
+      // MCP 2026-07-28 answers an unknown resource with -32602 (Invalid Params), as for prompts.
+      responder.error({error_code::invalid_params, (prompt ? "Unknown prompt: " : "Resource not found: ") + name,
+                       nlohmann::json{{member, name}}});
+      return;
+    }
+    auto arguments = prompt ? p.value("arguments", nlohmann::json::object()) : nlohmann::json{{"uri", name}};
+    if (!arguments.is_object()) {
+      responder.error({error_code::invalid_params, "prompts/get arguments must be an object", std::nullopt});
+      return;
+    }
+    std::shared_ptr<const ModernCall> modern;
+    if (modern_request) {
+      if (auto e = check_input_responses(p)) {
+        responder.error(std::move(*e));
+        return;
+      }
+      modern = modern_call(p,
+                           RequestStateBinding{prompt ? "prompts/get" : "resources/read", name,
+                                               prompt ? arguments : nlohmann::json(), ""},
+                           *modern_request, responder);
+      if (!modern) return;
+    }
+    auto call = std::make_shared<ToolCall>(session, r.id, std::move(arguments), responder,
+                                           options.default_elicitation_timeout, modern);
+    const bool posted = pool->post([gate = gate, core = core, prompt, handler, call, modern] {
+      if (!gate->enter()) return;
+      if (!call->cancelled()) {
+        run_guarded(*call, modern.get(), [&] {
+          auto result = handler(*call);
+          if (modern && modern->round->input_required()) {
+            modern->input_required();
+          } else {
+            // 2026-07-28: a complete resources/read result carries caching hints.
+            if (modern && !prompt && result.is_object()) add_cache_hints(result, core->list_cache());
+            call->reply_json(std::move(result));
+          }
+        });
+      }
+      gate->leave();
+    });
+    if (!posted) call->reply_error({error_code::internal_error, "the server is shutting down", std::nullopt});
+  }
+
   // The run context of a modern request: its InputRound (from the opened requestState and
   // inputResponses) and how to answer an InputRequiredResult. Null after answering -32602 for a
   // requestState that does not open.
@@ -428,6 +680,34 @@ void Server::init(Transport& transport, std::shared_ptr<ServerCore> core, Server
           add_cache_hints(result, impl->core->list_cache());
           impl->reply_modern(out, std::move(result));
         });
+  });
+  s.on_request("prompts/list", [impl](const Request& r, Responder out) {
+    impl->by_era(
+        r, out, [&] { out.result(impl->core->list_prompts()); },
+        [&](const ModernRequest&) {
+          auto result = impl->core->list_prompts();
+          add_cache_hints(result, impl->core->list_cache());
+          impl->reply_modern(out, std::move(result));
+        });
+  });
+  s.on_request("resources/list", [impl](const Request& r, Responder out) {
+    impl->by_era(
+        r, out, [&] { out.result(impl->core->list_resources()); },
+        [&](const ModernRequest&) {
+          auto result = impl->core->list_resources();
+          add_cache_hints(result, impl->core->list_cache());
+          impl->reply_modern(out, std::move(result));
+        });
+  });
+  s.on_request("prompts/get", [impl](const Request& r, Responder out) {
+    impl->by_era(
+        r, out, [&] { impl->call_json(r, out, nullptr, true); },
+        [&](const ModernRequest& m) { impl->call_json(r, out, &m, true); });
+  });
+  s.on_request("resources/read", [impl](const Request& r, Responder out) {
+    impl->by_era(
+        r, out, [&] { impl->call_json(r, out, nullptr, false); },
+        [&](const ModernRequest& m) { impl->call_json(r, out, &m, false); });
   });
   s.on_request("tools/call", [impl](const Request& r, Responder out) {
     impl->by_era(

@@ -383,11 +383,154 @@ TEST_CASE("modern: a malformed inputResponses or requestState is -32602", "[mode
   }
 }
 
-TEST_CASE("modern: a client without the elicitation capability is never asked", "[modern]") {
+TEST_CASE("modern: a client without the elicitation capability is never asked: -32021", "[modern]") {
   Modern m;
-  const auto done = m.call_tool("contact", json::object(), modern_meta(json::object()));
-  CHECK(done["result"]["resultType"] == "complete");
-  CHECK(text_of(done) == "no: unsupported");
+  const auto e = m.call_tool("contact", json::object(), modern_meta(json::object()));
+  REQUIRE(e.contains("error"));
+  CHECK(e["error"]["code"] == -32021);
+  CHECK(e["error"]["data"]["requiredCapabilities"]["elicitation"]["form"].is_object());
+}
+
+TEST_CASE("modern: sampling and roots requests go out in one round with a form; URL mode asks consent", "[modern]") {
+  auto core = std::make_shared<ServerCore>(ServerInfo{"modern-server", "2.0.0"});
+  core->add_tool(
+      Tool{"mixed",
+           "Asks three things",
+           {{"type", "object"}},
+           std::nullopt,
+           [](ToolCall& call) {
+             auto out = call.request_inputs(
+                 {InputRequest{
+                      "elicitation/create",
+                      {{"message", "Name?"}, {"requestedSchema", {{"type", "object"}, {"properties", json::object()}}}},
+                      "user_name"},
+                  InputRequest{"sampling/createMessage", {{"messages", json::array()}, {"maxTokens", 10}}, "greeting"},
+                  InputRequest{"roots/list", json::object(), ""}});
+             return ToolResult::text(out[0].result->at("action").get<std::string>() + "," +
+                                     out[1].result->at("model").get<std::string>() + "," +
+                                     std::to_string(out[2].result->at("roots").size()));
+           },
+           nullptr});
+  core->add_tool(Tool{"url",
+                      "Asks to open a page",
+                      {{"type", "object"}},
+                      std::nullopt,
+                      [](ToolCall& call) {
+                        const auto o = call.elicit_url("Connect", "https://example.com/connect");
+                        return ToolResult::text(std::string(to_string(o.status)) + "/" + o.elicitation_id);
+                      },
+                      nullptr});
+  core->add_tool(Tool{"needs_sampling",
+                      "Needs sampling",
+                      {{"type", "object"}},
+                      std::nullopt,
+                      [](ToolCall& call) {
+                        call.require_client_capabilities({{"sampling", json::object()}});
+                        return ToolResult::text("ok");
+                      },
+                      nullptr});
+  Modern m(core);
+  const json all{{"elicitation", {{"form", json::object()}, {"url", json::object()}}},
+                 {"sampling", json::object()},
+                 {"roots", json::object()}};
+  const auto r1 = m.call_tool("mixed", json::object(), modern_meta(all))["result"];
+  REQUIRE(r1["resultType"] == "input_required");
+  REQUIRE(r1["inputRequests"].size() == 3);
+  CHECK(r1["inputRequests"]["user_name"]["method"] == "elicitation/create");
+  CHECK(r1["inputRequests"]["greeting"]["method"] == "sampling/createMessage");
+  CHECK(r1["inputRequests"]["roots-1"]["method"] == "roots/list");
+  const auto done = m.call_tool(
+      "mixed",
+      {{"inputResponses",
+        {{"user_name", accept({{"name", "Ada"}})},
+         {"greeting", {{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "Hi"}}}, {"model", "m1"}}},
+         {"roots-1", {{"roots", json::array({{{"uri", "file:///a"}}})}}}}},
+       {"requestState", r1["requestState"]}},
+      modern_meta(all));
+  CHECK(text_of(done) == "accept,m1,1");
+
+  // Without sampling declared, nothing is asked: -32021 names it.
+  auto e = m.call_tool("mixed", json::object(), modern_meta({{"elicitation", json::object()}}));
+  CHECK(e["error"]["code"] == -32021);
+  CHECK(e["error"]["data"]["requiredCapabilities"]["sampling"].is_object());
+  e = m.call_tool("needs_sampling", json::object(), modern_meta(json::object()));
+  CHECK(e["error"]["code"] == -32021);
+  CHECK(text_of(m.call_tool("needs_sampling", json::object(), modern_meta(all))) == "ok");
+
+  const auto u1 = m.call_tool("url", json::object(), modern_meta(all))["result"];
+  REQUIRE(u1["resultType"] == "input_required");
+  const auto& q = u1["inputRequests"]["elicitation-1"];
+  CHECK(q["params"]["mode"] == "url");
+  CHECK(q["params"]["url"] == "https://example.com/connect");
+  CHECK_FALSE(q["params"].contains("elicitationId"));
+  const auto u2 = m.call_tool(
+      "url", {{"inputResponses", {{"elicitation-1", {{"action", "accept"}}}}}, {"requestState", u1["requestState"]}},
+      modern_meta(all));
+  CHECK(text_of(u2) == "accepted/");
+  e = m.call_tool("url", json::object(), modern_meta({{"elicitation", json::object()}}));
+  CHECK(e["error"]["data"]["requiredCapabilities"]["elicitation"]["url"].is_object());
+}
+
+TEST_CASE("prompts/get and resources/read can elicit in both eras", "[modern]") {
+  auto core = std::make_shared<ServerCore>(ServerInfo{"modern-server", "2.0.0"});
+  core->add_prompt(Prompt{
+      "greet", "Greets", {{"style", "How to greet", false}}, std::nullopt, [](ToolCall& call) {
+        auto o = call.elicit_keyed<samples::GithubUsername>("who", "Whom to greet?");
+        const auto name = o ? o.value->name : std::string("nobody");
+        return json{{"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", "Greet " + name}}}}}}};
+      }});
+  core->add_resource(Resource{"test://secret", "secret", "A secret", std::string("text/plain"), [](ToolCall& call) {
+                                auto o = call.elicit<samples::GithubUsername>("Who is asking?");
+                                return json{{"contents",
+                                             {{{"uri", "test://secret"},
+                                               {"mimeType", "text/plain"},
+                                               {"text", o ? "for " + o.value->name : std::string("no")}}}}};
+                              }});
+  Modern m(core);
+  const auto list = m.call("prompts/list", {{"_meta", modern_meta()}})["result"];
+  CHECK(list["prompts"][0]["name"] == "greet");
+  CHECK(list["prompts"][0]["arguments"][0]["name"] == "style");
+  CHECK(list.contains("ttlMs"));
+  const auto discover = m.call("server/discover", {{"_meta", modern_meta()}})["result"];
+  CHECK(discover["capabilities"].contains("prompts"));
+  CHECK(discover["capabilities"].contains("resources"));
+
+  auto r1 = m.call("prompts/get", {{"name", "greet"}, {"_meta", modern_meta()}})["result"];
+  REQUIRE(r1["resultType"] == "input_required");
+  auto done = m.call("prompts/get", {{"name", "greet"},
+                                     {"_meta", modern_meta()},
+                                     {"inputResponses", {{"who", accept({{"name", "Ada"}})}}},
+                                     {"requestState", r1["requestState"]}})["result"];
+  CHECK(done["resultType"] == "complete");
+  CHECK(done["messages"][0]["content"]["text"] == "Greet Ada");
+  // The state is bound to the prompt: it does not open on the resource.
+  const auto e = m.call("resources/read",
+                        {{"uri", "test://secret"}, {"_meta", modern_meta()}, {"requestState", r1["requestState"]}});
+  CHECK(e["error"]["code"] == -32602);
+
+  r1 = m.call("resources/read", {{"uri", "test://secret"}, {"_meta", modern_meta()}})["result"];
+  REQUIRE(r1["resultType"] == "input_required");
+  done = m.call("resources/read", {{"uri", "test://secret"},
+                                   {"_meta", modern_meta()},
+                                   {"inputResponses", {{"elicitation-1", accept({{"name", "Ada"}})}}},
+                                   {"requestState", r1["requestState"]}})["result"];
+  CHECK(done["contents"][0]["text"] == "for Ada");
+  CHECK(done.contains("ttlMs"));
+  CHECK(done.contains("cacheScope"));
+  CHECK(m.call("resources/read", {{"uri", "test://none"}, {"_meta", modern_meta()}})["error"]["code"] == -32602);
+
+  // Legacy: the prompt's question goes out as elicitation/create on the session.
+  Modern legacy(core);
+  legacy.client.initialize({{"elicitation", json::object()}});
+  legacy.client.request(7, "prompts/get", {{"name", "greet"}});
+  const auto ask = legacy.client.next();
+  REQUIRE(ask);
+  CHECK((*ask)["method"] == "elicitation/create");
+  legacy.client.respond((*ask)["id"], accept({{"name", "Bob"}}));
+  const auto answer = legacy.client.next();
+  REQUIRE(answer);
+  CHECK((*answer)["result"]["messages"][0]["content"]["text"] == "Greet Bob");
+  CHECK_FALSE((*answer)["result"].contains("resultType"));
 }
 
 TEST_CASE("modern and legacy: initialize selects the legacy era for the rest of the connection", "[modern]") {

@@ -38,9 +38,10 @@ class InputRound {
   /// the request's `inputResponses` (null or an object, see check_input_responses).
   InputRound(const nlohmann::json& carried, nlohmann::json responses);
 
-  /// The key of the next question asked without one of its own: "elicitation-1", "elicitation-2",
-  /// ... in the order the handler asks them (deterministic when the handler is).
-  std::string next_key();
+  /// The key of the next question asked without one of its own: "<prefix>-1", "<prefix>-2", ...
+  /// (one count for all prefixes) in the order the handler asks them (deterministic when the
+  /// handler is).
+  std::string next_key(const char* prefix = "elicitation");
 
   /// The answer to `request` ({"method", "params"}) under `key`: the result the client gave to
   /// this question (carried from an earlier round, or in this request's `inputResponses` when the

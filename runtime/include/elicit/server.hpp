@@ -57,6 +57,31 @@ struct ToolResult {
 /// pass: do not swallow it with `catch (...)` around elicit() (rethrow it).
 struct InputRequired {};
 
+/// Throw from a handler when the request needs a client capability the client did not declare;
+/// the server answers -32021 MissingRequiredClientCapability with `data.requiredCapabilities`
+/// (MCP 2026-07-28, Basic, "Per-request protocol fields"; Streamable HTTP answers it with 400).
+/// A modern request's elicitation, sampling or roots request that the client cannot answer throws
+/// it by itself; check ToolCall::client_capabilities() first to do without.
+class MissingClientCapability : public std::runtime_error {
+ public:
+  /// `required`: a ClientCapabilities object naming what is missing, e.g. {"sampling": {}}.
+  explicit MissingClientCapability(nlohmann::json required);
+  const nlohmann::json& required() const noexcept { return required_; }
+  RpcError to_error() const { return missing_required_client_capability(required_); }
+
+ private:
+  nlohmann::json required_;
+};
+
+/// A request for the client other than a form, for ToolCall::request_inputs: `method` is
+/// "sampling/createMessage", "roots/list" or "elicitation/create" (untyped); `key` is its key in
+/// `inputRequests` (MCP 2026-07-28), empty for one by call-site order.
+struct InputRequest {
+  std::string method;
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  std::string key;
+};
+
 /// A question for ToolCall::elicit_all: the generated type to ask for, the message, and the key it
 /// goes under in `inputRequests` (MCP 2026-07-28); empty: one by call-site order.
 template <class T>
@@ -168,11 +193,25 @@ class ToolCall {
     return std::apply([](auto&... f) { return std::tuple<Outcome<Ts>...>{f.get()...}; }, futures);
   }
   /// Blocking URL-mode elicitation; throws std::logic_error on an event thread, and
-  /// std::invalid_argument for a URL check_elicitation_url rejects.
+  /// std::invalid_argument for a URL check_elicitation_url rejects. Modern: `accepted` means the
+  /// user consented to open the URL (there is no elicitationId and no completion notification in
+  /// 2026-07-28; UrlOutcome::elicitation_id is empty); throws InputRequired until answered, and
+  /// MissingClientCapability when the client did not declare `elicitation.url`.
   UrlOutcome elicit_url(std::string_view message, std::string_view url,
-                        std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
-    return ::elicit::elicit_url(session_, message, url, elicit_options(timeout));
-  }
+                        std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+
+  /// Blocking requests for the client other than forms (sampling/createMessage, roots/list, or an
+  /// untyped elicitation/create), all at once; returns one outcome per request, in order. Legacy:
+  /// sends them together and waits for all (throws std::logic_error on an event thread).
+  /// Modern: answers under their keys, or throws InputRequired with every unanswered one in one
+  /// round. Throws MissingClientCapability (both eras) when the client did not declare `sampling`,
+  /// `roots` or `elicitation` for a request that needs it.
+  std::vector<RequestOutcome> request_inputs(std::vector<InputRequest> requests);
+  /// One request_inputs() request.
+  RequestOutcome request_input(InputRequest request) { return request_inputs({std::move(request)}).front(); }
+  /// Throws MissingClientCapability unless the client declared every member of `required` (a
+  /// ClientCapabilities object such as {"sampling": {}} or {"elicitation": {"url": {}}}).
+  void require_client_capabilities(const nlohmann::json& required) const;
 
   /// Asynchronous typed form elicitation for async_handler tools. `on_done` runs once, on an event
   /// thread (must not block), usually ending with reply(). If it throws, the call is answered with
@@ -219,15 +258,16 @@ class ToolCall {
   /// Asynchronous URL-mode elicitation for async_handler tools; `on_done` as for elicit_async.
   std::optional<RequestId> elicit_url_async(std::string_view message, std::string_view url,
                                             std::function<void(UrlOutcome)> on_done,
-                                            std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
-    return ::elicit::elicit_url_async(session_, message, url, guarded(std::move(on_done)), elicit_options(timeout));
-  }
+                                            std::optional<std::chrono::milliseconds> timeout = std::nullopt);
 
   /// Sends the result (asynchronous handlers call this once; blocking handlers just return).
   /// Modern: the result gets `resultType` "complete" and the server's identity in `_meta`.
   void reply(const ToolResult& result);
   /// Answers with a JSON-RPC error instead (e.g. UrlElicitationRequired::to_error()).
   void reply_error(RpcError error);
+  /// Sends a result that is not a CallToolResult (a prompts/get or resources/read handler's);
+  /// modern: stamped like reply()'s.
+  void reply_json(nlohmann::json result);
   /// Streamable HTTP: closes the connection of this call's SSE stream now, without ending the
   /// stream; what the call sends later (elicitations, its result) waits for the client to resume
   /// with GET and Last-Event-ID (MCP 2025-11-25, Streamable HTTP, SSE polling). Lets a long call
@@ -249,7 +289,8 @@ class ToolCall {
   void forget_cancel_callbacks();
 
   // --- modern era: replay ---
-  std::string next_key() { return modern_->round->next_key(); }
+  std::string next_key(const char* prefix = "elicitation") { return modern_->round->next_key(prefix); }
+  std::optional<UrlOutcome> replay_url(std::string_view message, std::string_view url);
   template <class T>
   std::string key_of(const Ask<T>& a) {
     return a.key.empty() ? next_key() : a.key;
@@ -351,6 +392,36 @@ struct Tool {
   AsyncToolHandler async_handler = nullptr;  ///< ...or this
 };
 
+/// An argument of a prompt (MCP, Server, "Prompts").
+struct PromptArgument {
+  std::string name;
+  std::string description;
+  bool required = false;
+};
+
+/// A prompt. Its handler runs like a blocking tool handler (on a pool worker) and returns a
+/// GetPromptResult ({"messages": [...]}, optionally "description"); it may elicit and ask the
+/// client through its ToolCall in both eras (modern: prompts/get may answer input_required; MCP
+/// 2026-07-28, MRTR, "Supported Requests"). ToolCall::arguments() are the prompt's arguments.
+struct Prompt {
+  std::string name;
+  std::string description;
+  std::vector<PromptArgument> arguments;
+  std::optional<std::string> title = std::nullopt;
+  std::function<nlohmann::json(ToolCall&)> handler;
+};
+
+/// A resource. Its handler returns a ReadResourceResult ({"contents": [...]}) and may elicit like
+/// a prompt's (modern: resources/read may answer input_required). ToolCall::arguments() is
+/// {"uri": ...}.
+struct Resource {
+  std::string uri;
+  std::string name;
+  std::string description;
+  std::optional<std::string> mime_type = std::nullopt;
+  std::function<nlohmann::json(ToolCall&)> handler;
+};
+
 /// Caching hints of the modern era's list results (MCP 2026-07-28, Server, Utilities, "Caching"):
 /// `ttlMs` and `cacheScope` on server/discover and tools/list.
 struct CacheHints {
@@ -370,10 +441,18 @@ class ServerCore {
 
   /// Adds a tool. Throws std::invalid_argument for a duplicate name or a tool without a handler.
   void add_tool(Tool tool);
-  /// The tool named `name`, or null.
+  /// Adds a prompt / a resource. Throws std::invalid_argument for a duplicate name (URI) or no handler.
+  void add_prompt(Prompt prompt);
+  void add_resource(Resource resource);
+  /// The tool, prompt or resource of that name (URI), or null.
   const Tool* find_tool(std::string_view name) const;
-  /// {"tools": [...]} in the order added (MCP asks for a deterministic order).
+  const Prompt* find_prompt(std::string_view name) const;
+  const Resource* find_resource(std::string_view uri) const;
+  /// {"tools": [...]}, {"prompts": [...]}, {"resources": [...]}, each in the order added (MCP asks
+  /// for a deterministic order).
   nlohmann::json list_tools() const;
+  nlohmann::json list_prompts() const;
+  nlohmann::json list_resources() const;
 
   const ServerInfo& info() const noexcept { return info_; }
   /// {"name", "version"[, "title"]}: `serverInfo` of initialize, `_meta` of modern results.
@@ -390,6 +469,10 @@ class ServerCore {
   CacheHints list_cache_;
   std::map<std::string, Tool, std::less<>> tools_;
   std::vector<std::string> tool_order_;
+  std::map<std::string, Prompt, std::less<>> prompts_;
+  std::vector<std::string> prompt_order_;
+  std::map<std::string, Resource, std::less<>> resources_;
+  std::vector<std::string> resource_order_;
 };
 
 struct ServerOptions {

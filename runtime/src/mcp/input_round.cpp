@@ -45,9 +45,9 @@ InputRound::InputRound(const nlohmann::json& carried, nlohmann::json responses)
   }
 }
 
-std::string InputRound::next_key() {
+std::string InputRound::next_key(const char* prefix) {
   std::lock_guard<std::mutex> lock(mutex_);
-  return "elicitation-" + std::to_string(++next_);
+  return std::string(prefix) + "-" + std::to_string(++next_);
 }
 
 std::string InputRound::digest(const nlohmann::ordered_json& request) {
