@@ -724,6 +724,8 @@ Server::~Server() {
 }
 
 void Server::add_tool(Tool tool) { impl_->core->add_tool(std::move(tool)); }
+void Server::add_prompt(Prompt prompt) { impl_->core->add_prompt(std::move(prompt)); }
+void Server::add_resource(Resource resource) { impl_->core->add_resource(std::move(resource)); }
 
 Session& Server::session() noexcept { return impl_->session; }
 const std::shared_ptr<ServerCore>& Server::core() const noexcept { return impl_->core; }

@@ -512,6 +512,9 @@ class Server {
   /// Adds a tool to this server's ServerCore (shared with any other server on the same core); call
   /// before start(). Throws std::invalid_argument for a duplicate name or a tool without a handler.
   void add_tool(Tool tool);
+  /// Adds a prompt / a resource to this server's ServerCore, as add_tool().
+  void add_prompt(Prompt prompt);
+  void add_resource(Resource resource);
 
   Session& session() noexcept;
   const std::shared_ptr<ServerCore>& core() const noexcept;
