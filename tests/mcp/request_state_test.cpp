@@ -142,7 +142,7 @@ TEST_CASE("requestState: another method, name, arguments or principal fails", "[
   CHECK_FALSE(sealer.open(sealer.seal(payload(), ab), a_bc));
 }
 
-TEST_CASE("requestState: argument key order does not matter; null arguments are {}", "[request_state]") {
+TEST_CASE("requestState: argument key order does not matter, and null arguments are {}", "[request_state]") {
   const RequestStateSealer sealer;
   const auto sealed_with = binding();
   const std::string state = sealer.seal(payload(), sealed_with);
@@ -222,7 +222,7 @@ TEST_CASE("requestState: max_bytes bounds sealing and opening", "[request_state]
   CHECK(sealer.open(fits, binding()) == json("short"));
 }
 
-TEST_CASE("requestState: keys must be 32 bytes; the ttl positive", "[request_state]") {
+TEST_CASE("requestState: keys must be 32 bytes and the ttl positive", "[request_state]") {
   CHECK_THROWS_AS(RequestStateSealer(with_keys({std::string(31, 'k')})), std::invalid_argument);
   CHECK_THROWS_AS(RequestStateSealer(with_keys({RequestStateSealer::generate_key(), std::string(33, 'k')})),
                   std::invalid_argument);
