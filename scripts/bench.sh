@@ -11,7 +11,9 @@
 #      server RSS and threads per waiting user, a new client's initialize + ping p50/p99 meanwhile,
 #      every answer completing; elicitgen (the sample server, and the same with an asynchronous
 #      tool: bench/http_bench_server.cpp) vs the TypeScript SDK's server-everything (bench/ts-server);
-#   6. form elicitation round trips per second over Streamable HTTP, 1, 64 and 1,024 in flight.
+#   6. form elicitation round trips per second over Streamable HTTP, 1, 64 and 1,024 in flight;
+#   7. requestState (MCP 2026-07-28): ns per seal and per open of a ~500-byte payload
+#      (bench/request_state_bench.cpp; libsodium XChaCha20-Poly1305).
 # Environment: BUILD_DIR (default build-bench), BENCH_QUICKTYPE_RUNS (default 200),
 # BENCH_HTTP_USERS (default "1000 10000"), BENCH_HTTP_SAMPLES (new-client samples, default 100),
 # BENCH_HTTP_SECONDS (per round-trip run, default 3). Sections 5 and 6 need about 10,200 file
@@ -26,7 +28,7 @@ http_samples=${BENCH_HTTP_SAMPLES:-100}
 http_seconds=${BENCH_HTTP_SECONDS:-3}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DELICITGEN_BUILD_TESTS=OFF -DELICITGEN_BUILD_SAMPLES=ON >/dev/null
 cmake --build "$build" --target elicitgen elicit_decode_bench elicit_roundtrip_bench elicit_http_load \
-  elicitgen_http_server elicit_bench_http_server >/dev/null
+  elicitgen_http_server elicit_bench_http_server elicit_request_state_bench >/dev/null
 
 # ajv, ajv-formats, quicktype and node 22 (quicktype needs node >= 20.19), pinned in package-lock.json.
 if [[ ! -x bench/node/node_modules/.bin/node || ! -d bench/node/node_modules/quicktype || ! -d bench/node/node_modules/ajv ]]; then
@@ -54,12 +56,12 @@ timed() {
   record "$key" $((($(now_ns) - start) / 1000000))
 }
 
-echo "1/6 decode + validate (Google Benchmark, ajv)" >&2
+echo "1/7 decode + validate (Google Benchmark, ajv)" >&2
 "$build/bench/elicit_decode_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
   --benchmark_format=json >"$out/decode.json" 2>/dev/null
 "$node" bench/node/ajv_decode.mjs bench/schemas/contact_form.json bench/schemas/accepted_response.json >"$out/ajv.json"
 
-echo "2/6 generator throughput (elicitgen, quicktype x $quicktype_runs)" >&2
+echo "2/7 generator throughput (elicitgen, quicktype x $quicktype_runs)" >&2
 "$node" bench/node/make_schemas.mjs "$out/schemas" 200
 schemas=("$out"/schemas/*.json)
 timed elicitgen_one_invocation_ms "$elicitgen" generate -o "$out/elicitgen-one" "${schemas[@]}"
@@ -78,7 +80,7 @@ timed quicktype_invocations_ms quicktype_each
 record quicktype_invocations "$quicktype_runs"
 record schema_files "${#schemas[@]}"
 
-echo "3/6 compile time (g++ -O2, 3 runs each)" >&2
+echo "3/7 compile time (g++ -O2, 3 runs each)" >&2
 compile_dir=$out/compile
 mkdir -p "$compile_dir"
 "$elicitgen" generate -o "$compile_dir" --namespace bench bench/schemas/contact_form.json
@@ -93,7 +95,7 @@ for run in 1 2 3; do
   timed "compile_quicktype_main_ms_$run" "${cxx[@]}" bench/compile/main_quicktype.cpp
 done
 
-echo "4/6 runtime (in-memory transport)" >&2
+echo "4/7 runtime (in-memory transport)" >&2
 "$build/bench/elicit_roundtrip_bench" --benchmark_format=json >"$out/roundtrip.json" 2>/dev/null
 
 # Sections 5 and 6: elicit_http_load starts each server itself and stops it (SIGTERM) at the end.
@@ -104,7 +106,7 @@ ts_server=("$node" --max-old-space-size=8192 "$PWD/bench/ts-server/node_modules/
 nproc >"$out/nproc.txt"
 # The servers' output goes to /dev/null (server-everything logs a line per request).
 
-echo "5/6 users waiting in a form over Streamable HTTP (N = $http_users)" >&2
+echo "5/7 users waiting in a form over Streamable HTTP (N = $http_users)" >&2
 # The sample's github_username is a blocking handler: only the pool's workers (4) reach the form;
 # the rest queue, so the run stops waiting after 5 s without progress (then all are answered).
 "$load" wait --users 1000 --samples "$http_samples" --quiet 5 --tool github_username -- "$sample_server" \
@@ -119,7 +121,7 @@ done
 "$load" wait --users "$n" --samples "$http_samples" --tool github_username_async -- "$bench_server" --minimal \
   >"$out/wait-minimal-$n.json"
 
-echo "6/6 form elicitation round trips over Streamable HTTP (${http_seconds} s each)" >&2
+echo "6/7 form elicitation round trips over Streamable HTTP (${http_seconds} s each)" >&2
 for k in 1 64 1024; do
   sessions=$((k < 16 ? k : 16))
   common=(roundtrip --in-flight "$k" --sessions "$sessions" --seconds "$http_seconds")
@@ -128,5 +130,9 @@ for k in 1 64 1024; do
   "$load" "${common[@]}" --tool trigger-elicitation-request --port-env PORT \
     -- "${ts_server[@]}" >"$out/rt-ts-$k.json"
 done
+
+echo "7/7 requestState seal / open (Google Benchmark)" >&2
+"$build/bench/elicit_request_state_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_format=json >"$out/request_state.json" 2>/dev/null
 
 "$node" bench/node/report.mjs "$out"

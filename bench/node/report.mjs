@@ -196,4 +196,17 @@ if (rtWindows.length) {
   if (inMemory[1]) lines.push(`  target: in-memory >= 50k/s at 1 in flight: ${num(inMemory[1])}/s -> ${verdict(inMemory[1] >= 50000)}`);
 }
 
+// 7. requestState sealing
+if (exists('request_state.json')) {
+  const r = gbench('request_state.json');
+  const sealed = r.BM_RequestStateSeal.b;
+  lines.push('');
+  lines.push(`7. requestState (MCP 2026-07-28) of ${num(sealed.payload_bytes)} payload bytes, sealed to ` +
+    `${num(sealed.sealed_bytes)} bytes (XChaCha20-Poly1305, BLAKE2b binding), median of 5 runs`);
+  row('operation', 'ns', '');
+  row('seal', num(r.BM_RequestStateSeal.ns), '');
+  row('open', num(r.BM_RequestStateOpen.ns), '');
+  row('open of a tampered state (rejected)', num(r.BM_RequestStateOpenTampered.ns), '');
+}
+
 console.log(lines.join('\n'));

@@ -1,5 +1,6 @@
 #include <iostream>
 
+#include <elicit/request_state.hpp>
 #include <nlohmann/json.hpp>
 
 #include "IDCard.hpp"          // IDCard.json
@@ -30,5 +31,10 @@ int main() {
   const auto fine = shop::CancelBooking::parse(R"({"booking":"b1","reason":"ill"})");
   if (by_dom || by_text || !fine || by_dom.errors.to_string() != by_text.errors.to_string()) return 3;
   std::cout << by_text.errors.to_string();
+
+  // The runtime's private dependencies (libsodium) reach the link.
+  const elicit::RequestStateSealer sealer;
+  const elicit::RequestStateBinding binding{"tools/call", "order", nlohmann::json::object(), ""};
+  if (sealer.open(sealer.seal({{"round", 1}}, binding), binding) != nlohmann::json{{"round", 1}}) return 4;
   return 0;
 }
