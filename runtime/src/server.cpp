@@ -720,43 +720,28 @@ void Server::init(Transport& transport, std::shared_ptr<ServerCore> core, Server
         },
         [&](const ModernRequest&) { impl->discover(out); });
   });
-  s.on_request("tools/list", [impl](const Request& r, Responder out) {
-    impl->by_era(
-        r, out, [&] { out.result(impl->core->list_tools()); },
-        [&](const ModernRequest&) {
-          auto result = impl->core->list_tools();
-          add_cache_hints(result, impl->core->list_cache());
-          impl->reply_modern(out, std::move(result));
-        });
-  });
-  s.on_request("prompts/list", [impl](const Request& r, Responder out) {
-    impl->by_era(
-        r, out, [&] { out.result(impl->core->list_prompts()); },
-        [&](const ModernRequest&) {
-          auto result = impl->core->list_prompts();
-          add_cache_hints(result, impl->core->list_cache());
-          impl->reply_modern(out, std::move(result));
-        });
-  });
-  s.on_request("resources/list", [impl](const Request& r, Responder out) {
-    impl->by_era(
-        r, out, [&] { out.result(impl->core->list_resources()); },
-        [&](const ModernRequest&) {
-          auto result = impl->core->list_resources();
-          add_cache_hints(result, impl->core->list_cache());
-          impl->reply_modern(out, std::move(result));
-        });
-  });
-  s.on_request("prompts/get", [impl](const Request& r, Responder out) {
-    impl->by_era(
-        r, out, [&] { impl->call_json(r, out, nullptr, true); },
-        [&](const ModernRequest& m) { impl->call_json(r, out, &m, true); });
-  });
-  s.on_request("resources/read", [impl](const Request& r, Responder out) {
-    impl->by_era(
-        r, out, [&] { impl->call_json(r, out, nullptr, false); },
-        [&](const ModernRequest& m) { impl->call_json(r, out, &m, false); });
-  });
+  // A list: the same in both eras; modern results carry caching hints.
+  const auto on_list = [&s, impl](const char* method, nlohmann::json (ServerCore::*list)() const) {
+    s.on_request(method, [impl, list](const Request& r, Responder out) {
+      impl->by_era(
+          r, out, [&] { out.result((impl->core.get()->*list)()); },
+          [&](const ModernRequest&) {
+            auto result = (impl->core.get()->*list)();
+            add_cache_hints(result, impl->core->list_cache());
+            impl->reply_modern(out, std::move(result));
+          });
+    });
+  };
+  on_list("tools/list", &ServerCore::list_tools);
+  on_list("prompts/list", &ServerCore::list_prompts);
+  on_list("resources/list", &ServerCore::list_resources);
+  for (const bool prompt : {true, false}) {
+    s.on_request(prompt ? "prompts/get" : "resources/read", [impl, prompt](const Request& r, Responder out) {
+      impl->by_era(
+          r, out, [&] { impl->call_json(r, out, nullptr, prompt); },
+          [&](const ModernRequest& m) { impl->call_json(r, out, &m, prompt); });
+    });
+  }
   s.on_request("tools/call", [impl](const Request& r, Responder out) {
     impl->by_era(
         r, out, [&] { impl->call_tool(r, out, nullptr); },
