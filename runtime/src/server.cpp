@@ -721,22 +721,37 @@ void Server::init(Transport& transport, std::shared_ptr<ServerCore> core, Server
         [&](const ModernRequest&) { impl->discover(out); });
   });
   // A list: the same in both eras; modern results carry caching hints.
-  const auto on_list = [&s, impl](const char* method, nlohmann::json (ServerCore::*list)() const) {
-    s.on_request(method, [impl, list](const Request& r, Responder out) {
+  // A feature the server does not offer (no prompt, no resource added) is not a method of it:
+  // -32601, as its capabilities say (2026-07-28 discover checks the two agree).
+  const auto offered = [impl](const char* capability, const Responder& out, const char* method) {
+    if (impl->core->capabilities().contains(capability)) return true;
+    out.error({error_code::method_not_found, std::string("Method not found: ") + method, std::nullopt});
+    return false;
+  };
+  // A list: the same in both eras; modern results carry caching hints.
+  const auto on_list = [&s, impl, offered](const char* method, const char* capability,
+                                           nlohmann::json (ServerCore::*list)() const) {
+    s.on_request(method, [impl, offered, method, capability, list](const Request& r, Responder out) {
       impl->by_era(
-          r, out, [&] { out.result((impl->core.get()->*list)()); },
+          r, out,
+          [&] {
+            if (offered(capability, out, method)) out.result((impl->core.get()->*list)());
+          },
           [&](const ModernRequest&) {
+            if (!offered(capability, out, method)) return;
             auto result = (impl->core.get()->*list)();
             add_cache_hints(result, impl->core->list_cache());
             impl->reply_modern(out, std::move(result));
           });
     });
   };
-  on_list("tools/list", &ServerCore::list_tools);
-  on_list("prompts/list", &ServerCore::list_prompts);
-  on_list("resources/list", &ServerCore::list_resources);
+  on_list("tools/list", "tools", &ServerCore::list_tools);
+  on_list("prompts/list", "prompts", &ServerCore::list_prompts);
+  on_list("resources/list", "resources", &ServerCore::list_resources);
   for (const bool prompt : {true, false}) {
-    s.on_request(prompt ? "prompts/get" : "resources/read", [impl, prompt](const Request& r, Responder out) {
+    const char* method = prompt ? "prompts/get" : "resources/read";
+    s.on_request(method, [impl, offered, prompt, method](const Request& r, Responder out) {
+      if (!offered(prompt ? "prompts" : "resources", out, method)) return;
       impl->by_era(
           r, out, [&] { impl->call_json(r, out, nullptr, prompt); },
           [&](const ModernRequest& m) { impl->call_json(r, out, &m, prompt); });
