@@ -22,8 +22,8 @@
 //     read the response (JSON or SSE) expecting resultType "input_required" with one
 //     elicitation/create, POST the retry (new id, inputResponses under that key, requestState
 //     echoed), expect a complete result naming the user. Round trips (2 HTTP requests each) per
-//     second over --seconds after --warmup seconds (default 1), latency, the server's and this
-//     process's CPU time in that window, and failures (a failed round is counted, reported, and its
+//     second over --seconds after --warmup seconds (default 1; each round counted by the share of its
+//     time inside the window), latency, the server's and this process's CPU time in that window, and failures (a failed round is counted, reported, and its
 //     caller goes on with a new connection; "ok" is false when there was any).
 //
 // Options: --tool NAME (default github_username), --samples S (new-client samples, default 100),
@@ -803,6 +803,7 @@ class Run {
           throw std::runtime_error("retry: not a complete result naming " + user + ": " + done.dump().substr(0, 300));
         ++completed_;
         latencies_.push_back(ms_since(t));
+        rounds_.emplace_back(t, Clock::now());
       } catch (const std::exception& e) {
         ++failures_;
         record_error("caller " + std::to_string(slot) + ": " + e.what());
@@ -840,6 +841,15 @@ class Run {
                       std::chrono::seconds(60), std::chrono::seconds(35));
     const double secs = std::chrono::duration<double>(b.at - a.at).count();
     const int measured = b.completed - a.completed;
+    // Round trips done in the window, each counted by the share of its time that fell inside it: with
+    // many callers in flight their rounds move in waves (a slow server answers them together), and a
+    // plain count of completions would depend on where the window cuts the waves.
+    double share = 0;
+    for (const auto& [from, to] : rounds_) {
+      const auto lo = std::max(from, a.at), hi = std::min(to, b.at);
+      if (hi <= lo) continue;
+      share += to == from ? 1.0 : std::chrono::duration<double>(hi - lo) / std::chrono::duration<double>(to - from);
+    }
     const auto p = percentiles(std::vector<double>(latencies_.begin() + static_cast<long>(a.latencies),
                                                    latencies_.begin() + static_cast<long>(b.latencies)));
     out["in_flight"] = o_.in_flight;
@@ -847,12 +857,14 @@ class Run {
     out["seconds"] = secs;
     out["completed"] = measured;
     out["completed_total"] = completed_;
-    out["round_trips_per_second"] = measured / secs;
-    out["http_requests_per_second"] = 2 * measured / secs;
+    out["round_trips_in_window"] = share;
+    out["round_trips_per_second"] = share / secs;
+    out["completions_per_second"] = measured / secs;
+    out["http_requests_per_second"] = 2 * share / secs;
     out["latency_ms"] = {{"p50", p.p50}, {"p99", p.p99}, {"max", p.max}};
     out["server_cpu_ms"] = b.server_cpu_ms - a.server_cpu_ms;
     out["client_cpu_ms"] = b.client_cpu_ms - a.client_cpu_ms;
-    out["server_cpu_us_per_round_trip"] = measured ? 1000 * (b.server_cpu_ms - a.server_cpu_ms) / measured : 0.0;
+    out["server_cpu_us_per_round_trip"] = share > 0 ? 1000 * (b.server_cpu_ms - a.server_cpu_ms) / share : 0.0;
     out["failures"] = failures_;
     out["ok"] = failures_ == 0 && completed_ > 0 && callers_done_ == o_.in_flight;
     out["callers_finished"] = callers_done_;
@@ -905,6 +917,7 @@ class Run {
   net::steady_timer answers_ready_;
   std::deque<int> answer_queue_;
   std::vector<double> latencies_;
+  std::vector<std::pair<Clock::time_point, Clock::time_point>> rounds_;  // modern: start and end of each
 };
 
 int usage() {
