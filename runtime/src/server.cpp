@@ -195,6 +195,54 @@ std::optional<RequestId> ToolCall::elicit_url_async(std::string_view message, st
   return ::elicit::elicit_url_async(session_, message, url, guarded(std::move(on_done)), elicit_options(timeout));
 }
 
+std::string ToolCall::interaction_id(const std::string& name) {
+  if (modern_) return modern_->round->interaction_id(name);
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& id = interaction_ids_[name];
+  if (id.empty()) id = new_elicitation_id();
+  return id;
+}
+
+UrlOutcome ToolCall::elicit_url_completed(std::string_view message, std::string_view url, const std::string& id,
+                                          CompletionStore& store, std::optional<std::chrono::milliseconds> timeout) {
+  if (!modern_) return elicit_url(message, url, timeout);
+  const auto key = next_key();
+  nlohmann::ordered_json original{
+      {"method", "elicitation/create"},
+      {"params", {{"mode", "url"}, {"message", std::string(message)}, {"url", std::string(url)}}}};
+  if (const auto problem = check_elicitation_url(url); !problem.empty()) throw std::invalid_argument(problem);
+  if (!modern_->capabilities.elicitation_url)
+    throw MissingClientCapability(nlohmann::json{{"elicitation", {{"url", nlohmann::json::object()}}}});
+  auto answer = modern_->round->answer(key, original);
+  if (!answer) throw InputRequired{};
+  const auto r = read_elicit_result(RequestOutcome{std::move(*answer), std::nullopt, std::nullopt});
+  UrlOutcome out;
+  out.status = r.status;
+  out.problem = r.problem;
+  out.result = r.result;
+  if (r.status != ElicitStatus::accepted) return out;
+  detail::require_blocking_allowed("elicit_url_completed()", "a blocking tool handler");
+  auto done = std::make_shared<std::promise<CompletionState>>();
+  auto future = done->get_future();
+  store.lookup(id, [done](CompletionState s) { done->set_value(s); });
+  switch (future.get()) {
+    case CompletionState::complete:
+      out.elicitation_id = id;
+      return out;
+    case CompletionState::pending: {
+      auto again = original;
+      again["params"]["message"] = std::string(message) +
+                                   "\n\nThis has not been completed yet: open the link, finish there, then "
+                                   "continue.";
+      modern_->round->ask_again(key, std::move(again), original);
+      throw InputRequired{};
+    }
+    case CompletionState::unavailable:
+      break;
+  }
+  throw std::runtime_error("cannot tell whether the interaction was completed: the completion store is unavailable");
+}
+
 void ToolCall::reply_json(nlohmann::json result) {
   if (modern_) stamp_modern_result(result, modern_->server_info);
   responder_.result(std::move(result));

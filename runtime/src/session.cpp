@@ -336,6 +336,11 @@ void Session::start() {
                          [impl] { impl->transport_closed(); });
 }
 
+void Session::deliver(Message message) {
+  EventThreadScope event_thread;
+  std::visit([this](auto& m) { impl_->handle(m); }, message);
+}
+
 RequestId Session::send_request(std::string method, nlohmann::ordered_json params, ResponseHandler on_done,
                                 CallOptions options) {
   std::int64_t id = 0;

@@ -5,10 +5,14 @@
 # against the Streamable HTTP sample server on a free loopback port. Every scored scenario must pass
 # with no failed check and no warning; the not-scored ones the set also runs (tasks extension,
 # pending) are printed but do not count. SCENARIOS.md says what each scenario sends and checks.
-# Usage: [CONFORMANCE_LOG=path] run.sh <elicitgen_http_server>
+# Usage: [CONFORMANCE_LOG=path] run.sh <elicitgen_http_server> [SCENARIO-PATTERN...]
+# With patterns (shell globs, e.g. 'input-required-result-*' server-stateless), only the scored
+# scenarios they match must pass; the others are reported and not counted.
 set -euo pipefail
-[[ $# -eq 1 && -x $1 ]] || { echo "usage: $0 <elicitgen_http_server>" >&2; exit 2; }
+[[ $# -ge 1 && -x $1 ]] || { echo "usage: $0 <elicitgen_http_server> [SCENARIO-PATTERN...]" >&2; exit 2; }
 server_bin=$(realpath "$1")
+shift
+patterns=("$@")
 keep_log=${CONFORMANCE_LOG:+$(realpath -m "$CONFORMANCE_LOG")}  # where to keep the suite's output on failure
 cd "$(dirname "$0")"
 if [[ ! -x node_modules/.bin/node || ! -d node_modules/@modelcontextprotocol/conformance ]]; then
@@ -20,6 +24,17 @@ requirements=node_modules/@modelcontextprotocol/conformance/requirements/2026-07
 # The scored server scenarios: the `server:` list of the frozen requirement file.
 mapfile -t scored < <(awk '/^server:/ {f = 1; next} /^[a-z_]+:/ {f = 0} f && /^  - / {print $2}' "$requirements")
 (( ${#scored[@]} > 0 )) || { echo "no server scenarios in $requirements" >&2; exit 1; }
+if (( ${#patterns[@]} > 0 )); then
+  selected=()
+  for s in "${scored[@]}"; do
+    for p in "${patterns[@]}"; do
+      # shellcheck disable=SC2053  # a glob on purpose
+      if [[ $s == $p ]]; then selected+=("$s"); break; fi
+    done
+  done
+  (( ${#selected[@]} > 0 )) || { echo "no scored scenario matches: ${patterns[*]}" >&2; exit 2; }
+  scored=("${selected[@]}")
+fi
 
 url_file=$(mktemp)
 results=$(mktemp -d)

@@ -3,6 +3,7 @@
 // answers carried in a sealed requestState. The same tools serve the legacy era (server_test.cpp).
 #include <catch2/catch.hpp>
 
+#include <elicit/completion_store.hpp>
 #include <elicit/server.hpp>
 
 #include "../session/fake_client.hpp"
@@ -547,4 +548,43 @@ TEST_CASE("modern and legacy: initialize selects the legacy era for the rest of 
   CHECK((*done)["id"] == 50);
   CHECK_FALSE((*done)["result"].contains("resultType"));
   CHECK(text_of(*done) == "hello Ada <ada@example.com>");
+}
+
+TEST_CASE("modern: URL mode completed out of band: pending is asked again, complete goes on", "[modern]") {
+  auto store = std::make_shared<InMemoryCompletionStore>();
+  auto core = std::make_shared<ServerCore>(ServerInfo{"modern-server", "2.0.0"});
+  core->add_tool(Tool{"sign_in", "Signs in out of band", {{"type", "object"}}, std::nullopt,
+                      [store](ToolCall& call) {
+                        const auto id = call.interaction_id();
+                        const auto o = call.elicit_url_completed(
+                            "Sign in to Example Co", "https://example.com/sign-in?state=" + id, id, *store);
+                        return ToolResult::text(std::string(to_string(o.status)) + ":" + o.elicitation_id);
+                      },
+                      nullptr});
+  Modern m(core);
+  const auto meta = modern_meta({{"elicitation", {{"url", json::object()}}}});
+  const auto r1 = m.call_tool("sign_in", json::object(), meta)["result"];
+  REQUIRE(r1["resultType"] == "input_required");
+  const auto url = r1["inputRequests"]["elicitation-1"]["params"]["url"].get<std::string>();
+  const auto id = url.substr(url.find("state=") + 6);
+  REQUIRE(id.size() == 32);
+
+  // Consent, but the page was not finished: asked again, with the same URL (the id is stable).
+  const json consent{{"elicitation-1", {{"action", "accept"}}}};
+  const auto r2 = m.call_tool("sign_in", {{"inputResponses", consent}, {"requestState", r1["requestState"]}},
+                              meta)["result"];
+  REQUIRE(r2["resultType"] == "input_required");
+  CHECK(r2["inputRequests"]["elicitation-1"]["params"]["url"] == url);
+  CHECK(r2["inputRequests"]["elicitation-1"]["params"]["message"].get<std::string>().find("not been completed") !=
+        std::string::npos);
+
+  REQUIRE(store->complete(id, std::chrono::minutes(1)));
+  const auto done = m.call_tool("sign_in", {{"inputResponses", consent}, {"requestState", r2["requestState"]}}, meta);
+  CHECK(text_of(done) == "accepted:" + id);
+
+  // Declined: no lookup, the outcome as is.
+  const auto declined = m.call_tool(
+      "sign_in", {{"inputResponses", {{"elicitation-1", {{"action", "decline"}}}}}, {"requestState", r1["requestState"]}},
+      meta);
+  CHECK(text_of(declined) == "declined:");
 }

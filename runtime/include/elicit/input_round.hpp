@@ -43,6 +43,11 @@ class InputRound {
   /// handler is).
   std::string next_key(const char* prefix = "elicitation");
 
+  /// An identifier for an out-of-band interaction named `name`, the same on every round of this
+  /// request (a keyed BLAKE2b of `name` under a random seed made in the first round and carried in
+  /// the state): 32 hex digits. Lets a URL carry an id the application's page marks complete.
+  std::string interaction_id(const std::string& name);
+
   /// The answer to `request` ({"method", "params"}) under `key`: the result the client gave to
   /// this question (carried from an earlier round, or in this request's `inputResponses` when the
   /// last round asked it), or nullopt, and `request` is recorded to be asked under `key`.
@@ -73,6 +78,7 @@ class InputRound {
   nlohmann::json asking_digests_ = nlohmann::json::object();          // key -> digest
   std::size_t next_ = 0;
   bool has_state_ = false;  // the request carried a requestState
+  std::string seed_;        // hex; made when first needed, carried in the state
 };
 
 }  // namespace elicit

@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "elicit/cancel_scope.hpp"
+#include "elicit/completion_store.hpp"
 #include "elicit/elicit.hpp"
 #include "elicit/input_round.hpp"
 #include "elicit/protocol_era.hpp"
@@ -200,6 +201,25 @@ class ToolCall {
   UrlOutcome elicit_url(std::string_view message, std::string_view url,
                         std::optional<std::chrono::milliseconds> timeout = std::nullopt);
 
+  /// An identifier for an out-of-band interaction of this call named `name` (32 hex digits), to put
+  /// in a URL so that the application's page can mark the interaction complete in a
+  /// CompletionStore: the same on every round of a modern request (derived from a random seed in
+  /// the requestState, so the URL, and so the question, stay the same), fresh from the CSPRNG in a
+  /// legacy call (the same for the same name within the call).
+  std::string interaction_id(const std::string& name = "url");
+
+  /// URL mode whose interaction finishes out of band (a sign-in, a payment): the application's page
+  /// calls `store.complete(id, ttl)` when it is done, `id` from interaction_id(). Modern (MCP
+  /// 2026-07-28: no elicitationId, no completion notification): on the client's retry with
+  /// `accept`, the store is asked; `complete` returns `accepted`; `pending` asks the question again
+  /// (the message says it is not finished) and throws InputRequired; a store that cannot be reached
+  /// throws std::runtime_error (a tool error result). Legacy: as elicit_url() (`accepted` is consent;
+  /// announce completion with complete_url_elicitation()). Blocking: call it from a blocking
+  /// handler (the lookup may wait on the store's thread).
+  UrlOutcome elicit_url_completed(std::string_view message, std::string_view url, const std::string& id,
+                                  CompletionStore& store,
+                                  std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+
   /// Blocking requests for the client other than forms (sampling/createMessage, roots/list, or an
   /// untyped elicitation/create), all at once; returns one outcome per request, in order. Legacy:
   /// sends them together and waits for all (throws std::logic_error on an event thread).
@@ -371,6 +391,7 @@ class ToolCall {
   std::shared_ptr<CancelScope> scope_ = std::make_shared<CancelScope>();
   std::mutex mutex_;
   std::vector<CancelScope::Token> on_cancel_tokens_;
+  std::map<std::string, std::string> interaction_ids_;  // legacy: interaction_id() by name
 };
 
 /// A blocking handler runs on a thread of the server's WorkerPool and may block on elicit(). A call

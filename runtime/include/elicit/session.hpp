@@ -119,6 +119,13 @@ class Session {
   /// Starts the transport. Register handlers first.
   void start();
 
+  /// Handles a message that was already parsed (by parse_message) exactly as if the transport had
+  /// delivered its text to the session: for a transport that parses each message anyway (e.g. to
+  /// route it) and would otherwise have it parsed twice. Same rules as the transport's on_message:
+  /// after start(), one message at a time, in arrival order, never after the transport's on_close.
+  /// Runs the handlers on the calling thread, marked as an event thread.
+  void deliver(Message message);
+
   /// Sends a request and returns its id at once. `on_done` runs exactly once: with the result or
   /// error response, or with a failure (timeout, cancel(), transport closed). It may run before
   /// send_request returns when the transport is already closed.

@@ -38,6 +38,7 @@ InputRound::InputRound(const nlohmann::json& carried, nlohmann::json responses)
         carried_answers_[it.key()] = *it;
     }
   }
+  if (const auto seed = carried.find("seed"); seed != carried.end() && seed->is_string()) seed_ = *seed;
   if (const auto q = carried.find("asked"); q != carried.end() && q->is_object()) {
     for (auto it = q->begin(); it != q->end(); ++it) {
       if (it->is_string()) last_asked_[it.key()] = *it;
@@ -62,6 +63,26 @@ std::string InputRound::digest(const nlohmann::ordered_json& request) {
   std::array<char, 33> hex{};
   sodium_bin2hex(hex.data(), hex.size(), out.data(), out.size());
   return std::string(hex.data());
+}
+
+std::string InputRound::interaction_id(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (seed_.size() != 64) {
+    std::array<unsigned char, 32> raw{};
+    randombytes_buf(raw.data(), raw.size());
+    std::array<char, 65> hex{};
+    sodium_bin2hex(hex.data(), hex.size(), raw.data(), raw.size());
+    seed_ = hex.data();
+  }
+  std::array<unsigned char, 16> out{};
+  std::string message = "elicitgen interaction id";
+  message += '\0';
+  message += name;
+  crypto_generichash(out.data(), out.size(), reinterpret_cast<const unsigned char*>(message.data()), message.size(),
+                     reinterpret_cast<const unsigned char*>(seed_.data()), seed_.size());
+  std::array<char, 33> hex{};
+  sodium_bin2hex(hex.data(), hex.size(), out.data(), out.size());
+  return hex.data();
 }
 
 std::optional<nlohmann::json> InputRound::answer(const std::string& key, const nlohmann::ordered_json& request) {
@@ -113,7 +134,9 @@ nlohmann::ordered_json InputRound::input_requests() const {
 
 nlohmann::json InputRound::state() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return {{"answers", used_}, {"asked", asking_digests_}};
+  nlohmann::json state{{"answers", used_}, {"asked", asking_digests_}};
+  if (!seed_.empty()) state["seed"] = seed_;
+  return state;
 }
 
 }  // namespace elicit
