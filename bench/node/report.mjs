@@ -102,7 +102,8 @@ for (const b of rt.filter((x) => x.name.startsWith('BM_FormElicitationRoundTrip'
   row(`form elicitations per second, ${window} in flight`, num(b.items_per_second), '');
 }
 const mem = rt.find((x) => x.name.startsWith('BM_PendingElicitationMemory'));
-row(`heap per pending elicitation, ${num(mem.pending)} in flight (bytes)`, num(mem.bytes_per_pending), '');
+if (mem?.error_occurred) lines.push(`  heap per pending elicitation: the benchmark failed (${mem.error_message})`);
+else if (mem) row(`heap per pending elicitation, ${num(mem.pending)} in flight (bytes)`, num(mem.bytes_per_pending), '');
 }
 
 
