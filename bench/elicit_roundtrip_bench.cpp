@@ -98,7 +98,9 @@ void BM_PendingElicitationMemory(benchmark::State& state) {
   double per_pending = 0;
   for (auto _ : state) {
     SilentTransport transport;
-    elicit::Session server(transport);
+    elicit::SessionOptions session_options;
+    session_options.max_pending_requests = static_cast<std::size_t>(pending);  // the default (1,024) is below it
+    elicit::Session server(transport, session_options);
     server.set_client_capabilities(elicit::ClientCapabilities::from_json({{"elicitation", nlohmann::json::object()}}));
     server.start();
     elicit::ElicitOptions options;

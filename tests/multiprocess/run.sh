@@ -23,20 +23,26 @@ nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 head -c 32 /dev/urandom | base64 > "$work/shared.keys"
 head -c 32 /dev/urandom | base64 > "$work/other.keys"
 
-# Starts a server; echoes its URL (the first line of its stdout), waiting up to 60 s for it.
+# Starts a server in the background (in this shell, so cleanup knows its pid).
 start_server() {
-  local name=$1 keys=$2 out="$work/$1.out"
-  "$server" --port 0 --instance "$name" --state-keys "$keys" >"$out" 2>"$work/$name.err" &
+  "$server" --port 0 --instance "$1" --state-keys "$2" >"$work/$1.out" 2>"$work/$1.err" &
   pids+=($!)
+}
+# The URL a server printed on its first line, waiting up to 60 s for it.
+url_of() {
+  local out="$work/$1.out"
   for _ in $(seq 1 600); do
     if [[ -s $out ]]; then head -n1 "$out"; return 0; fi
     sleep 0.1
   done
-  echo "server $name did not start" >&2; cat "$work/$name.err" >&2; return 1
+  echo "server $1 did not start" >&2; cat "$work/$1.err" >&2; return 1
 }
-url_a=$(start_server A "$work/shared.keys")
-url_b=$(start_server B "$work/shared.keys")
-url_c=$(start_server C "$work/other.keys")
+start_server A "$work/shared.keys"
+start_server B "$work/shared.keys"
+start_server C "$work/other.keys"
+url_a=$(url_of A)
+url_b=$(url_of B)
+url_c=$(url_of C)
 hostport() { local u=${1#http://}; echo "${u%%/*}"; }
 
 port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
