@@ -210,7 +210,7 @@ void BM_PendingElicitationMemory(benchmark::State& state) {
   for (auto _ : state) {
     SilentTransport transport;
     elicit::SessionOptions session_options;
-    session_options.max_pending_requests = static_cast<std::size_t>(pending);  // the default (1,024) is lower
+    session_options.max_pending_requests = static_cast<std::size_t>(pending);  // the default (1,024) is below it
     elicit::Session server(transport, session_options);
     server.set_client_capabilities(elicit::ClientCapabilities::from_json({{"elicitation", nlohmann::json::object()}}));
     server.start();

@@ -15,6 +15,16 @@
 //   elicit_http_load roundtrip --in-flight K [options] -- SERVER COMMAND...
 //     K callers (each with a call connection and an answer connection, over --sessions sessions) loop:
 //     tools/call, read elicitation/create, POST the answer, read the result; for --seconds seconds.
+//   elicit_http_load modern --in-flight K [options] -- SERVER COMMAND...
+//     MCP 2026-07-28 multi round-trip requests over stateless HTTP: K callers, each on one keep-alive
+//     connection, loop: POST tools/call (no session; MCP-Protocol-Version, Mcp-Method, Mcp-Name
+//     headers; params._meta with protocolVersion, clientInfo, clientCapabilities {elicitation: {}}),
+//     read the response (JSON or SSE) expecting resultType "input_required" with one
+//     elicitation/create, POST the retry (new id, inputResponses under that key, requestState
+//     echoed), expect a complete result naming the user. Round trips (2 HTTP requests each) per
+//     second over --seconds after --warmup seconds (default 1; each round counted by the share of its
+//     time inside the window), latency, the server's and this process's CPU time in that window, and failures (a failed round is counted, reported, and its
+//     caller goes on with a new connection; "ok" is false when there was any).
 //
 // Options: --tool NAME (default github_username), --samples S (new-client samples, default 100),
 //   --openers C (sessions opened at once, default 64), --sessions S (roundtrip, default 1),
@@ -45,8 +55,10 @@
 #include <dirent.h>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <memory>
 #include <optional>
+#include <sstream>
 #include <string>
 #include <utility>  // before Boost 1.74 asio/awaitable.hpp, which uses std::exchange without it
 #include <vector>
@@ -76,6 +88,7 @@ using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kProtocolVersion = "2025-11-25";
+constexpr const char* kModernVersion = "2026-07-28";
 
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
@@ -105,6 +118,30 @@ long thread_count(pid_t pid) {
   while (dirent* e = readdir(d)) n += e->d_name[0] != '.';
   closedir(d);
   return n;
+}
+
+// CPU time (user + system) of process `pid` so far, in ms (/proc/PID/stat fields 14 and 15).
+double process_cpu_ms(pid_t pid) {
+  std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
+  std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto paren = stat.rfind(')');  // the command name may hold spaces
+  if (paren == std::string::npos) return -1;
+  std::istringstream fields(stat.substr(paren + 2));
+  std::string field;
+  unsigned long long utime = 0, stime = 0;
+  for (int i = 3; i <= 15 && fields >> field; ++i) {
+    if (i == 14) utime = std::stoull(field);
+    if (i == 15) stime = std::stoull(field);
+  }
+  return 1000.0 * static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+}
+
+// CPU time (user + system) of this process so far, in ms.
+double self_cpu_ms() {
+  rusage u{};
+  getrusage(RUSAGE_SELF, &u);
+  auto ms = [](const timeval& t) { return t.tv_sec * 1000.0 + t.tv_usec / 1000.0; };
+  return ms(u.ru_utime) + ms(u.ru_stime);
 }
 
 int free_port() {
@@ -228,8 +265,9 @@ class Conn {
     stream_.socket().set_option(tcp::no_delay(true));
   }
 
-  /// POSTs one JSON-RPC message.
-  awaitable<void> post(const std::string& body, const std::string& session) {
+  /// POSTs one JSON-RPC message (`headers`: more header fields, e.g. a modern request's).
+  awaitable<void> post(const std::string& body, const std::string& session,
+                       std::vector<std::pair<std::string, std::string>> headers = {}) {
     http::request<http::string_body> req{http::verb::post, ep_.path, 11};
     req.set(http::field::host, ep_.host);
     req.set(http::field::accept, "application/json, text/event-stream");
@@ -238,6 +276,7 @@ class Conn {
       req.set("Mcp-Session-Id", session);
       req.set("MCP-Protocol-Version", kProtocolVersion);
     }
+    for (const auto& [name, value] : headers) req.set(name, value);
     req.body() = body;
     req.prepare_payload();
     co_await http::async_write(stream_, req, use_awaitable);
@@ -299,6 +338,10 @@ class Conn {
   }
 
   const std::string& session() const { return session_; }
+  /// Whether the response being read is an SSE stream (else one JSON body).
+  bool sse() const { return sse_; }
+  /// Every operation from now on (until the next call) must end within `d`, else it fails.
+  void deadline(std::chrono::steady_clock::duration d) { stream_.expires_after(d); }
   void close() {
     boost::system::error_code ec;
     stream_.socket().shutdown(tcp::socket::shutdown_both, ec);
@@ -420,6 +463,7 @@ struct Options {
   int in_flight = 1;
   int sessions = 1;
   double seconds = 3;
+  double warmup = 1;
   int samples = 100;
   int openers = 64;
   int answerers = 64;
@@ -666,10 +710,176 @@ class Run {
     out["resources"] = resources();
   }
 
+  // ---- modern mode: MCP 2026-07-28 multi round-trip requests over stateless HTTP
+
+  // A modern tools/call: no session; the era, the client and its capabilities in params._meta (as the
+  // conformance suite sends them, tests/conformance-2026/SCENARIOS.md 2.1); `extra` adds members to
+  // params (the retry's inputResponses and requestState). Built by hand: the client thread is shared
+  // with JSON parsing of every response and must not be what limits the rate.
+  std::string modern_call(int id, const std::string& extra) const {
+    static const std::string meta =
+        R"("_meta":{"io.modelcontextprotocol/protocolVersion":")" + std::string(kModernVersion) +
+        R"(","io.modelcontextprotocol/clientInfo":{"name":"elicit_http_load","version":"1"},)"
+        R"("io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}})";
+    return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":{"name":)" +
+           json(o_.tool).dump() + R"(,"arguments":{})" + extra + "," + meta + "}}";
+  }
+
+  // POSTs a modern request and reads its response (JSON or SSE) to the end of the body.
+  awaitable<json> modern_request(Conn& c, int id, const std::string& extra) {
+    std::vector<std::pair<std::string, std::string>> headers;  // (a braced list here trips GCC's coroutines)
+    headers.emplace_back("MCP-Protocol-Version", kModernVersion);
+    headers.emplace_back("Mcp-Method", "tools/call");
+    headers.emplace_back("Mcp-Name", o_.tool);
+    co_await c.post(modern_call(id, extra), "", std::move(headers));
+    const int status = co_await c.read_head();
+    if (status != 200) {
+      std::string body;
+      try {
+        if (auto m = co_await c.next_message()) body = " " + m->dump().substr(0, 300);
+      } catch (const std::exception&) {
+      }
+      throw std::runtime_error("tools/call: HTTP " + std::to_string(status) + body);
+    }
+    ++(c.sse() ? sse_responses_ : json_responses_);
+    auto r = co_await read_response(c, id);
+    co_await c.read_to_end();
+    co_return r;
+  }
+
+  // The first round's answer must be input_required with exactly one elicitation/create: its key,
+  // and the requestState to echo (if any).
+  struct Asked {
+    std::string key;
+    std::optional<std::string> state;
+  };
+  Asked input_required_of(const json& r) {
+    const auto bad = [&](const std::string& why) {
+      return std::runtime_error("first round: " + why + ": " + r.dump().substr(0, 300));
+    };
+    if (!r.contains("result")) throw bad("not a result");
+    const auto& result = r["result"];
+    if (result.value("resultType", "") != "input_required") throw bad("resultType is not input_required");
+    const auto requests = result.find("inputRequests");
+    if (requests == result.end() || !requests->is_object() || requests->size() != 1)
+      throw bad("not exactly one inputRequest");
+    if (requests->begin().value().value("method", "") != "elicitation/create") throw bad("not an elicitation/create");
+    Asked a{requests->begin().key(), std::nullopt};
+    if (const auto state = result.find("requestState"); state != result.end()) {
+      if (!state->is_string()) throw bad("requestState is not a string");
+      a.state = state->get<std::string>();
+      state_bytes_ = std::max<long>(state_bytes_, static_cast<long>(a.state->size()));
+    }
+    return a;
+  }
+
+  // The retry's additions to params: the answer under the asked key, the state echoed verbatim.
+  static std::string retry_extra(const Asked& a, const std::string& user) {
+    std::string extra = R"(,"inputResponses":{)" + json(a.key).dump() +
+                        R"(:{"action":"accept","content":{"name":")" + user + R"("}}})";
+    if (a.state) extra += R"(,"requestState":)" + json(*a.state).dump();
+    return extra;
+  }
+
+  // One caller: on one keep-alive connection, round trip after round trip until `end` (a failed round
+  // is counted, its connection dropped and a new one made after 10 ms).
+  awaitable<void> modern_caller(int slot, Clock::time_point end) {
+    std::unique_ptr<Conn> c;
+    while (Clock::now() < end) {
+      const auto t = Clock::now();
+      try {
+        if (!c) {
+          c = std::make_unique<Conn>(ioc_.get_executor(), ep_);
+          co_await c->connect();
+        }
+        c->deadline(std::chrono::seconds(30));  // one round's bound
+        const int id = ++next_id_;
+        const std::string user = "user" + std::to_string(id);
+        const auto asked = input_required_of(co_await modern_request(*c, id, ""));
+        const int retry_id = ++next_id_;
+        const auto done = co_await modern_request(*c, retry_id, retry_extra(asked, user));
+        if (!done.contains("result") || done["result"].value("resultType", "") != "complete" ||
+            !result_names(done, user))
+          throw std::runtime_error("retry: not a complete result naming " + user + ": " + done.dump().substr(0, 300));
+        ++completed_;
+        latencies_.push_back(ms_since(t));
+        rounds_.emplace_back(t, Clock::now());
+      } catch (const std::exception& e) {
+        ++failures_;
+        record_error("caller " + std::to_string(slot) + ": " + e.what());
+        if (c) c->close();
+        c.reset();
+      }
+      if (!c) co_await sleep(std::chrono::milliseconds(10));
+    }
+    ++callers_done_;
+  }
+
+  awaitable<void> modern_mode() {
+    const auto start = Clock::now();
+    const auto warm_end = start + std::chrono::milliseconds(static_cast<long>(o_.warmup * 1000));
+    const auto end = warm_end + std::chrono::milliseconds(static_cast<long>(o_.seconds * 1000));
+    for (int i = 0; i < o_.in_flight; ++i) net::co_spawn(ioc_, modern_caller(i, end), net::detached);
+    // The measured window: after the warm-up (connections made, a JIT warmed), up to `end`; the
+    // counts and CPU times are read at its two ends.
+    struct Mark {
+      Clock::time_point at;
+      int completed;
+      std::size_t latencies;
+      double server_cpu_ms, client_cpu_ms;
+    };
+    const auto mark = [&] {
+      return Mark{Clock::now(), completed_, latencies_.size(), process_cpu_ms(child_.pid), self_cpu_ms()};
+    };
+    net::steady_timer timer(ioc_, warm_end);
+    co_await timer.async_wait(use_awaitable);
+    const Mark a = mark();
+    timer.expires_at(end);
+    co_await timer.async_wait(use_awaitable);
+    const Mark b = mark();
+    co_await wait_for([&] { return callers_done_ == o_.in_flight; }, [&] { return completed_ + failures_ + callers_done_; },
+                      std::chrono::seconds(60), std::chrono::seconds(35));
+    const double secs = std::chrono::duration<double>(b.at - a.at).count();
+    const int measured = b.completed - a.completed;
+    // Round trips done in the window, each counted by the share of its time that fell inside it: with
+    // many callers in flight their rounds move in waves (a slow server answers them together), and a
+    // plain count of completions would depend on where the window cuts the waves.
+    double share = 0;
+    for (const auto& [from, to] : rounds_) {
+      const auto lo = std::max(from, a.at), hi = std::min(to, b.at);
+      if (hi <= lo) continue;
+      share += to == from ? 1.0 : std::chrono::duration<double>(hi - lo) / std::chrono::duration<double>(to - from);
+    }
+    const auto p = percentiles(std::vector<double>(latencies_.begin() + static_cast<long>(a.latencies),
+                                                   latencies_.begin() + static_cast<long>(b.latencies)));
+    out["in_flight"] = o_.in_flight;
+    out["warmup_seconds"] = o_.warmup;
+    out["seconds"] = secs;
+    out["completed"] = measured;
+    out["completed_total"] = completed_;
+    out["round_trips_in_window"] = share;
+    out["round_trips_per_second"] = share / secs;
+    out["completions_per_second"] = measured / secs;
+    out["http_requests_per_second"] = 2 * share / secs;
+    out["latency_ms"] = {{"p50", p.p50}, {"p99", p.p99}, {"max", p.max}};
+    out["server_cpu_ms"] = b.server_cpu_ms - a.server_cpu_ms;
+    out["client_cpu_ms"] = b.client_cpu_ms - a.client_cpu_ms;
+    out["server_cpu_us_per_round_trip"] = share > 0 ? 1000 * (b.server_cpu_ms - a.server_cpu_ms) / share : 0.0;
+    out["failures"] = failures_;
+    out["ok"] = failures_ == 0 && completed_ > 0 && callers_done_ == o_.in_flight;
+    out["callers_finished"] = callers_done_;
+    out["responses"] = {{"json", json_responses_}, {"sse", sse_responses_}};
+    out["request_state_bytes"] = state_bytes_;
+    out["errors"] = errors_;
+    out["resources"] = resources();
+  }
+
   awaitable<void> main() {
     try {
       if (o_.mode == "wait") {
         co_await wait_mode();
+      } else if (o_.mode == "modern") {
+        co_await modern_mode();
       } else {
         co_await roundtrip_mode();
       }
@@ -696,6 +906,10 @@ class Run {
   int errors_ = 0;
   int next_id_ = 0;
   int callers_done_ = 0;
+  int failures_ = 0;
+  long json_responses_ = 0;
+  long sse_responses_ = 0;
+  long state_bytes_ = 0;
   bool answering_ = false;
   bool finished_ = false;
   bool done_ = false;
@@ -703,12 +917,13 @@ class Run {
   net::steady_timer answers_ready_;
   std::deque<int> answer_queue_;
   std::vector<double> latencies_;
+  std::vector<std::pair<Clock::time_point, Clock::time_point>> rounds_;  // modern: start and end of each
 };
 
 int usage() {
-  std::cerr << "usage: elicit_http_load wait|roundtrip [--users N] [--in-flight K] [--sessions S] [--seconds T]\n"
-               "       [--samples S] [--openers C] [--tool NAME] [--port-env VAR] [--server-log FILE]\n"
-               "       [--deadline S] [--quiet S] -- SERVER COMMAND...\n";
+  std::cerr << "usage: elicit_http_load wait|roundtrip|modern [--users N] [--in-flight K] [--sessions S]\n"
+               "       [--seconds T] [--warmup W] [--samples S] [--openers C] [--tool NAME] [--port-env VAR]\n"
+               "       [--server-log FILE] [--deadline S] [--quiet S] -- SERVER COMMAND...\n";
   return 2;
 }
 
@@ -718,7 +933,7 @@ int main(int argc, char** argv) {
   Options o;
   if (argc < 2) return usage();
   o.mode = argv[1];
-  if (o.mode != "wait" && o.mode != "roundtrip") return usage();
+  if (o.mode != "wait" && o.mode != "roundtrip" && o.mode != "modern") return usage();
   int i = 2;
   for (; i < argc; ++i) {
     const std::string a = argv[i];
@@ -732,6 +947,7 @@ int main(int argc, char** argv) {
     else if (a == "--in-flight") o.in_flight = std::atoi(v.c_str());
     else if (a == "--sessions") o.sessions = std::atoi(v.c_str());
     else if (a == "--seconds") o.seconds = std::atof(v.c_str());
+    else if (a == "--warmup") o.warmup = std::atof(v.c_str());
     else if (a == "--samples") o.samples = std::atoi(v.c_str());
     else if (a == "--openers") o.openers = std::atoi(v.c_str());
     else if (a == "--tool") o.tool = v;
@@ -742,14 +958,19 @@ int main(int argc, char** argv) {
     else return usage();
   }
   for (; i < argc; ++i) o.server.emplace_back(argv[i]);
-  if (o.server.empty() || o.users < 1 || o.in_flight < 1 || o.sessions < 1 || o.samples < 0) return usage();
+  if (o.server.empty() || o.users < 1 || o.in_flight < 1 || o.sessions < 1 || o.samples < 0 || o.seconds <= 0 ||
+      o.warmup < 0)
+    return usage();
 
   // Raise the soft descriptor limit to the hard one (the server, started below, inherits it).
   rlimit nofile{};
   getrlimit(RLIMIT_NOFILE, &nofile);
   nofile.rlim_cur = nofile.rlim_max;
   setrlimit(RLIMIT_NOFILE, &nofile);
-  const long needed = (o.mode == "wait" ? o.users + o.answerers : 2L * o.in_flight + o.sessions) + 64;
+  const long needed = (o.mode == "wait"     ? o.users + o.answerers
+                       : o.mode == "modern" ? o.in_flight
+                                            : 2L * o.in_flight + o.sessions) +
+                      64;
   if (nofile.rlim_cur != RLIM_INFINITY && static_cast<long>(nofile.rlim_cur) < needed) {
     std::cerr << "elicit_http_load: needs about " << needed << " file descriptors, the hard limit is "
               << nofile.rlim_cur << " (raise it: ulimit -Hn)\n";

@@ -1,7 +1,10 @@
 // libFuzzer: any bytes as a stream of JSON-RPC lines from a client -> a Server whose tool elicits.
 // Every line is delivered synchronously on the fuzzer's thread. Must never crash; every request
-// must get at most one answer. Each line is also read by the runtime's fast JSON path, which must
-// agree with nlohmann exactly (document, types, and bytes written back).
+// must get at most one answer. The lines go to two servers: one that may be initialized (legacy
+// session), and one that never sees `initialize`, so MCP 2026-07-28 requests (input-required
+// results, inputResponses, requestState) stay modern for the whole run. Each line is also read
+// by the runtime's fast JSON path, which must agree with nlohmann exactly (document, types, and
+// bytes written back).
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -63,6 +66,25 @@ struct Fixture {
                              call->reply(elicit::ToolResult::text(o ? o.value->name : "none"));
                            },
                            call->elicit_options());
+                     }});
+    // Both eras through ToolCall: replays in the modern era.
+    server.add_tool({"ask_typed",
+                     "asks a username, then a second one",
+                     {{"type", "object"}},
+                     std::nullopt,
+                     nullptr,
+                     [](std::shared_ptr<elicit::ToolCall> call) {
+                       call->elicit_async<samples::GithubUsername>(
+                           "Your GitHub username?", [call](elicit::Outcome<samples::GithubUsername> first) {
+                             if (!first) {
+                               call->reply(elicit::ToolResult::text("none"));
+                               return;
+                             }
+                             call->elicit_async<samples::GithubUsername>(
+                                 "And your friend's?", [call, first](elicit::Outcome<samples::GithubUsername> second) {
+                                   call->reply(elicit::ToolResult::text(first && second ? second.value->name : "none"));
+                                 });
+                           });
                      }});
     server.start();
   }
@@ -139,12 +161,17 @@ void check_fast_json(std::string_view text) {
 }  // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static Fixture f;
+  // Never destroyed: at exit, the generated types' static schemas may be gone before a fixture whose
+  // closing session would fail pending elicitations into callbacks that use them.
+  static Fixture& f = *new Fixture;
+  static Fixture& modern = *new Fixture;
   std::string_view rest(reinterpret_cast<const char*>(data), size);
   while (!rest.empty()) {
     const auto nl = rest.find('\n');
-    check_fast_json(rest.substr(0, nl));
-    f.transport.deliver(std::string(rest.substr(0, nl)));
+    const std::string line(rest.substr(0, nl));
+    check_fast_json(line);
+    f.transport.deliver(line);
+    if (line.find("initialize") == std::string::npos) modern.transport.deliver(line);
     if (nl == std::string_view::npos) break;
     rest.remove_prefix(nl + 1);
   }

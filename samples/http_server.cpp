@@ -1,11 +1,17 @@
 // The sample tools (sample_tools.cpp) over Streamable HTTP, on loopback.
-// Usage: elicitgen_http_server [--port N] (0 or absent: a free port). Prints the endpoint URL on
-// stdout once listening, and serves until SIGINT or SIGTERM. Exits 1 with a message on stderr when
-// it cannot start (the port is taken, no thread can be created).
+// Usage: elicitgen_http_server [--port N] [--state-keys FILE] [--instance NAME]
+//   --port N          0 or absent: a free port
+//   --state-keys FILE requestState keys, base64, one per line, the first sealing (several processes
+//                     behind a load balancer share them); absent: a random key of this process
+//   --instance NAME   added to the server's title, so a client can tell processes apart
+// Prints the endpoint URL on stdout once listening, and serves until SIGINT or SIGTERM. Exits 1
+// with a message on stderr when it cannot start (the port is taken, no thread can be created).
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <fstream>
 #include <iostream>
+#include <string>
 
 #include <elicit/http_server.hpp>
 
@@ -13,11 +19,30 @@
 
 int main(int argc, char** argv) {
   elicit::HttpServerOptions options;
+  std::string title = "elicitgen sample server";
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
       options.port = std::atoi(argv[++i]);
+    } else if (std::strcmp(argv[i], "--instance") == 0 && i + 1 < argc) {
+      title += std::string(" (") + argv[++i] + ")";
+    } else if (std::strcmp(argv[i], "--state-keys") == 0 && i + 1 < argc) {
+      std::ifstream in(argv[++i]);
+      if (!in) {
+        std::cerr << argv[i] << ": cannot read the requestState keys\n";
+        return 2;
+      }
+      std::string line;
+      for (int n = 1; std::getline(in, line); ++n) {
+        if (line.empty()) continue;
+        const auto key = elicit::RequestStateSealer::key_from_base64(line);
+        if (!key) {
+          std::cerr << argv[i] << ":" << n << ": not a base64 32-byte key\n";
+          return 2;
+        }
+        options.server.request_state.keys.push_back(*key);
+      }
     } else {
-      std::cerr << "usage: " << argv[0] << " [--port N]\n";
+      std::cerr << "usage: " << argv[0] << " [--port N] [--state-keys FILE] [--instance NAME]\n";
       return 2;
     }
   }
@@ -27,7 +52,7 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // before any thread starts: only sigwait sees them
 
-  elicit::StreamableHttpServer server({"elicitgen-sample-server", "0.1.0", "elicitgen sample server", std::nullopt},
+  elicit::StreamableHttpServer server({"elicitgen-sample-server", "0.1.0", title, std::nullopt},
                                       add_sample_tools, options);
   try {
     server.start();

@@ -109,6 +109,22 @@ void add_sample_tools(elicit::Server& server) {
                                              std::string(ShippingAddress::default_message())));
   server.add_tool(form_tool<DeliveryWindow>("delivery_window", "Asks when to deliver", "When should we deliver?"));
 
+  // Two forms one after the other; in the modern era two rounds, the address carried in the
+  // sealed requestState of the second.
+  server.add_tool(Tool{"plan_delivery",
+                       "Asks where to ship, then when to deliver",
+                       {{"type", "object"}},
+                       std::nullopt,
+                       [](ToolCall& call) {
+                         const auto address = call.elicit<ShippingAddress>("Where should we ship your order?");
+                         if (!address) return describe(address);
+                         const auto window = call.elicit<DeliveryWindow>("When should we deliver?");
+                         if (!window) return describe(window);
+                         return ToolResult::text("accept: " + nlohmann::json(*address.value).dump() + " / " +
+                                                 nlohmann::json(*window.value).dump());
+                       },
+                       nullptr});
+
   // The conformance suite's tools-call-elicitation tool: the message comes from the arguments.
   server.add_tool(
       Tool{"test_elicitation",
@@ -136,6 +152,8 @@ void add_sample_tools(elicit::Server& server) {
                                                         "https://mcp.example.com/connect");
                          if (o.status != ElicitStatus::accepted)
                            return ToolResult::text("url " + std::string(elicit::to_string(o.status)));
+                         // 2026-07-28 has no elicitationId: the client learns by retrying.
+                         if (call.modern()) return ToolResult::text("url accepted");
                          elicit::complete_url_elicitation(call.session(), o.elicitation_id);
                          return ToolResult::text("url accepted: " + o.elicitation_id);
                        },
@@ -172,4 +190,5 @@ void add_sample_tools(elicit::Server& server) {
                                                     "Elicitation with a default for every primitive type (SEP-1034)"));
   server.add_tool(conformance_tool<Sep1330Enums>("test_elicitation_sep1330_enums",
                                                  "Elicitation with all five enum schema variants (SEP-1330)"));
+  add_mrtr_fixtures(server);
 }

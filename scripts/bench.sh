@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks against the peers, printed as one table with ratios (bench/node/report.mjs). Not part
 # of the pass/fail tests. Takes about 4 minutes, most of it quicktype's 200 invocations, plus about
-# 5 minutes for sections 5 and 6 (Streamable HTTP, loopback only, every run bounded).
+# 5 minutes for sections 5 and 6 and 4 for section 8 (Streamable HTTP, loopback only, every run bounded).
 #   1. decode + validate of one accepted response: elicitgen vs nlohmann floors, hand-written
 #      extraction and ajv + ajv-formats;
 #   2. generator throughput on 200 schemas, one invocation and 200, vs quicktype (C++ target);
@@ -11,11 +11,21 @@
 #      server RSS and threads per waiting user, a new client's initialize + ping p50/p99 meanwhile,
 #      every answer completing; elicitgen (the sample server, and the same with an asynchronous
 #      tool: bench/http_bench_server.cpp) vs the TypeScript SDK's server-everything (bench/ts-server);
-#   6. form elicitation round trips per second over Streamable HTTP, 1, 64 and 1,024 in flight.
+#   6. form elicitation round trips per second over Streamable HTTP, 1, 64 and 1,024 in flight;
+#   7. requestState (MCP 2026-07-28): ns per seal and per open of a ~500-byte payload
+#      (bench/request_state_bench.cpp; libsodium XChaCha20-Poly1305);
+#   8. modern round trips over stateless HTTP (MCP 2026-07-28: tools/call -> input_required ->
+#      retry with inputResponses and requestState -> result; `elicit_http_load modern`) with 1, 64
+#      and 256 in flight: the sample server's github_username vs the TypeScript SDK 2.x
+#      (bench/ts-server-2: @modelcontextprotocol/server, the same tool through inputRequired(),
+#      plain and with its HMAC requestState codec), each run BENCH_MODERN_REPEATS times, interleaved.
 # Environment: BUILD_DIR (default build-bench), BENCH_QUICKTYPE_RUNS (default 200),
 # BENCH_HTTP_USERS (default "1000 10000"), BENCH_HTTP_SAMPLES (new-client samples, default 100),
-# BENCH_HTTP_SECONDS (per round-trip run, default 3). Sections 5 and 6 need about 10,200 file
-# descriptors per process for 10,000 users: elicit_http_load raises the soft limit to the hard one.
+# BENCH_HTTP_SECONDS (per round-trip run, default 3), BENCH_MODERN_REPEATS and BENCH_MODERN_SECONDS
+# (section 8: runs of each server and K, default 3, and seconds measured per run after 2 of warm-up, default 5),
+# BENCH_ONLY (a list of section numbers, e.g. "7 8": run only those; the report shows what ran).
+# Sections 5 and 6 need about 10,200 file descriptors per process for 10,000 users:
+# elicit_http_load raises the soft limit to the hard one.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-debian.sh
@@ -24,17 +34,25 @@ quicktype_runs=${BENCH_QUICKTYPE_RUNS:-200}
 http_users=${BENCH_HTTP_USERS:-1000 10000}
 http_samples=${BENCH_HTTP_SAMPLES:-100}
 http_seconds=${BENCH_HTTP_SECONDS:-3}
+modern_repeats=${BENCH_MODERN_REPEATS:-3}
+modern_seconds=${BENCH_MODERN_SECONDS:-5}
+only=${BENCH_ONLY:-}
+want() { [[ -z $only || " $only " == *" $1 "* ]]; }
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DELICITGEN_BUILD_TESTS=OFF -DELICITGEN_BUILD_SAMPLES=ON >/dev/null
 cmake --build "$build" --target elicitgen elicit_decode_bench elicit_roundtrip_bench elicit_http_load \
-  elicitgen_http_server elicit_bench_http_server >/dev/null
+  elicitgen_http_server elicit_bench_http_server elicit_request_state_bench >/dev/null
 
 # ajv, ajv-formats, quicktype and node 22 (quicktype needs node >= 20.19), pinned in package-lock.json.
 if [[ ! -x bench/node/node_modules/.bin/node || ! -d bench/node/node_modules/quicktype || ! -d bench/node/node_modules/ajv ]]; then
   (cd bench/node && npm ci --no-audit --no-fund --loglevel=error)
 fi
 # The TypeScript SDK's server-everything, pinned in bench/ts-server/package-lock.json.
-if [[ ! -d bench/ts-server/node_modules/@modelcontextprotocol/server-everything ]]; then
+if { want 5 || want 6; } && [[ ! -d bench/ts-server/node_modules/@modelcontextprotocol/server-everything ]]; then
   (cd bench/ts-server && npm ci --no-audit --no-fund --loglevel=error)
+fi
+# The TypeScript SDK 2.x server (@modelcontextprotocol/server), pinned in bench/ts-server-2/package-lock.json.
+if want 8 && [[ ! -d bench/ts-server-2/node_modules/@modelcontextprotocol/server ]]; then
+  (cd bench/ts-server-2 && npm ci --no-audit --no-fund --loglevel=error)
 fi
 node=$PWD/bench/node/node_modules/.bin/node
 quicktype=("$node" "$PWD/bench/node/node_modules/quicktype/dist/index.js")
@@ -54,12 +72,15 @@ timed() {
   record "$key" $((($(now_ns) - start) / 1000000))
 }
 
-echo "1/6 decode + validate (Google Benchmark, ajv)" >&2
+if want 1; then
+echo "1/8 decode + validate (Google Benchmark, ajv)" >&2
 "$build/bench/elicit_decode_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
   --benchmark_format=json >"$out/decode.json" 2>/dev/null
 "$node" bench/node/ajv_decode.mjs bench/schemas/contact_form.json bench/schemas/accepted_response.json >"$out/ajv.json"
+fi
 
-echo "2/6 generator throughput (elicitgen, quicktype x $quicktype_runs)" >&2
+if want 2; then
+echo "2/8 generator throughput (elicitgen, quicktype x $quicktype_runs)" >&2
 "$node" bench/node/make_schemas.mjs "$out/schemas" 200
 schemas=("$out"/schemas/*.json)
 timed elicitgen_one_invocation_ms "$elicitgen" generate -o "$out/elicitgen-one" "${schemas[@]}"
@@ -77,8 +98,10 @@ quicktype_each() {
 timed quicktype_invocations_ms quicktype_each
 record quicktype_invocations "$quicktype_runs"
 record schema_files "${#schemas[@]}"
+fi
 
-echo "3/6 compile time (g++ -O2, 3 runs each)" >&2
+if want 3; then
+echo "3/8 compile time (g++ -O2, 3 runs each)" >&2
 compile_dir=$out/compile
 mkdir -p "$compile_dir"
 "$elicitgen" generate -o "$compile_dir" --namespace bench bench/schemas/contact_form.json
@@ -92,9 +115,12 @@ for run in 1 2 3; do
   timed "compile_elicitgen_source_ms_$run" "${cxx[@]}" "$compile_dir/contact_form.cpp"
   timed "compile_quicktype_main_ms_$run" "${cxx[@]}" bench/compile/main_quicktype.cpp
 done
+fi
 
-echo "4/6 runtime (in-memory transport)" >&2
+if want 4; then
+echo "4/8 runtime (in-memory transport)" >&2
 "$build/bench/elicit_roundtrip_bench" --benchmark_format=json >"$out/roundtrip.json" 2>/dev/null
+fi
 
 # Sections 5 and 6: elicit_http_load starts each server itself and stops it (SIGTERM) at the end.
 load=$PWD/$build/bench/elicit_http_load
@@ -104,7 +130,8 @@ ts_server=("$node" --max-old-space-size=8192 "$PWD/bench/ts-server/node_modules/
 nproc >"$out/nproc.txt"
 # The servers' output goes to /dev/null (server-everything logs a line per request).
 
-echo "5/6 users waiting in a form over Streamable HTTP (N = $http_users)" >&2
+if want 5; then
+echo "5/8 users waiting in a form over Streamable HTTP (N = $http_users)" >&2
 # The sample's github_username is a blocking handler: only the pool's workers (4) reach the form;
 # the rest queue, so the run stops waiting after 5 s without progress (then all are answered).
 "$load" wait --users 1000 --samples "$http_samples" --quiet 5 --tool github_username -- "$sample_server" \
@@ -118,8 +145,10 @@ done
 # Where a session's memory goes: the same at the largest N with only the asynchronous tool per session.
 "$load" wait --users "$n" --samples "$http_samples" --tool github_username_async -- "$bench_server" --minimal \
   >"$out/wait-minimal-$n.json"
+fi
 
-echo "6/6 form elicitation round trips over Streamable HTTP (${http_seconds} s each)" >&2
+if want 6; then
+echo "6/8 form elicitation round trips over Streamable HTTP (${http_seconds} s each)" >&2
 for k in 1 64 1024; do
   sessions=$((k < 16 ? k : 16))
   common=(roundtrip --in-flight "$k" --sessions "$sessions" --seconds "$http_seconds")
@@ -128,5 +157,30 @@ for k in 1 64 1024; do
   "$load" "${common[@]}" --tool trigger-elicitation-request --port-env PORT \
     -- "${ts_server[@]}" >"$out/rt-ts-$k.json"
 done
+fi
+
+if want 7; then
+echo "7/8 requestState seal / open (Google Benchmark)" >&2
+"$build/bench/elicit_request_state_bench" --benchmark_repetitions=5 --benchmark_report_aggregates_only=true \
+  --benchmark_format=json >"$out/request_state.json" 2>/dev/null
+fi
+
+if want 8; then
+# The same tool, github_username, asked for through each SDK's own multi-round-trip API; one client
+# thread drives both. Repeats interleave the servers, so a burst of load elsewhere on the machine
+# falls on all of them; the report takes medians.
+echo "8/8 modern round trips over stateless HTTP (2 + ${modern_seconds} s each, x $modern_repeats)" >&2
+ts2_server=("$node" "$PWD/bench/ts-server-2/server.mjs")
+cut -d' ' -f1-3 /proc/loadavg >"$out/modern-loadavg-before.txt"
+for rep in $(seq "$modern_repeats"); do
+  for k in 1 64 256; do
+    common=(modern --in-flight "$k" --warmup 2 --seconds "$modern_seconds" --tool github_username)
+    "$load" "${common[@]}" -- "$sample_server" >"$out/modern-elicitgen-$k-$rep.json"
+    "$load" "${common[@]}" -- "${ts2_server[@]}" >"$out/modern-ts-$k-$rep.json"
+    "$load" "${common[@]}" -- "${ts2_server[@]}" --state >"$out/modern-ts-state-$k-$rep.json"
+  done
+done
+cut -d' ' -f1-3 /proc/loadavg >"$out/modern-loadavg-after.txt"
+fi
 
 "$node" bench/node/report.mjs "$out"

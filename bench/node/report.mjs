@@ -6,8 +6,10 @@ import { createRequire } from 'node:module';
 
 const dir = process.argv[2];
 const read = (f) => readFileSync(join(dir, f), 'utf8');
+// Sections not run (scripts/bench.sh BENCH_ONLY) have no files and are left out.
+const exists = (f) => { try { read(f); return true; } catch { return false; } };
 const timings = Object.fromEntries(
-  read('timings.txt').trim().split('\n').map((l) => l.split(' ')).map(([k, v]) => [k, Number(v)]));
+  read('timings.txt').trim().split('\n').filter(Boolean).map((l) => l.split(' ')).map(([k, v]) => [k, Number(v)]));
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 const require = createRequire(import.meta.url);
 const version = (pkg) => require(`${pkg}/package.json`).version;
@@ -31,6 +33,7 @@ const lines = [];
 const row = (label, value, ratio) => lines.push(`  ${pad(label, 58)} ${value.padStart(12)} ${ratio.padStart(10)}`);
 
 // 1. decode + validate
+if (exists('decode.json')) {
 const d = gbench('decode.json');
 const ajv = JSON.parse(read('ajv.json')).ns_per_message;
 const ours = d.BM_ParseResponse.ns;
@@ -54,8 +57,10 @@ lines.push(`  target: decode+validate at most 25% over parse + extract: ours/(pa
 lines.push(`  validation's share of ours: ${num((100 * d.BM_ValidateOnly.ns) / ours, 1)}%;` +
   ` ours over the lexing floor: ${num((100 * (ours - d.BM_SaxLexOnly.ns)) / d.BM_SaxLexOnly.ns, 1)}%`);
 lines.push('');
+}
 
 // 2. generator throughput
+if (timings.schema_files) {
 const files = timings.schema_files;
 const qtRuns = timings.quicktype_invocations;
 const egEach = timings.elicitgen_200_invocations_ms / files;
@@ -69,8 +74,10 @@ row(`elicitgen, ${files} invocations (ms per invocation)`, num(egEach, 2), '1.00
 row(`quicktype, ${qtRuns} invocations (ms per invocation)`, num(qtEach, 1), num(qtEach / egEach, 1));
 lines.push(`  target: at least 50x faster per invocation: ${num(qtEach / egEach, 1)}x -> ${verdict(qtEach / egEach >= 50)}`);
 lines.push('');
+}
 
 // 3. compile time
+if (timings.compile_elicitgen_main_ms_1) {
 const compile = (k) => median([1, 2, 3].map((r) => timings[`compile_${k}_ms_${r}`]));
 const egMain = compile('elicitgen_main');
 const egSource = compile('elicitgen_source');
@@ -83,9 +90,11 @@ row('elicitgen generated .cpp (compiled once per schema file)', num(egSource), n
 lines.push(`  target: header + main no slower than quicktype's: ${num(egMain)} vs ${num(qtMain)} ms -> ${verdict(egMain <= qtMain)}`);
 lines.push(`  (a whole build of one type, main + generated .cpp: ${num(egMain + egSource)} ms vs quicktype's ${num(qtMain)} ms)`);
 lines.push('');
+}
 
 // 4. runtime
-const rt = JSON.parse(read('roundtrip.json')).benchmarks;
+const rt = exists('roundtrip.json') ? JSON.parse(read('roundtrip.json')).benchmarks : [];
+if (rt.length) {
 lines.push('4. Runtime over the in-memory transport (2 sessions, typed decode + validate included)');
 row('measure', 'value', '');
 for (const b of rt.filter((x) => x.name.startsWith('BM_FormElicitationRoundTrip/'))) {
@@ -98,11 +107,12 @@ for (const b of rt.filter((x) => x.name.startsWith('BM_FormElicitationFromAnothe
   row(`  started from a third thread, ${window} in flight`, num(b.items_per_second), '');
 }
 const mem = rt.find((x) => x.name.startsWith('BM_PendingElicitationMemory'));
-row(`heap per pending elicitation, ${num(mem.pending)} in flight (bytes)`, num(mem.bytes_per_pending), '');
+if (mem?.error_occurred) lines.push(`  heap per pending elicitation: the benchmark failed (${mem.error_message})`);
+else if (mem) row(`heap per pending elicitation, ${num(mem.pending)} in flight (bytes)`, num(mem.bytes_per_pending), '');
+}
 
 
 // 5. and 6. Streamable HTTP (bench/http_load.cpp); sections skipped when their files are missing.
-const exists = (f) => { try { read(f); return true; } catch { return false; } };
 const readJson = (f) => JSON.parse(read(f));
 const cores = exists('nproc.txt') ? read('nproc.txt').trim() : '?';
 const kib = (x) => num(x, 1);
@@ -199,6 +209,114 @@ if (rtWindows.length) {
   }
   if (inMemory[1024]) lines.push(`  target: in-memory >= 200k/s at 1,024 in flight: ${num(inMemory[1024])}/s -> ${verdict(inMemory[1024] >= 200000)}`);
   if (inMemory[1]) lines.push(`  target: in-memory >= 50k/s at 1 in flight: ${num(inMemory[1])}/s -> ${verdict(inMemory[1] >= 50000)}`);
+}
+
+// 7. requestState sealing
+if (exists('request_state.json')) {
+  const r = gbench('request_state.json');
+  const sealed = r.BM_RequestStateSeal.b;
+  lines.push('');
+  lines.push(`7. requestState (MCP 2026-07-28) of ${num(sealed.payload_bytes)} payload bytes, sealed to ` +
+    `${num(sealed.sealed_bytes)} bytes (XChaCha20-Poly1305, BLAKE2b binding), median of 5 runs`);
+  row('operation', 'ns', '');
+  row('seal', num(r.BM_RequestStateSeal.ns), '');
+  row('open', num(r.BM_RequestStateOpen.ns), '');
+  row('open of a tampered state (rejected)', num(r.BM_RequestStateOpenTampered.ns), '');
+}
+
+// 8. modern round trips over stateless HTTP (MCP 2026-07-28), every server run several times: medians.
+const modernWindows = [1, 64, 256].filter((k) => exists(`modern-elicitgen-${k}-1.json`) || exists(`modern-ts-${k}-1.json`));
+if (modernWindows.length) {
+  const runsOf = (key, k) => {
+    const out = [];
+    for (let r = 1; exists(`modern-${key}-${k}-${r}.json`); ++r) out.push(readJson(`modern-${key}-${k}-${r}.json`));
+    return out;
+  };
+  const ts2Version = JSON.parse(readFileSync(join(dir, '..', '..', 'bench', 'ts-server-2', 'node_modules',
+    '@modelcontextprotocol', 'server', 'package.json'), 'utf8')).version;
+  const load = (f) => (exists(f) ? read(f).trim() : '?');
+  const servers = [
+    ['elicitgen', 'elicitgen sample server (sealed requestState)'],
+    ['ts', `TS SDK ${ts2Version}: inputRequired(), no requestState`],
+    ['ts-state', `TS SDK ${ts2Version}: + createRequestStateCodec (HMAC)`],
+  ];
+  const stat = {};
+  let repeats = 0;
+  let seconds = 0;
+  let warmup = 0;
+  const failed = [];
+  for (const [key] of servers) {
+    for (const k of modernWindows) {
+      const runs = runsOf(key, k);
+      if (!runs.length) continue;
+      repeats = Math.max(repeats, runs.length);
+      seconds = runs[0].seconds;
+      warmup = runs[0].warmup_seconds;
+      runs.forEach((r, i) => { if (!r.ok || r.failures) failed.push(`${key} K=${k} run ${i + 1}: ${r.failures} failed rounds` + (r.errors_first ? ` (${r.errors_first[0]})` : '')); });
+      const rates = runs.map((r) => r.round_trips_per_second);
+      stat[`${key}-${k}`] = {
+        rate: median(rates), min: Math.min(...rates), max: Math.max(...rates),
+        p99: median(runs.map((r) => r.latency_ms.p99)),
+        cpu: median(runs.map((r) => r.server_cpu_us_per_round_trip)),
+        client: median(runs.map((r) => (1000 * r.client_cpu_ms) / Math.max(1, r.completed))),
+        state: Math.max(...runs.map((r) => r.request_state_bytes ?? 0)),
+        ok: runs.every((r) => r.ok),
+      };
+    }
+  }
+  lines.push('');
+  lines.push('8. Modern round trips over stateless HTTP (MCP 2026-07-28): tools/call -> input_required (one');
+  lines.push('   elicitation/create) -> retry with inputResponses + requestState -> complete result: 2 HTTP requests');
+  lines.push(`   each, no session; tool github_username. Loopback, ${cores} cores, load average ${load('modern-loadavg-before.txt')}`);
+  lines.push(`   before, ${load('modern-loadavg-after.txt')} after. One client thread (elicit_http_load modern), K callers each`);
+  lines.push(`   on one keep-alive connection; median of ${repeats} runs (servers interleaved) of ${num(seconds, 1)} s after` +
+    ` ${num(warmup, 0)} s of warm-up,`);
+  lines.push('   each round counted by its share of time in the window. TS: bench/ts-server-2 (createMcpHandler: a fresh');
+  lines.push(`   McpServer per request, toNodeHandler; node ${process.versions.node}). srv CPU = the server process's user + system time.`);
+  lines.push(`  ${pad('server, in flight', 58)} ${'rt/s'.padStart(8)} ${'min-max'.padStart(15)} ${'p99 ms'.padStart(8)} ${'srv CPU us/rt'.padStart(14)}`);
+  for (const [key, label] of servers) {
+    for (const k of modernWindows) {
+      const x = stat[`${key}-${k}`];
+      if (!x) continue;
+      lines.push(`  ${pad(`${label}, ${k}`, 58)} ${num(x.rate).padStart(8)} ${`${num(x.min)}-${num(x.max)}`.padStart(15)}` +
+        ` ${ms(x.p99).padStart(8)} ${num(x.cpu).padStart(14)}${x.ok ? '' : '  FAILURES'}`);
+    }
+  }
+  const ratios = [];
+  for (const k of modernWindows) {
+    const eg = stat[`elicitgen-${k}`];
+    const ts = stat[`ts-${k}`];
+    const tss = stat[`ts-state-${k}`];
+    if (!eg || !ts) continue;
+    ratios.push(eg.rate / Math.max(ts.rate, tss ? tss.rate : 0));
+    lines.push(`  ${k} in flight: ours/TS = ${num(eg.rate / ts.rate, 1)}x` +
+      (tss ? `, ours/TS+state = ${num(eg.rate / tss.rate, 1)}x` : '') +
+      `; server CPU per round trip TS/ours = ${num(ts.cpu / eg.cpu, 1)}x`);
+  }
+  const egOk = modernWindows.every((k) => !stat[`elicitgen-${k}`] || stat[`elicitgen-${k}`].ok);
+  if (ratios.length) {
+    const worst = Math.min(...ratios);
+    lines.push(`  target: at least 10x the TypeScript server's rate (the faster of its two variants) at every K: lowest` +
+      ` ${num(worst, 1)}x -> ${egOk ? verdict(worst >= 10) : 'MISSED (elicitgen runs had failures)'}`);
+  } else {
+    lines.push('  target: at least 10x the TypeScript server\'s rate -> not measured (no elicitgen runs)');
+  }
+  for (const f of failed) lines.push(`  FAILED: ${f}`);
+  if (exists('request_state.json')) {
+    // Google Benchmark's CPU time (not wall time), to compare with the server's CPU time per round trip.
+    const r = gbench('request_state.json');
+    const cpu = (b) => (b.b.cpu_time * b.ns) / b.b.real_time;
+    const seal = cpu(r.BM_RequestStateSeal);
+    const open = cpu(r.BM_RequestStateOpen);
+    const eg = modernWindows.map((k) => stat[`elicitgen-${k}`]).filter(Boolean);
+    const perRt = eg.length ? median(eg.map((x) => x.cpu)) : NaN;
+    lines.push(`  requestState: a round trip seals one state and opens one; section 7's CPU time for its` +
+      ` ${num(r.BM_RequestStateSeal.b.payload_bytes)}-byte payload`);
+    lines.push(`    (${num(r.BM_RequestStateSeal.b.sealed_bytes)} sealed): seal ${num(seal / 1000, 1)} us + open ${num(open / 1000, 1)} us =` +
+      ` ${num((seal + open) / 1000, 1)} us` +
+      (eg.length ? `, at most ${num((100 * (seal + open)) / 1000 / perRt, 1)}% of the server CPU per round trip` +
+        ` (${num(perRt)} us; states here are ${num(Math.max(...eg.map((x) => x.state)))} bytes)` : ''));
+  }
 }
 
 console.log(lines.join('\n'));

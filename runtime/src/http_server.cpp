@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <condition_variable>
 #include <list>
 #include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
+#include <unordered_map>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
@@ -19,6 +21,7 @@
 #include "elicit/worker_pool.hpp"
 #include "http/connection.hpp"
 #include "http/session_transport.hpp"
+#include "http/stateless_request.hpp"
 
 namespace elicit {
 namespace {
@@ -67,11 +70,108 @@ bool has_header(const HttpRequest& req, std::string_view name) {
   return req.find(boost::beast::string_view(name.data(), name.size())) != req.end();
 }
 
+// One modern request being served: its one-request transport and the Server on the shared core.
+struct StatelessExchange {
+  explicit StatelessExchange(RequestId id) : transport(std::move(id)) {}
+  http::StatelessRequest transport;  // declared first: it must outlive the server
+  std::unique_ptr<Server> server;
+};
+
+// How many StatelessExchanges exist (stop() waits for none).
+struct ExchangeCount {
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::size_t live = 0;
+};
+
+// A transport that is never started: the Server the SessionSetup constructor runs setup on.
+class IdleTransport final : public Transport {
+ public:
+  void start(MessageHandler, CloseHandler) override {}
+  bool send(std::string, const SendContext&) override { return false; }
+  void close() override {}
+};
+
+bool contains(const std::vector<std::string>& list, std::string_view v) {
+  return std::find(list.begin(), list.end(), v) != list.end();
+}
+
+// The JSON text of a header value or body value, for error messages (any bytes: replaced).
+std::string json_text(std::string_view v) {
+  return nlohmann::json(std::string(v)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// A JSON-RPC error response for the request `id`, with an HTTP status.
+Reply rpc_error_reply(unsigned status, const RequestId& id, RpcError error) {
+  Reply r;
+  r.status = status;
+  r.content_type = "application/json";
+  r.body = serialize(Response{id, std::nullopt, std::move(error)});
+  return r;
+}
+
+// A header value as sent, or decoded from the Base64 sentinel form "=?base64?...?=" (MCP 2026-07-28,
+// Streamable HTTP, "Value Encoding"); nullopt for a sentinel that is not valid Base64.
+std::optional<std::string> decode_header_value(std::string_view v) {
+  constexpr std::string_view prefix = "=?base64?", suffix = "?=";
+  if (v.size() < prefix.size() + suffix.size() || v.substr(0, prefix.size()) != prefix ||
+      v.substr(v.size() - suffix.size()) != suffix) {
+    return std::string(v);
+  }
+  const auto text = v.substr(prefix.size(), v.size() - prefix.size() - suffix.size());
+  std::string out;
+  std::uint32_t bits = 0;
+  int count = 0;
+  std::size_t padding = 0;
+  for (const char c : text) {
+    int value = -1;
+    if (c >= 'A' && c <= 'Z') value = c - 'A';
+    if (c >= 'a' && c <= 'z') value = c - 'a' + 26;
+    if (c >= '0' && c <= '9') value = c - '0' + 52;
+    if (c == '+') value = 62;
+    if (c == '/') value = 63;
+    if (c == '=') {
+      ++padding;
+      continue;
+    }
+    if (value < 0 || padding > 0) return std::nullopt;  // not Base64, or data after padding
+    bits = ((bits << 6) | static_cast<std::uint32_t>(value)) & 0xFFFFFF;
+    count += 6;
+    if (count >= 8) {
+      count -= 8;
+      out.push_back(static_cast<char>((bits >> count) & 0xFF));
+    }
+  }
+  if (padding > 2 || count >= 6) return std::nullopt;
+  return out;
+}
+
+// Methods that exist only in sessions opened with initialize (MCP 2026-07-28 removed them): a
+// modern request for one is 404/-32601, like an unknown method.
+bool legacy_only_method(std::string_view method) {
+  return method == "initialize" || method == "ping" || method == "logging/setLevel" ||
+         method == "resources/subscribe" || method == "resources/unsubscribe";
+}
+
+// `params._meta`, when it is an object.
+const nlohmann::json* meta_of(const nlohmann::json& params) {
+  if (!params.is_object()) return nullptr;
+  const auto meta = params.find("_meta");
+  return meta != params.end() && meta->is_object() ? &*meta : nullptr;
+}
+
+const nlohmann::json* meta_member(const nlohmann::json* meta, std::string_view key) {
+  if (!meta) return nullptr;
+  const auto it = meta->find(key);
+  return it == meta->end() ? nullptr : &*it;
+}
+
 }  // namespace
 
 struct StreamableHttpServer::Impl {
-  Impl(ServerInfo i, SessionSetup s, HttpServerOptions o)
+  Impl(std::shared_ptr<ServerCore> c, ServerInfo i, SessionSetup s, HttpServerOptions o)
       : ioc(static_cast<int>(thread_count(o))),
+        core(std::move(c)),
         info(std::move(i)),
         setup(std::move(s)),
         options(std::move(o)),
@@ -83,7 +183,8 @@ struct StreamableHttpServer::Impl {
   }
 
   net::io_context ioc;  // first: destroyed last, after everything that holds its handlers
-  ServerInfo info;
+  std::shared_ptr<ServerCore> core;  // what every session and modern request serves
+  ServerInfo info;                   // with setup: makes `core` at start()
   SessionSetup setup;
   HttpServerOptions options;
   std::optional<tcp::acceptor> acceptor;
@@ -92,6 +193,8 @@ struct StreamableHttpServer::Impl {
   std::atomic<int> port{0};
   mutable std::mutex mutex;
   std::map<std::string, std::shared_ptr<HttpSession>> sessions;
+  std::unordered_map<StatelessExchange*, std::shared_ptr<StatelessExchange>> stateless;  // being served
+  std::shared_ptr<ExchangeCount> exchanges = std::make_shared<ExchangeCount>();
   std::list<std::weak_ptr<http::Connection>> connections;
   bool started = false;
   bool stopped = false;
@@ -161,13 +264,12 @@ struct StreamableHttpServer::Impl {
     auto s = std::make_shared<HttpSession>(options.max_held_bytes);
     s->id = new_elicitation_id();  // 128 bits from the CSPRNG: unguessable
     try {
-      s->server = std::make_unique<Server>(s->transport, info, options.server);
+      s->server = std::make_unique<Server>(s->transport, core, options.server);
     } catch (const std::system_error&) {  // no thread could be created
       rejection = error_reply(503, -32000, "Service Unavailable: out of resources");
       rejection.headers.emplace_back("Retry-After", "1");
       return nullptr;
     }
-    if (setup) setup(*s->server);
     s->server->start();
     std::lock_guard<std::mutex> lock(mutex);
     if (stopped) {
@@ -245,16 +347,19 @@ struct StreamableHttpServer::Impl {
     if (!host_allowed(req) || !origin_allowed(req)) {
       return error_reply(403, -32000, "Forbidden: Host or Origin is not allowed (DNS rebinding protection)");
     }
-    if (has_header(req, "MCP-Protocol-Version")) {
-      const auto v = header(req, "MCP-Protocol-Version");
-      bool known = v == "2025-03-26";  // the spec's assumed default when the header is absent
-      for (const auto& s : supported_protocol_versions()) known = known || s == v;
-      if (!known) {
-        return error_reply(
-            400, -32000,
-            "Bad Request: unsupported MCP-Protocol-Version " +
-                nlohmann::json(std::string(v)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
-      }
+    return std::nullopt;
+  }
+
+  // A version a session may speak, or the one the spec assumes when the header is absent.
+  static bool legacy_version(std::string_view v) {
+    return v == "2025-03-26" || contains(supported_protocol_versions(), v);
+  }
+
+  // The MCP-Protocol-Version check of a legacy request (MCP 2025-11-25, Streamable HTTP).
+  static std::optional<Reply> refuse_legacy_version(const HttpRequest& req) {
+    if (has_header(req, "MCP-Protocol-Version") && !legacy_version(header(req, "MCP-Protocol-Version"))) {
+      return error_reply(400, -32000,
+                         "Bad Request: unsupported MCP-Protocol-Version " + json_text(header(req, "MCP-Protocol-Version")));
     }
     return std::nullopt;
   }
@@ -278,19 +383,50 @@ struct StreamableHttpServer::Impl {
     }
   }
 
+  // Whether a POST without Mcp-Session-Id is a modern (2026-07-28) message, served statelessly.
+  static bool is_modern(const HttpRequest& req, const ParseResult& parsed) {
+    const bool has_version_header = has_header(req, "MCP-Protocol-Version");
+    const auto version_header = header(req, "MCP-Protocol-Version");
+    const nlohmann::json* params = nullptr;
+    std::string_view method;
+    if (parsed.message) {
+      if (const auto* r = std::get_if<::elicit::Request>(&*parsed.message)) {
+        params = &r->params;
+        method = r->method;
+      } else if (const auto* n = std::get_if<Notification>(&*parsed.message)) {
+        params = &n->params;
+        method = n->method;
+      }
+    }
+    const auto* meta_version = params ? meta_member(meta_of(*params), meta_key::protocol_version) : nullptr;
+    if (method == "initialize") {
+      // A 2025-era client opens its session with it; only a request that names a modern version
+      // asks for the (non-existent) modern initialize.
+      return (has_version_header && contains(modern_protocol_versions(), version_header)) ||
+             (meta_version && meta_version->is_string() &&
+              contains(modern_protocol_versions(), meta_version->get_ref<const std::string&>()));
+    }
+    return (has_version_header && !legacy_version(version_header)) || meta_version != nullptr;
+  }
+
   Reply handle_post(const HttpRequest& req) {
     if (lower(header(req, "Content-Type")).rfind("application/json", 0) != 0) {
       return error_reply(415, -32000, "Unsupported Media Type: POST bodies are application/json");
     }
+    const auto& body = req.body();
+    auto parsed = parse_message(body);  // the only parse: the session is handed the message
+    if (parsed.error) {
+      if (parsed.error_id) return rpc_error_reply(400, *parsed.error_id, std::move(*parsed.error));
+      return error_reply(400, parsed.error->code, parsed.error->message);
+    }
+    if (!has_header(req, "Mcp-Session-Id") && is_modern(req, parsed)) return handle_modern(req, parsed);
+    if (auto r = refuse_legacy_version(req)) return std::move(*r);
     if (has_header(req, "Accept")) {
       const auto accept = lower(header(req, "Accept"));
       if (accept.find("text/event-stream") == std::string::npos && accept.find("*/*") == std::string::npos) {
         return error_reply(406, -32000, "Not Acceptable: the client must accept text/event-stream");
       }
     }
-    const auto& body = req.body();
-    auto parsed = parse_message(body);
-    if (parsed.error) return error_reply(400, parsed.error->code, parsed.error->message);
     const auto* request = parsed.message ? std::get_if<::elicit::Request>(&*parsed.message) : nullptr;
     Reply reply;
     std::shared_ptr<HttpSession> session;
@@ -308,7 +444,11 @@ struct StreamableHttpServer::Impl {
       if (!session) return reply;
     }
     if (!request) {  // a notification, or the client's answer to one of our requests
-      if (!session->transport.deliver(body)) return error_reply(404, -32001, "Session not found");
+      // (No message: a response without a usable id, which the session only logs.)
+      const bool delivered = parsed.message
+                                 ? session->transport.deliver(std::move(*parsed.message), session->server->session())
+                                 : session->transport.deliver(body);
+      if (!delivered) return error_reply(404, -32001, "Session not found");
       reply.status = 202;
       return reply;
     }
@@ -339,11 +479,189 @@ struct StreamableHttpServer::Impl {
       reply.sse_preamble = "id: " + std::to_string(stream->number()) +
                            "-0\nretry: " + std::to_string(options.sse_retry.count()) + "\ndata: \n\n";
     }
-    session->transport.deliver(body);
+    session->transport.deliver(std::move(*parsed.message), session->server->session());
     return reply;
   }
 
+  // --- modern requests (MCP 2026-07-28), stateless ---------------------------------------------
+
+  Reply handle_modern(const HttpRequest& req, ParseResult& parsed) {
+    if (has_header(req, "Accept")) {
+      const auto accept = lower(header(req, "Accept"));
+      if (accept.find("application/json") == std::string::npos && accept.find("*/*") == std::string::npos &&
+          accept.find("application/*") == std::string::npos) {
+        return error_reply(406, -32000, "Not Acceptable: the client must accept application/json");
+      }
+    }
+    auto* request = parsed.message ? std::get_if<::elicit::Request>(&*parsed.message) : nullptr;
+    if (!request) {
+      if (parsed.message && std::holds_alternative<Notification>(*parsed.message)) {
+        // MCP 2026-07-28 defines no client notification over Streamable HTTP (cancelling is closing
+        // the response): accepted, with nothing to hand it to.
+        Reply r;
+        r.status = 202;
+        return r;
+      }
+      return error_reply(400, error_code::invalid_request,
+                         "Invalid Request: a client sends no JSON-RPC responses without a session");
+    }
+    if (auto r = check_modern(req, *request)) return std::move(*r);
+    return serve_modern(std::move(*request));
+  }
+
+  // The checks of MCP 2026-07-28 (Streamable HTTP, "Request Metadata" and "Server Validation";
+  // Versioning), in the order the official conformance suite's server-stateless probes fix
+  // (tests/conformance-2026/SCENARIOS.md, section 4). Every error carries the request's id.
+  static std::optional<Reply> check_modern(const HttpRequest& req, const ::elicit::Request& r) {
+    const auto fail = [&](unsigned status, int code, std::string message) {
+      return rpc_error_reply(status, r.id, RpcError{code, std::move(message), std::nullopt});
+    };
+    // 1. The version header.
+    if (!has_header(req, "MCP-Protocol-Version")) {
+      return fail(400, error_code::header_mismatch, "Header mismatch: the MCP-Protocol-Version header is required");
+    }
+    const auto version_header = header(req, "MCP-Protocol-Version");
+    // 2. The per-request fields of _meta (clientInfo is optional).
+    const auto* meta = meta_of(r.params);
+    if (!meta) return fail(400, error_code::invalid_params, "Invalid params: params._meta is required");
+    const auto* version = meta_member(meta, meta_key::protocol_version);
+    if (!version) {
+      return fail(400, error_code::invalid_params,
+                  "Invalid params: _meta needs \"" + std::string(meta_key::protocol_version) + "\"");
+    }
+    const auto* capabilities = meta_member(meta, meta_key::client_capabilities);
+    if (!capabilities || !capabilities->is_object()) {
+      return fail(400, error_code::invalid_params,
+                  "Invalid params: _meta needs an object \"" + std::string(meta_key::client_capabilities) + "\"");
+    }
+    // 3. Header and body name one version.
+    if (!version->is_string() || version->get_ref<const std::string&>() != version_header) {
+      return fail(400, error_code::header_mismatch,
+                  "Header mismatch: MCP-Protocol-Version header value " + json_text(version_header) +
+                      " does not match _meta protocolVersion " +
+                      version->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    }
+    // 4. A version served per request.
+    if (!contains(modern_protocol_versions(), version_header)) {
+      return rpc_error_reply(400, r.id, unsupported_protocol_version(*version));
+    }
+    // 5. The standard request headers mirror the body.
+    if (!has_header(req, "Mcp-Method")) {
+      return fail(400, error_code::header_mismatch, "Header mismatch: the Mcp-Method header is required");
+    }
+    if (header(req, "Mcp-Method") != r.method) {
+      return fail(400, error_code::header_mismatch,
+                  "Header mismatch: Mcp-Method header value " + json_text(header(req, "Mcp-Method")) +
+                      " does not match body method " + json_text(r.method));
+    }
+    const char* name_field = r.method == "tools/call" || r.method == "prompts/get" ? "name"
+                             : r.method == "resources/read"                       ? "uri"
+                                                                                  : nullptr;
+    if (name_field) {
+      const nlohmann::json* body_name = nullptr;
+      if (r.params.is_object()) {
+        if (const auto it = r.params.find(name_field); it != r.params.end() && it->is_string()) body_name = &*it;
+      }
+      if (has_header(req, "Mcp-Name")) {
+        const auto decoded = decode_header_value(header(req, "Mcp-Name"));
+        if (!decoded) return fail(400, error_code::header_mismatch, "Header mismatch: Mcp-Name is not valid Base64");
+        if (!body_name || *decoded != body_name->get_ref<const std::string&>()) {
+          return fail(400, error_code::header_mismatch,
+                      "Header mismatch: Mcp-Name header value " + json_text(*decoded) + " does not match body params." +
+                          name_field);
+        }
+      } else if (body_name) {
+        return fail(400, error_code::header_mismatch, "Header mismatch: the Mcp-Name header is required");
+      }
+      // No name in the body and no header: the handler answers -32602.
+    }
+    // 6. Methods of the legacy era only (unknown ones are found by the Server: -32601, 404).
+    if (legacy_only_method(r.method)) {
+      return fail(404, error_code::method_not_found,
+                  "Method not found: " + r.method + " (not in MCP " + modern_protocol_versions().front() + ")");
+    }
+    return std::nullopt;
+  }
+
+  // Serves one checked modern request on a Server of its own over a one-request transport: no
+  // thread and no copy of the tools; the answer is the HTTP response, now or when it comes.
+  Reply serve_modern(::elicit::Request request) {
+    const auto id = request.id;
+    auto unavailable = [&](const std::string& why) {
+      Reply r = rpc_error_reply(503, id, RpcError{error_code::internal_error, "Service Unavailable: " + why, std::nullopt});
+      r.headers.emplace_back("Retry-After", "1");
+      return r;
+    };
+    auto ex = new_exchange(id);
+    try {
+      ex->server = std::make_unique<Server>(ex->transport, core, options.server);
+    } catch (const std::system_error&) {  // not with the shared pool, but be safe
+      return unavailable("out of resources");
+    }
+    std::weak_ptr<StatelessExchange> weak = ex;
+    ex->transport.on_done([this, key = ex.get()] { release(key); });
+    const auto pending = ex->transport.reply();
+    pending->on_abandon([this, weak, id] {
+      // The client closed the connection: that cancels the request (MCP 2026-07-28, Streamable
+      // HTTP, "Cancellation"), through the session's own cancellation path: the call's on_cancel
+      // callbacks run, a blocking handler not started yet never runs, and no answer is sent.
+      if (auto e = weak.lock(); e && !e->server->session().closed()) {
+        e->server->session().deliver(Notification{
+            "notifications/cancelled",
+            nlohmann::json{{"requestId", id_to_json(id)}, {"reason", "the client closed the connection"}}});
+        release(e.get());
+      }
+    });
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (stopped) return unavailable("the server is shutting down");
+      if (stateless.size() >= options.max_modern_requests) return unavailable("too many requests");
+      stateless.emplace(ex.get(), ex);
+    }
+    ex->server->start();
+    ex->server->session().deliver(std::move(request));
+    if (auto r = pending->take()) return std::move(*r);  // answered already (most requests are)
+    Reply r;
+    r.pending = pending;
+    return r;
+  }
+
+  // A modern request is over (answered, abandoned or closed): it no longer counts.
+  void release(StatelessExchange* key) {
+    std::shared_ptr<StatelessExchange> ex;  // dropped after the lock
+    std::lock_guard<std::mutex> lock(mutex);
+    if (const auto it = stateless.find(key); it != stateless.end()) {
+      ex = std::move(it->second);
+      stateless.erase(it);
+    }
+  }
+
+  // An exchange that, whoever lets go of it last (an I/O thread, the worker that answered, the
+  // session's own callback), is destroyed on a worker: destroying its Server waits for its blocking
+  // handler's last steps, which must hold up no connection (and cannot happen inside its session).
+  std::shared_ptr<StatelessExchange> new_exchange(RequestId id) {
+    auto count = exchanges;
+    std::weak_ptr<WorkerPool> pool = options.server.workers;
+    auto destroy = [pool, count](StatelessExchange* p) {
+      auto job = [p, count] {
+        delete p;
+        std::lock_guard<std::mutex> lock(count->mutex);
+        --count->live;
+        count->cv.notify_all();
+      };
+      if (const auto workers = pool.lock(); workers && workers->post(job)) return;
+      job();  // the pool is going (stop() waited for every exchange already): nothing runs there
+    };
+    auto* p = new StatelessExchange(std::move(id));
+    {
+      std::lock_guard<std::mutex> lock(count->mutex);
+      ++count->live;
+    }
+    return std::shared_ptr<StatelessExchange>(p, std::move(destroy));  // on bad_alloc: destroy(p)
+  }
+
   Reply handle_get(const HttpRequest& req) {
+    if (auto r = refuse_legacy_version(req)) return std::move(*r);
     if (lower(header(req, "Accept")).find("text/event-stream") == std::string::npos) {
       return error_reply(406, -32000, "Not Acceptable: GET opens a text/event-stream");
     }
@@ -379,6 +697,7 @@ struct StreamableHttpServer::Impl {
   }
 
   Reply handle_delete(const HttpRequest& req) {
+    if (auto r = refuse_legacy_version(req)) return std::move(*r);
     Reply reply;
     auto session = find_session(req, reply);
     if (!session) return reply;
@@ -388,8 +707,14 @@ struct StreamableHttpServer::Impl {
   }
 };
 
+StreamableHttpServer::StreamableHttpServer(std::shared_ptr<ServerCore> core, HttpServerOptions options) {
+  if (!core) throw std::invalid_argument("StreamableHttpServer needs a ServerCore");
+  auto info = core->info();
+  impl_ = std::make_shared<Impl>(std::move(core), std::move(info), nullptr, std::move(options));
+}
+
 StreamableHttpServer::StreamableHttpServer(ServerInfo info, SessionSetup setup, HttpServerOptions options)
-    : impl_(std::make_shared<Impl>(std::move(info), std::move(setup), std::move(options))) {}
+    : impl_(std::make_shared<Impl>(nullptr, std::move(info), std::move(setup), std::move(options))) {}
 
 StreamableHttpServer::~StreamableHttpServer() { stop(); }
 
@@ -399,6 +724,23 @@ void StreamableHttpServer::start() {
     std::lock_guard<std::mutex> lock(impl.mutex);
     if (impl.started) throw std::logic_error("StreamableHttpServer::start() called twice");
     impl.started = true;
+  }
+  // One pool for the blocking tool handlers of every session and modern request: neither costs a
+  // thread.
+  if (!impl.options.server.workers) {
+    impl.options.server.workers = std::make_shared<WorkerPool>(impl.options.server.worker_threads);
+  }
+  if (!impl.core) {
+    // The SessionSetup constructor: setup fills the one core, once, through a Server that is never
+    // started.
+    auto core = std::make_shared<ServerCore>(impl.info, impl.options.server.request_state);
+    {
+      IdleTransport idle;
+      Server filler(idle, core, impl.options.server);
+      if (impl.setup) impl.setup(filler);
+    }
+    std::lock_guard<std::mutex> lock(impl.mutex);
+    impl.core = std::move(core);
   }
   const auto& o = impl.options;
   try {
@@ -417,10 +759,6 @@ void StreamableHttpServer::start() {
   }
   impl.accept();
   impl.schedule_reaper();
-  // One pool for the blocking tool handlers of every session: a session costs no thread.
-  if (!impl.options.server.workers) {
-    impl.options.server.workers = std::make_shared<WorkerPool>(impl.options.server.worker_threads);
-  }
   const auto n = Impl::thread_count(o);
   for (std::size_t i = 0; i < n; ++i) {
     impl.threads.emplace_back([&impl] {
@@ -437,15 +775,27 @@ std::size_t StreamableHttpServer::session_count() const {
   return impl_->sessions.size();
 }
 
+std::size_t StreamableHttpServer::modern_request_count() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->stateless.size();
+}
+
+std::shared_ptr<ServerCore> StreamableHttpServer::core() const {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  return impl_->core;
+}
+
 void StreamableHttpServer::stop() {
   auto& impl = *impl_;
   std::map<std::string, std::shared_ptr<HttpSession>> sessions;
+  std::unordered_map<StatelessExchange*, std::shared_ptr<StatelessExchange>> stateless;
   std::list<std::weak_ptr<http::Connection>> connections;
   {
     std::lock_guard<std::mutex> lock(impl.mutex);
     if (impl.stopped) return;
     impl.stopped = true;
     sessions.swap(impl.sessions);
+    stateless.swap(impl.stateless);
     connections = impl.connections;
   }
   net::post(impl.ioc, [&impl] {
@@ -454,6 +804,7 @@ void StreamableHttpServer::stop() {
     impl.reaper.cancel();
   });
   for (auto& [id, s] : sessions) s->server->close();  // ends every open SSE stream
+  for (auto& [p, ex] : stateless) ex->server->close();  // their calls end; no answer is sent
   for (auto& weak : connections) {
     if (auto c = weak.lock()) c->close();
   }
@@ -469,6 +820,11 @@ void StreamableHttpServer::stop() {
     if (t.joinable()) t.join();
   }
   impl.threads.clear();
+  // Modern requests are destroyed on the workers: wait for them, as for the sessions (whose
+  // Servers end with `sessions` below), so no handler of this server runs after stop().
+  stateless.clear();
+  std::unique_lock<std::mutex> lock(impl.exchanges->mutex);
+  impl.exchanges->cv.wait(lock, [&] { return impl.exchanges->live == 0; });
 }
 
 }  // namespace elicit

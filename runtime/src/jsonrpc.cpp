@@ -265,6 +265,11 @@ std::string serialize(const Response& r) {
   return out;
 }
 
+std::string serialize_response(const RequestId& id, const nlohmann::ordered_json& result) {
+  nlohmann::ordered_json j{{"jsonrpc", "2.0"}, {"id", id_to_json(id)}, {"result", result}};
+  return j.dump(-1, ' ', false, kReplace);
+}
+
 std::string serialize_request(const RequestId& id, std::string_view method, const nlohmann::ordered_json& params) {
   return request_text(id, method, params, false);
 }

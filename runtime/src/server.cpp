@@ -28,12 +28,14 @@ nlohmann::json ToolResult::to_json() const {
 }
 
 ToolCall::ToolCall(Session& session, RequestId request_id, nlohmann::json arguments, Responder responder,
-                   std::optional<std::chrono::milliseconds> default_elicitation_timeout)
+                   std::optional<std::chrono::milliseconds> default_elicitation_timeout,
+                   std::shared_ptr<const ModernCall> modern)
     : session_(session),
       request_id_(std::move(request_id)),
       arguments_(std::move(arguments)),
       responder_(std::move(responder)),
-      default_timeout_(default_elicitation_timeout) {
+      default_timeout_(default_elicitation_timeout),
+      modern_(std::move(modern)) {
   // The client cancelling the call, or the session ending, cancels everything made for it.
   responder_.on_cancel([scope = scope_] { scope->cancel(); });
 }
@@ -65,9 +67,230 @@ ElicitOptions ToolCall::elicit_options(std::optional<std::chrono::milliseconds> 
   return o;
 }
 
-void ToolCall::reply(const ToolResult& result) {
-  responder_.result(result.to_json());
+MissingClientCapability::MissingClientCapability(nlohmann::json required)
+    : std::runtime_error("the client did not declare a capability this request needs: " + required.dump()),
+      required_(std::move(required)) {}
+
+namespace {
+
+// Does `have` (a ClientCapabilities object) declare everything `need` names? Objects nest; a
+// member present as an object counts as declared.
+bool declares(const nlohmann::json& have, const nlohmann::json& need) {
+  if (!need.is_object()) return true;
+  if (!have.is_object()) return false;
+  for (auto it = need.begin(); it != need.end(); ++it) {
+    const auto h = have.find(it.key());
+    if (h == have.end() || h->is_null()) return false;
+    if (it->is_object() && !it->empty() && !declares(*h, *it)) return false;
+  }
+  return true;
+}
+
+// The capability a request for the client needs, as a ClientCapabilities object.
+nlohmann::json capability_for(const std::string& method, const nlohmann::ordered_json& params) {
+  if (method == "sampling/createMessage") return {{"sampling", nlohmann::json::object()}};
+  if (method == "roots/list") return {{"roots", nlohmann::json::object()}};
+  if (method == "elicitation/create") {
+    const auto mode = params.is_object() ? params.value("mode", std::string("form")) : std::string("form");
+    return {{"elicitation", {{mode == "url" ? "url" : "form", nlohmann::json::object()}}}};
+  }
+  return nlohmann::json::object();
+}
+
+bool client_declares(const ClientCapabilities& caps, const nlohmann::json& need) {
+  // `elicitation: {}` declares form mode (ClientCapabilities::from_json reads it so).
+  if (const auto e = need.find("elicitation"); e != need.end()) {
+    if (e->contains("form") && !caps.elicitation_form) return false;
+    if (e->contains("url") && !caps.elicitation_url) return false;
+    if (!caps.elicitation_form && !caps.elicitation_url) return false;
+    auto rest = need;
+    rest.erase("elicitation");
+    return declares(caps.raw, rest);
+  }
+  return declares(caps.raw, need);
+}
+
+}  // namespace
+
+void ToolCall::require_client_capabilities(const nlohmann::json& required) const {
+  if (!client_declares(client_capabilities(), required)) throw MissingClientCapability(required);
+}
+
+std::vector<RequestOutcome> ToolCall::request_inputs(std::vector<InputRequest> requests) {
+  for (const auto& r : requests) require_client_capabilities(capability_for(r.method, r.params));
+  std::vector<RequestOutcome> out(requests.size());
+  if (modern_) {
+    bool missing = false;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      auto& r = requests[i];
+      const auto prefix = r.method == "sampling/createMessage" ? "sampling"
+                          : r.method == "roots/list"           ? "roots"
+                                                               : "elicitation";
+      const auto key = r.key.empty() ? next_key(prefix) : r.key;
+      nlohmann::ordered_json request{{"method", r.method}, {"params", std::move(r.params)}};
+      if (auto answer = modern_->round->answer(key, request)) {
+        out[i].result = std::move(*answer);
+      } else {
+        missing = true;
+      }
+    }
+    if (missing) throw InputRequired{};
+    return out;
+  }
+  detail::require_blocking_allowed("request_inputs()", "Session::send_request()");
+  std::vector<std::shared_ptr<std::promise<RequestOutcome>>> promises;
+  CallOptions options;
+  options.timeout = default_timeout_;
+  options.context.related_request = request_id_;
+  for (auto& r : requests) {
+    auto p = std::make_shared<std::promise<RequestOutcome>>();
+    promises.push_back(p);
+    session_.send_request(
+        r.method, std::move(r.params), [p](RequestOutcome o) { p->set_value(std::move(o)); }, options);
+  }
+  for (std::size_t i = 0; i < promises.size(); ++i) out[i] = promises[i]->get_future().get();
+  return out;
+}
+
+std::optional<UrlOutcome> ToolCall::replay_url(std::string_view message, std::string_view url) {
+  if (const auto problem = check_elicitation_url(url); !problem.empty()) throw std::invalid_argument(problem);
+  if (!modern_->capabilities.elicitation_url)
+    throw MissingClientCapability(nlohmann::json{{"elicitation", {{"url", nlohmann::json::object()}}}});
+  // 2026-07-28: no elicitationId; the retry says how it went.
+  nlohmann::ordered_json request{
+      {"method", "elicitation/create"},
+      {"params", {{"mode", "url"}, {"message", std::string(message)}, {"url", std::string(url)}}}};
+  auto answer = modern_->round->answer(next_key(), request);
+  if (!answer) return std::nullopt;
+  const auto r = read_elicit_result(RequestOutcome{std::move(*answer), std::nullopt, std::nullopt});
+  UrlOutcome out;
+  out.status = r.status;
+  out.problem = r.problem;
+  out.result = r.result;
+  return out;
+}
+
+UrlOutcome ToolCall::elicit_url(std::string_view message, std::string_view url,
+                                std::optional<std::chrono::milliseconds> timeout) {
+  if (modern_) {
+    auto out = replay_url(message, url);
+    if (!out) throw InputRequired{};
+    return std::move(*out);
+  }
+  return ::elicit::elicit_url(session_, message, url, elicit_options(timeout));
+}
+
+std::optional<RequestId> ToolCall::elicit_url_async(std::string_view message, std::string_view url,
+                                                    std::function<void(UrlOutcome)> on_done,
+                                                    std::optional<std::chrono::milliseconds> timeout) {
+  if (modern_) {
+    auto out = replay_url(message, url);
+    if (!out) {
+      modern_->input_required();
+    } else {
+      guarded(std::move(on_done))(std::move(*out));
+    }
+    return std::nullopt;
+  }
+  return ::elicit::elicit_url_async(session_, message, url, guarded(std::move(on_done)), elicit_options(timeout));
+}
+
+std::string ToolCall::interaction_id(const std::string& name) {
+  if (modern_) return modern_->round->interaction_id(name);
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& id = interaction_ids_[name];
+  if (id.empty()) id = new_elicitation_id();
+  return id;
+}
+
+UrlOutcome ToolCall::elicit_url_completed(std::string_view message, std::string_view url, const std::string& id,
+                                          CompletionStore& store, std::optional<std::chrono::milliseconds> timeout) {
+  if (!modern_) return elicit_url(message, url, timeout);
+  const auto key = next_key();
+  nlohmann::ordered_json original{
+      {"method", "elicitation/create"},
+      {"params", {{"mode", "url"}, {"message", std::string(message)}, {"url", std::string(url)}}}};
+  if (const auto problem = check_elicitation_url(url); !problem.empty()) throw std::invalid_argument(problem);
+  if (!modern_->capabilities.elicitation_url)
+    throw MissingClientCapability(nlohmann::json{{"elicitation", {{"url", nlohmann::json::object()}}}});
+  auto answer = modern_->round->answer(key, original);
+  if (!answer) throw InputRequired{};
+  const auto r = read_elicit_result(RequestOutcome{std::move(*answer), std::nullopt, std::nullopt});
+  UrlOutcome out;
+  out.status = r.status;
+  out.problem = r.problem;
+  out.result = r.result;
+  if (r.status != ElicitStatus::accepted) return out;
+  detail::require_blocking_allowed("elicit_url_completed()", "a blocking tool handler");
+  auto done = std::make_shared<std::promise<CompletionState>>();
+  auto future = done->get_future();
+  store.lookup(id, [done](CompletionState s) { done->set_value(s); });
+  switch (future.get()) {
+    case CompletionState::complete:
+      out.elicitation_id = id;
+      return out;
+    case CompletionState::pending: {
+      auto again = original;
+      again["params"]["message"] = std::string(message) +
+                                   "\n\nThis has not been completed yet: open the link, finish there, then "
+                                   "continue.";
+      modern_->round->ask_again(key, std::move(again), original);
+      throw InputRequired{};
+    }
+    case CompletionState::unavailable:
+      break;
+  }
+  throw std::runtime_error("cannot tell whether the interaction was completed: the completion store is unavailable");
+}
+
+void ToolCall::reply_json(nlohmann::json result) {
+  if (modern_) stamp_modern_result(result, modern_->server_info);
+  responder_.result(std::move(result));
   forget_cancel_callbacks();
+}
+
+ClientCapabilities ToolCall::client_capabilities() const {
+  return modern_ ? modern_->capabilities : session_.client_capabilities();
+}
+
+void ToolCall::reply(const ToolResult& result) {
+  auto j = result.to_json();
+  if (modern_) stamp_modern_result(j, modern_->server_info);
+  responder_.result(std::move(j));
+  forget_cancel_callbacks();
+}
+
+std::optional<ElicitResponse> ToolCall::replay_form(const std::string& key, std::string_view message,
+                                                    const nlohmann::ordered_json& schema) {
+  // MRTR: a server must not ask what the client did not declare; the request needs it: -32021.
+  if (!modern_->capabilities.elicitation_form)
+    throw MissingClientCapability(nlohmann::json{{"elicitation", {{"form", nlohmann::json::object()}}}});
+  nlohmann::ordered_json request{
+      {"method", "elicitation/create"},
+      {"params", {{"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", schema}}}};
+  auto answer = modern_->round->answer(key, request);
+  if (!answer) return std::nullopt;
+  return read_elicit_result(RequestOutcome{std::move(*answer), std::nullopt, std::nullopt});
+}
+
+void ToolCall::ask_form_again(const std::string& key, std::string_view message, const nlohmann::ordered_json& schema,
+                              const std::string& reason) {
+  nlohmann::ordered_json original{
+      {"method", "elicitation/create"},
+      {"params", {{"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", schema}}}};
+  auto again = original;
+  again["params"]["message"] = std::string(message) + "\n\nThe previous answer was not accepted: " + reason;
+  modern_->round->ask_again(key, std::move(again), original);
+}
+
+std::string ToolCall::why_invalid(const std::string& problem, const ValidationResult& errors) {
+  if (errors.ok()) return problem;
+  std::string out;
+  for (const auto& e : errors.errors) {
+    if (!out.empty()) out += "; ";
+    out += (e.pointer.empty() ? std::string("the form") : e.pointer.substr(1)) + ": " + e.message;
+  }
+  return out;
 }
 
 void ToolCall::reply_error(RpcError error) {
@@ -75,9 +298,14 @@ void ToolCall::reply_error(RpcError error) {
   forget_cancel_callbacks();
 }
 
-void ToolCall::run_answering_failures(Session& session, const Responder& responder, const std::function<void()>& f) {
+void ToolCall::run_answering_failures(Session& session, const Responder& responder, const ModernCall* modern,
+                                      const std::function<void()>& f) {
   try {
     f();
+  } catch (const InputRequired&) {
+    if (modern) modern->input_required();
+  } catch (const MissingClientCapability& e) {
+    responder.error(e.to_error());
   } catch (const UrlElicitationRequired& e) {
     responder.error(e.to_error());
   } catch (const std::exception& e) {
@@ -120,9 +348,13 @@ struct JobGate {
 // Runs a tool handler and maps what it throws: UrlElicitationRequired becomes a -32042 error,
 // anything else a tool error result (MCP reports tool failures in the result, not as JSON-RPC errors).
 template <class F>
-void run_guarded(ToolCall& call, F&& handler) {
+void run_guarded(ToolCall& call, const ModernCall* modern, F&& handler) {
   try {
     handler();
+  } catch (const InputRequired&) {
+    if (modern) modern->input_required();
+  } catch (const MissingClientCapability& e) {
+    call.reply_error(e.to_error());
   } catch (const UrlElicitationRequired& e) {
     call.reply_error(e.to_error());
   } catch (const std::exception& e) {
@@ -134,21 +366,147 @@ void run_guarded(ToolCall& call, F&& handler) {
 
 }  // namespace
 
+// --- ServerCore ---------------------------------------------------------------------------------
+
+ServerCore::ServerCore(ServerInfo info, RequestStateOptions request_state, CacheHints list_cache)
+    : info_(std::move(info)), sealer_(std::move(request_state)), list_cache_(list_cache) {
+  info_json_ = {{"name", info_.name}, {"version", info_.version}};
+  if (info_.title) info_json_["title"] = *info_.title;
+}
+
+void ServerCore::add_tool(Tool tool) {
+  if (!tool.handler && !tool.async_handler) throw std::invalid_argument("tool " + tool.name + " has no handler");
+  if (tools_.count(tool.name)) throw std::invalid_argument("duplicate tool " + tool.name);
+  tool_order_.push_back(tool.name);
+  tools_.emplace(tool.name, std::move(tool));
+}
+
+void ServerCore::add_prompt(Prompt prompt) {
+  if (!prompt.handler) throw std::invalid_argument("prompt " + prompt.name + " has no handler");
+  if (prompts_.count(prompt.name)) throw std::invalid_argument("duplicate prompt " + prompt.name);
+  prompt_order_.push_back(prompt.name);
+  prompts_.emplace(prompt.name, std::move(prompt));
+}
+
+void ServerCore::add_resource(Resource resource) {
+  if (!resource.handler) throw std::invalid_argument("resource " + resource.uri + " has no handler");
+  if (resources_.count(resource.uri)) throw std::invalid_argument("duplicate resource " + resource.uri);
+  resource_order_.push_back(resource.uri);
+  resources_.emplace(resource.uri, std::move(resource));
+}
+
+const Prompt* ServerCore::find_prompt(std::string_view name) const {
+  const auto it = prompts_.find(name);
+  return it == prompts_.end() ? nullptr : &it->second;
+}
+
+const Resource* ServerCore::find_resource(std::string_view uri) const {
+  const auto it = resources_.find(uri);
+  return it == resources_.end() ? nullptr : &it->second;
+}
+
+nlohmann::json ServerCore::list_prompts() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& name : prompt_order_) {
+    const auto& p = prompts_.at(name);
+    nlohmann::json j{{"name", p.name}, {"description", p.description}};
+    if (p.title) j["title"] = *p.title;
+    if (!p.arguments.empty()) {
+      auto& args = j["arguments"] = nlohmann::json::array();
+      for (const auto& a : p.arguments)
+        args.push_back({{"name", a.name}, {"description", a.description}, {"required", a.required}});
+    }
+    list.push_back(std::move(j));
+  }
+  return {{"prompts", list}};
+}
+
+nlohmann::json ServerCore::list_resources() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& uri : resource_order_) {
+    const auto& r = resources_.at(uri);
+    nlohmann::json j{{"uri", r.uri}, {"name", r.name}, {"description", r.description}};
+    if (r.mime_type) j["mimeType"] = *r.mime_type;
+    list.push_back(std::move(j));
+  }
+  return {{"resources", list}};
+}
+
+const Tool* ServerCore::find_tool(std::string_view name) const {
+  const auto it = tools_.find(name);
+  return it == tools_.end() ? nullptr : &it->second;
+}
+
+nlohmann::json ServerCore::list_tools() const {
+  nlohmann::json list = nlohmann::json::array();
+  for (const auto& name : tool_order_) {
+    const auto& t = tools_.at(name);
+    nlohmann::json j{{"name", t.name}, {"description", t.description}, {"inputSchema", t.input_schema}};
+    if (t.title) j["title"] = *t.title;
+    list.push_back(std::move(j));
+  }
+  return {{"tools", list}};
+}
+
+nlohmann::json ServerCore::capabilities() const {
+  nlohmann::json caps{{"tools", {{"listChanged", false}}}};
+  if (!prompts_.empty()) caps["prompts"] = {{"listChanged", false}};
+  if (!resources_.empty()) caps["resources"] = {{"subscribe", false}, {"listChanged", false}};
+  return caps;
+}
+
+namespace {
+
+void add_cache_hints(nlohmann::json& result, const CacheHints& hints) {
+  result["ttlMs"] = hints.ttl.count() < 0 ? 0 : hints.ttl.count();
+  result["cacheScope"] = hints.shared ? "public" : "private";
+}
+
+// MCP 2026-07-28, MRTR, "Server Requirements": the state answers nothing more than this.
+RpcError invalid_request_state() {
+  return {error_code::invalid_params, "Invalid or expired requestState", std::nullopt};
+}
+
+}  // namespace
+
+// --- Server -------------------------------------------------------------------------------------
+
 struct Server::Impl {
-  Impl(Transport& t, ServerInfo i, ServerOptions o)
-      : info(std::move(i)),
+  Impl(Transport& t, std::shared_ptr<ServerCore> c, ServerOptions o)
+      : core(std::move(c)),
         options(std::move(o)),
         session(t, options.session),
         pool(options.workers ? options.workers : std::make_shared<WorkerPool>(options.worker_threads)) {}
 
-  ServerInfo info;
+  std::shared_ptr<ServerCore> core;
   ServerOptions options;
-  std::map<std::string, Tool> tools;  // sorted: tools/list is stable
-  std::vector<std::string> tool_order;
   Session session;
   std::shared_ptr<JobGate> gate = std::make_shared<JobGate>();
   std::shared_ptr<WorkerPool> pool;
   std::atomic<bool> initialized{false};
+
+  // Serves `r` in its era: a legacy session once initialize was received; else modern when its
+  // _meta says so (or the error that refuses it); else legacy.
+  template <class Legacy, class Modern>
+  void by_era(const Request& r, const Responder& out, Legacy&& legacy, Modern&& modern) {
+    if (initialized) {
+      legacy();
+      return;
+    }
+    auto era = read_request_era(r.params);
+    if (era.error) {
+      out.error(std::move(*era.error));
+    } else if (era.modern) {
+      modern(*era.modern);
+    } else {
+      legacy();
+    }
+  }
+
+  void reply_modern(const Responder& out, nlohmann::json result) const {
+    stamp_modern_result(result, core->info_json());
+    out.result(std::move(result));
+  }
 
   void initialize(const Request& r, const Responder& out) {
     if (initialized.exchange(true)) {
@@ -169,35 +527,29 @@ struct Server::Impl {
         if (s == *v) version = s;
       }
     }
-    nlohmann::json server_info{{"name", info.name}, {"version", info.version}};
-    if (info.title) server_info["title"] = *info.title;
-    nlohmann::json result{{"protocolVersion", version},
-                          {"capabilities", {{"tools", {{"listChanged", false}}}}},
-                          {"serverInfo", server_info}};
-    if (info.instructions) result["instructions"] = *info.instructions;
+    nlohmann::json result{
+        {"protocolVersion", version}, {"capabilities", core->capabilities()}, {"serverInfo", core->info_json()}};
+    if (core->info().instructions) result["instructions"] = *core->info().instructions;
     return result;
   }
 
-  nlohmann::json list_tools() const {
-    nlohmann::json list = nlohmann::json::array();
-    for (const auto& name : tool_order) {
-      const auto& t = tools.at(name);
-      nlohmann::json j{{"name", t.name}, {"description", t.description}, {"inputSchema", t.input_schema}};
-      if (t.title) j["title"] = *t.title;
-      list.push_back(std::move(j));
-    }
-    return {{"tools", list}};
+  // MCP 2026-07-28, Server, "Discovery".
+  void discover(const Responder& out) const {
+    nlohmann::json result{{"supportedVersions", all_protocol_versions()}, {"capabilities", core->capabilities()}};
+    if (core->info().instructions) result["instructions"] = *core->info().instructions;
+    add_cache_hints(result, core->list_cache());
+    reply_modern(out, std::move(result));
   }
 
-  void call_tool(const Request& r, Responder responder) {
+  void call_tool(const Request& r, Responder responder, const ModernRequest* modern_request) {
     const auto& p = r.params;
     if (!p.is_object() || !p.contains("name") || !p["name"].is_string()) {
       responder.error({error_code::invalid_params, "tools/call needs params.name", std::nullopt});
       return;
     }
     const auto name = p["name"].get<std::string>();
-    const auto it = tools.find(name);
-    if (it == tools.end()) {
+    const Tool* tool = core->find_tool(name);
+    if (!tool) {
       responder.error({error_code::invalid_params, "Unknown tool: " + name, std::nullopt});
       return;
     }
@@ -206,30 +558,210 @@ struct Server::Impl {
       responder.error({error_code::invalid_params, "tools/call arguments must be an object", std::nullopt});
       return;
     }
-    auto call =
-        std::make_shared<ToolCall>(session, r.id, std::move(arguments), responder, options.default_elicitation_timeout);
-    const Tool& tool = it->second;
-    if (tool.async_handler) {
-      run_guarded(*call, [&] { tool.async_handler(call); });
+    std::shared_ptr<const ModernCall> modern;
+    if (modern_request) {
+      if (auto e = check_input_responses(p)) {
+        responder.error(std::move(*e));
+        return;
+      }
+      modern = modern_call(p, RequestStateBinding{"tools/call", name, arguments, ""}, *modern_request, responder);
+      if (!modern) return;  // refused
+    }
+    auto call = std::make_shared<ToolCall>(session, r.id, std::move(arguments), responder,
+                                           options.default_elicitation_timeout, modern);
+    if (tool->async_handler) {
+      run_guarded(*call, modern.get(), [&] { tool->async_handler(call); });
       return;
     }
-    const bool posted = pool->post([gate = gate, handler = tool.handler, call] {
+    const bool posted = pool->post([gate = gate, handler = tool->handler, call, modern] {
       if (!gate->enter()) return;  // the server is gone or going
-      if (!call->cancelled()) run_guarded(*call, [&] { call->reply(handler(*call)); });
+      if (!call->cancelled()) {
+        run_guarded(*call, modern.get(), [&] {
+          auto result = handler(*call);
+          // A handler that swallowed InputRequired still has questions open: they win.
+          if (modern && modern->round->input_required()) {
+            modern->input_required();
+          } else {
+            call->reply(result);
+          }
+        });
+      }
       gate->leave();
     });
     if (!posted) call->reply(ToolResult::error("the server is shutting down"));
   }
+
+  // prompts/get and resources/read: a blocking handler returning the result, which may elicit.
+  void call_json(const Request& r, Responder responder, const ModernRequest* modern_request, bool prompt) {
+    const auto& p = r.params;
+    const char* member = prompt ? "name" : "uri";
+    if (!p.is_object() || !p.contains(member) || !p[member].is_string()) {
+      responder.error({error_code::invalid_params,
+                       std::string(prompt ? "prompts/get" : "resources/read") + " needs params." + member,
+                       std::nullopt});
+      return;
+    }
+    const auto name = p[member].get<std::string>();
+    std::function<nlohmann::json(ToolCall&)> handler;
+    if (prompt) {
+      if (const auto* found = core->find_prompt(name)) handler = found->handler;
+    } else if (const auto* found = core->find_resource(name)) {
+      handler = found->handler;
+    }
+    if (!handler) {
+      // MCP 2026-07-28 answers an unknown resource with -32602 (Invalid Params), as for prompts.
+      responder.error({error_code::invalid_params, (prompt ? "Unknown prompt: " : "Resource not found: ") + name,
+                       nlohmann::json{{member, name}}});
+      return;
+    }
+    auto arguments = prompt ? p.value("arguments", nlohmann::json::object()) : nlohmann::json{{"uri", name}};
+    if (!arguments.is_object()) {
+      responder.error({error_code::invalid_params, "prompts/get arguments must be an object", std::nullopt});
+      return;
+    }
+    std::shared_ptr<const ModernCall> modern;
+    if (modern_request) {
+      if (auto e = check_input_responses(p)) {
+        responder.error(std::move(*e));
+        return;
+      }
+      modern = modern_call(p,
+                           RequestStateBinding{prompt ? "prompts/get" : "resources/read", name,
+                                               prompt ? arguments : nlohmann::json(), ""},
+                           *modern_request, responder);
+      if (!modern) return;
+    }
+    auto call = std::make_shared<ToolCall>(session, r.id, std::move(arguments), responder,
+                                           options.default_elicitation_timeout, modern);
+    const bool posted = pool->post([gate = gate, core = core, prompt, handler, call, modern] {
+      if (!gate->enter()) return;
+      if (!call->cancelled()) {
+        run_guarded(*call, modern.get(), [&] {
+          auto result = handler(*call);
+          if (modern && modern->round->input_required()) {
+            modern->input_required();
+          } else {
+            // 2026-07-28: a complete resources/read result carries caching hints.
+            if (modern && !prompt && result.is_object()) add_cache_hints(result, core->list_cache());
+            call->reply_json(std::move(result));
+          }
+        });
+      }
+      gate->leave();
+    });
+    if (!posted) call->reply_error({error_code::internal_error, "the server is shutting down", std::nullopt});
+  }
+
+  // The run context of a modern request: its InputRound (from the opened requestState and
+  // inputResponses) and how to answer an InputRequiredResult. Null after answering -32602 for a
+  // requestState that does not open.
+  std::shared_ptr<const ModernCall> modern_call(const nlohmann::json& params, RequestStateBinding binding,
+                                                const ModernRequest& request, const Responder& responder) {
+    nlohmann::json carried;
+    if (const auto s = params.find("requestState"); s != params.end()) {
+      auto opened = core->sealer().open(s->get_ref<const std::string&>(), binding);
+      if (!opened) {
+        responder.error(invalid_request_state());
+        return nullptr;
+      }
+      carried = std::move(*opened);
+    }
+    auto m = std::make_shared<ModernCall>();
+    m->round = std::make_shared<InputRound>(carried, params.value("inputResponses", nlohmann::json()));
+    m->capabilities = request.capabilities;
+    m->server_info = core->info_json();
+    std::weak_ptr<InputRound> weak_round = m->round;
+    m->input_required = [core = core, responder, weak_round, binding = std::move(binding), log = &session] {
+      const auto round = weak_round.lock();
+      if (!round) return;
+      nlohmann::ordered_json result{{"resultType", "input_required"}, {"inputRequests", round->input_requests()}};
+      try {
+        result["requestState"] = core->sealer().seal(round->state(), binding);
+      } catch (const std::exception& e) {
+        log->log(std::string("cannot seal requestState: ") + e.what());
+        auto error = ToolResult::error("the answers gathered so far are too large to carry").to_json();
+        stamp_modern_result(error, core->info_json());
+        responder.result(std::move(error));
+        return;
+      }
+      result["_meta"] = {{std::string(meta_key::server_info), core->info_json()}};
+      responder.result_ordered(std::move(result));
+    };
+    return m;
+  }
 };
 
-Server::Server(Transport& transport, ServerInfo info, ServerOptions options)
-    : impl_(std::make_unique<Impl>(transport, std::move(info), std::move(options))) {
+Server::Server(Transport& transport, ServerInfo info, ServerOptions options) {
+  auto core = std::make_shared<ServerCore>(std::move(info), options.request_state);
+  init(transport, std::move(core), std::move(options));
+}
+
+Server::Server(Transport& transport, std::shared_ptr<ServerCore> core, ServerOptions options) {
+  init(transport, std::move(core), std::move(options));
+}
+
+void Server::init(Transport& transport, std::shared_ptr<ServerCore> core, ServerOptions options) {
+  if (!core) throw std::invalid_argument("Server needs a ServerCore");
+  impl_ = std::make_unique<Impl>(transport, std::move(core), std::move(options));
   auto* impl = impl_.get();
   auto& s = impl_->session;
   s.on_request("initialize", [impl](const Request& r, Responder out) { impl->initialize(r, out); });
-  s.on_request("ping", [](const Request&, Responder out) { out.result(nlohmann::json::object()); });
-  s.on_request("tools/list", [impl](const Request&, Responder out) { out.result(impl->list_tools()); });
-  s.on_request("tools/call", [impl](const Request& r, Responder out) { impl->call_tool(r, std::move(out)); });
+  s.on_request("ping", [impl](const Request& r, Responder out) {
+    impl->by_era(
+        r, out, [&] { out.result(nlohmann::json::object()); },
+        [&](const ModernRequest&) { impl->reply_modern(out, nlohmann::json::object()); });
+  });
+  s.on_request("server/discover", [impl](const Request& r, Responder out) {
+    // Modern only; a legacy session knows no such method.
+    impl->by_era(
+        r, out,
+        [&] {
+          out.error({error_code::method_not_found, "Method not found: server/discover", std::nullopt});
+        },
+        [&](const ModernRequest&) { impl->discover(out); });
+  });
+  // A list: the same in both eras; modern results carry caching hints.
+  // A feature the server does not offer (no prompt, no resource added) is not a method of it:
+  // -32601, as its capabilities say (2026-07-28 discover checks the two agree).
+  const auto offered = [impl](const char* capability, const Responder& out, const char* method) {
+    if (impl->core->capabilities().contains(capability)) return true;
+    out.error({error_code::method_not_found, std::string("Method not found: ") + method, std::nullopt});
+    return false;
+  };
+  // A list: the same in both eras; modern results carry caching hints.
+  const auto on_list = [&s, impl, offered](const char* method, const char* capability,
+                                           nlohmann::json (ServerCore::*list)() const) {
+    s.on_request(method, [impl, offered, method, capability, list](const Request& r, Responder out) {
+      impl->by_era(
+          r, out,
+          [&] {
+            if (offered(capability, out, method)) out.result((impl->core.get()->*list)());
+          },
+          [&](const ModernRequest&) {
+            if (!offered(capability, out, method)) return;
+            auto result = (impl->core.get()->*list)();
+            add_cache_hints(result, impl->core->list_cache());
+            impl->reply_modern(out, std::move(result));
+          });
+    });
+  };
+  on_list("tools/list", "tools", &ServerCore::list_tools);
+  on_list("prompts/list", "prompts", &ServerCore::list_prompts);
+  on_list("resources/list", "resources", &ServerCore::list_resources);
+  for (const bool prompt : {true, false}) {
+    const char* method = prompt ? "prompts/get" : "resources/read";
+    s.on_request(method, [impl, offered, prompt, method](const Request& r, Responder out) {
+      if (!offered(prompt ? "prompts" : "resources", out, method)) return;
+      impl->by_era(
+          r, out, [&] { impl->call_json(r, out, nullptr, prompt); },
+          [&](const ModernRequest& m) { impl->call_json(r, out, &m, prompt); });
+    });
+  }
+  s.on_request("tools/call", [impl](const Request& r, Responder out) {
+    impl->by_era(
+        r, out, [&] { impl->call_tool(r, out, nullptr); },
+        [&](const ModernRequest& m) { impl->call_tool(r, out, &m); });
+  });
   s.on_notification("notifications/initialized", [](const Notification&) {});
 }
 
@@ -239,14 +771,12 @@ Server::~Server() {
   impl_->gate->close_and_wait();  // a shared pool may still hold jobs of ours
 }
 
-void Server::add_tool(Tool tool) {
-  if (!tool.handler && !tool.async_handler) throw std::invalid_argument("tool " + tool.name + " has no handler");
-  if (impl_->tools.count(tool.name)) throw std::invalid_argument("duplicate tool " + tool.name);
-  impl_->tool_order.push_back(tool.name);
-  impl_->tools.emplace(tool.name, std::move(tool));
-}
+void Server::add_tool(Tool tool) { impl_->core->add_tool(std::move(tool)); }
+void Server::add_prompt(Prompt prompt) { impl_->core->add_prompt(std::move(prompt)); }
+void Server::add_resource(Resource resource) { impl_->core->add_resource(std::move(resource)); }
 
 Session& Server::session() noexcept { return impl_->session; }
+const std::shared_ptr<ServerCore>& Server::core() const noexcept { return impl_->core; }
 void Server::start() { impl_->session.start(); }
 void Server::wait() { impl_->session.wait_closed(); }
 void Server::close() { impl_->session.close(); }

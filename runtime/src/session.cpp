@@ -334,6 +334,11 @@ void Responder::result(nlohmann::json result) const {
   }
 }
 
+void Responder::result_ordered(nlohmann::ordered_json result) const {
+  if (state_->answered.exchange(true)) return;
+  if (auto s = state_->session.lock()) s->answer(*state_, serialize_response(state_->id, result));
+}
+
 void Responder::error(RpcError error) const {
   if (state_->answered.exchange(true)) return;
   if (auto s = state_->session.lock())
@@ -390,6 +395,11 @@ void Session::start() {
     impl_->transport_closed();
     throw;
   }
+}
+
+void Session::deliver(Message message) {
+  EventThreadScope event_thread;
+  std::visit([this](auto& m) { impl_->handle(m); }, message);
 }
 
 RequestId Session::send_request(std::string method, nlohmann::ordered_json params, ResponseHandler on_done,

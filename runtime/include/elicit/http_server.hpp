@@ -1,7 +1,9 @@
-// The Streamable HTTP server transport (MCP 2025-11-25, Basic / Transports, "Streamable HTTP") on
-// Boost.Beast and Boost.Asio: one MCP endpoint, one elicit::Server per MCP session
-// (Mcp-Session-Id). Event-driven: an open SSE stream, an idle keep-alive connection or a user
-// filling in a form holds a little memory and no thread.
+// The Streamable HTTP server transport on Boost.Beast and Boost.Asio, dual-era on one endpoint:
+// MCP 2025-11-25 sessions (Basic / Transports, "Streamable HTTP": `initialize`, Mcp-Session-Id, one
+// elicit::Server per session) and MCP 2026-07-28 requests served statelessly (per-request `_meta`,
+// no session). Every Server shares one ServerCore (the tools). Event-driven: an open SSE stream, an
+// idle keep-alive connection, a user filling in a form or a modern request waiting for its handler
+// holds a little memory and no thread.
 #pragma once
 
 #include <chrono>
@@ -34,6 +36,10 @@ struct HttpServerOptions {
   std::size_t io_threads = 0;
   /// Open MCP sessions at most; an initialize beyond it gets 503 with `Retry-After`.
   std::size_t max_sessions = 16384;
+  /// Modern (2026-07-28) requests being served at once at most (each waits for its handler, e.g. a
+  /// blocking tool queued for a worker); one beyond it gets 503 with `Retry-After: 1` and a
+  /// JSON-RPC error carrying its id.
+  std::size_t max_modern_requests = 4096;
   /// A session with no request and no open stream for this long is ended (its pending
   /// elicitations end with transport_closed). Milliseconds.
   std::chrono::milliseconds idle_session_timeout = std::chrono::minutes(15);
@@ -61,12 +67,32 @@ struct HttpServerOptions {
   /// Bytes queued for one connection that the client does not read: beyond it the connection is
   /// closed (the stream's undelivered messages are then held, as above).
   std::size_t max_queued_bytes = 4 * 1024 * 1024;
-  /// Options of each session's elicit::Server. Blocking tool handlers of every session share one
-  /// pool: `server.workers` if set, else one of `server.worker_threads` threads made by start().
+  /// Options of each session's and each modern request's elicit::Server. Blocking tool handlers of
+  /// all of them share one pool: `server.workers` if set, else one of `server.worker_threads`
+  /// threads made by start(). (`server.request_state` is used only by the constructor that makes
+  /// the ServerCore.)
   ServerOptions server;
 };
 
-/// Serves MCP over Streamable HTTP:
+/// Serves MCP over Streamable HTTP, both eras on one endpoint (MCP 2026-07-28, "Versioning",
+/// dual-era server). Each POST is sorted by era:
+///  - modern: no Mcp-Session-Id, and an `MCP-Protocol-Version` header naming a version that is not
+///    a legacy one, or a `params._meta["io.modelcontextprotocol/protocolVersion"]` (an `initialize`
+///    is modern only when one of the two names a modern version). Served statelessly
+///    (MCP 2026-07-28, Streamable HTTP): no session is made and no Mcp-Session-Id is sent; the
+///    answer is application/json (Accept must allow it: 406). Checked in this order, each failure
+///    a JSON-RPC error carrying the request's id: the version header missing: 400/-32020; `_meta`,
+///    its protocolVersion or its clientCapabilities missing: 400/-32602; header != `_meta`
+///    version: 400/-32020; a version not served: 400/-32022 (data.supported, data.requested);
+///    `Mcp-Method` missing or != method, `Mcp-Name` (Base64 sentinel decoded) missing or != params.name
+///    (tools/call, prompts/get) or params.uri (resources/read): 400/-32020; a method not in the
+///    modern era (initialize, ping, logging/setLevel, resources/subscribe, resources/unsubscribe)
+///    or unknown: 404/-32601. Then one elicit::Server (on the shared ServerCore, pool and timers)
+///    serves the request; its answer is HTTP 200, except errors -32601 (404) and -32020, -32021,
+///    -32022 (400). The answer may come later from a worker: the connection waits holding no
+///    thread; a client that disconnects meanwhile cancels the request (its ToolCall sees
+///    cancelled(), on_cancel runs). A modern notification is 202 (ignored); a response, 400/-32600.
+///  - legacy (2025-11-25, 2025-06-18), everything else, as follows.
 ///  - POST of a JSON-RPC request: the answer is an SSE stream that carries the requests the server
 ///    makes while handling it (elicitation/create during tools/call) and then its response;
 ///  - POST of a notification or of a response (the client's answer to an elicitation): 202;
@@ -77,14 +103,21 @@ struct HttpServerOptions {
 ///  - every SSE event has an id ("<stream>-<seq>"); GET with Last-Event-ID resumes that stream
 ///    after that event (404 when it is no longer held, 409 while another connection reads it);
 ///    POST streams of 2025-11-25 clients start with a priming event (an id, `retry`, empty data).
-/// Host and Origin headers are checked on every request (403), MCP-Protocol-Version too (400).
+/// Host and Origin headers are checked on every request (403); on legacy requests
+/// MCP-Protocol-Version too (400 for a version no session speaks).
 /// A body that is not JSON (or not UTF-8) is 400 with a -32700 JSON-RPC error.
-/// Thread rules: all methods are thread-safe; SessionSetup runs on an I/O thread.
+/// Thread rules: all methods are thread-safe.
 class StreamableHttpServer {
  public:
-  /// Called for each new session to add its tools.
+  /// Adds the tools, to a Server on the ServerCore every session and modern request shares.
   using SessionSetup = std::function<void(Server&)>;
 
+  /// Serves the tools of `core` (add them before start(); it is read-only while served).
+  explicit StreamableHttpServer(std::shared_ptr<ServerCore> core, HttpServerOptions options = {});
+  /// Makes the ServerCore at start(): `setup` runs once, on the thread calling start(), on a Server
+  /// that is never started and whose only lasting effect is what it adds to its core (add_tool);
+  /// anything else it does to that Server (e.g. session handlers) is lost. (Before, setup ran for
+  /// every new session.) The core's requestState keys come from options.server.request_state.
   StreamableHttpServer(ServerInfo info, SessionSetup setup, HttpServerOptions options = {});
   /// stop()s.
   ~StreamableHttpServer();
@@ -92,13 +125,19 @@ class StreamableHttpServer {
   StreamableHttpServer& operator=(const StreamableHttpServer&) = delete;
 
   /// Binds, listens, and starts the I/O threads and the shared worker pool. Throws
-  /// std::runtime_error if it cannot bind, or std::system_error if a thread cannot be created.
+  /// std::runtime_error if it cannot bind, std::system_error if a thread cannot be created, and
+  /// what SessionSetup throws.
   /// I/O threads are event threads (event_thread.hpp): a blocking elicit() there throws.
   void start();
   /// The bound port (after start()).
   int port() const noexcept;
   /// Sessions currently open.
   std::size_t session_count() const;
+  /// Modern (2026-07-28) requests being served now (received, not yet answered or abandoned).
+  std::size_t modern_request_count() const;
+  /// The tools every session and modern request is served from (null before start() for the
+  /// SessionSetup constructor).
+  std::shared_ptr<ServerCore> core() const;
   /// Stops accepting, ends every session (their streams end, their pending elicitations end with
   /// transport_closed) and joins the I/O threads. Idempotent.
   void stop();

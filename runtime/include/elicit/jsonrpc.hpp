@@ -81,6 +81,8 @@ std::string serialize_notification(std::string_view method, const nlohmann::orde
 /// The same request with its params already serialised (`params_json`, kept as written, the
 /// envelope written around it in its own buffer; empty for none).
 std::string serialize_request_text(const RequestId& id, std::string_view method, std::string params_json);
+/// A result response whose result keeps its member order.
+std::string serialize_response(const RequestId& id, const nlohmann::ordered_json& result);
 /// An error response with a null id (for a message whose id could not be read).
 std::string serialize_error_without_id(const RpcError& e);
 

@@ -5,28 +5,32 @@
 #include <chrono>
 #include <cstddef>
 #include <functional>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "elicit/cancel_scope.hpp"
+#include "elicit/completion_store.hpp"
 #include "elicit/elicit.hpp"
+#include "elicit/input_round.hpp"
+#include "elicit/protocol_era.hpp"
+#include "elicit/request_state.hpp"
 #include "elicit/session.hpp"
 #include "elicit/transport.hpp"
 #include "elicit/worker_pool.hpp"
 
 namespace elicit {
 
-/// Protocol revisions this server speaks, newest first.
-inline const std::vector<std::string>& supported_protocol_versions() {
-  static const std::vector<std::string> v{"2025-11-25", "2025-06-18"};
-  return v;
-}
+/// Protocol revisions a session opened with `initialize` speaks, newest first (see also
+/// modern_protocol_versions() in protocol_era.hpp).
+inline const std::vector<std::string>& supported_protocol_versions() { return legacy_protocol_versions(); }
 
 struct ServerInfo {
   std::string name;
@@ -48,22 +52,97 @@ struct ToolResult {
   nlohmann::json to_json() const;
 };
 
-/// One tools/call being handled. Its elicit helpers tie each elicitation to this call: a Streamable
-/// HTTP transport sends it on the call's stream, the call's default timeout applies, and when the
-/// client cancels the call (notifications/cancelled; MCP 2025-11-25, Base Protocol, "Cancellation")
-/// or the session ends, every elicitation still open for it is cancelled: notifications/cancelled
-/// for the elicitation/create goes to the client and the elicitation ends `aborted`
-/// (`transport_closed` when the transport closed), which frees a blocked handler at once. An
-/// elicitation started after that is not sent and ends `aborted` at once. Timeouts are in ms.
+/// Thrown through a blocking handler serving a modern request (MCP 2026-07-28) to end its run at
+/// the first question without an answer; the server then answers the request with an
+/// InputRequiredResult. It is not a std::exception, so `catch (const std::exception&)` lets it
+/// pass: do not swallow it with `catch (...)` around elicit() (rethrow it).
+struct InputRequired {};
+
+/// Throw from a handler when the request needs a client capability the client did not declare;
+/// the server answers -32021 MissingRequiredClientCapability with `data.requiredCapabilities`
+/// (MCP 2026-07-28, Basic, "Per-request protocol fields"; Streamable HTTP answers it with 400).
+/// A modern request's elicitation, sampling or roots request that the client cannot answer throws
+/// it by itself; check ToolCall::client_capabilities() first to do without.
+class MissingClientCapability : public std::runtime_error {
+ public:
+  /// `required`: a ClientCapabilities object naming what is missing, e.g. {"sampling": {}}.
+  explicit MissingClientCapability(nlohmann::json required);
+  const nlohmann::json& required() const noexcept { return required_; }
+  RpcError to_error() const { return missing_required_client_capability(required_); }
+
+ private:
+  nlohmann::json required_;
+};
+
+/// A request for the client other than a form, for ToolCall::request_inputs: `method` is
+/// "sampling/createMessage", "roots/list" or "elicitation/create" (untyped); `key` is its key in
+/// `inputRequests` (MCP 2026-07-28), empty for one by call-site order.
+struct InputRequest {
+  std::string method;
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  std::string key;
+};
+
+/// A question for ToolCall::elicit_all: the generated type to ask for, the message, and the key it
+/// goes under in `inputRequests` (MCP 2026-07-28); empty: one by call-site order.
+template <class T>
+struct Ask {
+  std::string message;
+  std::string key;
+};
+/// Ask<T> with T's own message (`default_message()`) unless one is given.
+template <class T>
+Ask<T> ask(std::string message = std::string(T::default_message()), std::string key = "") {
+  return Ask<T>{std::move(message), std::move(key)};
+}
+
+/// What a ToolCall serving a modern request (MCP 2026-07-28) needs: the run's InputRound, the
+/// client capabilities of this request, and how to end the run with an InputRequiredResult.
+struct ModernCall {
+  std::shared_ptr<InputRound> round;
+  ClientCapabilities capabilities;
+  /// Answers the request with the InputRequiredResult of `round` (once; later answers are ignored).
+  std::function<void()> input_required;
+  /// `_meta.io.modelcontextprotocol/serverInfo` of every result.
+  nlohmann::json server_info;
+};
+
+/// One tools/call being handled, in either MCP era; one handler serves both.
+///
+/// Legacy (a session opened with `initialize`, MCP 2025-11-25): each elicit sends
+/// elicitation/create on the call's stream and waits. When the client cancels the call
+/// (notifications/cancelled; Base Protocol, "Cancellation") or the session ends, every elicitation
+/// still open for it is cancelled: notifications/cancelled goes to the client and the elicitation
+/// ends `aborted` (`transport_closed` when the transport closed), which frees a blocked handler at
+/// once. An elicitation started after that is not sent and ends `aborted` at once.
+///
+/// Modern (a request whose `_meta` names 2026-07-28; Basic, Patterns, "Multi Round-Trip
+/// Requests"): nothing waits. The handler runs from the top on each retry of the request. An
+/// elicit whose question the client has answered (matched by key: an explicit one, else the
+/// call-site order) returns that answer, decoded and validated into T; at the first question
+/// without an answer the run ends (blocking handlers: the InputRequired exception unwinds them;
+/// async handlers: the callback is not called) and the server answers an InputRequiredResult with
+/// every question gathered so far and a sealed requestState carrying the answers used. An answer
+/// that fails T's validation is asked again with the reason in the message; decline and cancel are
+/// returned as outcomes. So work done before the last question must be idempotent, and the
+/// questions a handler asks must depend only on its arguments and earlier answers.
+/// Timeouts are in ms and apply to the legacy era only.
 class ToolCall {
  public:
   /// `default_elicitation_timeout` applies to elicitations made without a timeout (none: no limit).
+  /// `modern`: set when serving a modern request (then `session` is the request's transport
+  /// session, and nothing is sent to the client before the answer).
   ToolCall(Session& session, RequestId request_id, nlohmann::json arguments, Responder responder,
-           std::optional<std::chrono::milliseconds> default_elicitation_timeout = std::nullopt);
+           std::optional<std::chrono::milliseconds> default_elicitation_timeout = std::nullopt,
+           std::shared_ptr<const ModernCall> modern = nullptr);
 
   const nlohmann::json& arguments() const noexcept { return arguments_; }
   const RequestId& request_id() const noexcept { return request_id_; }
   Session& session() noexcept { return session_; }
+  /// True when serving a modern (2026-07-28) request: elicitations replay, nothing waits.
+  bool modern() const noexcept { return modern_ != nullptr; }
+  /// The client capabilities that apply to this call (modern: from this request's `_meta`).
+  ClientCapabilities client_capabilities() const;
   /// True once the client cancelled this tools/call (its answer will not be sent).
   bool cancelled() const noexcept { return responder_.cancelled(); }
   /// Runs `f` once when the client cancels this call or the session ends; at once, on the calling
@@ -75,32 +154,104 @@ class ToolCall {
   /// stream, and `timeout` (ms; none = ServerOptions::default_elicitation_timeout, else no limit).
   ElicitOptions elicit_options(std::optional<std::chrono::milliseconds> timeout = std::nullopt) const;
 
-  /// Blocking typed form elicitation (MCP 2025-11-25, Client, "Elicitation"), for blocking tool
-  /// handlers, which run on pool workers. Throws std::logic_error on an event thread (e.g. in an
-  /// async_handler): use elicit_async there.
+  /// Blocking typed form elicitation (MCP 2025-11-25 / 2026-07-28, Client, "Elicitation"), for
+  /// blocking tool handlers, which run on pool workers. Legacy: throws std::logic_error on an event
+  /// thread (e.g. in an async_handler): use elicit_async there. Modern: throws InputRequired when
+  /// the question has no answer yet (let it pass).
   template <class T>
   Outcome<T> elicit(std::string_view message, std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
+    if (modern_) return replay_or_throw<T>(next_key(), message);
     return ::elicit::elicit<T>(session_, message, elicit_options(timeout));
   }
   /// Blocking form elicitation with the type's own message (`default_message()`).
   template <class T>
   Outcome<T> elicit(std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
-    return ::elicit::elicit<T>(session_, T::default_message(), elicit_options(timeout));
+    return elicit<T>(T::default_message(), timeout);
+  }
+  /// As elicit<T>(message), with the key its question goes under in `inputRequests` (modern era;
+  /// unique within the call). In the legacy era the key is not used.
+  template <class T>
+  Outcome<T> elicit_keyed(const std::string& key, std::string_view message,
+                          std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
+    if (modern_) return replay_or_throw<T>(key, message);
+    return ::elicit::elicit<T>(session_, message, elicit_options(timeout));
+  }
+  /// Asks several questions at once and returns every outcome, in order: legacy, the
+  /// elicitation/create requests go out together and this waits for all (throws std::logic_error
+  /// on an event thread); modern, the unanswered ones go out in one InputRequiredResult (throws
+  /// InputRequired). E.g. `auto [a, b] = call.elicit_all(ask<Contact>(), ask<Address>("Ship to?"));`
+  template <class... Ts>
+  std::tuple<Outcome<Ts>...> elicit_all(Ask<Ts>... asks) {
+    if (modern_) {
+      bool missing = false;
+      std::tuple<Outcome<Ts>...> out{replay_step<Ts>(key_of(asks), asks.message, missing)...};  // in order
+      if (missing) throw InputRequired{};
+      return out;
+    }
+    detail::require_blocking_allowed("elicit_all()", "elicit_all_async()");
+    auto options = elicit_options();
+    std::tuple<std::future<Outcome<Ts>>...> futures{start_future<Ts>(asks.message, options)...};
+    return std::apply([](auto&... f) { return std::tuple<Outcome<Ts>...>{f.get()...}; }, futures);
   }
   /// Blocking URL-mode elicitation; throws std::logic_error on an event thread, and
-  /// std::invalid_argument for a URL check_elicitation_url rejects.
+  /// std::invalid_argument for a URL check_elicitation_url rejects. Modern: `accepted` means the
+  /// user consented to open the URL (there is no elicitationId and no completion notification in
+  /// 2026-07-28; UrlOutcome::elicitation_id is empty); throws InputRequired until answered, and
+  /// MissingClientCapability when the client did not declare `elicitation.url`.
   UrlOutcome elicit_url(std::string_view message, std::string_view url,
-                        std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
-    return ::elicit::elicit_url(session_, message, url, elicit_options(timeout));
-  }
+                        std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+
+  /// An identifier for an out-of-band interaction of this call named `name` (32 hex digits), to put
+  /// in a URL so that the application's page can mark the interaction complete in a
+  /// CompletionStore: the same on every round of a modern request (derived from a random seed in
+  /// the requestState, so the URL, and so the question, stay the same), fresh from the CSPRNG in a
+  /// legacy call (the same for the same name within the call).
+  std::string interaction_id(const std::string& name = "url");
+
+  /// URL mode whose interaction finishes out of band (a sign-in, a payment): the application's page
+  /// calls `store.complete(id, ttl)` when it is done, `id` from interaction_id(). Modern (MCP
+  /// 2026-07-28: no elicitationId, no completion notification): on the client's retry with
+  /// `accept`, the store is asked; `complete` returns `accepted`; `pending` asks the question again
+  /// (the message says it is not finished) and throws InputRequired; a store that cannot be reached
+  /// throws std::runtime_error (a tool error result). Legacy: as elicit_url() (`accepted` is consent;
+  /// announce completion with complete_url_elicitation()). Blocking: call it from a blocking
+  /// handler (the lookup may wait on the store's thread).
+  UrlOutcome elicit_url_completed(std::string_view message, std::string_view url, const std::string& id,
+                                  CompletionStore& store,
+                                  std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+
+  /// Blocking requests for the client other than forms (sampling/createMessage, roots/list, or an
+  /// untyped elicitation/create), all at once; returns one outcome per request, in order. Legacy:
+  /// sends them together and waits for all (throws std::logic_error on an event thread).
+  /// Modern: answers under their keys, or throws InputRequired with every unanswered one in one
+  /// round. Throws MissingClientCapability (both eras) when the client did not declare `sampling`,
+  /// `roots` or `elicitation` for a request that needs it.
+  std::vector<RequestOutcome> request_inputs(std::vector<InputRequest> requests);
+  /// One request_inputs() request.
+  RequestOutcome request_input(InputRequest request) { return request_inputs({std::move(request)}).front(); }
+  /// Throws MissingClientCapability unless the client declared every member of `required` (a
+  /// ClientCapabilities object such as {"sampling": {}} or {"elicitation": {"url": {}}}).
+  void require_client_capabilities(const nlohmann::json& required) const;
 
   /// Asynchronous typed form elicitation for async_handler tools. `on_done` runs once, on an event
   /// thread (must not block), usually ending with reply(). If it throws, the call is answered with
   /// ToolResult::error(what()) (UrlElicitationRequired: its -32042 error) and a line is logged.
+  /// Modern: `on_done` runs at once, on the calling thread, when the question is answered; else the
+  /// call is answered with an InputRequiredResult now and `on_done` never runs.
   /// Returns the elicitation/create id, or nullopt when nothing was sent.
   template <class T>
   std::optional<RequestId> elicit_async(std::string_view message, std::function<void(Outcome<T>)> on_done,
                                         std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
+    if (modern_) {
+      bool missing = false;
+      auto out = replay_step<T>(next_key(), message, missing);
+      if (missing) {
+        modern_->input_required();
+      } else {
+        guarded(std::move(on_done))(std::move(out));
+      }
+      return std::nullopt;
+    }
     return ::elicit::elicit_async<T>(session_, message, guarded(std::move(on_done)), elicit_options(timeout));
   }
   /// The same with the type's own message (`default_message()`).
@@ -109,17 +260,34 @@ class ToolCall {
                                         std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
     return elicit_async<T>(T::default_message(), std::move(on_done), timeout);
   }
+  /// Asynchronous elicit_all: `on_done` runs once with every outcome, as for elicit_async.
+  template <class... Ts>
+  void elicit_all_async(std::function<void(std::tuple<Outcome<Ts>...>)> on_done, Ask<Ts>... asks) {
+    if (modern_) {
+      bool missing = false;
+      std::tuple<Outcome<Ts>...> out{replay_step<Ts>(key_of(asks), asks.message, missing)...};
+      if (missing) {
+        modern_->input_required();
+      } else {
+        guarded(std::move(on_done))(std::move(out));
+      }
+      return;
+    }
+    start_all_async(guarded(std::move(on_done)), std::index_sequence_for<Ts...>{}, std::move(asks)...);
+  }
   /// Asynchronous URL-mode elicitation for async_handler tools; `on_done` as for elicit_async.
   std::optional<RequestId> elicit_url_async(std::string_view message, std::string_view url,
                                             std::function<void(UrlOutcome)> on_done,
-                                            std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
-    return ::elicit::elicit_url_async(session_, message, url, guarded(std::move(on_done)), elicit_options(timeout));
-  }
+                                            std::optional<std::chrono::milliseconds> timeout = std::nullopt);
 
   /// Sends the result (asynchronous handlers call this once; blocking handlers just return).
+  /// Modern: the result gets `resultType` "complete" and the server's identity in `_meta`.
   void reply(const ToolResult& result);
   /// Answers with a JSON-RPC error instead (e.g. UrlElicitationRequired::to_error()).
   void reply_error(RpcError error);
+  /// Sends a result that is not a CallToolResult (a prompts/get or resources/read handler's);
+  /// modern: stamped like reply()'s.
+  void reply_json(nlohmann::json result);
   /// Streamable HTTP: closes the connection of this call's SSE stream now, without ending the
   /// stream; what the call sends later (elicitations, its result) waits for the client to resume
   /// with GET and Last-Event-ID (MCP 2025-11-25, Streamable HTTP, SSE polling). Lets a long call
@@ -127,25 +295,103 @@ class ToolCall {
   void close_sse_stream() { session_.disconnect_stream(request_id_); }
 
  private:
-  // Runs `f`; what it throws answers the call (tool error result, or -32042) and is logged.
-  static void run_answering_failures(Session& session, const Responder& responder, const std::function<void()>& f);
+  // Runs `f`; what it throws answers the call (tool error result, or -32042) and is logged;
+  // InputRequired (modern era) answers the InputRequiredResult.
+  static void run_answering_failures(Session& session, const Responder& responder, const ModernCall* modern,
+                                     const std::function<void()>& f);
 
   template <class R>
   std::function<void(R)> guarded(std::function<void(R)> f) const {
-    return [&session = session_, responder = responder_, f = std::move(f)](R r) {
-      run_answering_failures(session, responder, [&] { f(std::move(r)); });
+    return [&session = session_, responder = responder_, modern = modern_, f = std::move(f)](R r) {
+      run_answering_failures(session, responder, modern.get(), [&] { f(std::move(r)); });
     };
   }
   void forget_cancel_callbacks();
+
+  // --- modern era: replay ---
+  std::string next_key(const char* prefix = "elicitation") { return modern_->round->next_key(prefix); }
+  std::optional<UrlOutcome> replay_url(std::string_view message, std::string_view url);
+  template <class T>
+  std::string key_of(const Ask<T>& a) {
+    return a.key.empty() ? next_key() : a.key;
+  }
+  // The client's answer to the form question, or nullopt (then it is to be asked). An unsupported
+  // form mode gives `unsupported` without asking.
+  std::optional<ElicitResponse> replay_form(const std::string& key, std::string_view message,
+                                            const nlohmann::ordered_json& schema);
+  // The answer under `key` fails validation: ask the question again, saying why.
+  void ask_form_again(const std::string& key, std::string_view message, const nlohmann::ordered_json& schema,
+                      const std::string& reason);
+  static std::string why_invalid(const std::string& problem, const ValidationResult& errors);
+
+  template <class T>
+  Outcome<T> replay_step(const std::string& key, std::string_view message, bool& missing) {
+    auto response = replay_form(key, message, T::requested_schema());
+    if (!response) {
+      missing = true;
+      return Outcome<T>{};
+    }
+    auto out = typed_outcome<T>(std::move(*response));
+    if (out.status == ElicitStatus::invalid_response) {
+      ask_form_again(key, message, T::requested_schema(), why_invalid(out.problem, out.errors));
+      missing = true;
+    }
+    return out;
+  }
+  template <class T>
+  Outcome<T> replay_or_throw(const std::string& key, std::string_view message) {
+    bool missing = false;
+    auto out = replay_step<T>(key, message, missing);
+    if (missing) throw InputRequired{};
+    return out;
+  }
+
+  // --- legacy era: several at once ---
+  template <class T>
+  std::future<Outcome<T>> start_future(const std::string& message, const ElicitOptions& options) {
+    auto promise = std::make_shared<std::promise<Outcome<T>>>();
+    auto future = promise->get_future();
+    ::elicit::elicit_async<T>(
+        session_, message, [promise](Outcome<T> o) { promise->set_value(std::move(o)); }, options);
+    return future;
+  }
+  template <class... Ts, std::size_t... I>
+  void start_all_async(std::function<void(std::tuple<Outcome<Ts>...>)> on_done, std::index_sequence<I...>,
+                       Ask<Ts>... asks) {
+    struct Gather {
+      std::mutex mutex;
+      std::tuple<Outcome<Ts>...> outcomes;
+      std::size_t left = sizeof...(Ts);
+      std::function<void(std::tuple<Outcome<Ts>...>)> on_done;
+    };
+    auto g = std::make_shared<Gather>();
+    g->on_done = std::move(on_done);
+    const auto options = elicit_options();
+    (::elicit::elicit_async<Ts>(
+         session_, asks.message,
+         [g](Outcome<Ts> o) {
+           bool last = false;
+           {
+             std::lock_guard<std::mutex> lock(g->mutex);
+             std::get<I>(g->outcomes) = std::move(o);
+             last = --g->left == 0;
+           }
+           if (last) g->on_done(std::move(g->outcomes));
+         },
+         options),
+     ...);
+  }
 
   Session& session_;
   RequestId request_id_;
   nlohmann::json arguments_;
   Responder responder_;
   std::optional<std::chrono::milliseconds> default_timeout_;
+  std::shared_ptr<const ModernCall> modern_;
   std::shared_ptr<CancelScope> scope_ = std::make_shared<CancelScope>();
   std::mutex mutex_;
   std::vector<CancelScope::Token> on_cancel_tokens_;
+  std::map<std::string, std::string> interaction_ids_;  // legacy: interaction_id() by name
 };
 
 /// A blocking handler runs on a thread of the server's WorkerPool and may block on elicit(). A call
@@ -167,6 +413,89 @@ struct Tool {
   AsyncToolHandler async_handler = nullptr;  ///< ...or this
 };
 
+/// An argument of a prompt (MCP, Server, "Prompts").
+struct PromptArgument {
+  std::string name;
+  std::string description;
+  bool required = false;
+};
+
+/// A prompt. Its handler runs like a blocking tool handler (on a pool worker) and returns a
+/// GetPromptResult ({"messages": [...]}, optionally "description"); it may elicit and ask the
+/// client through its ToolCall in both eras (modern: prompts/get may answer input_required; MCP
+/// 2026-07-28, MRTR, "Supported Requests"). ToolCall::arguments() are the prompt's arguments.
+struct Prompt {
+  std::string name;
+  std::string description;
+  std::vector<PromptArgument> arguments;
+  std::optional<std::string> title = std::nullopt;
+  std::function<nlohmann::json(ToolCall&)> handler;
+};
+
+/// A resource. Its handler returns a ReadResourceResult ({"contents": [...]}) and may elicit like
+/// a prompt's (modern: resources/read may answer input_required). ToolCall::arguments() is
+/// {"uri": ...}.
+struct Resource {
+  std::string uri;
+  std::string name;
+  std::string description;
+  std::optional<std::string> mime_type = std::nullopt;
+  std::function<nlohmann::json(ToolCall&)> handler;
+};
+
+/// Caching hints of the modern era's list results (MCP 2026-07-28, Server, Utilities, "Caching"):
+/// `ttlMs` and `cacheScope` on server/discover and tools/list.
+struct CacheHints {
+  std::chrono::milliseconds ttl{0};  ///< how long a client may treat the result as fresh; 0: stale at once
+  bool shared = false;               ///< cacheScope "public" (shared caches may keep it), else "private"
+};
+
+/// What a server offers, shared by every connection it serves (each legacy session and each modern
+/// request): its identity, its tools, and how it seals requestState. One ServerCore can back any
+/// number of Server objects and a StreamableHttpServer, so a tool table costs memory once.
+/// Thread rules: add tools before serving; while served it is read-only and thread-safe.
+class ServerCore {
+ public:
+  /// `request_state`: keys, expiry and size limit of sealed requestState (request_state.hpp).
+  /// Throws what RequestStateSealer's constructor throws (a key that is not 32 bytes).
+  explicit ServerCore(ServerInfo info, RequestStateOptions request_state = {}, CacheHints list_cache = {});
+
+  /// Adds a tool. Throws std::invalid_argument for a duplicate name or a tool without a handler.
+  void add_tool(Tool tool);
+  /// Adds a prompt / a resource. Throws std::invalid_argument for a duplicate name (URI) or no handler.
+  void add_prompt(Prompt prompt);
+  void add_resource(Resource resource);
+  /// The tool, prompt or resource of that name (URI), or null.
+  const Tool* find_tool(std::string_view name) const;
+  const Prompt* find_prompt(std::string_view name) const;
+  const Resource* find_resource(std::string_view uri) const;
+  /// {"tools": [...]}, {"prompts": [...]}, {"resources": [...]}, each in the order added (MCP asks
+  /// for a deterministic order).
+  nlohmann::json list_tools() const;
+  nlohmann::json list_prompts() const;
+  nlohmann::json list_resources() const;
+
+  const ServerInfo& info() const noexcept { return info_; }
+  /// {"name", "version"[, "title"]}: `serverInfo` of initialize, `_meta` of modern results.
+  const nlohmann::json& info_json() const noexcept { return info_json_; }
+  /// The server's capabilities object (initialize and server/discover).
+  nlohmann::json capabilities() const;
+  const RequestStateSealer& sealer() const noexcept { return sealer_; }
+  const CacheHints& list_cache() const noexcept { return list_cache_; }
+
+ private:
+  ServerInfo info_;
+  nlohmann::json info_json_;
+  RequestStateSealer sealer_;
+  CacheHints list_cache_;
+  std::map<std::string, Tool, std::less<>> tools_;
+  std::vector<std::string> tool_order_;
+  std::map<std::string, Prompt, std::less<>> prompts_;
+  std::vector<std::string> prompt_order_;
+  std::map<std::string, Resource, std::less<>> resources_;
+  std::vector<std::string> resource_order_;
+};
+
 struct ServerOptions {
   /// Threads for blocking tool handlers when `workers` is null: at most this many blocking calls
   /// run at once; more wait in FIFO order.
@@ -174,27 +503,42 @@ struct ServerOptions {
   /// A pool to share, e.g. one for every session of an HTTP server: then at most workers->size()
   /// blocking handlers run at once across all of them. Null: the server makes its own.
   std::shared_ptr<WorkerPool> workers;
-  /// Timeout for elicitations a tool makes without one (ms). None (the default): no limit.
+  /// Timeout for elicitations a tool makes without one (ms; legacy era). None (the default): no limit.
   std::optional<std::chrono::milliseconds> default_elicitation_timeout;
+  /// Sealing of requestState, for a Server that makes its own ServerCore.
+  RequestStateOptions request_state;
   SessionOptions session;
 };
 
-/// An MCP server over one session. A second `initialize` is refused with -32600 (Invalid Request)
-/// and leaves the client capabilities as they were.
+/// An MCP server over one transport (a stdio process, one Streamable HTTP session or one modern
+/// HTTP request), serving both eras (MCP 2026-07-28, "Versioning and Compatibility"):
+///  - `initialize` opens a legacy session (2025-11-25, 2025-06-18) for the rest of the connection;
+///    a second one is refused with -32600 and changes nothing;
+///  - until then, a request whose `_meta` names 2026-07-28 is served statelessly: its client
+///    capabilities are read from that request alone; every result carries `resultType` and the
+///    server's identity; tools/call may answer an InputRequiredResult; `server/discover` answers;
+///    an unknown version gets -32022, a missing clientCapabilities -32602;
+///  - a request with neither is served as legacy (capabilities unknown).
 class Server {
  public:
   /// The transport must outlive the server. Throws std::system_error if it makes its own WorkerPool
   /// and a thread cannot be created.
   Server(Transport& transport, ServerInfo info, ServerOptions options = {});
+  /// A server sharing `core` (its tools and requestState keys) with others.
+  Server(Transport& transport, std::shared_ptr<ServerCore> core, ServerOptions options = {});
   ~Server();
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  /// Adds a tool; call before start(). Throws std::invalid_argument for a duplicate name or a
-  /// tool without a handler.
+  /// Adds a tool to this server's ServerCore (shared with any other server on the same core); call
+  /// before start(). Throws std::invalid_argument for a duplicate name or a tool without a handler.
   void add_tool(Tool tool);
+  /// Adds a prompt / a resource to this server's ServerCore, as add_tool().
+  void add_prompt(Prompt prompt);
+  void add_resource(Resource resource);
 
   Session& session() noexcept;
+  const std::shared_ptr<ServerCore>& core() const noexcept;
   void start();
   /// Blocks until the transport closes (the client went away or close() was called).
   void wait();
@@ -207,6 +551,7 @@ class Server {
   void close();
 
  private:
+  void init(Transport& transport, std::shared_ptr<ServerCore> core, ServerOptions options);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

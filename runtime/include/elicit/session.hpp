@@ -63,6 +63,9 @@ class Responder {
  public:
   const RequestId& id() const noexcept;
   void result(nlohmann::json result) const;
+  /// result() for a result whose members keep their order on the wire (e.g. a requestedSchema
+  /// inside an InputRequiredResult: its property order is the order a client shows the fields in).
+  void result_ordered(nlohmann::ordered_json result) const;
   void error(RpcError error) const;
   /// True once the peer has cancelled this request.
   bool cancelled() const noexcept;
@@ -117,6 +120,13 @@ class Session {
   /// (std::system_error when it cannot create its thread); the session has then ended: what was
   /// pending fails with transport_closed, and closing or destroying it does not wait.
   void start();
+
+  /// Handles a message that was already parsed (by parse_message) exactly as if the transport had
+  /// delivered its text to the session: for a transport that parses each message anyway (e.g. to
+  /// route it) and would otherwise have it parsed twice. Same rules as the transport's on_message:
+  /// after start(), one message at a time, in arrival order, never after the transport's on_close.
+  /// Runs the handlers on the calling thread, marked as an event thread.
+  void deliver(Message message);
 
   /// Sends a request and returns its id at once. `on_done` runs exactly once: with the result or
   /// error response, or with a failure (timeout, cancel(), transport closed). It may run before

@@ -23,6 +23,66 @@ Reply error_reply(unsigned status, int code, const std::string& message) {
   return r;
 }
 
+void PendingReply::on_abandon(std::function<void()> f) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  on_abandon_ = std::move(f);
+}
+
+bool PendingReply::fulfil(Reply reply) {
+  std::function<void(Reply)> waiter;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (done_ || reply_) return false;
+    on_abandon_ = nullptr;  // it may hold what gives the reply: break the cycle
+    if (!waiter_) {
+      reply_ = std::move(reply);
+      return true;
+    }
+    done_ = true;
+    waiter = std::move(waiter_);
+  }
+  waiter(std::move(reply));
+  return true;
+}
+
+std::optional<Reply> PendingReply::take() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (done_ || !reply_) return std::nullopt;
+  done_ = true;
+  auto r = std::move(reply_);
+  reply_.reset();
+  return r;
+}
+
+void PendingReply::wait(std::function<void(Reply)> ready) {
+  std::optional<Reply> reply;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (done_) return;
+    if (!reply_) {
+      waiter_ = std::move(ready);
+      return;
+    }
+    done_ = true;
+    reply = std::move(reply_);
+    reply_.reset();
+  }
+  ready(std::move(*reply));
+}
+
+void PendingReply::abandon() {
+  std::function<void()> f;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (done_) return;
+    done_ = true;
+    waiter_ = nullptr;
+    if (reply_) return;  // given, only not written: nothing to cancel
+    f = std::move(on_abandon_);
+  }
+  if (f) f();
+}
+
 Connection::Connection(net::ip::tcp::socket socket, const ConnectionLimits& limits, Handler handler)
     : stream_(std::move(socket)),
       limits_(limits),
@@ -94,9 +154,32 @@ void Connection::reject(unsigned status, const std::string& message) {
 void Connection::respond(Reply reply) {
   if (reply.sse) {
     start_sse(std::move(reply));
+  } else if (reply.pending) {
+    await_reply(std::move(reply.pending));
   } else {
     write_plain(std::move(reply));
   }
+}
+
+void Connection::await_reply(std::shared_ptr<PendingReply> pending) {
+  pending_ = pending;
+  ++watch_generation_;
+  // Nothing is read while waiting: a client that hangs up is noticed by the readability watch,
+  // and abandons the reply (shutdown()).
+  watch_peer();
+  std::weak_ptr<Connection> weak = shared_from_this();
+  pending->wait([weak, p = pending.get()](Reply reply) {
+    auto self = weak.lock();
+    if (!self) return;
+    net::post(self->stream_.get_executor(), [self, p, reply = std::move(reply)]() mutable {
+      if (self->closed_ || self->pending_.get() != p) return;
+      self->pending_.reset();
+      ++self->watch_generation_;
+      reply.pending.reset();
+      reply.sse.reset();
+      self->write_plain(std::move(reply));
+    });
+  });
 }
 
 void Connection::write_plain(Reply reply) {
@@ -142,7 +225,7 @@ void Connection::start_sse(Reply reply) {
   if (!sse_attached_) sse_end_queued_ = true;  // another connection has it: end this one
   writing_ = true;
   stream_.expires_after(limits_.write_timeout);
-  ++sse_generation_;
+  ++watch_generation_;
   // The handler owns the head and its serializer: a shutdown meanwhile must not free them under
   // the operation.
   bhttp::async_write_header(
@@ -219,8 +302,10 @@ void Connection::watch_peer() {
   stream_.socket().async_wait(
       net::ip::tcp::socket::wait_read,
       net::bind_executor(
-          stream_.get_executor(), [self = shared_from_this(), generation = sse_generation_](beast::error_code ec) {
-            if (ec || self->closed_ || !self->sse_ || generation != self->sse_generation_) return;
+          stream_.get_executor(), [self = shared_from_this(), generation = watch_generation_](beast::error_code ec) {
+            if (ec || self->closed_ || (!self->sse_ && !self->pending_) || generation != self->watch_generation_) {
+              return;
+            }
             char c;
             const auto n = ::recv(self->stream_.socket().native_handle(), &c, 1, MSG_PEEK | MSG_DONTWAIT);
             if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
@@ -263,6 +348,7 @@ void Connection::shutdown() {
   if (closed_) return;
   closed_ = true;
   finish_sse();
+  if (auto p = std::move(pending_)) p->abandon();  // the client is gone: nobody will read the reply
   beast::error_code ec;
   stream_.socket().shutdown(net::ip::tcp::socket::shutdown_both, ec);
   stream_.close();

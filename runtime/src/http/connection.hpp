@@ -9,6 +9,7 @@
 #include <deque>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <utility>
@@ -28,6 +29,8 @@ namespace beast = boost::beast;
 namespace net = boost::asio;
 using Request = beast::http::request<beast::http::string_body>;
 
+class PendingReply;
+
 /// What the server answers to one request.
 struct Reply {
   unsigned status = 200;
@@ -40,6 +43,37 @@ struct Reply {
   std::function<void()> on_sse_end;
   /// Written first on the SSE stream (e.g. a priming event), already framed as SSE text.
   std::string sse_preamble;
+  /// When set (and `sse` is not), the reply is given later, from any thread, through this: the
+  /// connection writes it when it comes, holding no thread meanwhile. Everything else of this
+  /// Reply is ignored.
+  std::shared_ptr<PendingReply> pending;
+};
+
+/// A reply that comes later (e.g. from a worker thread running a blocking tool handler). Exactly
+/// one of two things happens: the reply is given (fulfil), or the connection gives up waiting
+/// (abandon: the client went away or the server stops) and `on_abandon` runs. Thread-safe.
+class PendingReply {
+ public:
+  /// Runs once, on the connection's thread, if the connection gives up before the reply is given.
+  /// Set it before handing the PendingReply to the connection.
+  void on_abandon(std::function<void()> f);
+  /// Gives the reply. False (and nothing happens) when it was given already or abandoned.
+  bool fulfil(Reply reply);
+  /// The reply if it has been given and nobody waits for it yet (then it is taken, once).
+  std::optional<Reply> take();
+
+  /// Connection side: `ready` runs once with the reply, at once on the calling thread if it is
+  /// already there, else on the thread that gives it. Not called once abandoned.
+  void wait(std::function<void(Reply)> ready);
+  /// Connection side: stops waiting; runs on_abandon unless the reply was given already.
+  void abandon();
+
+ private:
+  std::mutex mutex_;
+  std::optional<Reply> reply_;
+  std::function<void(Reply)> waiter_;
+  std::function<void()> on_abandon_;
+  bool done_ = false;  // the reply was handed over, or abandoned
 };
 
 /// A JSON body with a JSON-RPC error without id: the spec's shape for HTTP-level rejections.
@@ -72,6 +106,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void respond(Reply reply);
   void write_plain(Reply reply);
   void start_sse(Reply reply);
+  void await_reply(std::shared_ptr<PendingReply> pending);
   void drain_sse();
   void write_queue();
   void arm_keepalive();
@@ -97,7 +132,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   bool sse_end_queued_ = false;
   bool sse_disconnect_ = false;
   bool sse_attached_ = false;
-  std::uint64_t sse_generation_ = 0;  // which SSE response a peer watch belongs to
+  std::uint64_t watch_generation_ = 0;  // which response (SSE or pending) a peer watch belongs to
+  // The reply being waited for (Reply::pending), while it is.
+  std::shared_ptr<PendingReply> pending_;
   std::deque<std::string> out_;       // SSE text waiting to be written as chunks
   std::size_t out_bytes_ = 0;
   bool writing_ = false;

@@ -165,6 +165,17 @@ bool SessionTransport::deliver(std::string message) {
   return true;
 }
 
+bool SessionTransport::deliver(Message message, Session& session) {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (closed_ || !on_message_) return false;
+    last_activity_ = std::chrono::steady_clock::now();
+  }
+  std::lock_guard<std::mutex> order(deliver_mutex_);
+  session.deliver(std::move(message));
+  return true;
+}
+
 void SessionTransport::touch() {
   std::lock_guard<std::mutex> lock(mutex_);
   last_activity_ = std::chrono::steady_clock::now();

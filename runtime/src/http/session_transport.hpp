@@ -13,6 +13,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "elicit/session.hpp"
 #include "elicit/transport.hpp"
 #include "sse_stream.hpp"
 
@@ -51,6 +52,9 @@ class SessionTransport final : public Transport {
 
   /// Hands one received message to the session; one at a time per session, in arrival order.
   bool deliver(std::string message);
+  /// The same for a message the HTTP layer has parsed already: `session` (the one this transport
+  /// carries) handles it without parsing it again (Session::deliver).
+  bool deliver(Message message, Session& session);
 
   /// For idle reaping: when the session last saw a request or had a stream end, and how many of
   /// its streams are open on connections now.

@@ -1,6 +1,11 @@
 #include <iostream>
 
+#include <elicit/completion_store.hpp>
+#include <elicit/request_state.hpp>
 #include <nlohmann/json.hpp>
+#ifdef CONSUMER_HAVE_REDIS
+#include <elicit/redis_completion_store.hpp>
+#endif
 
 #include "IDCard.hpp"          // IDCard.json
 #include "RSVPForm.hpp"        // RSVPForm.json
@@ -30,5 +35,15 @@ int main() {
   const auto fine = shop::CancelBooking::parse(R"({"booking":"b1","reason":"ill"})");
   if (by_dom || by_text || !fine || by_dom.errors.to_string() != by_text.errors.to_string()) return 3;
   std::cout << by_text.errors.to_string();
+
+  // The runtime's private dependencies (libsodium; hiredis for elicit::redis) reach the link.
+  const elicit::RequestStateSealer sealer;
+  const elicit::RequestStateBinding binding{"tools/call", "order", nlohmann::json::object(), ""};
+  if (sealer.open(sealer.seal({{"round", 1}}, binding), binding) != nlohmann::json{{"round", 1}}) return 4;
+  elicit::InMemoryCompletionStore completions;
+  completions.complete("id", std::chrono::minutes(1));
+#ifdef CONSUMER_HAVE_REDIS
+  const elicit::RedisCompletionStore redis;  // connects lazily: nothing is sent
+#endif
   return 0;
 }

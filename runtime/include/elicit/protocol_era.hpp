@@ -1,0 +1,76 @@
+// Which MCP era a request belongs to, and the per-request metadata of the modern era (MCP
+// 2026-07-28, Basic, "_meta" and "Versioning and Compatibility"): a modern request carries its
+// protocol version and client capabilities in `_meta`; a legacy session is opened by `initialize`
+// (2025-11-25 and 2025-06-18).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "elicit/jsonrpc.hpp"
+#include "elicit/session.hpp"
+
+namespace elicit {
+
+/// The reserved `_meta` keys of MCP 2026-07-28 (Basic, "_meta").
+namespace meta_key {
+inline constexpr std::string_view protocol_version = "io.modelcontextprotocol/protocolVersion";
+inline constexpr std::string_view client_capabilities = "io.modelcontextprotocol/clientCapabilities";
+inline constexpr std::string_view client_info = "io.modelcontextprotocol/clientInfo";
+inline constexpr std::string_view server_info = "io.modelcontextprotocol/serverInfo";
+}  // namespace meta_key
+
+/// MCP 2026-07-28 error codes (Basic, "Error codes").
+namespace error_code {
+inline constexpr int header_mismatch = -32020;
+inline constexpr int missing_required_client_capability = -32021;
+inline constexpr int unsupported_protocol_version = -32022;
+}  // namespace error_code
+
+/// Protocol revisions served per request, without a session (newest first).
+const std::vector<std::string>& modern_protocol_versions();
+/// Protocol revisions served in a session opened with `initialize` (newest first).
+const std::vector<std::string>& legacy_protocol_versions();
+/// Both, newest first: what `server/discover` and -32022 list.
+const std::vector<std::string>& all_protocol_versions();
+
+/// A modern request's protocol fields, read from `params._meta`.
+struct ModernRequest {
+  std::string protocol_version;
+  ClientCapabilities capabilities;  ///< from `io.modelcontextprotocol/clientCapabilities`
+  nlohmann::json client_info;       ///< `io.modelcontextprotocol/clientInfo`, null when absent
+};
+
+/// What read_request_era found: a legacy request (no protocol version in `_meta`), a modern one,
+/// or the error to answer with.
+struct RequestEra {
+  std::optional<ModernRequest> modern;  ///< set for a well-formed modern request
+  std::optional<RpcError> error;        ///< set when the request must be refused
+};
+
+/// Reads the era of a request from its params (`params` may be null or not an object).
+///  - no `_meta.io.modelcontextprotocol/protocolVersion`: legacy (neither member set);
+///  - a version that is not a string, or not one of modern_protocol_versions(): -32022
+///    UnsupportedProtocolVersion with `data.supported` (all_protocol_versions()) and
+///    `data.requested` (MCP 2026-07-28, Versioning, "Protocol Version Negotiation");
+///  - a modern version without an object `clientCapabilities`: -32602 Invalid params (Basic,
+///    "Per-request protocol fields": a request missing a required field is malformed).
+/// Never throws.
+RequestEra read_request_era(const nlohmann::json& params);
+
+/// -32022 for `requested` (a JSON value: the version as sent, or null).
+RpcError unsupported_protocol_version(const nlohmann::json& requested);
+/// -32021 MissingRequiredClientCapability; `required` is a ClientCapabilities object naming what
+/// is missing, e.g. {"elicitation": {"url": {}}}.
+RpcError missing_required_client_capability(nlohmann::json required);
+
+/// Adds what every modern result carries: `resultType` ("complete" unless already set) and
+/// `_meta.io.modelcontextprotocol/serverInfo` (`server_info`: {name, version[, title]}).
+void stamp_modern_result(nlohmann::json& result, const nlohmann::json& server_info);
+void stamp_modern_result(nlohmann::ordered_json& result, const nlohmann::json& server_info);
+
+}  // namespace elicit

@@ -1,0 +1,87 @@
+#include "stateless_request.hpp"
+
+#include <nlohmann/json.hpp>
+
+#include "elicit/protocol_era.hpp"
+
+namespace elicit::http {
+
+unsigned http_status_for_error(int code) {
+  switch (code) {
+    case error_code::method_not_found:
+      return 404;
+    case error_code::header_mismatch:
+    case error_code::missing_required_client_capability:
+    case error_code::unsupported_protocol_version:
+      return 400;
+    default:
+      return 200;
+  }
+}
+
+Reply json_rpc_reply(std::string response) {
+  Reply r;
+  r.content_type = "application/json";
+  // Only an error response needs a second look: results are passed through unread. (A result that
+  // merely contains this text is read and found to be a result.)
+  if (response.find("\"error\":{\"code\":") != std::string::npos) {
+    const auto j = nlohmann::json::parse(response, nullptr, false);
+    if (j.is_object()) {
+      if (const auto e = j.find("error"); e != j.end() && e->is_object()) {
+        if (const auto c = e->find("code"); c != e->end() && c->is_number_integer()) {
+          r.status = http_status_for_error(c->get<int>());
+        }
+      }
+    }
+  }
+  r.body = std::move(response);
+  return r;
+}
+
+StatelessRequest::StatelessRequest(RequestId id) : id_(std::move(id)) {}
+
+void StatelessRequest::start(MessageHandler, CloseHandler on_close) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  on_close_ = std::move(on_close);
+}
+
+bool StatelessRequest::send(std::string message, const SendContext& context) {
+  if (!context.response || !context.related_request || !(*context.related_request == id_)) return false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (answered_ || closed_) return false;
+    answered_ = true;
+  }
+  reply_->fulfil(json_rpc_reply(std::move(message)));
+  finish();
+  return true;
+}
+
+void StatelessRequest::close() {
+  CloseHandler on_close;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (closed_) return;
+    closed_ = true;
+    on_close = std::move(on_close_);
+  }
+  if (on_close) on_close();
+  finish();
+}
+
+void StatelessRequest::abandon(const RequestId& id) {
+  if (id == id_) finish();
+}
+
+void StatelessRequest::finish() {
+  std::function<void()> f;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (done_) return;
+    done_ = true;
+    f = std::move(on_done_);
+  }
+  if (f) f();
+}
+
+}  // namespace elicit::http

@@ -1,0 +1,59 @@
+// The Transport of one modern request (MCP 2026-07-28) served statelessly over Streamable HTTP: no
+// session, one JSON-RPC request in (handed to the Session already parsed, Session::deliver), one
+// response out, written as the HTTP response (application/json) whenever it comes, on the thread
+// that gives it. Nothing else goes out: MCP 2026-07-28 sends no server-to-client request for a
+// modern request (input is asked for in an InputRequiredResult), and notifications related to the
+// request would need an SSE response (not offered yet: they are dropped). Internal to elicit::http.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "connection.hpp"
+#include "elicit/transport.hpp"
+
+namespace elicit::http {
+
+class StatelessRequest final : public Transport {
+ public:
+  explicit StatelessRequest(RequestId id);
+
+  void start(MessageHandler on_message, CloseHandler on_close) override;
+  /// Takes the response to the request (the only message it takes): HTTP 200, or for a JSON-RPC
+  /// error its status (http_status_for_error). False for anything else, and once answered or closed.
+  bool send(std::string message, const SendContext& context) override;
+  /// Ends the exchange without a response (the session's on_close runs). Idempotent.
+  void close() override;
+  /// The request was cancelled and will get no response (Session, answering a cancelled request).
+  void abandon(const RequestId& id) override;
+
+  /// Where the HTTP response comes from.
+  const std::shared_ptr<PendingReply>& reply() const noexcept { return reply_; }
+  /// Runs `f` once when the exchange is over: answered, abandoned or closed. Set before start().
+  void on_done(std::function<void()> f) { on_done_ = std::move(f); }
+
+ private:
+  void finish();
+
+  const RequestId id_;
+  const std::shared_ptr<PendingReply> reply_ = std::make_shared<PendingReply>();
+  std::mutex mutex_;
+  CloseHandler on_close_;
+  std::function<void()> on_done_;
+  bool answered_ = false;
+  bool closed_ = false;
+  bool done_ = false;
+};
+
+/// The HTTP status of a modern request's JSON-RPC error (MCP 2026-07-28, Streamable HTTP): 404 for
+/// -32601 (the method is not implemented), 400 for -32020 HeaderMismatch, -32021
+/// MissingRequiredClientCapability and -32022 UnsupportedProtocolVersion; 200 for any other.
+unsigned http_status_for_error(int code);
+
+/// The HTTP reply carrying one JSON-RPC response text (application/json); its status from
+/// http_status_for_error when it is an error response.
+Reply json_rpc_reply(std::string response);
+
+}  // namespace elicit::http

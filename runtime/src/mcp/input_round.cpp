@@ -1,0 +1,142 @@
+#include "elicit/input_round.hpp"
+
+#include <sodium.h>
+
+#include <array>
+#include <stdexcept>
+
+namespace elicit {
+
+std::optional<RpcError> check_input_responses(const nlohmann::json& params) {
+  if (!params.is_object()) return std::nullopt;
+  if (const auto r = params.find("inputResponses"); r != params.end()) {
+    if (!r->is_object())
+      return RpcError{error_code::invalid_params, "Invalid params: inputResponses must be an object", std::nullopt};
+    for (auto it = r->begin(); it != r->end(); ++it) {
+      if (!it->is_object())
+        return RpcError{error_code::invalid_params,
+                        "Invalid params: inputResponses/" + it.key() + " must be an object (a result)", std::nullopt};
+    }
+  }
+  if (const auto s = params.find("requestState"); s != params.end() && !s->is_string())
+    return RpcError{error_code::invalid_params, "Invalid params: requestState must be a string", std::nullopt};
+  return std::nullopt;
+}
+
+InputRound::InputRound(const nlohmann::json& carried, nlohmann::json responses)
+    : carried_answers_(nlohmann::json::object()),
+      last_asked_(nlohmann::json::object()),
+      responses_(responses.is_object() ? std::move(responses) : nlohmann::json::object()),
+      used_(nlohmann::json::object()) {
+  // The payload came from state() through an authenticated seal, but read it defensively anyway:
+  // a wrong shape only loses answers, it never throws.
+  if (!carried.is_object()) return;
+  has_state_ = true;
+  if (const auto a = carried.find("answers"); a != carried.end() && a->is_object()) {
+    for (auto it = a->begin(); it != a->end(); ++it) {
+      if (it->is_object() && it->contains("q") && (*it)["q"].is_string() && it->contains("r"))
+        carried_answers_[it.key()] = *it;
+    }
+  }
+  if (const auto seed = carried.find("seed"); seed != carried.end() && seed->is_string()) seed_ = *seed;
+  if (const auto q = carried.find("asked"); q != carried.end() && q->is_object()) {
+    for (auto it = q->begin(); it != q->end(); ++it) {
+      if (it->is_string()) last_asked_[it.key()] = *it;
+    }
+  }
+}
+
+std::string InputRound::next_key(const char* prefix) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return std::string(prefix) + "-" + std::to_string(++next_);
+}
+
+std::string InputRound::digest(const nlohmann::ordered_json& request) {
+  static const bool ready = sodium_init() >= 0;
+  if (!ready) throw std::runtime_error("libsodium could not be initialised");
+  // Matching, not authentication (the state is sealed): a collision-resistant digest keeps two
+  // different questions apart. Member order counts: it is the order a client shows the fields in.
+  const auto text = request.dump();
+  std::array<unsigned char, 16> out{};
+  crypto_generichash(out.data(), out.size(), reinterpret_cast<const unsigned char*>(text.data()), text.size(), nullptr,
+                     0);
+  std::array<char, 33> hex{};
+  sodium_bin2hex(hex.data(), hex.size(), out.data(), out.size());
+  return std::string(hex.data());
+}
+
+std::string InputRound::interaction_id(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (seed_.size() != 64) {
+    std::array<unsigned char, 32> raw{};
+    randombytes_buf(raw.data(), raw.size());
+    std::array<char, 65> hex{};
+    sodium_bin2hex(hex.data(), hex.size(), raw.data(), raw.size());
+    seed_ = hex.data();
+  }
+  std::array<unsigned char, 16> out{};
+  std::string message = "elicitgen interaction id";
+  message += '\0';
+  message += name;
+  crypto_generichash(out.data(), out.size(), reinterpret_cast<const unsigned char*>(message.data()), message.size(),
+                     reinterpret_cast<const unsigned char*>(seed_.data()), seed_.size());
+  std::array<char, 33> hex{};
+  sodium_bin2hex(hex.data(), hex.size(), out.data(), out.size());
+  return hex.data();
+}
+
+std::optional<nlohmann::json> InputRound::answer(const std::string& key, const nlohmann::ordered_json& request) {
+  const auto d = digest(request);
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (const auto u = used_.find(key); u != used_.end() && (*u)["q"] == d) return (*u)["r"];
+  if (const auto c = carried_answers_.find(key); c != carried_answers_.end() && (*c)["q"] == d) {
+    used_[key] = *c;
+    return (*c)["r"];
+  }
+  if (const auto r = responses_.find(key); r != responses_.end()) {
+    // With a requestState, an answer counts for the question the last round asked under its key,
+    // and only if the handler asks that same question again. Without one there is nothing to
+    // hold it to (a client may answer before being asked; MRTR, "Error Handling": use what is
+    // recognised), so it counts for the question asked under its key now.
+    const auto q = last_asked_.find(key);
+    if (!has_state_ ? true : (q != last_asked_.end() && *q == d)) {
+      used_[key] = nlohmann::json{{"q", d}, {"r", *r}};
+      return *r;
+    }
+  }
+  // Not answered (or answered for another question): ask it. Asking the same key twice in a run
+  // keeps the first question.
+  if (!asking_.contains(key)) {
+    asking_[key] = request;
+    asking_digests_[key] = d;
+  }
+  return std::nullopt;
+}
+
+void InputRound::ask_again(const std::string& key, nlohmann::ordered_json request,
+                           const nlohmann::ordered_json& original) {
+  const auto d = digest(original);
+  std::lock_guard<std::mutex> lock(mutex_);
+  used_.erase(key);
+  asking_[key] = std::move(request);
+  asking_digests_[key] = d;
+}
+
+bool InputRound::input_required() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return !asking_.empty();
+}
+
+nlohmann::ordered_json InputRound::input_requests() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return asking_;
+}
+
+nlohmann::json InputRound::state() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  nlohmann::json state{{"answers", used_}, {"asked", asking_digests_}};
+  if (!seed_.empty()) state["seed"] = seed_;
+  return state;
+}
+
+}  // namespace elicit

@@ -1,0 +1,165 @@
+// The fixtures the official conformance suite (0.2.0-alpha.12, 2026-07-28 requirements) calls for
+// multi round-trip requests (input-required results) and the stateless server, written as any
+// tool would be: each serves both eras (a 2025-11-25 session sends the same questions as
+// server-to-client requests). See tests/conformance-2026/SCENARIOS.md.
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "confirm_ok.hpp"
+#include "favorite_color.hpp"
+#include "prompt_context.hpp"
+#include "sample_tools.hpp"
+#include "user_name.hpp"
+
+namespace {
+
+using elicit::InputRequest;
+using elicit::Tool;
+using elicit::ToolCall;
+using elicit::ToolResult;
+using nlohmann::json;
+
+const json kNoArguments = {{"type", "object"}};
+
+Tool blocking(std::string name, std::string description, elicit::ToolHandler handler) {
+  return Tool{std::move(name), std::move(description), kNoArguments, std::nullopt, std::move(handler), nullptr};
+}
+
+// The text of a sampling/createMessage result, or "" when it has none.
+std::string sampled_text(const elicit::RequestOutcome& o) {
+  if (!o.result || !o.result->is_object()) return "";
+  const auto content = o.result->find("content");
+  if (content == o.result->end() || !content->is_object()) return "";
+  return content->value("text", std::string());
+}
+
+std::size_t roots_count(const elicit::RequestOutcome& o) {
+  if (!o.result || !o.result->is_object()) return 0;
+  const auto roots = o.result->find("roots");
+  return roots != o.result->end() && roots->is_array() ? roots->size() : 0;
+}
+
+// An untyped form question for request_inputs (the typed API is elicit<T>; these fixtures mix a
+// form with sampling and roots in one round).
+InputRequest form_request(std::string key, const std::string& message, const nlohmann::ordered_json& schema) {
+  return InputRequest{
+      "elicitation/create", {{"mode", "form"}, {"message", message}, {"requestedSchema", schema}}, std::move(key)};
+}
+
+InputRequest sampling_request(std::string key, const std::string& text, int max_tokens) {
+  return InputRequest{
+      "sampling/createMessage",
+      {{"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", text}}}}}}, {"maxTokens", max_tokens}},
+      std::move(key)};
+}
+
+std::string action_text(elicit::ElicitStatus s) { return std::string(elicit::to_string(s)); }
+
+}  // namespace
+
+void add_mrtr_fixtures(elicit::Server& server) {
+  using namespace samples;
+
+  server.add_tool(blocking("test_input_required_result_elicitation", "Asks for the user's name (input-required result)",
+                           [](ToolCall& call) {
+                             const auto o = call.elicit_keyed<UserName>("user_name", "What is your name?");
+                             if (!o) return ToolResult::text("No name: " + action_text(o.status));
+                             return ToolResult::text("Hello, " + o.value->name + "!");
+                           }));
+
+  server.add_tool(
+      blocking("test_input_required_result_sampling", "Asks the client's model a question", [](ToolCall& call) {
+        const auto o = call.request_input(sampling_request("capital_question", "What is the capital of France?", 100));
+        return ToolResult::text("Sampling result: " + sampled_text(o));
+      }));
+
+  server.add_tool(
+      blocking("test_input_required_result_list_roots", "Asks the client for its roots", [](ToolCall& call) {
+        const auto o = call.request_input(InputRequest{"roots/list", json::object(), "client_roots"});
+        return ToolResult::text("Found " + std::to_string(roots_count(o)) + " root(s)");
+      }));
+
+  server.add_tool(blocking(
+      "test_input_required_result_request_state", "Asks for a confirmation, with a requestState", [](ToolCall& call) {
+        const auto o = call.elicit_keyed<ConfirmOk>("confirm", "Please confirm");
+        if (!o) return ToolResult::text("not confirmed: " + action_text(o.status));
+        return ToolResult::text(std::string("state-ok: confirmed=") + (o.value->ok ? "true" : "false"));
+      }));
+
+  server.add_tool(blocking(
+      "test_input_required_result_multiple_inputs", "Asks for a form, a sampling and the roots in one round",
+      [](ToolCall& call) {
+        const auto out =
+            call.request_inputs({form_request("user_name", "What is your name?", UserName::requested_schema()),
+                                 sampling_request("greeting", "Generate a greeting", 50),
+                                 InputRequest{"roots/list", json::object(), "client_roots"}});
+        const auto name = out[0].result ? out[0].result->value("content", json::object()).value("name", std::string())
+                                        : std::string();
+        return ToolResult::text("multiple-inputs-ok: name=" + name + ", greeting=" + sampled_text(out[1]) +
+                                ", roots=" + std::to_string(roots_count(out[2])));
+      }));
+
+  server.add_tool(blocking(
+      "test_input_required_result_multi_round", "Asks in two rounds, the first answer carried", [](ToolCall& call) {
+        const auto name = call.elicit_keyed<UserName>("step1", "Step 1: What is your name?");
+        if (!name) return ToolResult::text("No name: " + action_text(name.status));
+        const auto color = call.elicit_keyed<FavoriteColor>("step2", FavoriteColor::default_message());
+        if (!color) return ToolResult::text("No color: " + action_text(color.status));
+        return ToolResult::text("Multi-round complete for " + name.value->name + " who likes " + color.value->color);
+      }));
+
+  server.add_tool(blocking("test_input_required_result_tampered_state",
+                           "Asks for a confirmation; a requestState altered on the retry is refused",
+                           [](ToolCall& call) {
+                             const auto o = call.elicit_keyed<ConfirmOk>("confirm", "Please confirm");
+                             return ToolResult::text("tampered-state-ok: " + action_text(o.status));
+                           }));
+
+  server.add_tool(blocking("test_input_required_result_capabilities",
+                           "Asks only for what the request's client capabilities declare", [](ToolCall& call) {
+                             const auto caps = call.client_capabilities();
+                             std::vector<InputRequest> requests;
+                             std::vector<std::string> keys;
+                             if (caps.elicitation_form) {
+                               requests.push_back(
+                                   form_request("elicit_input", "What is your name?", UserName::requested_schema()));
+                               keys.push_back("elicit_input");
+                             }
+                             if (caps.raw.contains("sampling")) {
+                               requests.push_back(sampling_request("sample_input", "Sample request", 50));
+                               keys.push_back("sample_input");
+                             }
+                             if (requests.empty()) return ToolResult::text("capabilities-ok: nothing to ask");
+                             call.request_inputs(std::move(requests));
+                             std::string received;
+                             for (const auto& k : keys) received += (received.empty() ? "" : ", ") + k;
+                             return ToolResult::text("capabilities-ok: received " + received);
+                           }));
+
+  // server-stateless: needs sampling, which a client declaring {} does not have: -32021.
+  server.add_tool(blocking("test_missing_capability", "Needs the client's sampling capability", [](ToolCall& call) {
+    call.require_client_capabilities({{"sampling", json::object()}});
+    return ToolResult::text("sampling is available");
+  }));
+  // server-stateless: asking must not put a server-to-client request on the response stream.
+  server.add_tool(blocking("test_streaming_elicitation", "Asks for the user's name", [](ToolCall& call) {
+    const auto o = call.elicit<UserName>();
+    return ToolResult::text(o ? "Hello, " + o.value->name + "!" : "No name: " + action_text(o.status));
+  }));
+  // server-stateless: no log message for a request that did not ask for one.
+  server.add_tool(blocking("test_logging_tool", "Does some work without logging",
+                           [](ToolCall&) { return ToolResult::text("done, nothing logged"); }));
+
+  server.add_prompt(elicit::Prompt{
+      "test_input_required_result_prompt",
+      "A prompt that asks for its context first",
+      {},
+      std::nullopt,
+      [](ToolCall& call) {
+        const auto o = call.elicit_keyed<PromptContext>("user_context", "What context should the prompt use?");
+        const std::string text =
+            o ? "Prompt with context: " + o.value->context : "Prompt without context (" + action_text(o.status) + ")";
+        return json{{"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", text}}}}}}};
+      }});
+}

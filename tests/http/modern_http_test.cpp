@@ -1,0 +1,499 @@
+// MCP 2026-07-28 requests over Streamable HTTP, served statelessly next to 2025-11-25 sessions on the
+// same endpoint: every validation rule with its HTTP status, JSON-RPC code and echoed id (in the
+// order tests/conformance-2026/SCENARIOS.md section 4 gives), a tool that elicits answered over two
+// POSTs (input_required, then the retry with inputResponses and requestState), a session and modern
+// requests interleaved, no session made, no thread per request, cancellation by disconnect, and
+// max_modern_requests. Loopback only; every loop is bounded, every wait by test_support::kPatience.
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+#include <elicit/http_server.hpp>
+
+#include "../common/patience.hpp"
+#include "../common/threads.hpp"
+#include "github_username.hpp"
+#include "http_client.hpp"
+
+using namespace std::chrono_literals;
+using http_test::bhttp::verb;
+using nlohmann::json;
+
+namespace {
+
+constexpr const char* kModern = "2026-07-28";
+
+json meta(const json& capabilities = {{"elicitation", json::object()}}) {
+  return {{"io.modelcontextprotocol/protocolVersion", kModern},
+          {"io.modelcontextprotocol/clientInfo", {{"name", "modern-test"}, {"version", "1"}}},
+          {"io.modelcontextprotocol/clientCapabilities", capabilities}};
+}
+
+json rpc(const json& id, const std::string& method, json params = json::object()) {
+  return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
+}
+
+// A well-formed modern request.
+json modern(const json& id, const std::string& method, json params = json::object(),
+            const json& capabilities = {{"elicitation", json::object()}}) {
+  params["_meta"] = meta(capabilities);
+  return rpc(id, method, std::move(params));
+}
+
+// The headers a 2026-07-28 client sends (SCENARIOS.md 2.1).
+http_test::Headers modern_headers(const std::string& method, const std::string& name = "") {
+  auto h = http_test::kAccept;
+  h.emplace_back("MCP-Protocol-Version", kModern);
+  h.emplace_back("Mcp-Method", method);
+  if (!name.empty()) h.emplace_back("Mcp-Name", name);
+  return h;
+}
+
+http_test::Headers without(http_test::Headers h, const std::string& name) {
+  h.erase(std::remove_if(h.begin(), h.end(), [&](const auto& kv) { return kv.first == name; }), h.end());
+  return h;
+}
+
+http_test::Headers with(http_test::Headers h, const std::string& name, const std::string& value) {
+  h = without(std::move(h), name);
+  h.emplace_back(name, value);
+  return h;
+}
+
+// A tool that waits (bounded) until the test opens its gate or the call is cancelled.
+struct Gate {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool open = false;
+  int started = 0;
+  int cancelled = 0;
+  int finished = 0;
+
+  bool wait_for(const std::function<bool()>& done) {
+    std::unique_lock<std::mutex> lock(mutex);
+    return cv.wait_for(lock, test_support::kPatience, done);
+  }
+  void release() {
+    std::lock_guard<std::mutex> lock(mutex);
+    open = true;
+    cv.notify_all();
+  }
+};
+
+std::shared_ptr<elicit::ServerCore> make_core(const std::shared_ptr<Gate>& gate) {
+  auto core = std::make_shared<elicit::ServerCore>(elicit::ServerInfo{"modern-test", "1"});
+  core->add_tool({"ask", "asks a username", {{"type", "object"}}, std::nullopt, [](elicit::ToolCall& call) {
+                    auto o = call.elicit<samples::GithubUsername>();
+                    return elicit::ToolResult::text(o ? o.value->name : std::string(elicit::to_string(o.status)));
+                  }});
+  core->add_tool({"ask_async", "asks a username, holding no thread", {{"type", "object"}}, std::nullopt, nullptr,
+                  [](std::shared_ptr<elicit::ToolCall> call) {
+                    call->elicit_async<samples::GithubUsername>([call](elicit::Outcome<samples::GithubUsername> o) {
+                      call->reply(
+                          elicit::ToolResult::text(o ? o.value->name : std::string(elicit::to_string(o.status))));
+                    });
+                  }});
+  core->add_tool({"needs_url", "needs URL-mode elicitation", {{"type", "object"}}, std::nullopt, nullptr,
+                  [](std::shared_ptr<elicit::ToolCall> call) {
+                    if (!call->client_capabilities().elicitation_url) {
+                      call->reply_error(elicit::missing_required_client_capability({{"elicitation", {{"url", json::object()}}}}));
+                      return;
+                    }
+                    call->reply(elicit::ToolResult::text("ok"));
+                  }});
+  core->add_tool({"hold", "waits for the test's gate or a cancellation", {{"type", "object"}}, std::nullopt,
+                  [gate](elicit::ToolCall& call) {
+                    call.on_cancel([gate] {
+                      std::lock_guard<std::mutex> lock(gate->mutex);
+                      ++gate->cancelled;
+                      gate->cv.notify_all();
+                    });
+                    std::unique_lock<std::mutex> lock(gate->mutex);
+                    ++gate->started;
+                    gate->cv.notify_all();
+                    gate->cv.wait_for(lock, test_support::kPatience,
+                                      [&] { return gate->open || call.cancelled(); });
+                    ++gate->finished;
+                    gate->cv.notify_all();
+                    return elicit::ToolResult::text("released");
+                  }});
+  return core;
+}
+
+elicit::HttpServerOptions test_options() {
+  elicit::HttpServerOptions o;
+  o.io_threads = 2;
+  o.keepalive = 100ms;
+  o.server.session.log = [](std::string_view) {};
+  return o;
+}
+
+struct Fixture {
+  explicit Fixture(elicit::HttpServerOptions o = test_options()) {
+    server = std::make_unique<elicit::StreamableHttpServer>(make_core(gate), std::move(o));
+    server->start();
+  }
+
+  http_test::Connection connect() const { return http_test::Connection(server->port()); }
+
+  http_test::Response post(const json& body, const http_test::Headers& headers) const {
+    auto c = connect();
+    return c.request(verb::post, "/mcp", headers, body.dump());
+  }
+
+  // Posts a modern request with the matching headers.
+  http_test::Response call(const json& body) const {
+    const auto method = body["method"].get<std::string>();
+    std::string name;
+    if (body["params"].contains("name")) name = body["params"]["name"].get<std::string>();
+    return post(body, modern_headers(method, name));
+  }
+
+  // The modern request count drops once the answer is out: wait for it (bounded).
+  bool idle() const {
+    for (int i = 0; i < 6000 && server->modern_request_count() > 0; ++i) std::this_thread::sleep_for(10ms);
+    return server->modern_request_count() == 0;
+  }
+
+  std::shared_ptr<Gate> gate = std::make_shared<Gate>();
+  std::unique_ptr<elicit::StreamableHttpServer> server;
+};
+
+// The JSON-RPC error of a reply, checked to carry `id`.
+json error_of(const http_test::Response& r, const json& id) {
+  INFO(r.body);
+  CHECK(r.header("content-type") == "application/json");
+  const auto j = json::parse(r.body);
+  CHECK(j["jsonrpc"] == "2.0");
+  CHECK(j["id"] == id);
+  REQUIRE(j.contains("error"));
+  return j["error"];
+}
+
+json initialize_body(int id = 1) {
+  return rpc(id, "initialize",
+             {{"protocolVersion", "2025-11-25"},
+              {"capabilities", {{"elicitation", json::object()}}},
+              {"clientInfo", {{"name", "legacy"}, {"version", "1"}}}});
+}
+
+}  // namespace
+
+TEST_CASE("modern requests are validated in the conformance suite's order, each error with its id",
+          "[http][modern]") {
+  Fixture f;
+  const auto discover = [](const json& id) { return modern(id, "server/discover"); };
+
+  SECTION("1. MCP-Protocol-Version missing on a request with modern _meta: 400, -32020") {
+    const auto r = f.post(discover(11), without(modern_headers("server/discover"), "MCP-Protocol-Version"));
+    CHECK(r.status == 400);
+    CHECK(error_of(r, 11)["code"] == -32020);
+  }
+  SECTION("2. _meta missing, or its protocolVersion or clientCapabilities missing: 400, -32602") {
+    auto r = f.post(rpc(101, "server/discover"), modern_headers("server/discover"));
+    CHECK(r.status == 400);
+    CHECK(error_of(r, 101)["code"] == -32602);
+    auto body = discover(102);
+    body["params"]["_meta"].erase("io.modelcontextprotocol/protocolVersion");
+    r = f.post(body, modern_headers("server/discover"));
+    CHECK(r.status == 400);
+    CHECK(error_of(r, 102)["code"] == -32602);  // not -32020: presence comes before the match
+    body = discover(104);
+    body["params"]["_meta"].erase("io.modelcontextprotocol/clientCapabilities");
+    r = f.post(body, modern_headers("server/discover"));
+    CHECK(r.status == 400);
+    CHECK(error_of(r, 104)["code"] == -32602);
+    // A string id is echoed as well.
+    r = f.post(rpc("req-a", "tools/list"), modern_headers("tools/list"));
+    CHECK(r.status == 400);
+    CHECK(error_of(r, "req-a")["code"] == -32602);
+  }
+  SECTION("clientInfo is optional") {
+    auto body = discover(105);
+    body["params"]["_meta"].erase("io.modelcontextprotocol/clientInfo");
+    const auto r = f.post(body, modern_headers("server/discover"));
+    CHECK(r.status == 200);
+    const auto j = json::parse(r.body);
+    CHECK(j["id"] == 105);
+    CHECK(j["result"]["supportedVersions"][0] == kModern);
+    CHECK(j["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "modern-test");
+  }
+  SECTION("3. header and _meta name different versions: 400, -32020 (before the version's support)") {
+    auto body = discover(302);
+    body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = "v999.0.0";
+    const auto r = f.post(body, modern_headers("server/discover"));
+    CHECK(r.status == 400);
+    CHECK(error_of(r, 302)["code"] == -32020);
+  }
+  SECTION("4. a version not served: 400, -32022 with data.supported and data.requested") {
+    auto body = discover(301);
+    body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = "v999.0.0";
+    const auto r = f.post(body, with(modern_headers("server/discover"), "MCP-Protocol-Version", "v999.0.0"));
+    CHECK(r.status == 400);
+    const auto e = error_of(r, 301);
+    CHECK(e["code"] == -32022);
+    CHECK(e["data"]["requested"] == "v999.0.0");
+    REQUIRE(e["data"]["supported"].is_array());
+    CHECK(e["data"]["supported"][0] == kModern);
+  }
+  SECTION("5. Mcp-Method and Mcp-Name must mirror the body: 400, -32020") {
+    auto r = f.post(discover(21), without(modern_headers("server/discover"), "Mcp-Method"));
+    CHECK(r.status == 400);
+    CHECK(error_of(r, 21)["code"] == -32020);
+    r = f.post(discover(22), modern_headers("tools/list"));
+    CHECK(r.status == 400);
+    CHECK(error_of(r, 22)["code"] == -32020);
+    const auto call = modern(23, "tools/call", {{"name", "needs_url"}, {"arguments", json::object()}});
+    r = f.post(call, modern_headers("tools/call"));  // no Mcp-Name
+    CHECK(r.status == 400);
+    CHECK(error_of(r, 23)["code"] == -32020);
+    r = f.post(call, modern_headers("tools/call", "ask"));
+    CHECK(r.status == 400);
+    CHECK(error_of(r, 23)["code"] == -32020);
+    r = f.post(call, modern_headers("tools/call", "=?base64?not base64!?="));
+    CHECK(r.status == 400);
+    CHECK(error_of(r, 23)["code"] == -32020);
+    // The Base64 sentinel form is decoded before comparing ("needs_url").
+    r = f.post(call, modern_headers("tools/call", "=?base64?bmVlZHNfdXJs?="));
+    CHECK(r.status == 400);
+    CHECK(error_of(r, 23)["code"] == -32021);  // past the headers: the tool's own answer
+  }
+  SECTION("methods not in the modern era, and unknown ones: 404, -32601") {
+    for (const char* method :
+         {"initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "unknown/method"}) {
+      INFO(method);
+      const auto r = f.post(modern(500, method), modern_headers(method));
+      CHECK(r.status == 404);
+      CHECK(error_of(r, 500)["code"] == -32601);
+    }
+  }
+  SECTION("-32021 from a handler is 400; other answers 200") {
+    auto r = f.call(modern(401, "tools/call", {{"name", "needs_url"}, {"arguments", json::object()}}, json::object()));
+    CHECK(r.status == 400);
+    const auto e = error_of(r, 401);
+    CHECK(e["code"] == -32021);
+    CHECK(e["data"]["requiredCapabilities"]["elicitation"]["url"] == json::object());
+    r = f.call(modern(402, "tools/call", {{"name", "needs_url"}, {"arguments", json::object()}},
+                      {{"elicitation", {{"url", json::object()}}}}));
+    CHECK(r.status == 200);
+    CHECK(json::parse(r.body)["result"]["resultType"] == "complete");
+    // An unknown tool is the handler's -32602: a JSON-RPC error with HTTP 200.
+    r = f.call(modern(403, "tools/call", {{"name", "nope"}, {"arguments", json::object()}}));
+    CHECK(r.status == 200);
+    CHECK(error_of(r, 403)["code"] == -32602);
+  }
+  SECTION("Accept must allow application/json; notifications are 202, responses 400") {
+    auto r = f.post(discover(31), with(modern_headers("server/discover"), "Accept", "text/event-stream"));
+    CHECK(r.status == 406);
+    r = f.post({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", 1}}}},
+               modern_headers("notifications/cancelled"));
+    CHECK(r.status == 202);
+    CHECK(r.body.empty());
+    r = f.post({{"jsonrpc", "2.0"}, {"id", 1}, {"result", json::object()}}, modern_headers("x"));
+    CHECK(r.status == 400);
+  }
+  CHECK(f.server->session_count() == 0);
+  CHECK(f.idle());
+}
+
+TEST_CASE("a modern tools/call that elicits: input_required, then the retry completes", "[http][modern][elicit]") {
+  Fixture f;
+  for (const char* tool : {"ask", "ask_async"}) {
+    INFO(tool);
+    const auto first = f.call(modern(1, "tools/call", {{"name", tool}, {"arguments", json::object()}}));
+    REQUIRE(first.status == 200);
+    CHECK(first.header("mcp-session-id").empty());
+    CHECK(first.header("content-type") == "application/json");
+    const auto round = json::parse(first.body);
+    CHECK(round["id"] == 1);
+    const auto& result = round["result"];
+    CHECK(result["resultType"] == "input_required");
+    REQUIRE(result["inputRequests"].is_object());
+    REQUIRE(result["inputRequests"].size() == 1);
+    const auto key = result["inputRequests"].begin().key();
+    const auto& ask = result["inputRequests"][key];
+    CHECK(ask["method"] == "elicitation/create");
+    CHECK(ask["params"]["message"] == "Please provide your GitHub username");
+    CHECK(ask["params"]["requestedSchema"]["properties"].contains("name"));
+    REQUIRE(result["requestState"].is_string());
+
+    // The retry: a new id, the answer under its key, the state echoed.
+    const auto retry = f.call(modern(2, "tools/call",
+                                     {{"name", tool},
+                                      {"arguments", json::object()},
+                                      {"inputResponses", {{key, {{"action", "accept"}, {"content", {{"name", "octocat"}}}}}}},
+                                      {"requestState", result["requestState"]}}));
+    REQUIRE(retry.status == 200);
+    const auto done = json::parse(retry.body);
+    CHECK(done["id"] == 2);
+    CHECK(done["result"]["resultType"] == "complete");
+    CHECK(done["result"]["content"][0]["text"] == "octocat");
+    CHECK(done["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "modern-test");
+  }
+  CHECK(f.server->session_count() == 0);
+  CHECK(f.idle());
+}
+
+TEST_CASE("a legacy session and modern requests interleave on one server", "[http][modern]") {
+  Fixture f;
+  // The session opens; its tools/call waits in a form on its SSE stream.
+  auto init = f.connect();
+  init.send(verb::post, "/mcp", http_test::kAccept, initialize_body().dump());
+  const auto head = init.read_head();
+  REQUIRE(head.status == 200);
+  const auto session = head.header("mcp-session-id");
+  REQUIRE(session.size() == 32);
+  REQUIRE(init.next_message());
+  auto legacy = http_test::kAccept;
+  legacy.emplace_back("Mcp-Session-Id", session);
+  auto call = f.connect();
+  call.send(verb::post, "/mcp", legacy, rpc("legacy-1", "tools/call", {{"name", "ask"}}).dump());
+  REQUIRE(call.read_head().status == 200);
+  const auto form = call.next_message();
+  REQUIRE(form);
+  CHECK((*form)["method"] == "elicitation/create");
+
+  // Meanwhile, modern requests: no session is made, the tools are the same.
+  const auto list = f.call(modern(7, "tools/list"));
+  REQUIRE(list.status == 200);
+  CHECK(list.header("mcp-session-id").empty());
+  const auto tools = json::parse(list.body)["result"];
+  CHECK(tools["tools"].size() == 4);
+  CHECK(tools["resultType"] == "complete");
+  CHECK(tools.contains("ttlMs"));
+  const auto modern_call = f.call(modern(8, "tools/call", {{"name", "ask"}, {"arguments", json::object()}}));
+  REQUIRE(modern_call.status == 200);
+  CHECK(json::parse(modern_call.body)["result"]["resultType"] == "input_required");
+  CHECK(f.server->session_count() == 1);
+
+  // A legacy ping keeps today's rules: its header names a legacy version, or none.
+  CHECK(f.post(rpc(9, "ping"), legacy).status == 200);
+  CHECK(f.post(rpc(10, "ping"), with(legacy, "MCP-Protocol-Version", kModern)).status == 400);
+  // Without a session, a legacy request is refused as before.
+  CHECK(f.post(rpc(11, "ping"), http_test::kAccept).status == 400);
+
+  // The session's form is answered; its call completes on its own stream.
+  const auto answer =
+      json{{"jsonrpc", "2.0"}, {"id", (*form)["id"]}, {"result", {{"action", "accept"}, {"content", {{"name", "hubot"}}}}}};
+  CHECK(f.post(answer, legacy).status == 202);
+  const auto done = call.next_message();
+  REQUIRE(done);
+  CHECK((*done)["id"] == "legacy-1");
+  CHECK((*done)["result"]["content"][0]["text"] == "hubot");
+  CHECK_FALSE((*done)["result"].contains("resultType"));  // a legacy result
+  CHECK(f.server->session_count() == 1);
+  CHECK(f.idle());
+}
+
+TEST_CASE("1,000 modern requests in a row make no session and no thread", "[http][modern][load]") {
+  Fixture f;
+  auto c = f.connect();
+  // One round first, so whatever starts lazily (the shared timer thread) has started.
+  REQUIRE(c.request(verb::post, "/mcp", modern_headers("tools/list"), modern(0, "tools/list").dump()).status == 200);
+  const auto threads_before = test_support::thread_count();
+  int ok = 0;
+  for (int i = 1; i <= 1000; ++i) {
+    // Alternately a blocking tool (answered from a worker) and a list (answered at once), on one
+    // keep-alive connection.
+    const auto body = i % 2 ? modern(i, "tools/call", {{"name", "ask"}, {"arguments", json::object()}})
+                            : modern(i, "tools/list");
+    const auto r = c.request(verb::post, "/mcp",
+                             i % 2 ? modern_headers("tools/call", "ask") : modern_headers("tools/list"), body.dump());
+    ok += r.status == 200 && json::parse(r.body)["id"] == i && r.header("mcp-session-id").empty();
+  }
+  CHECK(ok == 1000);
+  CHECK(test_support::thread_count() <= threads_before);
+  CHECK(f.server->session_count() == 0);
+  CHECK(f.idle());
+}
+
+TEST_CASE("a client that disconnects cancels its modern request", "[http][modern][cancel]") {
+  Fixture f;
+  {
+    auto c = f.connect();
+    c.send(verb::post, "/mcp", modern_headers("tools/call", "hold"),
+           modern(1, "tools/call", {{"name", "hold"}, {"arguments", json::object()}}).dump());
+    REQUIRE(f.gate->wait_for([&] { return f.gate->started == 1; }));
+    CHECK(f.server->modern_request_count() == 1);
+  }  // the connection closes with the handler still running
+  REQUIRE(f.gate->wait_for([&] { return f.gate->cancelled == 1 && f.gate->finished == 1; }));
+  CHECK(f.idle());
+  // The server goes on serving.
+  CHECK(f.call(modern(2, "tools/list")).status == 200);
+}
+
+TEST_CASE("an answer that comes later from a worker is written when it comes", "[http][modern]") {
+  Fixture f;
+  auto c = f.connect();
+  c.send(verb::post, "/mcp", modern_headers("tools/call", "hold"),
+         modern("later", "tools/call", {{"name", "hold"}, {"arguments", json::object()}}).dump());
+  REQUIRE(f.gate->wait_for([&] { return f.gate->started == 1; }));
+  f.gate->release();
+  const auto head = c.read_head();
+  REQUIRE(head.status == 200);
+  const auto j = json::parse(c.read_body());
+  CHECK(j["id"] == "later");
+  CHECK(j["result"]["content"][0]["text"] == "released");
+  CHECK(f.gate->cancelled == 0);
+  // The keep-alive connection serves the next request.
+  CHECK(c.request(verb::post, "/mcp", modern_headers("tools/list"), modern(3, "tools/list").dump()).status == 200);
+}
+
+TEST_CASE("modern requests beyond max_modern_requests get 503 with Retry-After", "[http][modern][limits]") {
+  auto o = test_options();
+  o.max_modern_requests = 2;
+  Fixture f(o);
+  std::vector<std::unique_ptr<http_test::Connection>> held;
+  for (int i = 0; i < 2; ++i) {
+    held.push_back(std::make_unique<http_test::Connection>(f.server->port()));
+    held.back()->send(verb::post, "/mcp", modern_headers("tools/call", "hold"),
+                      modern(i, "tools/call", {{"name", "hold"}, {"arguments", json::object()}}).dump());
+  }
+  REQUIRE(f.gate->wait_for([&] { return f.gate->started == 2; }));
+  CHECK(f.server->modern_request_count() == 2);
+  const auto r = f.call(modern(9, "tools/list"));
+  CHECK(r.status == 503);
+  CHECK(r.header("retry-after") == "1");
+  CHECK(error_of(r, 9)["code"] == -32603);
+  // A request refused by the checks does not need a slot.
+  CHECK(f.post(rpc(10, "tools/list"), modern_headers("tools/list")).status == 400);
+  f.gate->release();
+  for (auto& c : held) {
+    CHECK(c->read_head().status == 200);
+    CHECK(json::parse(c->read_body())["result"]["content"][0]["text"] == "released");
+  }
+  CHECK(f.idle());
+  CHECK(f.call(modern(11, "tools/list")).status == 200);
+}
+
+TEST_CASE("the SessionSetup constructor runs setup once, whatever the number of sessions", "[http][modern]") {
+  std::atomic<int> setups{0};
+  auto o = test_options();
+  elicit::StreamableHttpServer server(
+      {"setup-once", "1"},
+      [&](elicit::Server& s) {
+        ++setups;
+        s.add_tool({"hello", "says hello", {{"type", "object"}}, std::nullopt,
+                    [](elicit::ToolCall&) { return elicit::ToolResult::text("hello"); }});
+      },
+      o);
+  server.start();
+  CHECK(setups == 1);
+  REQUIRE(server.core());
+  CHECK(server.core()->find_tool("hello"));
+  for (int i = 0; i < 3; ++i) {
+    http_test::Connection c(server.port());
+    CHECK(c.request(verb::post, "/mcp", http_test::kAccept, initialize_body().dump()).status == 200);
+  }
+  CHECK(server.session_count() == 3);
+  http_test::Connection c(server.port());
+  const auto r = c.request(verb::post, "/mcp", modern_headers("tools/call", "hello"),
+                           modern(1, "tools/call", {{"name", "hello"}, {"arguments", json::object()}}).dump());
+  CHECK(r.status == 200);
+  CHECK(json::parse(r.body)["result"]["content"][0]["text"] == "hello");
+  CHECK(setups == 1);
+}

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Several processes, one service (MCP 2026-07-28 is stateless): two sample HTTP servers sharing
+# their requestState keys behind nginx (round robin, loopback), and a client whose multi-round tool
+# call lands its rounds on both processes and completes; a third process with a key of its own
+# refuses the same state. Usage: run.sh <elicitgen_http_server>
+set -euo pipefail
+server=$1
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+chmod 755 "$work"  # nginx workers may run as another user
+pids=()
+cleanup() {
+  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
+  for p in "${pids[@]}"; do wait "$p" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
+[[ -x $nginx_bin ]] || { echo "nginx is not installed (Debian: nginx; scripts/setup-debian.sh installs it)"; exit 1; }
+
+# A shared key (32 bytes, base64) for the pair, another for the odd one out.
+head -c 32 /dev/urandom | base64 > "$work/shared.keys"
+head -c 32 /dev/urandom | base64 > "$work/other.keys"
+
+# Starts a server in the background (in this shell, so cleanup knows its pid).
+start_server() {
+  "$server" --port 0 --instance "$1" --state-keys "$2" >"$work/$1.out" 2>"$work/$1.err" &
+  pids+=($!)
+}
+# The URL a server printed on its first line, waiting up to 60 s for it.
+url_of() {
+  local out="$work/$1.out"
+  for _ in $(seq 1 600); do
+    if [[ -s $out ]]; then head -n1 "$out"; return 0; fi
+    sleep 0.1
+  done
+  echo "server $1 did not start" >&2; cat "$work/$1.err" >&2; return 1
+}
+start_server A "$work/shared.keys"
+start_server B "$work/shared.keys"
+start_server C "$work/other.keys"
+url_a=$(url_of A)
+url_b=$(url_of B)
+url_c=$(url_of C)
+hostport() { local u=${1#http://}; echo "${u%%/*}"; }
+
+port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+mkdir -p "$work/nginx/logs"
+cat > "$work/nginx/nginx.conf" <<CONF
+worker_processes 1;
+daemon off;
+error_log $work/nginx/logs/error.log warn;
+pid $work/nginx/nginx.pid;
+events { worker_connections 256; }
+http {
+  access_log $work/nginx/logs/access.log;
+  client_body_temp_path $work/nginx/body;
+  proxy_temp_path $work/nginx/proxy;
+  fastcgi_temp_path $work/nginx/fastcgi;
+  uwsgi_temp_path $work/nginx/uwsgi;
+  scgi_temp_path $work/nginx/scgi;
+  upstream mcp { server $(hostport "$url_a"); server $(hostport "$url_b"); }
+  server {
+    listen 127.0.0.1:$port;
+    location / {
+      proxy_pass http://mcp;
+      proxy_http_version 1.1;
+      proxy_set_header Host 127.0.0.1:$port;
+      proxy_set_header Connection "";
+      proxy_buffering off;
+    }
+  }
+}
+CONF
+"$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" &
+pids+=($!)
+for _ in $(seq 1 600); do
+  if node -e "require('net').connect($port,'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))"; then break; fi
+  sleep 0.1
+done
+
+node "$here/client.mjs" "http://127.0.0.1:$port/mcp" "$url_c"
