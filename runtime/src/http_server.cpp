@@ -506,7 +506,7 @@ struct StreamableHttpServer::Impl {
                          "Invalid Request: a client sends no JSON-RPC responses without a session");
     }
     if (auto r = check_modern(req, *request)) return std::move(*r);
-    return serve_modern(std::move(*request));
+    return serve_modern(req, std::move(*request));
   }
 
   // The checks of MCP 2026-07-28 (Streamable HTTP, "Request Metadata" and "Server Validation";
@@ -585,16 +585,24 @@ struct StreamableHttpServer::Impl {
 
   // Serves one checked modern request on a Server of its own over a one-request transport: no
   // thread and no copy of the tools; the answer is the HTTP response, now or when it comes.
-  Reply serve_modern(::elicit::Request request) {
+  Reply serve_modern(const HttpRequest& req, ::elicit::Request request) {
     const auto id = request.id;
     auto unavailable = [&](const std::string& why) {
       Reply r = rpc_error_reply(503, id, RpcError{error_code::internal_error, "Service Unavailable: " + why, std::nullopt});
       r.headers.emplace_back("Retry-After", "1");
       return r;
     };
+    auto server_options = options.server;
+    if (options.principal) {
+      try {
+        server_options.principal = options.principal([&](std::string_view name) { return header(req, name); });
+      } catch (...) {  // the application refuses the request; its reasons stay in the application
+        return rpc_error_reply(401, id, RpcError{error_code::invalid_request, "Unauthorized", std::nullopt});
+      }
+    }
     auto ex = new_exchange(id);
     try {
-      ex->server = std::make_unique<Server>(ex->transport, core, options.server);
+      ex->server = std::make_unique<Server>(ex->transport, core, std::move(server_options));
     } catch (const std::system_error&) {  // not with the shared pool, but be safe
       return unavailable("out of resources");
     }

@@ -564,7 +564,7 @@ struct Server::Impl {
         responder.error(std::move(*e));
         return;
       }
-      modern = modern_call(p, RequestStateBinding{"tools/call", name, arguments, ""}, *modern_request, responder);
+      modern = modern_call(p, RequestStateBinding{"tools/call", name, arguments, options.principal}, *modern_request, responder);
       if (!modern) return;  // refused
     }
     auto call = std::make_shared<ToolCall>(session, r.id, std::move(arguments), responder,
@@ -627,7 +627,7 @@ struct Server::Impl {
       }
       modern = modern_call(p,
                            RequestStateBinding{prompt ? "prompts/get" : "resources/read", name,
-                                               prompt ? arguments : nlohmann::json(), ""},
+                                               prompt ? arguments : nlohmann::json(), options.principal},
                            *modern_request, responder);
       if (!modern) return;
     }

@@ -338,6 +338,55 @@ TEST_CASE("a modern tools/call that elicits: input_required, then the retry comp
   CHECK(f.idle());
 }
 
+TEST_CASE("HttpServerOptions::principal binds each requestState to the principal it names",
+          "[http][modern][elicit][principal]") {
+  auto options = test_options();
+  options.principal = [](const std::function<std::string_view(std::string_view)>& header) -> std::string {
+    const auto user = header("x-test-user");  // case-insensitive: sent as X-Test-User
+    if (user == "mallory") throw std::runtime_error("a reason that must not reach the client");
+    return std::string(user);
+  };
+  Fixture f(std::move(options));
+  const auto as = [&](const std::string& user, const json& body) {
+    const auto method = body["method"].get<std::string>();
+    auto headers = modern_headers(method, body["params"].value("name", std::string()));
+    if (!user.empty()) headers.emplace_back("X-Test-User", user);
+    return f.post(body, headers);
+  };
+  const auto first = as("alice", modern(1, "tools/call", {{"name", "ask"}, {"arguments", json::object()}}));
+  REQUIRE(first.status == 200);
+  const auto result = json::parse(first.body)["result"];
+  REQUIRE(result["resultType"] == "input_required");
+  const auto key = result["inputRequests"].begin().key();
+  const auto retry = [&](int id) {
+    return modern(id, "tools/call",
+                  {{"name", "ask"},
+                   {"arguments", json::object()},
+                   {"inputResponses", {{key, {{"action", "accept"}, {"content", {{"name", "octocat"}}}}}}},
+                   {"requestState", result["requestState"]}});
+  };
+  // Another principal, or none, cannot use alice's state.
+  for (const std::string user : {"bob", ""}) {
+    INFO("as " << (user.empty() ? "nobody" : user));
+    const auto r = as(user, retry(2));
+    CHECK(r.status == 200);
+    const auto e = error_of(r, 2);
+    CHECK(e["code"] == -32602);
+    CHECK(e["message"] == "Invalid or expired requestState");
+  }
+  // A hook that throws refuses the request, without its reason.
+  const auto refused = as("mallory", retry(3));
+  CHECK(refused.status == 401);
+  const auto e = error_of(refused, 3);
+  CHECK(e["code"] == -32600);
+  CHECK(refused.body.find("must not reach") == std::string::npos);
+  // alice's own retry completes.
+  const auto done = as("alice", retry(4));
+  REQUIRE(done.status == 200);
+  CHECK(json::parse(done.body)["result"]["content"][0]["text"] == "octocat");
+  CHECK(f.idle());
+}
+
 TEST_CASE("a legacy session and modern requests interleave on one server", "[http][modern]") {
   Fixture f;
   // The session opens; its tools/call waits in a form on its SSE stream.

@@ -11,6 +11,7 @@
 #include <functional>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "elicit/server.hpp"
@@ -67,6 +68,14 @@ struct HttpServerOptions {
   /// Bytes queued for one connection that the client does not read: beyond it the connection is
   /// closed (the stream's undelivered messages are then held, as above).
   std::size_t max_queued_bytes = 4 * 1024 * 1024;
+  /// The authenticated principal of a modern request (e.g. the subject of a bearer token the
+  /// application has verified), read from its header fields: `header(name)` gives a field's value
+  /// (name case-insensitive; empty when absent). It becomes that request's ServerOptions::principal,
+  /// so a requestState sealed for one principal does not open for another (-32602). Null (the
+  /// default): no principal. Runs on an I/O thread for every modern request: it must be quick and
+  /// must not block. An exception refuses the request: HTTP 401 with a JSON-RPC error -32600
+  /// carrying its id (the exception's text is not sent).
+  std::function<std::string(const std::function<std::string_view(std::string_view name)>& header)> principal;
   /// Options of each session's and each modern request's elicit::Server. Blocking tool handlers of
   /// all of them share one pool: `server.workers` if set, else one of `server.worker_threads`
   /// threads made by start(). (`server.request_state` is used only by the constructor that makes

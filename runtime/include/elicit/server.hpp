@@ -507,6 +507,12 @@ struct ServerOptions {
   std::optional<std::chrono::milliseconds> default_elicitation_timeout;
   /// Sealing of requestState, for a Server that makes its own ServerCore.
   RequestStateOptions request_state;
+  /// The authenticated principal of the requests this server serves ("" when the transport knows
+  /// none), e.g. the OS user of a stdio process or, per modern HTTP request,
+  /// HttpServerOptions::principal. Every requestState is bound to it (RequestStateBinding): a
+  /// state sealed for one principal is -32602 "Invalid or expired requestState" for another
+  /// (MCP 2026-07-28, Basic, Patterns, "Multi Round-Trip Requests", "requestState" security).
+  std::string principal;
   SessionOptions session;
 };
 
