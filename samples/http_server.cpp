@@ -4,6 +4,8 @@
 //   --state-keys FILE requestState keys, base64, one per line, the first sealing (several processes
 //                     behind a load balancer share them); absent: a random key of this process
 //   --instance NAME   added to the server's title, so a client can tell processes apart
+//   --redis PORT      URL-mode completions (the sign_in tool) in the Redis server on 127.0.0.1:PORT,
+//                     shared by every process pointing at it; absent: in this process's memory
 // Prints the endpoint URL on stdout once listening, and serves until SIGINT or SIGTERM. Exits 1
 // with a message on stderr when it cannot start (the port is taken, no thread can be created).
 #include <csignal>
@@ -11,15 +13,20 @@
 #include <cstring>
 #include <fstream>
 #include <iostream>
+#include <memory>
 #include <string>
 
 #include <elicit/http_server.hpp>
+#ifdef ELICITGEN_SAMPLE_REDIS
+#include <elicit/redis_completion_store.hpp>
+#endif
 
 #include "sample_tools.hpp"
 
 int main(int argc, char** argv) {
   elicit::HttpServerOptions options;
   std::string title = "elicitgen sample server";
+  std::shared_ptr<elicit::CompletionStore> completions;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
       options.port = std::atoi(argv[++i]);
@@ -41,8 +48,22 @@ int main(int argc, char** argv) {
         }
         options.server.request_state.keys.push_back(*key);
       }
+    } else if (std::strcmp(argv[i], "--redis") == 0 && i + 1 < argc) {
+#ifdef ELICITGEN_SAMPLE_REDIS
+      elicit::RedisOptions redis;
+      redis.port = std::atoi(argv[++i]);
+      try {
+        completions = std::make_shared<elicit::RedisCompletionStore>(redis);
+      } catch (const std::exception& e) {
+        std::cerr << "--redis " << argv[i] << ": " << e.what() << "\n";
+        return 2;
+      }
+#else
+      std::cerr << "--redis: this build has no Redis support (hiredis was not found)\n";
+      return 2;
+#endif
     } else {
-      std::cerr << "usage: " << argv[0] << " [--port N] [--state-keys FILE] [--instance NAME]\n";
+      std::cerr << "usage: " << argv[0] << " [--port N] [--state-keys FILE] [--instance NAME] [--redis PORT]\n";
       return 2;
     }
   }
@@ -53,7 +74,8 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // before any thread starts: only sigwait sees them
 
   elicit::StreamableHttpServer server({"elicitgen-sample-server", "0.1.0", title, std::nullopt},
-                                      add_sample_tools, options);
+                                      [completions](elicit::Server& s) { add_sample_tools(s, completions); },
+                                      options);
   try {
     server.start();
   } catch (const std::exception& e) {  // cannot listen, or no thread could be created

@@ -1,6 +1,6 @@
 // The sample tools, shared by the stdio and the Streamable HTTP sample servers: one tool per
-// sample schema (form mode), the conformance suite's elicitation tools, one URL-mode tool, and one
-// that answers URLElicitationRequiredError.
+// sample schema (form mode), the conformance suite's elicitation tools, two URL-mode tools (one
+// finished out of band through a CompletionStore), and one that answers URLElicitationRequiredError.
 #include "sample_tools.hpp"
 
 #include <chrono>
@@ -89,7 +89,10 @@ Tool conformance_tool(std::string name, std::string description) {
 
 }  // namespace
 
-void add_sample_tools(elicit::Server& server) {
+void add_sample_tools(elicit::Server& server) { add_sample_tools(server, nullptr); }
+
+void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::CompletionStore> completions) {
+  if (!completions) completions = std::make_shared<elicit::InMemoryCompletionStore>();
   using namespace samples;
   server.add_tool(form_tool<ContactInformation>("contact_information", "Asks for name, email and age",
                                                 std::string(ContactInformation::default_message())));
@@ -156,6 +159,28 @@ void add_sample_tools(elicit::Server& server) {
                          if (call.modern()) return ToolResult::text("url accepted");
                          elicit::complete_url_elicitation(call.session(), o.elicitation_id);
                          return ToolResult::text("url accepted: " + o.elicitation_id);
+                       },
+                       nullptr});
+
+  // URL mode finished out of band: the user signs in on a page, and the page (the application's
+  // web side, not part of this sample) marks the interaction complete in the CompletionStore,
+  // keyed by the id in the URL. The tool goes on only once it is. In MCP 2026-07-28 the server
+  // learns of it on the client's retry, so the processes behind a load balancer share the store
+  // (elicitgen_http_server --redis PORT). Legacy: `accepted` is the user's consent; the page would
+  // announce completion with complete_url_elicitation().
+  server.add_tool(Tool{"sign_in",
+                       "Signs the user in with Example Co (URL mode, finished out of band)",
+                       {{"type", "object"}},
+                       std::nullopt,
+                       [completions](ToolCall& call) {
+                         const auto id = call.interaction_id("sign-in");
+                         const auto o = call.elicit_url_completed("Sign in with Example Co to continue.",
+                                                                  "https://mcp.example.com/sign-in?interaction=" + id,
+                                                                  id, *completions);
+                         if (o.status != ElicitStatus::accepted)
+                           return ToolResult::text("sign-in " + std::string(elicit::to_string(o.status)));
+                         if (call.modern()) return ToolResult::text("signed in: " + id);
+                         return ToolResult::text("sign-in opened: " + o.elicitation_id);
                        },
                        nullptr});
 

@@ -1,9 +1,16 @@
 // The sample tools of both sample servers.
 #pragma once
 
+#include <memory>
+
+#include <elicit/completion_store.hpp>
 #include <elicit/server.hpp>
 
-/// Adds every sample tool to `server`, and add_mrtr_fixtures().
+/// Adds every sample tool to `server`, and add_mrtr_fixtures(); URL-mode completions (the sign_in
+/// tool) go to an InMemoryCompletionStore of this server's own.
 void add_sample_tools(elicit::Server& server);
+/// The same, with URL-mode completions in `completions`: shared by every server process that uses
+/// the same store (e.g. a RedisCompletionStore); null: an InMemoryCompletionStore.
+void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::CompletionStore> completions);
 /// Adds the conformance suite's 2026-07-28 fixtures (input-required results, stateless server).
 void add_mrtr_fixtures(elicit::Server& server);

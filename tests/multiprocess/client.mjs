@@ -1,13 +1,16 @@
 // The client side of run.sh: a three-round tool call through nginx (round robin over two
 // processes), checking that the rounds were served by both and that the flow completed; then the
-// second round's state brought to a process with another key: refused.
+// second round's state brought to a process with another key: refused. Then the sign_in tool (URL
+// mode finished out of band) through both processes: pending until the "web page" (this client,
+// writing to the Redis both servers use) marks the interaction complete, then complete.
 import assert from 'node:assert/strict';
+import net from 'node:net';
 
-const [balanced, other] = process.argv.slice(2);
+const [balanced, other, redisPort] = process.argv.slice(2);
 const meta = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'multiprocess-test', version: '1' },
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: {} },
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {}, url: {} } },
 };
 let nextId = 1;
 
@@ -61,3 +64,42 @@ const refused = await call(other, tool, {
 assert.equal(refused.error?.code, -32602, JSON.stringify(refused));
 assert.equal(refused.error?.message, 'Invalid or expired requestState');
 console.log('multiprocess: 3 rounds on 2 processes completed; a foreign key refused the state');
+
+// What the application's web page does when the user has signed in: mark the interaction complete
+// where RedisCompletionStore looks (SET <prefix><id> 1 PX <ms>), as a RESP command.
+function redisSet(key, ms) {
+  const arg = (a) => `$${Buffer.byteLength(a)}\r\n${a}\r\n`;
+  const command = `*5\r\n${arg('SET')}${arg(key)}${arg('1')}${arg('PX')}${arg(String(ms))}`;
+  return new Promise((resolve, reject) => {
+    const socket = net.connect(Number(redisPort), '127.0.0.1', () => socket.write(command));
+    socket.setTimeout(10000, () => socket.destroy(new Error('redis: no answer in 10 s')));
+    socket.once('data', (d) => {
+      socket.end();
+      d.toString().startsWith('+OK') ? resolve() : reject(new Error(`redis: ${d}`));
+    });
+    socket.once('error', reject);
+  });
+}
+
+const u1 = await call(balanced, 'sign_in');
+assert.equal(u1.result.resultType, 'input_required', JSON.stringify(u1));
+const [[key, ask]] = Object.entries(u1.result.inputRequests);
+assert.equal(ask.method, 'elicitation/create');
+assert.equal(ask.params.mode, 'url');
+assert.equal(ask.params.elicitationId, undefined, '2026-07-28 URL mode has no elicitationId');
+const id = new URL(ask.params.url).searchParams.get('interaction');
+assert.match(id, /^[0-9a-f]{32}$/);
+// The user consented but has not finished: asked again, same URL.
+const u2 = await call(balanced, 'sign_in', { inputResponses: { [key]: { action: 'accept' } }, requestState: u1.result.requestState });
+assert.equal(u2.result.resultType, 'input_required', JSON.stringify(u2));
+assert.equal(u2.result.inputRequests[key].params.url, ask.params.url);
+assert.match(u2.result.inputRequests[key].params.message, /not been completed yet/);
+// The page marks it complete; the retry lands on the other process, which sees it in Redis.
+await redisSet(`elicitgen:completion:${id}`, 60000);
+const u3 = await call(balanced, 'sign_in', { inputResponses: { [key]: { action: 'accept' } }, requestState: u2.result.requestState });
+assert.equal(u3.result.resultType, 'complete', JSON.stringify(u3));
+assert.equal(u3.result.content[0].text, `signed in: ${id}`);
+const urlTitles = [u1, u2, u3].map(served);
+console.log('URL-mode rounds served by:', urlTitles.join(' | '));
+assert.notEqual(urlTitles[1], urlTitles[2], 'the completed retry ran on the other process than the pending one');
+console.log('multiprocess: a URL-mode flow completed through the Redis store across processes');

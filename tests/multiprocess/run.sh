@@ -2,7 +2,9 @@
 # Several processes, one service (MCP 2026-07-28 is stateless): two sample HTTP servers sharing
 # their requestState keys behind nginx (round robin, loopback), and a client whose multi-round tool
 # call lands its rounds on both processes and completes; a third process with a key of its own
-# refuses the same state. Usage: run.sh <elicitgen_http_server>
+# refuses the same state. Then a URL-mode flow finished out of band: the "web page" (the client,
+# here) marks the interaction complete in Redis (redis-server on loopback, started here), and the
+# retry sees it on whichever process serves it. Usage: run.sh <elicitgen_http_server>
 set -euo pipefail
 server=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -23,9 +25,30 @@ nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 head -c 32 /dev/urandom | base64 > "$work/shared.keys"
 head -c 32 /dev/urandom | base64 > "$work/other.keys"
 
+free_port() {
+  node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
+}
+wait_port() {
+  for _ in $(seq 1 600); do
+    if node -e "require('net').connect($1,'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))"; then
+      return 0
+    fi
+    sleep 0.1
+  done
+  echo "nothing listens on port $1" >&2
+  return 1
+}
+
+redis_bin=$(command -v redis-server || echo /usr/bin/redis-server)
+[[ -x $redis_bin ]] || { echo "redis-server is not installed (Debian: redis-server; scripts/setup-debian.sh installs it)"; exit 1; }
+redis_port=$(free_port)
+"$redis_bin" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >"$work/redis.log" 2>&1 &
+pids+=($!)
+wait_port "$redis_port"
+
 # Starts a server in the background (in this shell, so cleanup knows its pid).
 start_server() {
-  "$server" --port 0 --instance "$1" --state-keys "$2" >"$work/$1.out" 2>"$work/$1.err" &
+  "$server" --port 0 --instance "$1" --state-keys "$2" --redis "$redis_port" >"$work/$1.out" 2>"$work/$1.err" &
   pids+=($!)
 }
 # The URL a server printed on its first line, waiting up to 60 s for it.
@@ -45,7 +68,7 @@ url_b=$(url_of B)
 url_c=$(url_of C)
 hostport() { local u=${1#http://}; echo "${u%%/*}"; }
 
-port=$(node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+port=$(free_port)
 mkdir -p "$work/nginx/logs"
 cat > "$work/nginx/nginx.conf" <<CONF
 worker_processes 1;
@@ -75,9 +98,6 @@ http {
 CONF
 "$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" &
 pids+=($!)
-for _ in $(seq 1 600); do
-  if node -e "require('net').connect($port,'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))"; then break; fi
-  sleep 0.1
-done
+wait_port "$port"
 
-node "$here/client.mjs" "http://127.0.0.1:$port/mcp" "$url_c"
+node "$here/client.mjs" "http://127.0.0.1:$port/mcp" "$url_c" "$redis_port"
