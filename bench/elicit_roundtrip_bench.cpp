@@ -46,7 +46,8 @@ struct Pair {
   Pair() : ends(elicit::MemoryTransport::pair()) {
     elicit::SessionOptions options;
     options.max_pending_requests = 4096;  // above every window measured
-    server = std::make_unique<elicit::Session>(*ends.first, options);
+    server_rpc = std::make_unique<elicit::Session>(*ends.first, options);
+    server = std::make_unique<elicit::ServerSession>(*server_rpc);
     client = std::make_unique<elicit::Session>(*ends.second);
     // The client answers every request with a document it builds afresh, member by member (nested
     // initializer lists would make nlohmann build each member twice, as a two-element array first:
@@ -62,15 +63,17 @@ struct Pair {
       r.result(std::move(result));
     });
     server->set_client_capabilities(elicit::ClientCapabilities::from_json({{"elicitation", nlohmann::json::object()}}));
-    server->start();
+    server_rpc->start();
     client->start();
   }
   ~Pair() {
     client.reset();
     server.reset();
+    server_rpc.reset();
   }
   std::pair<std::unique_ptr<elicit::MemoryTransport>, std::unique_ptr<elicit::MemoryTransport>> ends;
-  std::unique_ptr<elicit::Session> server;
+  std::unique_ptr<elicit::Session> server_rpc;
+  std::unique_ptr<elicit::ServerSession> server;  // the MCP state (capabilities) over server_rpc
   std::unique_ptr<elicit::Session> client;
 };
 
@@ -211,9 +214,10 @@ void BM_PendingElicitationMemory(benchmark::State& state) {
     SilentTransport transport;
     elicit::SessionOptions session_options;
     session_options.max_pending_requests = static_cast<std::size_t>(pending);  // the default (1,024) is below it
-    elicit::Session server(transport, session_options);
+    elicit::Session rpc(transport, session_options);
+    elicit::ServerSession server(rpc);
     server.set_client_capabilities(elicit::ClientCapabilities::from_json({{"elicitation", nlohmann::json::object()}}));
-    server.start();
+    rpc.start();
     elicit::ElicitOptions options;
     options.timeout = std::chrono::hours(1);
     const auto before = heap_in_use();
@@ -222,9 +226,9 @@ void BM_PendingElicitationMemory(benchmark::State& state) {
                                     options);
     }
     const auto after = heap_in_use();
-    if (server.pending_requests() != static_cast<std::size_t>(pending)) state.SkipWithError("not all pending");
+    if (rpc.pending_requests() != static_cast<std::size_t>(pending)) state.SkipWithError("not all pending");
     per_pending = static_cast<double>(after - before) / pending;
-    server.close();
+    rpc.close();
   }
   state.counters["bytes_per_pending"] = per_pending;
   state.counters["pending"] = pending;

@@ -59,7 +59,7 @@ int failures = 0;
 
 // Elicits a T (blocking) and prints the typed outcome; `expect_valid` is what the answer deserves.
 template <class T>
-void round_trip(const char* label, elicit::Session& server, ScriptedClient& client, json answer,
+void round_trip(const char* label, elicit::ServerSession& server, ScriptedClient& client, json answer,
                 std::string_view message, bool expect_valid) {
   std::cout << "== " << label << "\n";
   client.will_answer(std::move(answer));
@@ -80,11 +80,12 @@ void round_trip(const char* label, elicit::Session& server, ScriptedClient& clie
 int main() {
   using namespace samples;
   auto [server_end, client_end] = elicit::MemoryTransport::pair();
-  elicit::Session server(*server_end);
+  elicit::Session rpc(*server_end);
+  elicit::ServerSession server(rpc);
   ScriptedClient client(*client_end);
   // What the client declared in initialize (a full server reads it from the initialize request).
   server.set_client_capabilities(elicit::ClientCapabilities::from_json({{"elicitation", json::object()}}));
-  server.start();
+  rpc.start();
 
   round_trip<GithubUsername>("github_username", server, client, accept(R"({"name":"octocat"})"),
                              GithubUsername::default_message(), true);

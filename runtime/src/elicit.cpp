@@ -269,11 +269,12 @@ std::optional<RequestId> detail::send_form_request(Session& session, std::string
   return send_elicitation(session, std::move(params), std::move(on_outcome), options);
 }
 
-std::optional<RequestId> elicit_form_async(Session& session, std::string_view message,
+std::optional<RequestId> elicit_form_async(ServerSession& mcp, std::string_view message,
                                            const nlohmann::ordered_json& schema,
                                            std::function<void(ElicitResponse)> on_done, const ElicitOptions& options) {
+  Session& session = mcp.rpc();
   on_done = logged(session, std::move(on_done));
-  if (!session.client_capabilities().elicitation_form) {
+  if (!mcp.client_capabilities().elicitation_form) {
     on_done(detail::unsupported_form_response());
     return std::nullopt;
   }
@@ -330,7 +331,7 @@ void require_elicitation_url(std::string_view url) {
 }
 
 // A fresh elicitationId, registered with the session; the URL has been checked already.
-UrlElicitation register_url_elicitation(Session& session, std::string_view message, std::string_view url) {
+UrlElicitation register_url_elicitation(ServerSession& session, std::string_view message, std::string_view url) {
   UrlElicitation e{new_elicitation_id(), std::string(url), std::string(message)};
   session.add_url_elicitation(e.elicitation_id);
   return e;
@@ -338,28 +339,29 @@ UrlElicitation register_url_elicitation(Session& session, std::string_view messa
 
 }  // namespace
 
-UrlElicitation create_url_elicitation(Session& session, std::string_view message, std::string_view url) {
+UrlElicitation create_url_elicitation(ServerSession& session, std::string_view message, std::string_view url) {
   require_elicitation_url(url);
   return register_url_elicitation(session, message, url);
 }
 
-bool complete_url_elicitation(Session& session, std::string_view elicitation_id) {
+bool complete_url_elicitation(ServerSession& session, std::string_view elicitation_id) {
   if (!session.mark_url_elicitation_complete(elicitation_id)) return false;
-  return session.notify("notifications/elicitation/complete", {{"elicitationId", std::string(elicitation_id)}});
+  return session.rpc().notify("notifications/elicitation/complete", {{"elicitationId", std::string(elicitation_id)}});
 }
 
-std::optional<RequestId> elicit_url_async(Session& session, std::string_view message, std::string_view url,
+std::optional<RequestId> elicit_url_async(ServerSession& mcp, std::string_view message, std::string_view url,
                                           std::function<void(UrlOutcome)> on_done, const ElicitOptions& options) {
   require_elicitation_url(url);  // a bad URL is a programming error, whatever the client supports
+  Session& session = mcp.rpc();
   on_done = logged(session, std::move(on_done));
-  if (!session.client_capabilities().elicitation_url) {
+  if (!mcp.client_capabilities().elicitation_url) {
     UrlOutcome out;
     out.status = ElicitStatus::unsupported;
     out.problem = "the client did not declare the elicitation.url capability";
     on_done(std::move(out));
     return std::nullopt;
   }
-  const auto e = register_url_elicitation(session, message, url);
+  const auto e = register_url_elicitation(mcp, message, url);
   auto params = to_params(e).dump(-1, ' ', false, kReplace);
   params.pop_back();  // the closing brace: _meta may follow
   close_params(params, options);
@@ -373,7 +375,7 @@ std::optional<RequestId> elicit_url_async(Session& session, std::string_view mes
       options);
 }
 
-UrlOutcome elicit_url(Session& session, std::string_view message, std::string_view url, const ElicitOptions& options) {
+UrlOutcome elicit_url(ServerSession& session, std::string_view message, std::string_view url, const ElicitOptions& options) {
   detail::require_blocking_allowed("elicit_url()",
                                    "elicit_url_async() (or ToolCall::elicit_url_async in an async_handler)");
   auto promise = std::make_shared<std::promise<UrlOutcome>>();

@@ -446,7 +446,7 @@ struct StreamableHttpServer::Impl {
     if (!request) {  // a notification, or the client's answer to one of our requests
       // (No message: a response without a usable id, which the session only logs.)
       const bool delivered = parsed.message
-                                 ? session->transport.deliver(std::move(*parsed.message), session->server->session())
+                                 ? session->transport.deliver(std::move(*parsed.message), session->server->session().rpc())
                                  : session->transport.deliver(body);
       if (!delivered) return error_reply(404, -32001, "Session not found");
       reply.status = 202;
@@ -479,7 +479,7 @@ struct StreamableHttpServer::Impl {
       reply.sse_preamble = "id: " + std::to_string(stream->number()) +
                            "-0\nretry: " + std::to_string(options.sse_retry.count()) + "\ndata: \n\n";
     }
-    session->transport.deliver(std::move(*parsed.message), session->server->session());
+    session->transport.deliver(std::move(*parsed.message), session->server->session().rpc());
     return reply;
   }
 
@@ -613,8 +613,8 @@ struct StreamableHttpServer::Impl {
       // The client closed the connection: that cancels the request (MCP 2026-07-28, Streamable
       // HTTP, "Cancellation"), through the session's own cancellation path: the call's on_cancel
       // callbacks run, a blocking handler not started yet never runs, and no answer is sent.
-      if (auto e = weak.lock(); e && !e->server->session().closed()) {
-        e->server->session().deliver(Notification{
+      if (auto e = weak.lock(); e && !e->server->session().rpc().closed()) {
+        e->server->session().rpc().deliver(Notification{
             "notifications/cancelled",
             nlohmann::json{{"requestId", id_to_json(id)}, {"reason", "the client closed the connection"}}});
         release(e.get());
@@ -627,7 +627,7 @@ struct StreamableHttpServer::Impl {
       stateless.emplace(ex.get(), ex);
     }
     ex->server->start();
-    ex->server->session().deliver(std::move(request));
+    ex->server->session().rpc().deliver(std::move(request));
     if (auto r = pending->take()) return std::move(*r);  // answered already (most requests are)
     Reply r;
     r.pending = pending;

@@ -27,7 +27,7 @@ nlohmann::json ToolResult::to_json() const {
   return j;
 }
 
-ToolCall::ToolCall(Session& session, RequestId request_id, nlohmann::json arguments, Responder responder,
+ToolCall::ToolCall(ServerSession& session, RequestId request_id, nlohmann::json arguments, Responder responder,
                    std::optional<std::chrono::milliseconds> default_elicitation_timeout,
                    std::shared_ptr<const ModernCall> modern)
     : session_(session),
@@ -145,7 +145,7 @@ std::vector<RequestOutcome> ToolCall::request_inputs(std::vector<InputRequest> r
   for (auto& r : requests) {
     auto p = std::make_shared<std::promise<RequestOutcome>>();
     promises.push_back(p);
-    session_.send_request(
+    session_.rpc().send_request(
         r.method, std::move(r.params), [p](RequestOutcome o) { p->set_value(std::move(o)); }, options);
   }
   for (std::size_t i = 0; i < promises.size(); ++i) out[i] = promises[i]->get_future().get();
@@ -481,6 +481,7 @@ struct Server::Impl {
   std::shared_ptr<ServerCore> core;
   ServerOptions options;
   Session session;
+  ServerSession mcp{session};  // the MCP state of a legacy session: client capabilities, URL-mode ids
   std::shared_ptr<JobGate> gate = std::make_shared<JobGate>();
   std::shared_ptr<WorkerPool> pool;
   std::atomic<bool> initialized{false};
@@ -519,7 +520,7 @@ struct Server::Impl {
 
   nlohmann::json initialize_result(const Request& r) {
     const auto& p = r.params.is_object() ? r.params : nlohmann::json::object();
-    session.set_client_capabilities(ClientCapabilities::from_json(p.value("capabilities", nlohmann::json::object())));
+    mcp.set_client_capabilities(ClientCapabilities::from_json(p.value("capabilities", nlohmann::json::object())));
     // Version negotiation: answer with the client's version when we speak it, else our newest.
     std::string version = supported_protocol_versions().front();
     if (const auto v = p.find("protocolVersion"); v != p.end() && v->is_string()) {
@@ -567,7 +568,7 @@ struct Server::Impl {
       modern = modern_call(p, RequestStateBinding{"tools/call", name, arguments, options.principal}, *modern_request, responder);
       if (!modern) return;  // refused
     }
-    auto call = std::make_shared<ToolCall>(session, r.id, std::move(arguments), responder,
+    auto call = std::make_shared<ToolCall>(mcp, r.id, std::move(arguments), responder,
                                            options.default_elicitation_timeout, modern);
     if (tool->async_handler) {
       run_guarded(*call, modern.get(), [&] { tool->async_handler(call); });
@@ -631,7 +632,7 @@ struct Server::Impl {
                            *modern_request, responder);
       if (!modern) return;
     }
-    auto call = std::make_shared<ToolCall>(session, r.id, std::move(arguments), responder,
+    auto call = std::make_shared<ToolCall>(mcp, r.id, std::move(arguments), responder,
                                            options.default_elicitation_timeout, modern);
     const bool posted = pool->post([gate = gate, core = core, prompt, handler, call, modern] {
       if (!gate->enter()) return;
@@ -775,7 +776,7 @@ void Server::add_tool(Tool tool) { impl_->core->add_tool(std::move(tool)); }
 void Server::add_prompt(Prompt prompt) { impl_->core->add_prompt(std::move(prompt)); }
 void Server::add_resource(Resource resource) { impl_->core->add_resource(std::move(resource)); }
 
-Session& Server::session() noexcept { return impl_->session; }
+ServerSession& Server::session() noexcept { return impl_->mcp; }
 const std::shared_ptr<ServerCore>& Server::core() const noexcept { return impl_->core; }
 void Server::start() { impl_->session.start(); }
 void Server::wait() { impl_->session.wait_closed(); }

@@ -16,22 +16,6 @@ namespace elicit {
 
 using Clock = std::chrono::steady_clock;
 
-ClientCapabilities ClientCapabilities::from_json(const nlohmann::json& capabilities) {
-  ClientCapabilities c;
-  c.known = true;
-  if (!capabilities.is_object()) return c;
-  c.raw = capabilities;
-  const auto e = capabilities.find("elicitation");
-  if (e == capabilities.end() || !e->is_object()) return c;
-  if (e->empty()) {
-    c.elicitation_form = true;  // `elicitation: {}` is form mode only, for backwards compatibility
-  } else {
-    c.elicitation_form = e->contains("form");
-    c.elicitation_url = e->contains("url");
-  }
-  return c;
-}
-
 struct Responder::State {
   std::weak_ptr<Session::Impl> session;
   RequestId id;
@@ -83,8 +67,6 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
   bool closed = false;
   bool transport_done = false;
   int timeouts_running = 0;  // timer callbacks between taking a request and completing it
-  ClientCapabilities capabilities;
-  std::unordered_map<std::string, bool> url_elicitations;  // elicitationId -> completed
 
   void log(const std::string& line) const { options.log(line); }
 
@@ -450,29 +432,6 @@ void Session::log(std::string_view line) const { impl_->options.log(line); }
 std::size_t Session::pending_requests() const {
   std::lock_guard<std::mutex> lock(impl_->mutex);
   return impl_->pending.size();
-}
-
-void Session::set_client_capabilities(ClientCapabilities capabilities) {
-  std::lock_guard<std::mutex> lock(impl_->mutex);
-  impl_->capabilities = std::move(capabilities);
-}
-
-ClientCapabilities Session::client_capabilities() const {
-  std::lock_guard<std::mutex> lock(impl_->mutex);
-  return impl_->capabilities;
-}
-
-void Session::add_url_elicitation(std::string elicitation_id) {
-  std::lock_guard<std::mutex> lock(impl_->mutex);
-  impl_->url_elicitations.emplace(std::move(elicitation_id), false);
-}
-
-bool Session::mark_url_elicitation_complete(std::string_view elicitation_id) {
-  std::lock_guard<std::mutex> lock(impl_->mutex);
-  const auto it = impl_->url_elicitations.find(std::string(elicitation_id));
-  if (it == impl_->url_elicitations.end() || it->second) return false;
-  it->second = true;
-  return true;
 }
 
 void Session::close() {

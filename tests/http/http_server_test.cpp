@@ -98,7 +98,7 @@ struct Fixture {
                std::nullopt,
                [](elicit::ToolCall& call) {
                  for (int i = 0; i < 200; ++i) {
-                   call.session().notify("notifications/message", {{"level", "info"}, {"data", std::string(100, 'x')}});
+                   call.session().rpc().notify("notifications/message", {{"level", "info"}, {"data", std::string(100, 'x')}});
                  }
                  return elicit::ToolResult::text("done");
                }});

@@ -77,7 +77,7 @@ void run_cascade(ServerFixture& f, Recorder<ElicitStatus>& seen) {
   const auto statuses = seen.values();
   for (int i = 0; i < kCancelled; ++i) CHECK(statuses[i] == ElicitStatus::aborted);
   CHECK(statuses[kCancelled] == ElicitStatus::accepted);
-  CHECK(f.server->session().pending_requests() == 0);
+  CHECK(f.server->session().rpc().pending_requests() == 0);
 }
 
 }  // namespace
@@ -133,7 +133,7 @@ TEST_CASE("an elicitation started after the call was cancelled is not sent and e
   const auto r = f.client.next();  // nothing else was sent: no second form, no tool result
   REQUIRE(r);
   CHECK((*r)["id"] == 9);
-  CHECK(f.server->session().pending_requests() == 0);
+  CHECK(f.server->session().rpc().pending_requests() == 0);
 }
 
 TEST_CASE("an asynchronous tool's elicitation after cancellation is not sent", "[cancel][async]") {
@@ -244,14 +244,15 @@ TEST_CASE("a cancel scope forgets each elicitation once it completes", "[cancel]
   auto ends = MemoryTransport::pair();
   FakeClient client(std::move(ends.second));
   Session session(*ends.first, SessionOptions{[](std::string_view) {}});
+  ServerSession mcp(session);
   session.start();
-  session.set_client_capabilities(ClientCapabilities::from_json(kForm));
+  mcp.set_client_capabilities(ClientCapabilities::from_json(kForm));
   ElicitOptions options;
   options.cancel_scope = std::make_shared<CancelScope>();
   Recorder<ElicitStatus> seen;
   for (int i = 0; i < 50; ++i) {
     elicit_async<ContactInformation>(
-        session, "m", [&](Outcome<ContactInformation> o) { seen.add(o.status); }, options);
+        mcp, "m", [&](Outcome<ContactInformation> o) { seen.add(o.status); }, options);
     const auto e = client.next();
     REQUIRE(e);
     client.respond((*e)["id"], {{"action", "decline"}});
@@ -261,7 +262,7 @@ TEST_CASE("a cancel scope forgets each elicitation once it completes", "[cancel]
   CHECK_FALSE(options.cancel_scope->cancelled());
   // Cancelling the scope while one is open cancels it on the wire.
   elicit_async<ContactInformation>(
-      session, "m", [&](Outcome<ContactInformation> o) { seen.add(o.status); }, options);
+      mcp, "m", [&](Outcome<ContactInformation> o) { seen.add(o.status); }, options);
   const auto e = client.next();
   REQUIRE(e);
   CHECK(options.cancel_scope->cancel());
@@ -304,11 +305,12 @@ TEST_CASE("a cancellation between the scope check and the send still cancels the
   options.cancel_scope = std::make_shared<CancelScope>();
   CancellingTransport transport(*ends.first, options.cancel_scope);
   Session session(transport, SessionOptions{[](std::string_view) {}});
+  ServerSession mcp(session);
   session.start();
-  session.set_client_capabilities(ClientCapabilities::from_json(kForm));
+  mcp.set_client_capabilities(ClientCapabilities::from_json(kForm));
   Recorder<ElicitStatus> seen;
   const auto id = elicit_async<ContactInformation>(
-      session, "m", [&](Outcome<ContactInformation> o) { seen.add(o.status); }, options);
+      mcp, "m", [&](Outcome<ContactInformation> o) { seen.add(o.status); }, options);
   REQUIRE(id);
   const auto e = client.next();
   REQUIRE(e);

@@ -20,10 +20,14 @@ namespace {
 struct Fixture {
   explicit Fixture(const json& capabilities) : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
     session = std::make_unique<Session>(*ends.first, SessionOptions{[](std::string_view) {}});
+    mcp = std::make_unique<ServerSession>(*session);
     session->start();
-    session->set_client_capabilities(ClientCapabilities::from_json(capabilities));
+    mcp->set_client_capabilities(ClientCapabilities::from_json(capabilities));
   }
-  ~Fixture() { session.reset(); }
+  ~Fixture() {
+    mcp.reset();
+    session.reset();
+  }
 
   // Starts a typed elicitation, returns the request the client saw and the future outcome.
   template <class T>
@@ -31,7 +35,7 @@ struct Fixture {
     auto promise = std::make_shared<std::promise<Outcome<T>>>();
     auto future = promise->get_future();
     elicit_async<T>(
-        *session, T::default_message(), [promise](Outcome<T> o) { promise->set_value(std::move(o)); }, options);
+        *mcp, T::default_message(), [promise](Outcome<T> o) { promise->set_value(std::move(o)); }, options);
     auto request = client.next();
     return {request.value_or(json()), std::move(future)};
   }
@@ -39,6 +43,7 @@ struct Fixture {
   std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
   FakeClient client;
   std::unique_ptr<Session> session;
+  std::unique_ptr<ServerSession> mcp;  // the MCP state (capabilities, URL-mode ids) over `session`
 };
 
 const json kForm = {{"elicitation", json::object()}};
@@ -48,7 +53,7 @@ const json kFormAndUrl = {{"elicitation", {{"form", json::object()}, {"url", jso
 
 TEST_CASE("the schema goes on the wire byte for byte, property order included", "[elicit]") {
   Fixture f(kForm);
-  elicit_async<ContactInformation>(*f.session, "m", [](Outcome<ContactInformation>) {});
+  elicit_async<ContactInformation>(*f.mcp, "m", [](Outcome<ContactInformation>) {});
   const auto text = f.client.next_text();
   REQUIRE(text);
   CHECK(text->find(ContactInformation::requested_schema().dump()) != std::string::npos);
@@ -69,9 +74,9 @@ TEST_CASE("elicitation/create is the text of its params dumped as one ordered do
       INFO(message << " " << meta.dump());
       ElicitOptions o;
       o.meta = meta;
-      elicit_async<ContactInformation>(*f.session, message, [](Outcome<ContactInformation>) {}, o);
-      elicit_form_async(*f.session, message, ContactInformation::requested_schema(), [](ElicitResponse) {}, o);
-      elicit_url_async(*f.session, message, "https://example.com/x?a=1", [](UrlOutcome) {}, o);
+      elicit_async<ContactInformation>(*f.mcp, message, [](Outcome<ContactInformation>) {}, o);
+      elicit_form_async(*f.mcp, message, ContactInformation::requested_schema(), [](ElicitResponse) {}, o);
+      elicit_url_async(*f.mcp, message, "https://example.com/x?a=1", [](UrlOutcome) {}, o);
       for (int kind = 0; kind < 3; ++kind) {
         const auto text = f.client.next_text();
         REQUIRE(text);
@@ -206,7 +211,7 @@ TEST_CASE("timeout, abort and a closed transport are their own outcomes", "[elic
   {
     Fixture f(kForm);
     std::promise<Outcome<ContactInformation>> p;
-    const auto id = elicit_async<ContactInformation>(*f.session, "m",
+    const auto id = elicit_async<ContactInformation>(*f.mcp, "m",
                                                      [&](Outcome<ContactInformation> o) { p.set_value(std::move(o)); });
     REQUIRE(id);
     REQUIRE(f.client.next());
@@ -224,7 +229,7 @@ TEST_CASE("timeout, abort and a closed transport are their own outcomes", "[elic
 TEST_CASE("nothing is sent to a client that did not declare the mode", "[elicit][capabilities]") {
   Fixture f(json::object());  // no elicitation capability
   bool called = false;
-  const auto id = elicit_async<ContactInformation>(*f.session, "m", [&](Outcome<ContactInformation> o) {
+  const auto id = elicit_async<ContactInformation>(*f.mcp, "m", [&](Outcome<ContactInformation> o) {
     called = true;
     CHECK(o.status == ElicitStatus::unsupported);
   });
@@ -232,9 +237,9 @@ TEST_CASE("nothing is sent to a client that did not declare the mode", "[elicit]
   CHECK_FALSE(id);
   CHECK(f.session->pending_requests() == 0);
   // Form-only client: URL mode is unsupported, and still nothing is sent.
-  f.session->set_client_capabilities(ClientCapabilities::from_json(kForm));
+  f.mcp->set_client_capabilities(ClientCapabilities::from_json(kForm));
   UrlOutcome url_outcome;
-  elicit_url_async(*f.session, "m", "https://example.com/connect", [&](UrlOutcome o) { url_outcome = o; });
+  elicit_url_async(*f.mcp, "m", "https://example.com/connect", [&](UrlOutcome o) { url_outcome = o; });
   CHECK(url_outcome.status == ElicitStatus::unsupported);
   f.session->notify("test/marker", json::object());
   CHECK((*f.client.next())["method"] == "test/marker");  // the first and only message
@@ -242,7 +247,7 @@ TEST_CASE("nothing is sent to a client that did not declare the mode", "[elicit]
 
 TEST_CASE("the generated elicit() helper blocks until the answer", "[elicit][generated]") {
   Fixture f(kForm);
-  auto outcome = std::async(std::launch::async, [&] { return ContactInformation::elicit(*f.session); });
+  auto outcome = std::async(std::launch::async, [&] { return ContactInformation::elicit(*f.mcp); });
   const auto request = f.client.next();
   CHECK((*request)["params"]["message"] == "Please provide your contact information");
   f.client.respond((*request)["id"], {{"action", "accept"}, {"content", {{"name", "A"}, {"email", "a@b.co"}}}});
@@ -272,14 +277,14 @@ TEST_CASE("only absolute http(s) URLs without userinfo are sent", "[elicit][url]
   CHECK(check_elicitation_url("https:example.com") == "the URL has no host");
   CHECK(check_elicitation_url("https:///path") == "the URL has no host");
   Fixture f(kFormAndUrl);
-  CHECK_THROWS_AS(elicit_url_async(*f.session, "m", "https://u:p@x.com", [](UrlOutcome) {}), std::invalid_argument);
-  CHECK_THROWS_AS(create_url_elicitation(*f.session, "m", "ftp://x.com"), std::invalid_argument);
+  CHECK_THROWS_AS(elicit_url_async(*f.mcp, "m", "https://u:p@x.com", [](UrlOutcome) {}), std::invalid_argument);
+  CHECK_THROWS_AS(create_url_elicitation(*f.mcp, "m", "ftp://x.com"), std::invalid_argument);
 }
 
 TEST_CASE("URL mode: request shape, accept, and one completion notification", "[elicit][url]") {
   Fixture f(kFormAndUrl);
   auto outcome = std::async(std::launch::async, [&] {
-    return elicit_url(*f.session, "Please provide your API key to continue.", "https://mcp.example.com/ui/set_api_key");
+    return elicit_url(*f.mcp, "Please provide your API key to continue.", "https://mcp.example.com/ui/set_api_key");
   });
   const auto request = *f.client.next();
   const auto& p = request["params"];
@@ -292,18 +297,18 @@ TEST_CASE("URL mode: request shape, accept, and one completion notification", "[
   const auto o = outcome.get();
   CHECK(o.status == ElicitStatus::accepted);
   CHECK(o.elicitation_id == id);
-  CHECK(complete_url_elicitation(*f.session, id));
+  CHECK(complete_url_elicitation(*f.mcp, id));
   const auto n = *f.client.next();
   CHECK(n["method"] == "notifications/elicitation/complete");
   CHECK(n["params"]["elicitationId"] == id);
-  CHECK_FALSE(complete_url_elicitation(*f.session, id));         // once
-  CHECK_FALSE(complete_url_elicitation(*f.session, "unknown"));  // unknown ids rejected
+  CHECK_FALSE(complete_url_elicitation(*f.mcp, id));         // once
+  CHECK_FALSE(complete_url_elicitation(*f.mcp, "unknown"));  // unknown ids rejected
 }
 
 TEST_CASE("URLElicitationRequiredError round-trips and malformed ones are refused", "[elicit][url]") {
   Fixture f(kFormAndUrl);
-  const auto e1 = create_url_elicitation(*f.session, "Authorize Example Co", "https://mcp.example.com/connect?x=1");
-  const auto e2 = create_url_elicitation(*f.session, "Pay", "https://pay.example.com/");
+  const auto e1 = create_url_elicitation(*f.mcp, "Authorize Example Co", "https://mcp.example.com/connect?x=1");
+  const auto e2 = create_url_elicitation(*f.mcp, "Pay", "https://pay.example.com/");
   const UrlElicitationRequired required({e1, e2});
   const auto error = required.to_error();
   CHECK(error.code == -32042);
@@ -314,7 +319,7 @@ TEST_CASE("URLElicitationRequiredError round-trips and malformed ones are refuse
   REQUIRE(parsed->size() == 2);
   CHECK((*parsed)[1].elicitation_id == e2.elicitation_id);
   CHECK((*parsed)[0].url == e1.url);
-  CHECK(complete_url_elicitation(*f.session, e1.elicitation_id));
+  CHECK(complete_url_elicitation(*f.mcp, e1.elicitation_id));
 
   CHECK_FALSE(parse_url_elicitation_required(RpcError{-32602, "x", error.data}));
   CHECK_FALSE(parse_url_elicitation_required(RpcError{-32042, "x", std::nullopt}));

@@ -61,7 +61,7 @@ TEST_CASE("blocking elicit in an async handler is a logic_error naming elicit_as
     CHECK(text.find("event thread") != std::string::npos);
     CHECK(text.find("_async") != std::string::npos);
   }
-  CHECK(f.server->session().pending_requests() == 0);
+  CHECK(f.server->session().rpc().pending_requests() == 0);
 }
 
 TEST_CASE("Session::call in a request handler is a logic_error (-32603), not a deadlock", "[event_thread][session]") {
@@ -179,11 +179,12 @@ TEST_CASE("an exception in a free elicit_async / elicit_url_async callback is lo
   FakeClient client(std::move(ends.second));
   Recorder<std::string> log;
   Session session(*ends.first, SessionOptions{[&](std::string_view line) { log.add(std::string(line)); }});
+  ServerSession mcp(session);
   session.start();
-  session.set_client_capabilities(ClientCapabilities::from_json(kForm));
-  elicit_async<ContactInformation>(session, "m",
+  mcp.set_client_capabilities(ClientCapabilities::from_json(kForm));
+  elicit_async<ContactInformation>(mcp, "m",
                                    [](Outcome<ContactInformation>) { throw std::runtime_error("form callback"); });
-  elicit_url_async(session, "m", "https://example.com/u", [](UrlOutcome) { throw std::runtime_error("url callback"); });
+  elicit_url_async(mcp, "m", "https://example.com/u", [](UrlOutcome) { throw std::runtime_error("url callback"); });
   for (int i = 0; i < 2; ++i) {
     const auto e = client.next();
     REQUIRE(e);
@@ -194,8 +195,8 @@ TEST_CASE("an exception in a free elicit_async / elicit_url_async callback is lo
   CHECK(lines[0].find("form callback") != std::string::npos);
   CHECK(lines[1].find("url callback") != std::string::npos);
   // Also when the callback runs at once, on the caller's thread (no capability).
-  session.set_client_capabilities(ClientCapabilities::from_json(json::object()));
-  CHECK_NOTHROW(elicit_async<ContactInformation>(session, "m", [](Outcome<ContactInformation>) { throw 42; }));
+  mcp.set_client_capabilities(ClientCapabilities::from_json(json::object()));
+  CHECK_NOTHROW(elicit_async<ContactInformation>(mcp, "m", [](Outcome<ContactInformation>) { throw 42; }));
   REQUIRE(log.wait(3));
   CHECK(session.notify("test/alive", json::object()));
   CHECK((*client.next())["method"] == "test/alive");

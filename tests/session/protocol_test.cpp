@@ -56,7 +56,7 @@ TEST_CASE("a request reusing the id of a pending one is refused; the first is un
   r = f.client.next();
   REQUIRE(r);
   CHECK((*r)["error"]["code"] == error_code::invalid_request);
-  CHECK(f.server->session().pending_requests() == 1);  // no second form
+  CHECK(f.server->session().rpc().pending_requests() == 1);  // no second form
   f.client.respond((*e)["id"], {{"action", "accept"}, {"content", {{"name", "Ann"}, {"email", "a@b.co"}}}});
   r = f.client.next();
   REQUIRE(r);

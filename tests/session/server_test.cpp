@@ -177,7 +177,7 @@ TEST_CASE("a thousand asynchronous tool calls elicit at once on one worker threa
   for (int i = 0; i < kCalls; ++i) f.client.request(i, "tools/call", {{"name", "ask_async"}});
   std::vector<json> elicitations;
   for (int i = 0; i < kCalls; ++i) elicitations.push_back(*f.client.next());
-  CHECK(f.server->session().pending_requests() == kCalls);
+  CHECK(f.server->session().rpc().pending_requests() == kCalls);
   for (int i = kCalls - 1; i >= 0; --i) {
     f.client.respond(elicitations[i]["id"],
                      {{"action", "accept"}, {"content", {{"name", "user" + std::to_string(i)}}}});
@@ -189,7 +189,7 @@ TEST_CASE("a thousand asynchronous tool calls elicit at once on one worker threa
     answered += (*r)["result"]["content"][0]["text"].get<std::string>().rfind("user", 0) == 0;
   }
   CHECK(answered == kCalls);
-  CHECK(f.server->session().pending_requests() == 0);
+  CHECK(f.server->session().rpc().pending_requests() == 0);
 }
 
 TEST_CASE("a tools/call the client cancels gets no answer", "[server][cancel]") {

@@ -1,4 +1,4 @@
-// Typed elicitation over a Session: form mode with generated types, URL mode, and the
+// Typed elicitation in a ServerSession: form mode with generated types, URL mode, and the
 // URLElicitationRequiredError. MCP 2025-11-25, client features, "Elicitation".
 #pragma once
 
@@ -17,6 +17,7 @@
 #include "elicit/cancel_scope.hpp"
 #include "elicit/event_thread.hpp"
 #include "elicit/jsonrpc.hpp"
+#include "elicit/server_session.hpp"
 #include "elicit/session.hpp"
 #include "elicit/validation.hpp"
 
@@ -89,7 +90,7 @@ struct Outcome {
 /// cancelled (`aborted`). on_done runs on the session's dispatch or timer thread (event threads:
 /// it must not block), or on the calling thread when nothing was sent or the transport is closed.
 /// An exception escaping on_done is caught and written to the session's log.
-std::optional<RequestId> elicit_form_async(Session& session, std::string_view message,
+std::optional<RequestId> elicit_form_async(ServerSession& session, std::string_view message,
                                            const nlohmann::ordered_json& schema,
                                            std::function<void(ElicitResponse)> on_done,
                                            const ElicitOptions& options = {});
@@ -187,9 +188,10 @@ Outcome<T> typed_outcome_in_place(ElicitResponse r) {
 /// every constraint). `on_done` runs once, as for elicit_form_async (must not block; what it throws
 /// is logged).
 template <class T>
-std::optional<RequestId> elicit_async(Session& session, std::string_view message,
+std::optional<RequestId> elicit_async(ServerSession& mcp, std::string_view message,
                                       std::function<void(Outcome<T>)> on_done, const ElicitOptions& options = {}) {
-  if (!session.client_capabilities().elicitation_form) {
+  Session& session = mcp.rpc();
+  if (!mcp.client_capabilities().elicitation_form) {
     try {
       on_done(detail::typed_outcome_in_place<T>(detail::unsupported_form_response()));
     } catch (...) {
@@ -216,7 +218,7 @@ std::optional<RequestId> elicit_async(Session& session, std::string_view message
 /// in an async tool handler or an elicit_async callback), which must stay free to deliver the
 /// answer: use elicit_async there.
 template <class T>
-Outcome<T> elicit(Session& session, std::string_view message, const ElicitOptions& options = {}) {
+Outcome<T> elicit(ServerSession& session, std::string_view message, const ElicitOptions& options = {}) {
   detail::require_blocking_allowed("elicit<T>()", "elicit_async<T>() (or ToolCall::elicit_async in an async_handler)");
   auto promise = std::make_shared<std::promise<Outcome<T>>>();
   auto future = promise->get_future();
@@ -258,22 +260,22 @@ struct UrlOutcome {
 /// a URL check_elicitation_url rejects. When the client did not declare `elicitation.url`,
 /// nothing is sent and `on_done` runs at once with `unsupported`. Cancellation, threads and
 /// exceptions from on_done: as for elicit_form_async.
-std::optional<RequestId> elicit_url_async(Session& session, std::string_view message, std::string_view url,
+std::optional<RequestId> elicit_url_async(ServerSession& session, std::string_view message, std::string_view url,
                                           std::function<void(UrlOutcome)> on_done, const ElicitOptions& options = {});
 
 /// Blocking form of elicit_url_async. Throws std::logic_error on an event thread (use
 /// elicit_url_async there).
-UrlOutcome elicit_url(Session& session, std::string_view message, std::string_view url,
+UrlOutcome elicit_url(ServerSession& session, std::string_view message, std::string_view url,
                       const ElicitOptions& options = {});
 
 /// Creates and registers a URL elicitation without sending it (for URLElicitationRequiredError).
 /// Throws std::invalid_argument for a bad URL.
-UrlElicitation create_url_elicitation(Session& session, std::string_view message, std::string_view url);
+UrlElicitation create_url_elicitation(ServerSession& session, std::string_view message, std::string_view url);
 
 /// Sends notifications/elicitation/complete for an elicitation this session created, once
 /// (MCP 2025-11-25, "Completion Notifications for URL Mode Elicitation"). Returns false, sending
 /// nothing, for an unknown or already completed id.
-bool complete_url_elicitation(Session& session, std::string_view elicitation_id);
+bool complete_url_elicitation(ServerSession& session, std::string_view elicitation_id);
 
 /// URLElicitationRequiredError (-32042): the request cannot proceed until these URL elicitations
 /// are done. Throw it from a tool handler; the server answers the tools/call with it.

@@ -12,7 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "elicit/jsonrpc.hpp"
-#include "elicit/session.hpp"
+#include "elicit/server_session.hpp"
 
 namespace elicit {
 

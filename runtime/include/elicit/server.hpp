@@ -22,6 +22,7 @@
 #include "elicit/input_round.hpp"
 #include "elicit/protocol_era.hpp"
 #include "elicit/request_state.hpp"
+#include "elicit/server_session.hpp"
 #include "elicit/session.hpp"
 #include "elicit/transport.hpp"
 #include "elicit/worker_pool.hpp"
@@ -132,13 +133,15 @@ class ToolCall {
   /// `default_elicitation_timeout` applies to elicitations made without a timeout (none: no limit).
   /// `modern`: set when serving a modern request (then `session` is the request's transport
   /// session, and nothing is sent to the client before the answer).
-  ToolCall(Session& session, RequestId request_id, nlohmann::json arguments, Responder responder,
+  ToolCall(ServerSession& session, RequestId request_id, nlohmann::json arguments, Responder responder,
            std::optional<std::chrono::milliseconds> default_elicitation_timeout = std::nullopt,
            std::shared_ptr<const ModernCall> modern = nullptr);
 
   const nlohmann::json& arguments() const noexcept { return arguments_; }
   const RequestId& request_id() const noexcept { return request_id_; }
-  Session& session() noexcept { return session_; }
+  /// The MCP session the call came in on (its JSON-RPC Session: session().rpc()). For the free
+  /// functions of elicit.hpp, e.g. complete_url_elicitation(call.session(), id).
+  ServerSession& session() noexcept { return session_; }
   /// True when serving a modern (2026-07-28) request: elicitations replay, nothing waits.
   bool modern() const noexcept { return modern_ != nullptr; }
   /// The client capabilities that apply to this call (modern: from this request's `_meta`).
@@ -292,7 +295,7 @@ class ToolCall {
   /// stream; what the call sends later (elicitations, its result) waits for the client to resume
   /// with GET and Last-Event-ID (MCP 2025-11-25, Streamable HTTP, SSE polling). Lets a long call
   /// hold no connection. Nothing on stdio. Any thread.
-  void close_sse_stream() { session_.disconnect_stream(request_id_); }
+  void close_sse_stream() { session_.rpc().disconnect_stream(request_id_); }
 
  private:
   // Runs `f`; what it throws answers the call (tool error result, or -32042) and is logged;
@@ -302,7 +305,7 @@ class ToolCall {
 
   template <class R>
   std::function<void(R)> guarded(std::function<void(R)> f) const {
-    return [&session = session_, responder = responder_, modern = modern_, f = std::move(f)](R r) {
+    return [&session = session_.rpc(), responder = responder_, modern = modern_, f = std::move(f)](R r) {
       run_answering_failures(session, responder, modern.get(), [&] { f(std::move(r)); });
     };
   }
@@ -382,7 +385,7 @@ class ToolCall {
      ...);
   }
 
-  Session& session_;
+  ServerSession& session_;
   RequestId request_id_;
   nlohmann::json arguments_;
   Responder responder_;
@@ -543,7 +546,9 @@ class Server {
   void add_prompt(Prompt prompt);
   void add_resource(Resource resource);
 
-  Session& session() noexcept;
+  /// The MCP session of this connection (client capabilities, URL-mode bookkeeping; its JSON-RPC
+  /// Session: session().rpc()).
+  ServerSession& session() noexcept;
   const std::shared_ptr<ServerCore>& core() const noexcept;
   void start();
   /// Blocks until the transport closes (the client went away or close() was called).

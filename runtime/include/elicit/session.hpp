@@ -43,17 +43,6 @@ struct CallOptions {
   SendContext context;
 };
 
-/// The client's capabilities from `initialize` (MCP 2025-11-25, Elicitation, "Capabilities").
-struct ClientCapabilities {
-  bool known = false;             ///< initialize has been received
-  bool elicitation_form = false;  ///< `elicitation: {}` or `elicitation: {form: {}}`
-  bool elicitation_url = false;   ///< `elicitation: {url: {}}`
-  nlohmann::json raw = nlohmann::json::object();
-
-  /// Reads ClientCapabilities JSON; `elicitation: {}` alone means form mode only.
-  static ClientCapabilities from_json(const nlohmann::json& capabilities);
-};
-
 class Session;
 
 /// Answers one request from the peer, exactly once, from any thread. Copies share the answer:
@@ -161,14 +150,6 @@ class Session {
 
   /// Requests sent and not yet completed.
   std::size_t pending_requests() const;
-
-  void set_client_capabilities(ClientCapabilities capabilities);
-  ClientCapabilities client_capabilities() const;
-
-  /// URL-mode bookkeeping (see elicit.hpp): the elicitationIds this session issued, and whether
-  /// each has been completed. mark_url_elicitation_complete is true once per known id.
-  void add_url_elicitation(std::string elicitation_id);
-  bool mark_url_elicitation_complete(std::string_view elicitation_id);
 
   /// Closes the transport; pending requests fail with transport_closed, then the on_cancel
   /// callbacks of the peer's open requests run.

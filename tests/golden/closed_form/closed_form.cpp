@@ -141,16 +141,16 @@ std::string_view ClosedForm::default_message() noexcept { return std::string_vie
   return ::elicit::typed_outcome<ClosedForm>(::elicit::read_elicit_response(message));
 }
 
-::elicit::Outcome<ClosedForm> ClosedForm::elicit(::elicit::Session& session, std::string_view message) {
+::elicit::Outcome<ClosedForm> ClosedForm::elicit(::elicit::ServerSession& session, std::string_view message) {
   return ::elicit::elicit<ClosedForm>(session, message);
 }
 
-::elicit::Outcome<ClosedForm> ClosedForm::elicit(::elicit::Session& session, std::string_view message,
+::elicit::Outcome<ClosedForm> ClosedForm::elicit(::elicit::ServerSession& session, std::string_view message,
                                              const ::elicit::ElicitOptions& options) {
   return ::elicit::elicit<ClosedForm>(session, message, options);
 }
 
-::elicit::Outcome<ClosedForm> ClosedForm::elicit(::elicit::Session& session) {
+::elicit::Outcome<ClosedForm> ClosedForm::elicit(::elicit::ServerSession& session) {
   return ::elicit::elicit<ClosedForm>(session, default_message());
 }
 

@@ -14,7 +14,7 @@
 #include <elicit/validation.hpp>
 
 namespace elicit {
-class Session;
+class ServerSession;
 struct ElicitOptions;
 template <class T>
 struct Outcome;
@@ -56,11 +56,11 @@ struct ClosedForm {
   /// accepted with a validated value, declined, cancelled, timed out, unsupported by the client,
   /// invalid, or transport closed. Blocking: call it from a worker thread (a Server tool handler),
   /// not from the transport's thread. Include <elicit/elicit.hpp> to use the result.
-  static ::elicit::Outcome<ClosedForm> elicit(::elicit::Session& session, std::string_view message);
-  static ::elicit::Outcome<ClosedForm> elicit(::elicit::Session& session, std::string_view message,
+  static ::elicit::Outcome<ClosedForm> elicit(::elicit::ServerSession& session, std::string_view message);
+  static ::elicit::Outcome<ClosedForm> elicit(::elicit::ServerSession& session, std::string_view message,
                                             const ::elicit::ElicitOptions& options);
   /// As above, with default_message().
-  static ::elicit::Outcome<ClosedForm> elicit(::elicit::Session& session);
+  static ::elicit::Outcome<ClosedForm> elicit(::elicit::ServerSession& session);
 
   friend bool operator==(const ClosedForm& a, const ClosedForm& b) noexcept;
   friend bool operator!=(const ClosedForm& a, const ClosedForm& b) noexcept { return !(a == b); }

@@ -96,16 +96,16 @@ std::string_view ConfirmDeletion::default_message() noexcept { return std::strin
   return ::elicit::typed_outcome<ConfirmDeletion>(::elicit::read_elicit_response(message));
 }
 
-::elicit::Outcome<ConfirmDeletion> ConfirmDeletion::elicit(::elicit::Session& session, std::string_view message) {
+::elicit::Outcome<ConfirmDeletion> ConfirmDeletion::elicit(::elicit::ServerSession& session, std::string_view message) {
   return ::elicit::elicit<ConfirmDeletion>(session, message);
 }
 
-::elicit::Outcome<ConfirmDeletion> ConfirmDeletion::elicit(::elicit::Session& session, std::string_view message,
+::elicit::Outcome<ConfirmDeletion> ConfirmDeletion::elicit(::elicit::ServerSession& session, std::string_view message,
                                              const ::elicit::ElicitOptions& options) {
   return ::elicit::elicit<ConfirmDeletion>(session, message, options);
 }
 
-::elicit::Outcome<ConfirmDeletion> ConfirmDeletion::elicit(::elicit::Session& session) {
+::elicit::Outcome<ConfirmDeletion> ConfirmDeletion::elicit(::elicit::ServerSession& session) {
   return ::elicit::elicit<ConfirmDeletion>(session, default_message());
 }
 

@@ -14,7 +14,7 @@
 #include <elicit/validation.hpp>
 
 namespace elicit {
-class Session;
+class ServerSession;
 struct ElicitOptions;
 template <class T>
 struct Outcome;
@@ -49,11 +49,11 @@ struct ConfirmDeletion {
   /// accepted with a validated value, declined, cancelled, timed out, unsupported by the client,
   /// invalid, or transport closed. Blocking: call it from a worker thread (a Server tool handler),
   /// not from the transport's thread. Include <elicit/elicit.hpp> to use the result.
-  static ::elicit::Outcome<ConfirmDeletion> elicit(::elicit::Session& session, std::string_view message);
-  static ::elicit::Outcome<ConfirmDeletion> elicit(::elicit::Session& session, std::string_view message,
+  static ::elicit::Outcome<ConfirmDeletion> elicit(::elicit::ServerSession& session, std::string_view message);
+  static ::elicit::Outcome<ConfirmDeletion> elicit(::elicit::ServerSession& session, std::string_view message,
                                             const ::elicit::ElicitOptions& options);
   /// As above, with default_message().
-  static ::elicit::Outcome<ConfirmDeletion> elicit(::elicit::Session& session);
+  static ::elicit::Outcome<ConfirmDeletion> elicit(::elicit::ServerSession& session);
 
   friend bool operator==(const ConfirmDeletion& a, const ConfirmDeletion& b) noexcept;
   friend bool operator!=(const ConfirmDeletion& a, const ConfirmDeletion& b) noexcept { return !(a == b); }

@@ -155,16 +155,16 @@ std::string_view ContactInformation::default_message() noexcept { return std::st
   return ::elicit::typed_outcome<ContactInformation>(::elicit::read_elicit_response(message));
 }
 
-::elicit::Outcome<ContactInformation> ContactInformation::elicit(::elicit::Session& session, std::string_view message) {
+::elicit::Outcome<ContactInformation> ContactInformation::elicit(::elicit::ServerSession& session, std::string_view message) {
   return ::elicit::elicit<ContactInformation>(session, message);
 }
 
-::elicit::Outcome<ContactInformation> ContactInformation::elicit(::elicit::Session& session, std::string_view message,
+::elicit::Outcome<ContactInformation> ContactInformation::elicit(::elicit::ServerSession& session, std::string_view message,
                                              const ::elicit::ElicitOptions& options) {
   return ::elicit::elicit<ContactInformation>(session, message, options);
 }
 
-::elicit::Outcome<ContactInformation> ContactInformation::elicit(::elicit::Session& session) {
+::elicit::Outcome<ContactInformation> ContactInformation::elicit(::elicit::ServerSession& session) {
   return ::elicit::elicit<ContactInformation>(session, default_message());
 }
 

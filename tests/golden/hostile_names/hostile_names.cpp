@@ -319,16 +319,16 @@ std::string_view HostileNames::default_message() noexcept { return std::string_v
   return ::elicit::typed_outcome<HostileNames>(::elicit::read_elicit_response(message));
 }
 
-::elicit::Outcome<HostileNames> HostileNames::elicit(::elicit::Session& session, std::string_view message) {
+::elicit::Outcome<HostileNames> HostileNames::elicit(::elicit::ServerSession& session, std::string_view message) {
   return ::elicit::elicit<HostileNames>(session, message);
 }
 
-::elicit::Outcome<HostileNames> HostileNames::elicit(::elicit::Session& session, std::string_view message,
+::elicit::Outcome<HostileNames> HostileNames::elicit(::elicit::ServerSession& session, std::string_view message,
                                              const ::elicit::ElicitOptions& options) {
   return ::elicit::elicit<HostileNames>(session, message, options);
 }
 
-::elicit::Outcome<HostileNames> HostileNames::elicit(::elicit::Session& session) {
+::elicit::Outcome<HostileNames> HostileNames::elicit(::elicit::ServerSession& session) {
   return ::elicit::elicit<HostileNames>(session, default_message());
 }
 

@@ -14,7 +14,7 @@
 #include <elicit/validation.hpp>
 
 namespace elicit {
-class Session;
+class ServerSession;
 struct ElicitOptions;
 template <class T>
 struct Outcome;
@@ -137,11 +137,11 @@ struct HostileNames {
   /// accepted with a validated value, declined, cancelled, timed out, unsupported by the client,
   /// invalid, or transport closed. Blocking: call it from a worker thread (a Server tool handler),
   /// not from the transport's thread. Include <elicit/elicit.hpp> to use the result.
-  static ::elicit::Outcome<HostileNames> elicit(::elicit::Session& session, std::string_view message);
-  static ::elicit::Outcome<HostileNames> elicit(::elicit::Session& session, std::string_view message,
+  static ::elicit::Outcome<HostileNames> elicit(::elicit::ServerSession& session, std::string_view message);
+  static ::elicit::Outcome<HostileNames> elicit(::elicit::ServerSession& session, std::string_view message,
                                             const ::elicit::ElicitOptions& options);
   /// As above, with default_message().
-  static ::elicit::Outcome<HostileNames> elicit(::elicit::Session& session);
+  static ::elicit::Outcome<HostileNames> elicit(::elicit::ServerSession& session);
 
   friend bool operator==(const HostileNames& a, const HostileNames& b) noexcept;
   friend bool operator!=(const HostileNames& a, const HostileNames& b) noexcept { return !(a == b); }

@@ -155,16 +155,16 @@ std::string_view Sep1034Defaults::default_message() noexcept { return std::strin
   return ::elicit::typed_outcome<Sep1034Defaults>(::elicit::read_elicit_response(message));
 }
 
-::elicit::Outcome<Sep1034Defaults> Sep1034Defaults::elicit(::elicit::Session& session, std::string_view message) {
+::elicit::Outcome<Sep1034Defaults> Sep1034Defaults::elicit(::elicit::ServerSession& session, std::string_view message) {
   return ::elicit::elicit<Sep1034Defaults>(session, message);
 }
 
-::elicit::Outcome<Sep1034Defaults> Sep1034Defaults::elicit(::elicit::Session& session, std::string_view message,
+::elicit::Outcome<Sep1034Defaults> Sep1034Defaults::elicit(::elicit::ServerSession& session, std::string_view message,
                                              const ::elicit::ElicitOptions& options) {
   return ::elicit::elicit<Sep1034Defaults>(session, message, options);
 }
 
-::elicit::Outcome<Sep1034Defaults> Sep1034Defaults::elicit(::elicit::Session& session) {
+::elicit::Outcome<Sep1034Defaults> Sep1034Defaults::elicit(::elicit::ServerSession& session) {
   return ::elicit::elicit<Sep1034Defaults>(session, default_message());
 }
 

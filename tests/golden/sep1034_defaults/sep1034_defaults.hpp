@@ -14,7 +14,7 @@
 #include <elicit/validation.hpp>
 
 namespace elicit {
-class Session;
+class ServerSession;
 struct ElicitOptions;
 template <class T>
 struct Outcome;
@@ -78,11 +78,11 @@ struct Sep1034Defaults {
   /// accepted with a validated value, declined, cancelled, timed out, unsupported by the client,
   /// invalid, or transport closed. Blocking: call it from a worker thread (a Server tool handler),
   /// not from the transport's thread. Include <elicit/elicit.hpp> to use the result.
-  static ::elicit::Outcome<Sep1034Defaults> elicit(::elicit::Session& session, std::string_view message);
-  static ::elicit::Outcome<Sep1034Defaults> elicit(::elicit::Session& session, std::string_view message,
+  static ::elicit::Outcome<Sep1034Defaults> elicit(::elicit::ServerSession& session, std::string_view message);
+  static ::elicit::Outcome<Sep1034Defaults> elicit(::elicit::ServerSession& session, std::string_view message,
                                             const ::elicit::ElicitOptions& options);
   /// As above, with default_message().
-  static ::elicit::Outcome<Sep1034Defaults> elicit(::elicit::Session& session);
+  static ::elicit::Outcome<Sep1034Defaults> elicit(::elicit::ServerSession& session);
 
   friend bool operator==(const Sep1034Defaults& a, const Sep1034Defaults& b) noexcept;
   friend bool operator!=(const Sep1034Defaults& a, const Sep1034Defaults& b) noexcept { return !(a == b); }

@@ -154,16 +154,16 @@ std::string_view Sep1330Enums::default_message() noexcept { return std::string_v
   return ::elicit::typed_outcome<Sep1330Enums>(::elicit::read_elicit_response(message));
 }
 
-::elicit::Outcome<Sep1330Enums> Sep1330Enums::elicit(::elicit::Session& session, std::string_view message) {
+::elicit::Outcome<Sep1330Enums> Sep1330Enums::elicit(::elicit::ServerSession& session, std::string_view message) {
   return ::elicit::elicit<Sep1330Enums>(session, message);
 }
 
-::elicit::Outcome<Sep1330Enums> Sep1330Enums::elicit(::elicit::Session& session, std::string_view message,
+::elicit::Outcome<Sep1330Enums> Sep1330Enums::elicit(::elicit::ServerSession& session, std::string_view message,
                                              const ::elicit::ElicitOptions& options) {
   return ::elicit::elicit<Sep1330Enums>(session, message, options);
 }
 
-::elicit::Outcome<Sep1330Enums> Sep1330Enums::elicit(::elicit::Session& session) {
+::elicit::Outcome<Sep1330Enums> Sep1330Enums::elicit(::elicit::ServerSession& session) {
   return ::elicit::elicit<Sep1330Enums>(session, default_message());
 }
 

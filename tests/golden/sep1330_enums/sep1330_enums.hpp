@@ -14,7 +14,7 @@
 #include <elicit/validation.hpp>
 
 namespace elicit {
-class Session;
+class ServerSession;
 struct ElicitOptions;
 template <class T>
 struct Outcome;
@@ -130,11 +130,11 @@ struct Sep1330Enums {
   /// accepted with a validated value, declined, cancelled, timed out, unsupported by the client,
   /// invalid, or transport closed. Blocking: call it from a worker thread (a Server tool handler),
   /// not from the transport's thread. Include <elicit/elicit.hpp> to use the result.
-  static ::elicit::Outcome<Sep1330Enums> elicit(::elicit::Session& session, std::string_view message);
-  static ::elicit::Outcome<Sep1330Enums> elicit(::elicit::Session& session, std::string_view message,
+  static ::elicit::Outcome<Sep1330Enums> elicit(::elicit::ServerSession& session, std::string_view message);
+  static ::elicit::Outcome<Sep1330Enums> elicit(::elicit::ServerSession& session, std::string_view message,
                                             const ::elicit::ElicitOptions& options);
   /// As above, with default_message().
-  static ::elicit::Outcome<Sep1330Enums> elicit(::elicit::Session& session);
+  static ::elicit::Outcome<Sep1330Enums> elicit(::elicit::ServerSession& session);
 
   friend bool operator==(const Sep1330Enums& a, const Sep1330Enums& b) noexcept;
   friend bool operator!=(const Sep1330Enums& a, const Sep1330Enums& b) noexcept { return !(a == b); }

@@ -180,16 +180,16 @@ std::string_view ShippingAddress::default_message() noexcept { return std::strin
   return ::elicit::typed_outcome<ShippingAddress>(::elicit::read_elicit_response(message));
 }
 
-::elicit::Outcome<ShippingAddress> ShippingAddress::elicit(::elicit::Session& session, std::string_view message) {
+::elicit::Outcome<ShippingAddress> ShippingAddress::elicit(::elicit::ServerSession& session, std::string_view message) {
   return ::elicit::elicit<ShippingAddress>(session, message);
 }
 
-::elicit::Outcome<ShippingAddress> ShippingAddress::elicit(::elicit::Session& session, std::string_view message,
+::elicit::Outcome<ShippingAddress> ShippingAddress::elicit(::elicit::ServerSession& session, std::string_view message,
                                              const ::elicit::ElicitOptions& options) {
   return ::elicit::elicit<ShippingAddress>(session, message, options);
 }
 
-::elicit::Outcome<ShippingAddress> ShippingAddress::elicit(::elicit::Session& session) {
+::elicit::Outcome<ShippingAddress> ShippingAddress::elicit(::elicit::ServerSession& session) {
   return ::elicit::elicit<ShippingAddress>(session, default_message());
 }
 
@@ -383,11 +383,11 @@ const nlohmann::ordered_json& DeliveryWindow::requested_schema() {
   return ::elicit::typed_outcome<DeliveryWindow>(::elicit::read_elicit_response(message));
 }
 
-::elicit::Outcome<DeliveryWindow> DeliveryWindow::elicit(::elicit::Session& session, std::string_view message) {
+::elicit::Outcome<DeliveryWindow> DeliveryWindow::elicit(::elicit::ServerSession& session, std::string_view message) {
   return ::elicit::elicit<DeliveryWindow>(session, message);
 }
 
-::elicit::Outcome<DeliveryWindow> DeliveryWindow::elicit(::elicit::Session& session, std::string_view message,
+::elicit::Outcome<DeliveryWindow> DeliveryWindow::elicit(::elicit::ServerSession& session, std::string_view message,
                                              const ::elicit::ElicitOptions& options) {
   return ::elicit::elicit<DeliveryWindow>(session, message, options);
 }

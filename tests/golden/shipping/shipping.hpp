@@ -14,7 +14,7 @@
 #include <elicit/validation.hpp>
 
 namespace elicit {
-class Session;
+class ServerSession;
 struct ElicitOptions;
 template <class T>
 struct Outcome;
@@ -75,11 +75,11 @@ struct ShippingAddress {
   /// accepted with a validated value, declined, cancelled, timed out, unsupported by the client,
   /// invalid, or transport closed. Blocking: call it from a worker thread (a Server tool handler),
   /// not from the transport's thread. Include <elicit/elicit.hpp> to use the result.
-  static ::elicit::Outcome<ShippingAddress> elicit(::elicit::Session& session, std::string_view message);
-  static ::elicit::Outcome<ShippingAddress> elicit(::elicit::Session& session, std::string_view message,
+  static ::elicit::Outcome<ShippingAddress> elicit(::elicit::ServerSession& session, std::string_view message);
+  static ::elicit::Outcome<ShippingAddress> elicit(::elicit::ServerSession& session, std::string_view message,
                                             const ::elicit::ElicitOptions& options);
   /// As above, with default_message().
-  static ::elicit::Outcome<ShippingAddress> elicit(::elicit::Session& session);
+  static ::elicit::Outcome<ShippingAddress> elicit(::elicit::ServerSession& session);
 
   friend bool operator==(const ShippingAddress& a, const ShippingAddress& b) noexcept;
   friend bool operator!=(const ShippingAddress& a, const ShippingAddress& b) noexcept { return !(a == b); }
@@ -139,8 +139,8 @@ struct DeliveryWindow {
   /// accepted with a validated value, declined, cancelled, timed out, unsupported by the client,
   /// invalid, or transport closed. Blocking: call it from a worker thread (a Server tool handler),
   /// not from the transport's thread. Include <elicit/elicit.hpp> to use the result.
-  static ::elicit::Outcome<DeliveryWindow> elicit(::elicit::Session& session, std::string_view message);
-  static ::elicit::Outcome<DeliveryWindow> elicit(::elicit::Session& session, std::string_view message,
+  static ::elicit::Outcome<DeliveryWindow> elicit(::elicit::ServerSession& session, std::string_view message);
+  static ::elicit::Outcome<DeliveryWindow> elicit(::elicit::ServerSession& session, std::string_view message,
                                             const ::elicit::ElicitOptions& options);
 
   friend bool operator==(const DeliveryWindow& a, const DeliveryWindow& b) noexcept;
