@@ -222,8 +222,8 @@ void BM_PendingElicitationMemory(benchmark::State& state) {
     options.timeout = std::chrono::hours(1);
     const auto before = heap_in_use();
     for (int i = 0; i < pending; ++i) {
-      elicit::elicit_async<Contact>(server, "Please provide your contact information", [](elicit::Outcome<Contact>) {},
-                                    options);
+      elicit::elicit_async<Contact>(
+          server, "Please provide your contact information", [](elicit::Outcome<Contact>) {}, options);
     }
     const auto after = heap_in_use();
     if (rpc.pending_requests() != static_cast<std::size_t>(pending)) state.SkipWithError("not all pending");

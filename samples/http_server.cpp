@@ -73,9 +73,9 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // before any thread starts: only sigwait sees them
 
-  elicit::StreamableHttpServer server({"elicitgen-sample-server", "0.1.0", title, std::nullopt},
-                                      [completions](elicit::Server& s) { add_sample_tools(s, completions); },
-                                      options);
+  elicit::StreamableHttpServer server(
+      {"elicitgen-sample-server", "0.1.0", title, std::nullopt},
+      [completions](elicit::Server& s) { add_sample_tools(s, completions); }, options);
   try {
     server.start();
   } catch (const std::exception& e) {  // cannot listen, or no thread could be created

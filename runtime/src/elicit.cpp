@@ -375,7 +375,8 @@ std::optional<RequestId> elicit_url_async(ServerSession& mcp, std::string_view m
       options);
 }
 
-UrlOutcome elicit_url(ServerSession& session, std::string_view message, std::string_view url, const ElicitOptions& options) {
+UrlOutcome elicit_url(ServerSession& session, std::string_view message, std::string_view url,
+                      const ElicitOptions& options) {
   detail::require_blocking_allowed("elicit_url()",
                                    "elicit_url_async() (or ToolCall::elicit_url_async in an async_handler)");
   auto promise = std::make_shared<std::promise<UrlOutcome>>();

@@ -182,7 +182,7 @@ struct StreamableHttpServer::Impl {
     return std::max(1u, std::thread::hardware_concurrency());
   }
 
-  net::io_context ioc;  // first: destroyed last, after everything that holds its handlers
+  net::io_context ioc;               // first: destroyed last, after everything that holds its handlers
   std::shared_ptr<ServerCore> core;  // what every session and modern request serves
   ServerInfo info;                   // with setup: makes `core` at start()
   SessionSetup setup;
@@ -358,8 +358,9 @@ struct StreamableHttpServer::Impl {
   // The MCP-Protocol-Version check of a legacy request (MCP 2025-11-25, Streamable HTTP).
   static std::optional<Reply> refuse_legacy_version(const HttpRequest& req) {
     if (has_header(req, "MCP-Protocol-Version") && !legacy_version(header(req, "MCP-Protocol-Version"))) {
-      return error_reply(400, -32000,
-                         "Bad Request: unsupported MCP-Protocol-Version " + json_text(header(req, "MCP-Protocol-Version")));
+      return error_reply(
+          400, -32000,
+          "Bad Request: unsupported MCP-Protocol-Version " + json_text(header(req, "MCP-Protocol-Version")));
     }
     return std::nullopt;
   }
@@ -445,9 +446,9 @@ struct StreamableHttpServer::Impl {
     }
     if (!request) {  // a notification, or the client's answer to one of our requests
       // (No message: a response without a usable id, which the session only logs.)
-      const bool delivered = parsed.message
-                                 ? session->transport.deliver(std::move(*parsed.message), session->server->session().rpc())
-                                 : session->transport.deliver(body);
+      const bool delivered =
+          parsed.message ? session->transport.deliver(std::move(*parsed.message), session->server->session().rpc())
+                         : session->transport.deliver(body);
       if (!delivered) return error_reply(404, -32001, "Session not found");
       reply.status = 202;
       return reply;
@@ -555,8 +556,8 @@ struct StreamableHttpServer::Impl {
                       " does not match body method " + json_text(r.method));
     }
     const char* name_field = r.method == "tools/call" || r.method == "prompts/get" ? "name"
-                             : r.method == "resources/read"                       ? "uri"
-                                                                                  : nullptr;
+                             : r.method == "resources/read"                        ? "uri"
+                                                                                   : nullptr;
     if (name_field) {
       const nlohmann::json* body_name = nullptr;
       if (r.params.is_object()) {
@@ -588,7 +589,8 @@ struct StreamableHttpServer::Impl {
   Reply serve_modern(const HttpRequest& req, ::elicit::Request request) {
     const auto id = request.id;
     auto unavailable = [&](const std::string& why) {
-      Reply r = rpc_error_reply(503, id, RpcError{error_code::internal_error, "Service Unavailable: " + why, std::nullopt});
+      Reply r =
+          rpc_error_reply(503, id, RpcError{error_code::internal_error, "Service Unavailable: " + why, std::nullopt});
       r.headers.emplace_back("Retry-After", "1");
       return r;
     };
@@ -811,7 +813,7 @@ void StreamableHttpServer::stop() {
     if (impl.acceptor) impl.acceptor->close(ec);
     impl.reaper.cancel();
   });
-  for (auto& [id, s] : sessions) s->server->close();  // ends every open SSE stream
+  for (auto& [id, s] : sessions) s->server->close();    // ends every open SSE stream
   for (auto& [p, ex] : stateless) ex->server->close();  // their calls end; no answer is sent
   for (auto& weak : connections) {
     if (auto c = weak.lock()) c->close();

@@ -59,37 +59,37 @@ MemoryTransport::~MemoryTransport() {
 }
 
 void MemoryTransport::start(MessageHandler on_message, CloseHandler on_close) {
-  thread_ = std::thread([shared = shared_, side = side_, on_message = std::move(on_message),
-                         on_close = std::move(on_close)] {
-    auto& inbox = shared->inbox[side];
-    std::vector<std::string> batch;
-    std::unique_lock<std::mutex> lock(shared->mutex);
-    while (true) {
-      if (!shared->closed && inbox.messages.empty()) {
-        lock.unlock();
-        const auto give_up = std::chrono::steady_clock::now() + kSpin;
-        while (!inbox.ready.load(std::memory_order_acquire)) {
-          for (int i = 0; i < 16; ++i) cpu_relax();
-          if (std::chrono::steady_clock::now() >= give_up) break;
+  thread_ =
+      std::thread([shared = shared_, side = side_, on_message = std::move(on_message), on_close = std::move(on_close)] {
+        auto& inbox = shared->inbox[side];
+        std::vector<std::string> batch;
+        std::unique_lock<std::mutex> lock(shared->mutex);
+        while (true) {
+          if (!shared->closed && inbox.messages.empty()) {
+            lock.unlock();
+            const auto give_up = std::chrono::steady_clock::now() + kSpin;
+            while (!inbox.ready.load(std::memory_order_acquire)) {
+              for (int i = 0; i < 16; ++i) cpu_relax();
+              if (std::chrono::steady_clock::now() >= give_up) break;
+            }
+            lock.lock();
+          }
+          while (!shared->closed && inbox.messages.empty()) {
+            inbox.sleeping = true;
+            inbox.cv.wait(lock);
+            inbox.sleeping = false;
+          }
+          if (inbox.messages.empty()) break;  // closed and drained
+          batch.swap(inbox.messages);
+          inbox.ready.store(false, std::memory_order_relaxed);
+          lock.unlock();
+          for (auto& message : batch) on_message(std::move(message));
+          batch.clear();
+          lock.lock();
         }
-        lock.lock();
-      }
-      while (!shared->closed && inbox.messages.empty()) {
-        inbox.sleeping = true;
-        inbox.cv.wait(lock);
-        inbox.sleeping = false;
-      }
-      if (inbox.messages.empty()) break;  // closed and drained
-      batch.swap(inbox.messages);
-      inbox.ready.store(false, std::memory_order_relaxed);
-      lock.unlock();
-      for (auto& message : batch) on_message(std::move(message));
-      batch.clear();
-      lock.lock();
-    }
-    lock.unlock();
-    if (on_close) on_close();
-  });
+        lock.unlock();
+        if (on_close) on_close();
+      });
 }
 
 bool MemoryTransport::send(std::string message, const SendContext&) {

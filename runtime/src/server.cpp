@@ -244,6 +244,9 @@ UrlOutcome ToolCall::elicit_url_completed(std::string_view message, std::string_
 }
 
 void ToolCall::reply_json(nlohmann::json result) {
+  if (modern_ && modern_->result_members.is_object() && result.is_object()) {
+    for (const auto& [k, v] : modern_->result_members.items()) result[k] = v;
+  }
   if (modern_) stamp_modern_result(result, modern_->server_info);
   responder_.result(std::move(result));
   forget_cancel_callbacks();
@@ -382,14 +385,16 @@ void ServerCore::add_tool(Tool tool) {
 }
 
 void ServerCore::add_prompt(Prompt prompt) {
-  if (!prompt.handler) throw std::invalid_argument("prompt " + prompt.name + " has no handler");
+  if (!prompt.handler && !prompt.async_handler)
+    throw std::invalid_argument("prompt " + prompt.name + " has no handler");
   if (prompts_.count(prompt.name)) throw std::invalid_argument("duplicate prompt " + prompt.name);
   prompt_order_.push_back(prompt.name);
   prompts_.emplace(prompt.name, std::move(prompt));
 }
 
 void ServerCore::add_resource(Resource resource) {
-  if (!resource.handler) throw std::invalid_argument("resource " + resource.uri + " has no handler");
+  if (!resource.handler && !resource.async_handler)
+    throw std::invalid_argument("resource " + resource.uri + " has no handler");
   if (resources_.count(resource.uri)) throw std::invalid_argument("duplicate resource " + resource.uri);
   resource_order_.push_back(resource.uri);
   resources_.emplace(resource.uri, std::move(resource));
@@ -565,7 +570,8 @@ struct Server::Impl {
         responder.error(std::move(*e));
         return;
       }
-      modern = modern_call(p, RequestStateBinding{"tools/call", name, arguments, options.principal}, *modern_request, responder);
+      modern = modern_call(p, RequestStateBinding{"tools/call", name, arguments, options.principal}, *modern_request,
+                           responder);
       if (!modern) return;  // refused
     }
     auto call = std::make_shared<ToolCall>(mcp, r.id, std::move(arguments), responder,
@@ -604,12 +610,17 @@ struct Server::Impl {
     }
     const auto name = p[member].get<std::string>();
     std::function<nlohmann::json(ToolCall&)> handler;
+    AsyncJsonHandler async_handler;
     if (prompt) {
-      if (const auto* found = core->find_prompt(name)) handler = found->handler;
+      if (const auto* found = core->find_prompt(name)) {
+        handler = found->handler;
+        async_handler = found->async_handler;
+      }
     } else if (const auto* found = core->find_resource(name)) {
       handler = found->handler;
+      async_handler = found->async_handler;
     }
-    if (!handler) {
+    if (!handler && !async_handler) {
       // MCP 2026-07-28 answers an unknown resource with -32602 (Invalid Params), as for prompts.
       responder.error({error_code::invalid_params, (prompt ? "Unknown prompt: " : "Resource not found: ") + name,
                        nlohmann::json{{member, name}}});
@@ -629,12 +640,16 @@ struct Server::Impl {
       modern = modern_call(p,
                            RequestStateBinding{prompt ? "prompts/get" : "resources/read", name,
                                                prompt ? arguments : nlohmann::json(), options.principal},
-                           *modern_request, responder);
+                           *modern_request, responder, prompt ? nlohmann::json() : resource_result_members());
       if (!modern) return;
     }
     auto call = std::make_shared<ToolCall>(mcp, r.id, std::move(arguments), responder,
                                            options.default_elicitation_timeout, modern);
-    const bool posted = pool->post([gate = gate, core = core, prompt, handler, call, modern] {
+    if (async_handler) {
+      run_guarded(*call, modern.get(), [&] { async_handler(call); });
+      return;
+    }
+    const bool posted = pool->post([gate = gate, handler, call, modern] {
       if (!gate->enter()) return;
       if (!call->cancelled()) {
         run_guarded(*call, modern.get(), [&] {
@@ -642,8 +657,6 @@ struct Server::Impl {
           if (modern && modern->round->input_required()) {
             modern->input_required();
           } else {
-            // 2026-07-28: a complete resources/read result carries caching hints.
-            if (modern && !prompt && result.is_object()) add_cache_hints(result, core->list_cache());
             call->reply_json(std::move(result));
           }
         });
@@ -656,8 +669,16 @@ struct Server::Impl {
   // The run context of a modern request: its InputRound (from the opened requestState and
   // inputResponses) and how to answer an InputRequiredResult. Null after answering -32602 for a
   // requestState that does not open.
+  // 2026-07-28: a complete resources/read result carries caching hints.
+  nlohmann::json resource_result_members() const {
+    nlohmann::json members = nlohmann::json::object();
+    add_cache_hints(members, core->list_cache());
+    return members;
+  }
+
   std::shared_ptr<const ModernCall> modern_call(const nlohmann::json& params, RequestStateBinding binding,
-                                                const ModernRequest& request, const Responder& responder) {
+                                                const ModernRequest& request, const Responder& responder,
+                                                nlohmann::json result_members = nullptr) {
     nlohmann::json carried;
     if (const auto s = params.find("requestState"); s != params.end()) {
       auto opened = core->sealer().open(s->get_ref<const std::string&>(), binding);
@@ -671,6 +692,7 @@ struct Server::Impl {
     m->round = std::make_shared<InputRound>(carried, params.value("inputResponses", nlohmann::json()));
     m->capabilities = request.capabilities;
     m->server_info = core->info_json();
+    m->result_members = std::move(result_members);
     std::weak_ptr<InputRound> weak_round = m->round;
     m->input_required = [core = core, responder, weak_round, binding = std::move(binding), log = &session] {
       const auto round = weak_round.lock();

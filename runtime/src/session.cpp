@@ -251,8 +251,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
     std::int64_t id = 0;
     bool accepted = false;
     bool full = false;
-    const auto deadline =
-        call.timeout ? std::optional<Clock::time_point>(Clock::now() + *call.timeout) : std::nullopt;
+    const auto deadline = call.timeout ? std::optional<Clock::time_point>(Clock::now() + *call.timeout) : std::nullopt;
     {
       std::lock_guard<std::mutex> lock(mutex);
       id = next_id++;
@@ -386,8 +385,8 @@ void Session::deliver(Message message) {
 
 RequestId Session::send_request(std::string method, nlohmann::ordered_json params, ResponseHandler on_done,
                                 CallOptions options) {
-  return impl_->send_request(
-      [&](std::int64_t id) { return serialize_request(id, method, params); }, std::move(on_done), options);
+  return impl_->send_request([&](std::int64_t id) { return serialize_request(id, method, params); }, std::move(on_done),
+                             options);
 }
 
 RequestId Session::send_request_serialized(std::string method, std::string params_json, ResponseHandler on_done,

@@ -91,17 +91,17 @@ struct Fixture {
                         call.close_sse_stream();
                         return elicit::ToolResult::text("polled");
                       }});
-          s.add_tool(
-              {"chatter",
-               "sends notifications unrelated to any request",
-               {{"type", "object"}},
-               std::nullopt,
-               [](elicit::ToolCall& call) {
-                 for (int i = 0; i < 200; ++i) {
-                   call.session().rpc().notify("notifications/message", {{"level", "info"}, {"data", std::string(100, 'x')}});
-                 }
-                 return elicit::ToolResult::text("done");
-               }});
+          s.add_tool({"chatter",
+                      "sends notifications unrelated to any request",
+                      {{"type", "object"}},
+                      std::nullopt,
+                      [](elicit::ToolCall& call) {
+                        for (int i = 0; i < 200; ++i) {
+                          call.session().rpc().notify("notifications/message",
+                                                      {{"level", "info"}, {"data", std::string(100, 'x')}});
+                        }
+                        return elicit::ToolResult::text("done");
+                      }});
         },
         std::move(o));
     server->start();

@@ -90,22 +90,34 @@ std::shared_ptr<elicit::ServerCore> make_core(const std::shared_ptr<Gate>& gate)
                     auto o = call.elicit<samples::GithubUsername>();
                     return elicit::ToolResult::text(o ? o.value->name : std::string(elicit::to_string(o.status)));
                   }});
-  core->add_tool({"ask_async", "asks a username, holding no thread", {{"type", "object"}}, std::nullopt, nullptr,
+  core->add_tool({"ask_async",
+                  "asks a username, holding no thread",
+                  {{"type", "object"}},
+                  std::nullopt,
+                  nullptr,
                   [](std::shared_ptr<elicit::ToolCall> call) {
                     call->elicit_async<samples::GithubUsername>([call](elicit::Outcome<samples::GithubUsername> o) {
                       call->reply(
                           elicit::ToolResult::text(o ? o.value->name : std::string(elicit::to_string(o.status))));
                     });
                   }});
-  core->add_tool({"needs_url", "needs URL-mode elicitation", {{"type", "object"}}, std::nullopt, nullptr,
-                  [](std::shared_ptr<elicit::ToolCall> call) {
-                    if (!call->client_capabilities().elicitation_url) {
-                      call->reply_error(elicit::missing_required_client_capability({{"elicitation", {{"url", json::object()}}}}));
-                      return;
-                    }
-                    call->reply(elicit::ToolResult::text("ok"));
-                  }});
-  core->add_tool({"hold", "waits for the test's gate or a cancellation", {{"type", "object"}}, std::nullopt,
+  core->add_tool(
+      {"needs_url",
+       "needs URL-mode elicitation",
+       {{"type", "object"}},
+       std::nullopt,
+       nullptr,
+       [](std::shared_ptr<elicit::ToolCall> call) {
+         if (!call->client_capabilities().elicitation_url) {
+           call->reply_error(elicit::missing_required_client_capability({{"elicitation", {{"url", json::object()}}}}));
+           return;
+         }
+         call->reply(elicit::ToolResult::text("ok"));
+       }});
+  core->add_tool({"hold",
+                  "waits for the test's gate or a cancellation",
+                  {{"type", "object"}},
+                  std::nullopt,
                   [gate](elicit::ToolCall& call) {
                     call.on_cancel([gate] {
                       std::lock_guard<std::mutex> lock(gate->mutex);
@@ -115,8 +127,7 @@ std::shared_ptr<elicit::ServerCore> make_core(const std::shared_ptr<Gate>& gate)
                     std::unique_lock<std::mutex> lock(gate->mutex);
                     ++gate->started;
                     gate->cv.notify_all();
-                    gate->cv.wait_for(lock, test_support::kPatience,
-                                      [&] { return gate->open || call.cancelled(); });
+                    gate->cv.wait_for(lock, test_support::kPatience, [&] { return gate->open || call.cancelled(); });
                     ++gate->finished;
                     gate->cv.notify_all();
                     return elicit::ToolResult::text("released");
@@ -183,8 +194,7 @@ json initialize_body(int id = 1) {
 
 }  // namespace
 
-TEST_CASE("modern requests are validated in the conformance suite's order, each error with its id",
-          "[http][modern]") {
+TEST_CASE("modern requests are validated in the conformance suite's order, each error with its id", "[http][modern]") {
   Fixture f;
   const auto discover = [](const json& id) { return modern(id, "server/discover"); };
 
@@ -322,11 +332,12 @@ TEST_CASE("a modern tools/call that elicits: input_required, then the retry comp
     REQUIRE(result["requestState"].is_string());
 
     // The retry: a new id, the answer under its key, the state echoed.
-    const auto retry = f.call(modern(2, "tools/call",
-                                     {{"name", tool},
-                                      {"arguments", json::object()},
-                                      {"inputResponses", {{key, {{"action", "accept"}, {"content", {{"name", "octocat"}}}}}}},
-                                      {"requestState", result["requestState"]}}));
+    const auto retry =
+        f.call(modern(2, "tools/call",
+                      {{"name", tool},
+                       {"arguments", json::object()},
+                       {"inputResponses", {{key, {{"action", "accept"}, {"content", {{"name", "octocat"}}}}}}},
+                       {"requestState", result["requestState"]}}));
     REQUIRE(retry.status == 200);
     const auto done = json::parse(retry.body);
     CHECK(done["id"] == 2);
@@ -426,8 +437,8 @@ TEST_CASE("a legacy session and modern requests interleave on one server", "[htt
   CHECK(f.post(rpc(11, "ping"), http_test::kAccept).status == 400);
 
   // The session's form is answered; its call completes on its own stream.
-  const auto answer =
-      json{{"jsonrpc", "2.0"}, {"id", (*form)["id"]}, {"result", {{"action", "accept"}, {"content", {{"name", "hubot"}}}}}};
+  const auto answer = json{
+      {"jsonrpc", "2.0"}, {"id", (*form)["id"]}, {"result", {{"action", "accept"}, {"content", {{"name", "hubot"}}}}}};
   CHECK(f.post(answer, legacy).status == 202);
   const auto done = call.next_message();
   REQUIRE(done);
@@ -448,8 +459,8 @@ TEST_CASE("1,000 modern requests in a row make no session and no thread", "[http
   for (int i = 1; i <= 1000; ++i) {
     // Alternately a blocking tool (answered from a worker) and a list (answered at once), on one
     // keep-alive connection.
-    const auto body = i % 2 ? modern(i, "tools/call", {{"name", "ask"}, {"arguments", json::object()}})
-                            : modern(i, "tools/list");
+    const auto body =
+        i % 2 ? modern(i, "tools/call", {{"name", "ask"}, {"arguments", json::object()}}) : modern(i, "tools/list");
     const auto r = c.request(verb::post, "/mcp",
                              i % 2 ? modern_headers("tools/call", "ask") : modern_headers("tools/list"), body.dump());
     ok += r.status == 200 && json::parse(r.body)["id"] == i && r.header("mcp-session-id").empty();
@@ -526,8 +537,9 @@ TEST_CASE("the SessionSetup constructor runs setup once, whatever the number of 
       {"setup-once", "1"},
       [&](elicit::Server& s) {
         ++setups;
-        s.add_tool({"hello", "says hello", {{"type", "object"}}, std::nullopt,
-                    [](elicit::ToolCall&) { return elicit::ToolResult::text("hello"); }});
+        s.add_tool({"hello", "says hello", {{"type", "object"}}, std::nullopt, [](elicit::ToolCall&) {
+                      return elicit::ToolResult::text("hello");
+                    }});
       },
       o);
   server.start();

@@ -184,9 +184,10 @@ std::string drain(int fd) {
 }  // namespace
 
 // (No commas or semicolons in test names: CTest and Catch would split the name there.)
-TEST_CASE("a sample HTTP server that cannot create threads exits cleanly at start or serves on and stops on "
-          "SIGTERM",
-          "[http][process][thread_limit]") {
+TEST_CASE(
+    "a sample HTTP server that cannot create threads exits cleanly at start or serves on and stops on "
+    "SIGTERM",
+    "[http][process][thread_limit]") {
   // In a process of its own that gives up root: RLIMIT_NPROC does not bind root, and the server's
   // limit can only be changed by a process of the same user (root here lacks CAP_SYS_RESOURCE).
   const auto child = test_support::run_self("[.thread_limit_http_child]", test_support::kPatience);
@@ -231,10 +232,9 @@ TEST_CASE("thread limit http child", "[.thread_limit_http_child]") {
     headers.emplace_back("Mcp-Session-Id", head.header("mcp-session-id"));
     init.read_body();
     http_test::Connection call(port);
-    call.send(
-        verb::post, "/mcp", headers,
-        json{{"jsonrpc", "2.0"}, {"id", 6}, {"method", "tools/call"}, {"params", {{"name", "github_username"}}}}
-            .dump());
+    call.send(verb::post, "/mcp", headers,
+              json{{"jsonrpc", "2.0"}, {"id", 6}, {"method", "tools/call"}, {"params", {{"name", "github_username"}}}}
+                  .dump());
     REQUIRE(call.read_head().status == 200);
     const auto ask = call.next_message();
     REQUIRE(ask);

@@ -553,11 +553,14 @@ TEST_CASE("modern and legacy: initialize selects the legacy era for the rest of 
 TEST_CASE("modern: URL mode completed out of band: pending is asked again, complete goes on", "[modern]") {
   auto store = std::make_shared<InMemoryCompletionStore>();
   auto core = std::make_shared<ServerCore>(ServerInfo{"modern-server", "2.0.0"});
-  core->add_tool(Tool{"sign_in", "Signs in out of band", {{"type", "object"}}, std::nullopt,
+  core->add_tool(Tool{"sign_in",
+                      "Signs in out of band",
+                      {{"type", "object"}},
+                      std::nullopt,
                       [store](ToolCall& call) {
                         const auto id = call.interaction_id();
-                        const auto o = call.elicit_url_completed(
-                            "Sign in to Example Co", "https://example.com/sign-in?state=" + id, id, *store);
+                        const auto o = call.elicit_url_completed("Sign in to Example Co",
+                                                                 "https://example.com/sign-in?state=" + id, id, *store);
                         return ToolResult::text(std::string(to_string(o.status)) + ":" + o.elicitation_id);
                       },
                       nullptr});
@@ -571,8 +574,8 @@ TEST_CASE("modern: URL mode completed out of band: pending is asked again, compl
 
   // Consent, but the page was not finished: asked again, with the same URL (the id is stable).
   const json consent{{"elicitation-1", {{"action", "accept"}}}};
-  const auto r2 = m.call_tool("sign_in", {{"inputResponses", consent}, {"requestState", r1["requestState"]}},
-                              meta)["result"];
+  const auto r2 =
+      m.call_tool("sign_in", {{"inputResponses", consent}, {"requestState", r1["requestState"]}}, meta)["result"];
   REQUIRE(r2["resultType"] == "input_required");
   CHECK(r2["inputRequests"]["elicitation-1"]["params"]["url"] == url);
   CHECK(r2["inputRequests"]["elicitation-1"]["params"]["message"].get<std::string>().find("not been completed") !=
@@ -584,7 +587,91 @@ TEST_CASE("modern: URL mode completed out of band: pending is asked again, compl
 
   // Declined: no lookup, the outcome as is.
   const auto declined = m.call_tool(
-      "sign_in", {{"inputResponses", {{"elicitation-1", {{"action", "decline"}}}}}, {"requestState", r1["requestState"]}},
-      meta);
+      "sign_in",
+      {{"inputResponses", {{"elicitation-1", {{"action", "decline"}}}}}, {"requestState", r1["requestState"]}}, meta);
   CHECK(text_of(declined) == "declined:");
+}
+
+TEST_CASE("asynchronous prompts/get and resources/read handlers elicit in both eras", "[modern][async]") {
+  auto core = std::make_shared<ServerCore>(ServerInfo{"modern-server", "2.0.0"});
+  Prompt prompt{"greet_async", "Greets, holding no thread", {}, std::nullopt, nullptr};
+  prompt.async_handler = [](std::shared_ptr<ToolCall> call) {
+    call->elicit_async<samples::GithubUsername>("Whom to greet?", [call](Outcome<samples::GithubUsername> o) {
+      const auto name = o ? o.value->name : std::string(to_string(o.status));
+      call->reply_json(
+          json{{"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", "Greet " + name}}}}}}});
+    });
+  };
+  core->add_prompt(std::move(prompt));
+  Resource resource{"test://async", "async", "A resource read asynchronously", std::string("text/plain"), nullptr};
+  resource.async_handler = [](std::shared_ptr<ToolCall> call) {
+    call->elicit_async<samples::GithubUsername>("Who is asking?", [call](Outcome<samples::GithubUsername> o) {
+      call->reply_json(json{{"contents",
+                             {{{"uri", "test://async"},
+                               {"mimeType", "text/plain"},
+                               {"text", o ? "for " + o.value->name : std::string("no")}}}}});
+    });
+  };
+  core->add_resource(std::move(resource));
+  CHECK_THROWS_AS(core->add_prompt(Prompt{"none", "no handler", {}, std::nullopt, nullptr}), std::invalid_argument);
+
+  Modern m(core);
+  auto r1 = m.call("prompts/get", {{"name", "greet_async"}, {"_meta", modern_meta()}})["result"];
+  REQUIRE(r1["resultType"] == "input_required");
+  REQUIRE(r1["inputRequests"].contains("elicitation-1"));
+  auto done = m.call("prompts/get", {{"name", "greet_async"},
+                                     {"_meta", modern_meta()},
+                                     {"inputResponses", {{"elicitation-1", accept({{"name", "Ada"}})}}},
+                                     {"requestState", r1["requestState"]}})["result"];
+  CHECK(done["resultType"] == "complete");
+  CHECK(done["messages"][0]["content"]["text"] == "Greet Ada");
+  CHECK_FALSE(done.contains("ttlMs"));  // caching hints belong to resources/read
+
+  r1 = m.call("resources/read", {{"uri", "test://async"}, {"_meta", modern_meta()}})["result"];
+  REQUIRE(r1["resultType"] == "input_required");
+  done = m.call("resources/read", {{"uri", "test://async"},
+                                   {"_meta", modern_meta()},
+                                   {"inputResponses", {{"elicitation-1", accept({{"name", "Bo"}})}}},
+                                   {"requestState", r1["requestState"]}})["result"];
+  CHECK(done["resultType"] == "complete");
+  CHECK(done["contents"][0]["text"] == "for Bo");
+  CHECK(done["ttlMs"] == 0);
+  CHECK(done["cacheScope"] == "private");
+
+  // Legacy: elicitation/create goes out on the session; no thread waits for the answer.
+  Modern legacy(core);
+  legacy.client.initialize({{"elicitation", json::object()}});
+  legacy.client.request(7, "resources/read", {{"uri", "test://async"}});
+  const auto ask = legacy.client.next();
+  REQUIRE(ask);
+  CHECK((*ask)["method"] == "elicitation/create");
+  legacy.client.respond((*ask)["id"], {{"action", "decline"}});
+  const auto answer = legacy.client.next();
+  REQUIRE(answer);
+  CHECK((*answer)["id"] == 7);
+  CHECK((*answer)["result"]["contents"][0]["text"] == "no");
+  CHECK_FALSE((*answer)["result"].contains("resultType"));
+  CHECK_FALSE((*answer)["result"].contains("ttlMs"));
+}
+
+TEST_CASE("modern: the free elicitation functions send nothing in a modern request (its session knows no capabilities)",
+          "[modern]") {
+  auto core = std::make_shared<ServerCore>(ServerInfo{"modern-server", "2.0.0"});
+  core->add_tool(Tool{"free_function",
+                      "Asks through the free function",
+                      {{"type", "object"}},
+                      std::nullopt,
+                      nullptr,
+                      [](std::shared_ptr<ToolCall> call) {
+                        // 2026-07-28 has no server-to-client requests: ToolCall::elicit_async is the way.
+                        elicit::elicit_async<samples::GithubUsername>(
+                            call->session(), "Your GitHub name?", [call](Outcome<samples::GithubUsername> o) {
+                              call->reply(ToolResult::text(std::string(to_string(o.status))));
+                            });
+                      }});
+  Modern m(core);
+  const auto r = m.call_tool("free_function");
+  CHECK(r["result"]["resultType"] == "complete");
+  CHECK(text_of(r) == "unsupported");
+  CHECK(m.server->session().rpc().pending_requests() == 0);
 }

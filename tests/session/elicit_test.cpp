@@ -69,21 +69,26 @@ TEST_CASE("elicitation/create is the text of its params dumped as one ordered do
   // The params are written as text (the schema serialised once per type): the bytes must be those
   // of the document the runtime used to build and dump, _meta last, whatever the message holds.
   Fixture f(kFormAndUrl);
-  for (const std::string message : {"plain", "quotes \" and \\ and \n", "caf\u00e9 \xF0\x9F\x98\x80", "bad \xFF utf-8"}) {
+  for (const std::string message :
+       {"plain", "quotes \" and \\ and \n", "caf\u00e9 \xF0\x9F\x98\x80", "bad \xFF utf-8"}) {
     for (const json& meta : {json(), json::object(), json{{"progressToken", "p\"1"}, {"a", {1, 2.5, nullptr}}}}) {
       INFO(message << " " << meta.dump());
       ElicitOptions o;
       o.meta = meta;
-      elicit_async<ContactInformation>(*f.mcp, message, [](Outcome<ContactInformation>) {}, o);
-      elicit_form_async(*f.mcp, message, ContactInformation::requested_schema(), [](ElicitResponse) {}, o);
-      elicit_url_async(*f.mcp, message, "https://example.com/x?a=1", [](UrlOutcome) {}, o);
+      elicit_async<ContactInformation>(
+          *f.mcp, message, [](Outcome<ContactInformation>) {}, o);
+      elicit_form_async(
+          *f.mcp, message, ContactInformation::requested_schema(), [](ElicitResponse) {}, o);
+      elicit_url_async(
+          *f.mcp, message, "https://example.com/x?a=1", [](UrlOutcome) {}, o);
       for (int kind = 0; kind < 3; ++kind) {
         const auto text = f.client.next_text();
         REQUIRE(text);
         const auto sent = nlohmann::ordered_json::parse(*text);
         nlohmann::ordered_json params;
         if (kind < 2) {
-          params = {{"mode", "form"}, {"message", message}, {"requestedSchema", ContactInformation::requested_schema()}};
+          params = {
+              {"mode", "form"}, {"message", message}, {"requestedSchema", ContactInformation::requested_schema()}};
         } else {
           params = {{"mode", "url"},
                     {"message", message},

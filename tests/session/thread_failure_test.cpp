@@ -24,9 +24,10 @@ using namespace std::chrono_literals;
 using nlohmann::json;
 
 // (No commas or semicolons in test names: CTest and Catch would split the name there.)
-TEST_CASE("without threads: constructors throw std::system_error and a session that cannot start ends "
-          "while a running server keeps serving",
-          "[thread_limit][process]") {
+TEST_CASE(
+    "without threads: constructors throw std::system_error and a session that cannot start ends "
+    "while a running server keeps serving",
+    "[thread_limit][process]") {
   const auto child = test_support::run_self("[.thread_limit_child]", test_support::kPatience);
   if (child.status == test_support::kSkipStatus) {
     WARN("skipped: " << child.output);

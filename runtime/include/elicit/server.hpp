@@ -106,6 +106,8 @@ struct ModernCall {
   std::function<void()> input_required;
   /// `_meta.io.modelcontextprotocol/serverInfo` of every result.
   nlohmann::json server_info;
+  /// Members added to the complete result (resources/read: `ttlMs`, `cacheScope`); null: none.
+  nlohmann::json result_members;
 };
 
 /// One tools/call being handled, in either MCP era; one handler serves both.
@@ -423,6 +425,12 @@ struct PromptArgument {
   bool required = false;
 };
 
+/// Asynchronous prompt and resource handlers: run on the transport's thread (must not block); they
+/// answer later, from any thread, with ToolCall::reply_json (or reply_error), typically from an
+/// elicit_async callback. Exceptions, and in the modern era the end of the run at an unanswered
+/// question, are handled as for an AsyncToolHandler.
+using AsyncJsonHandler = std::function<void(std::shared_ptr<ToolCall>)>;
+
 /// A prompt. Its handler runs like a blocking tool handler (on a pool worker) and returns a
 /// GetPromptResult ({"messages": [...]}, optionally "description"); it may elicit and ask the
 /// client through its ToolCall in both eras (modern: prompts/get may answer input_required; MCP
@@ -432,7 +440,8 @@ struct Prompt {
   std::string description;
   std::vector<PromptArgument> arguments;
   std::optional<std::string> title = std::nullopt;
-  std::function<nlohmann::json(ToolCall&)> handler;
+  std::function<nlohmann::json(ToolCall&)> handler;  ///< set this...
+  AsyncJsonHandler async_handler = nullptr;          ///< ...or this
 };
 
 /// A resource. Its handler returns a ReadResourceResult ({"contents": [...]}) and may elicit like
@@ -443,7 +452,8 @@ struct Resource {
   std::string name;
   std::string description;
   std::optional<std::string> mime_type = std::nullopt;
-  std::function<nlohmann::json(ToolCall&)> handler;
+  std::function<nlohmann::json(ToolCall&)> handler;  ///< set this...
+  AsyncJsonHandler async_handler = nullptr;          ///< ...or this
 };
 
 /// Caching hints of the modern era's list results (MCP 2026-07-28, Server, Utilities, "Caching"):
