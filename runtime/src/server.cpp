@@ -14,6 +14,12 @@ ToolResult ToolResult::text(std::string text) {
   return r;
 }
 
+ToolResult ToolResult::of(std::vector<nlohmann::json> blocks) {
+  ToolResult r;
+  for (auto& b : blocks) r.content.push_back(std::move(b));
+  return r;
+}
+
 ToolResult ToolResult::error(std::string text) {
   ToolResult r = ToolResult::text(std::move(text));
   r.is_error = true;
@@ -29,13 +35,17 @@ nlohmann::json ToolResult::to_json() const {
 
 ToolCall::ToolCall(ServerSession& session, RequestId request_id, nlohmann::json arguments, Responder responder,
                    std::optional<std::chrono::milliseconds> default_elicitation_timeout,
-                   std::shared_ptr<const ModernCall> modern)
+                   std::shared_ptr<const ModernCall> modern, const nlohmann::json& request_meta)
     : session_(session),
       request_id_(std::move(request_id)),
       arguments_(std::move(arguments)),
       responder_(std::move(responder)),
       default_timeout_(default_elicitation_timeout),
       modern_(std::move(modern)) {
+  if (request_meta.is_object()) {
+    const auto token = request_meta.find("progressToken");
+    if (token != request_meta.end() && (token->is_string() || token->is_number_integer())) progress_token_ = *token;
+  }
   // The client cancelling the call, or the session ending, cancels everything made for it.
   responder_.on_cancel([scope = scope_] { scope->cancel(); });
 }
@@ -454,7 +464,8 @@ nlohmann::json ServerCore::list_tools() const {
 }
 
 nlohmann::json ServerCore::capabilities() const {
-  nlohmann::json caps{{"tools", {{"listChanged", false}}}};
+  // logging: ToolCall::log() (logging/setLevel in a legacy session, logLevel per modern request).
+  nlohmann::json caps{{"tools", {{"listChanged", false}}}, {"logging", nlohmann::json::object()}};
   if (!prompts_.empty()) caps["prompts"] = {{"listChanged", false}};
   if (!resources_.empty()) caps["resources"] = {{"subscribe", false}, {"listChanged", false}};
   return caps;
@@ -465,6 +476,14 @@ namespace {
 void add_cache_hints(nlohmann::json& result, const CacheHints& hints) {
   result["ttlMs"] = hints.ttl.count() < 0 ? 0 : hints.ttl.count();
   result["cacheScope"] = hints.shared ? "public" : "private";
+}
+
+// The request's params._meta, or null.
+const nlohmann::json& meta_of_params(const nlohmann::json& params) {
+  static const nlohmann::json none;
+  if (!params.is_object()) return none;
+  const auto it = params.find("_meta");
+  return it == params.end() ? none : *it;
 }
 
 // MCP 2026-07-28, MRTR, "Server Requirements": the state answers nothing more than this.
@@ -575,7 +594,7 @@ struct Server::Impl {
       if (!modern) return;  // refused
     }
     auto call = std::make_shared<ToolCall>(mcp, r.id, std::move(arguments), responder,
-                                           options.default_elicitation_timeout, modern);
+                                           options.default_elicitation_timeout, modern, meta_of_params(p));
     if (tool->async_handler) {
       run_guarded(*call, modern.get(), [&] { tool->async_handler(call); });
       return;
@@ -644,7 +663,7 @@ struct Server::Impl {
       if (!modern) return;
     }
     auto call = std::make_shared<ToolCall>(mcp, r.id, std::move(arguments), responder,
-                                           options.default_elicitation_timeout, modern);
+                                           options.default_elicitation_timeout, modern, meta_of_params(p));
     if (async_handler) {
       run_guarded(*call, modern.get(), [&] { async_handler(call); });
       return;
@@ -691,6 +710,7 @@ struct Server::Impl {
     auto m = std::make_shared<ModernCall>();
     m->round = std::make_shared<InputRound>(carried, params.value("inputResponses", nlohmann::json()));
     m->capabilities = request.capabilities;
+    m->log_level = request.log_level;
     m->server_info = core->info_json();
     m->result_members = std::move(result_members);
     std::weak_ptr<InputRound> weak_round = m->round;
@@ -784,6 +804,31 @@ void Server::init(Transport& transport, std::shared_ptr<ServerCore> core, Server
     impl->by_era(
         r, out, [&] { impl->call_tool(r, out, nullptr); },
         [&](const ModernRequest& m) { impl->call_tool(r, out, &m); });
+  });
+  // MCP 2025-11-25, Logging: the least severe level the client wants; gone in 2026-07-28 (the
+  // level is per request there).
+  s.on_request("logging/setLevel", [impl](const Request& r, Responder out) {
+    impl->by_era(
+        r, out,
+        [&] {
+          const auto level =
+              r.params.is_object() ? parse_logging_level(r.params.value("level", nlohmann::json())) : std::nullopt;
+          if (!level) {
+            out.error({error_code::invalid_params,
+                       "Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, "
+                       "emergency",
+                       std::nullopt});
+            return;
+          }
+          impl->mcp.set_log_level(*level);
+          out.result(nlohmann::json::object());
+        },
+        [&](const ModernRequest&) {
+          out.error({error_code::method_not_found,
+                     "Method not found: logging/setLevel (not in MCP 2026-07-28: set _meta "
+                     "io.modelcontextprotocol/logLevel per request)",
+                     std::nullopt});
+        });
   });
   s.on_notification("notifications/initialized", [](const Notification&) {});
 }

@@ -306,6 +306,8 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
 const RequestId& Responder::id() const noexcept { return state_->id; }
 bool Responder::cancelled() const noexcept { return state_->cancelled; }
 
+bool Responder::answered() const noexcept { return state_->answered; }
+
 void Responder::result(nlohmann::json result) const {
   if (state_->answered.exchange(true)) return;
   if (auto s = state_->session.lock()) {

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "elicit/jsonrpc.hpp"
+#include "elicit/logging.hpp"
 #include "elicit/server_session.hpp"
 
 namespace elicit {
@@ -22,6 +23,7 @@ inline constexpr std::string_view protocol_version = "io.modelcontextprotocol/pr
 inline constexpr std::string_view client_capabilities = "io.modelcontextprotocol/clientCapabilities";
 inline constexpr std::string_view client_info = "io.modelcontextprotocol/clientInfo";
 inline constexpr std::string_view server_info = "io.modelcontextprotocol/serverInfo";
+inline constexpr std::string_view log_level = "io.modelcontextprotocol/logLevel";
 }  // namespace meta_key
 
 /// MCP 2026-07-28 error codes (Basic, "Error codes").
@@ -43,6 +45,9 @@ struct ModernRequest {
   std::string protocol_version;
   ClientCapabilities capabilities;  ///< from `io.modelcontextprotocol/clientCapabilities`
   nlohmann::json client_info;       ///< `io.modelcontextprotocol/clientInfo`, null when absent
+  /// `io.modelcontextprotocol/logLevel`: the least severe notifications/message the client wants
+  /// for this request; none when absent (then none is sent).
+  std::optional<LoggingLevel> log_level;
 };
 
 /// What read_request_era found: a legacy request (no protocol version in `_meta`), a modern one,
@@ -58,7 +63,8 @@ struct RequestEra {
 ///    UnsupportedProtocolVersion with `data.supported` (all_protocol_versions()) and
 ///    `data.requested` (MCP 2026-07-28, Versioning, "Protocol Version Negotiation");
 ///  - a modern version without an object `clientCapabilities`: -32602 Invalid params (Basic,
-///    "Per-request protocol fields": a request missing a required field is malformed).
+///    "Per-request protocol fields": a request missing a required field is malformed);
+///  - a `logLevel` that names no level: -32602 (Server, Utilities, Logging, "Error Handling").
 /// Never throws.
 RequestEra read_request_era(const nlohmann::json& params);
 

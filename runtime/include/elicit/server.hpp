@@ -20,6 +20,7 @@
 #include "elicit/completion_store.hpp"
 #include "elicit/elicit.hpp"
 #include "elicit/input_round.hpp"
+#include "elicit/logging.hpp"
 #include "elicit/protocol_era.hpp"
 #include "elicit/request_state.hpp"
 #include "elicit/server_session.hpp"
@@ -48,6 +49,8 @@ struct ToolResult {
 
   /// One text content block.
   static ToolResult text(std::string text);
+  /// Any content blocks (elicit/content.hpp: text, image, audio, embedded resource, resource link).
+  static ToolResult of(std::vector<nlohmann::json> blocks);
   /// A tool execution error (reported in the result, as MCP asks, not as a JSON-RPC error).
   static ToolResult error(std::string text);
   nlohmann::json to_json() const;
@@ -108,6 +111,8 @@ struct ModernCall {
   nlohmann::json server_info;
   /// Members added to the complete result (resources/read: `ttlMs`, `cacheScope`); null: none.
   nlohmann::json result_members;
+  /// `_meta["io.modelcontextprotocol/logLevel"]`: messages below it, or all without it, are not sent.
+  std::optional<LoggingLevel> log_level;
 };
 
 /// One tools/call being handled, in either MCP era; one handler serves both.
@@ -135,9 +140,10 @@ class ToolCall {
   /// `default_elicitation_timeout` applies to elicitations made without a timeout (none: no limit).
   /// `modern`: set when serving a modern request (then `session` is the request's transport
   /// session, and nothing is sent to the client before the answer).
+  /// `request_meta`: the request's `params._meta` (its progressToken), null when absent.
   ToolCall(ServerSession& session, RequestId request_id, nlohmann::json arguments, Responder responder,
            std::optional<std::chrono::milliseconds> default_elicitation_timeout = std::nullopt,
-           std::shared_ptr<const ModernCall> modern = nullptr);
+           std::shared_ptr<const ModernCall> modern = nullptr, const nlohmann::json& request_meta = nullptr);
 
   const nlohmann::json& arguments() const noexcept { return arguments_; }
   const RequestId& request_id() const noexcept { return request_id_; }
@@ -148,6 +154,24 @@ class ToolCall {
   bool modern() const noexcept { return modern_ != nullptr; }
   /// The client capabilities that apply to this call (modern: from this request's `_meta`).
   ClientCapabilities client_capabilities() const;
+
+  /// The request's `_meta.progressToken` (a string or an integer), null when the client asked for
+  /// no progress (MCP 2025-11-25 and 2026-07-28, Basic, Utilities, "Progress").
+  const nlohmann::json& progress_token() const noexcept { return progress_token_; }
+  /// Sends notifications/progress {progressToken, progress, total (when set), message (when not
+  /// empty)} for this call, on its stream. `progress` must increase from one call to the next (the
+  /// spec's rule); `total` may be unknown. Returns false, sending nothing, without a progress
+  /// token, for a value that does not increase, once the call is answered or cancelled, or when
+  /// the transport cannot carry it (a modern request over Streamable HTTP is answered as plain
+  /// JSON: notifications are dropped). Any thread.
+  bool progress(double progress, std::optional<double> total = std::nullopt, std::string message = "");
+  /// Sends notifications/message {level, logger (when not empty), data} for this call, on its
+  /// stream (MCP, Server, Utilities, "Logging"). Legacy: sent at or above the level the client
+  /// set with logging/setLevel (every level until it does). Modern: only when the request's
+  /// `_meta["io.modelcontextprotocol/logLevel"]` is set, at or above it. Returns false when not
+  /// sent: filtered out, the call already answered or cancelled, or the transport cannot carry it
+  /// (as progress()). Do not log secrets: the client may show or keep them. Any thread.
+  bool log(LoggingLevel level, nlohmann::json data, std::string_view logger = {});
   /// True once the client cancelled this tools/call (its answer will not be sent).
   bool cancelled() const noexcept { return responder_.cancelled(); }
   /// Runs `f` once when the client cancels this call or the session ends; at once, on the calling
@@ -397,6 +421,8 @@ class ToolCall {
   std::mutex mutex_;
   std::vector<CancelScope::Token> on_cancel_tokens_;
   std::map<std::string, std::string> interaction_ids_;  // legacy: interaction_id() by name
+  nlohmann::json progress_token_;                       // null: no progress asked for
+  std::optional<double> last_progress_;                 // under mutex_
 };
 
 /// A blocking handler runs on a thread of the server's WorkerPool and may block on elicit(). A call

@@ -12,6 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "elicit/logging.hpp"
 #include "elicit/session.hpp"
 
 namespace elicit {
@@ -54,11 +55,17 @@ class ServerSession {
   void add_url_elicitation(std::string elicitation_id);
   bool mark_url_elicitation_complete(std::string_view elicitation_id);
 
+  /// The level of logging/setLevel (MCP 2025-11-25, Logging): messages below it are not sent;
+  /// none until the client sets one (then every level is sent).
+  void set_log_level(LoggingLevel level);
+  std::optional<LoggingLevel> log_level() const;
+
  private:
   Session& rpc_;
   mutable std::mutex mutex_;
   ClientCapabilities capabilities_;
   std::unordered_map<std::string, bool> url_elicitations_;  // elicitationId -> completed
+  std::optional<LoggingLevel> log_level_;
 };
 
 }  // namespace elicit

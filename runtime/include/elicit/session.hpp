@@ -58,6 +58,8 @@ class Responder {
   void error(RpcError error) const;
   /// True once the peer has cancelled this request.
   bool cancelled() const noexcept;
+  /// True once result() or error() has been called.
+  bool answered() const noexcept;
   /// Runs `f` once when the peer cancels this request (notifications/cancelled, MCP 2025-11-25,
   /// Base Protocol, "Cancellation") or the session ends first; at once, on the calling thread, if
   /// either has happened. Otherwise it runs on the session's dispatch thread (an event thread):

@@ -56,6 +56,17 @@ RequestEra read_request_era(const nlohmann::json& params) {
   m.protocol_version = version->get<std::string>();
   m.capabilities = ClientCapabilities::from_json(*caps);
   if (const auto info = meta->find(meta_key::client_info); info != meta->end()) m.client_info = *info;
+  if (const auto level = meta->find(meta_key::log_level); level != meta->end()) {
+    m.log_level = parse_logging_level(*level);
+    if (!m.log_level) {
+      era.error =
+          RpcError{error_code::invalid_params,
+                   "Invalid params: _meta \"" + std::string(meta_key::log_level) +
+                       "\" is not a log level (debug, info, notice, warning, error, critical, alert, emergency)",
+                   std::nullopt};
+      return era;
+    }
+  }
   era.modern = std::move(m);
   return era;
 }

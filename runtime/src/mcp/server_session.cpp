@@ -41,4 +41,14 @@ bool ServerSession::mark_url_elicitation_complete(std::string_view elicitation_i
   return true;
 }
 
+void ServerSession::set_log_level(LoggingLevel level) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  log_level_ = level;
+}
+
+std::optional<LoggingLevel> ServerSession::log_level() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return log_level_;
+}
+
 }  // namespace elicit
