@@ -610,8 +610,13 @@ struct StreamableHttpServer::Impl {
     }
     std::weak_ptr<StatelessExchange> weak = ex;
     ex->transport.on_done([this, key = ex.get()] { release(key); });
+    // Progress and log messages about the request may go out first, as an SSE reply.
+    if (const auto accept = lower(header(req, "Accept"));
+        accept.find("text/event-stream") != std::string::npos || accept.find("*/*") != std::string::npos) {
+      ex->transport.allow_sse(options.max_held_bytes);
+    }
     const auto pending = ex->transport.reply();
-    pending->on_abandon([this, weak, id] {
+    auto cancel = [this, weak, id] {
       // The client closed the connection: that cancels the request (MCP 2026-07-28, Streamable
       // HTTP, "Cancellation"), through the session's own cancellation path: the call's on_cancel
       // callbacks run, a blocking handler not started yet never runs, and no answer is sent.
@@ -621,7 +626,9 @@ struct StreamableHttpServer::Impl {
             nlohmann::json{{"requestId", id_to_json(id)}, {"reason", "the client closed the connection"}}});
         release(e.get());
       }
-    });
+    };
+    pending->on_abandon(cancel);
+    ex->transport.on_sse_gone(cancel);
     {
       std::lock_guard<std::mutex> lock(mutex);
       if (stopped) return unavailable("the server is shutting down");

@@ -114,6 +114,17 @@ std::shared_ptr<elicit::ServerCore> make_core(const std::shared_ptr<Gate>& gate)
          }
          call->reply(elicit::ToolResult::text("ok"));
        }});
+  core->add_tool({"report",
+                  "reports progress twice and logs once",
+                  {{"type", "object"}},
+                  std::nullopt,
+                  [](elicit::ToolCall& call) {
+                    std::string sent;
+                    sent += call.progress(1, 2) ? "P" : "-";
+                    sent += call.log(elicit::LoggingLevel::info, "halfway") ? "L" : "-";
+                    sent += call.progress(2, 2) ? "P" : "-";
+                    return elicit::ToolResult::text(sent);
+                  }});
   core->add_tool({"hold",
                   "waits for the test's gate or a cancellation",
                   {{"type", "object"}},
@@ -398,6 +409,48 @@ TEST_CASE("HttpServerOptions::principal binds each requestState to the principal
   CHECK(f.idle());
 }
 
+TEST_CASE("a modern request's progress and log messages come first, on an SSE reply the client accepts",
+          "[http][modern][progress]") {
+  Fixture f;
+  auto body = modern(1, "tools/call", {{"name", "report"}, {"arguments", json::object()}});
+  body["params"]["_meta"]["progressToken"] = "tok";
+  body["params"]["_meta"]["io.modelcontextprotocol/logLevel"] = "info";
+  http_test::Connection c(f.server->port());
+  c.send(verb::post, "/mcp", modern_headers("tools/call", "report"), body.dump());
+  const auto head = c.read_head();
+  REQUIRE(head.status == 200);
+  CHECK(head.header("content-type") == "text/event-stream");
+  CHECK(head.header("mcp-session-id").empty());
+  std::vector<json> seen;
+  for (int i = 0; i < 8; ++i) {
+    const auto m = c.next_message();
+    REQUIRE(m);
+    seen.push_back(*m);
+    if (m->contains("id")) break;
+  }
+  REQUIRE(seen.size() == 4);
+  CHECK(seen[0] == json{{"jsonrpc", "2.0"},
+                        {"method", "notifications/progress"},
+                        {"params", {{"progressToken", "tok"}, {"progress", 1.0}, {"total", 2.0}}}});
+  CHECK(seen[1]["method"] == "notifications/message");
+  CHECK(seen[1]["params"]["data"] == "halfway");
+  CHECK(seen[2]["params"]["progress"] == 2.0);
+  CHECK(seen[3]["id"] == 1);
+  CHECK(seen[3]["result"]["resultType"] == "complete");
+  CHECK(seen[3]["result"]["content"][0]["text"] == "PLP");
+
+  // A client that accepts only JSON gets the response alone: the notifications are not sent.
+  const auto plain = f.post(body, with(modern_headers("tools/call", "report"), "Accept", "application/json"));
+  CHECK(plain.status == 200);
+  CHECK(plain.header("content-type") == "application/json");
+  CHECK(json::parse(plain.body)["result"]["content"][0]["text"] == "---");
+  // Without a token or a log level nothing goes out, and the reply stays plain JSON.
+  const auto r = f.call(modern(2, "tools/call", {{"name", "report"}, {"arguments", json::object()}}));
+  CHECK(r.header("content-type") == "application/json");
+  CHECK(json::parse(r.body)["result"]["content"][0]["text"] == "---");
+  CHECK(f.idle());
+}
+
 TEST_CASE("a legacy session and modern requests interleave on one server", "[http][modern]") {
   Fixture f;
   // The session opens; its tools/call waits in a form on its SSE stream.
@@ -422,7 +475,7 @@ TEST_CASE("a legacy session and modern requests interleave on one server", "[htt
   REQUIRE(list.status == 200);
   CHECK(list.header("mcp-session-id").empty());
   const auto tools = json::parse(list.body)["result"];
-  CHECK(tools["tools"].size() == 4);
+  CHECK(tools["tools"].size() == 5);
   CHECK(tools["resultType"] == "complete");
   CHECK(tools.contains("ttlMs"));
   const auto modern_call = f.call(modern(8, "tools/call", {{"name", "ask"}, {"arguments", json::object()}}));

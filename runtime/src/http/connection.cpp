@@ -176,8 +176,13 @@ void Connection::await_reply(std::shared_ptr<PendingReply> pending) {
       self->pending_.reset();
       ++self->watch_generation_;
       reply.pending.reset();
-      reply.sse.reset();
-      self->write_plain(std::move(reply));
+      // A reply given later may be an SSE stream (a modern request whose notifications came
+      // before its response).
+      if (reply.sse) {
+        self->start_sse(std::move(reply));
+      } else {
+        self->write_plain(std::move(reply));
+      }
     });
   });
 }

@@ -44,8 +44,8 @@ struct Reply {
   /// Written first on the SSE stream (e.g. a priming event), already framed as SSE text.
   std::string sse_preamble;
   /// When set (and `sse` is not), the reply is given later, from any thread, through this: the
-  /// connection writes it when it comes, holding no thread meanwhile. Everything else of this
-  /// Reply is ignored.
+  /// connection writes it when it comes (a plain reply or an SSE stream; never another pending
+  /// one), holding no thread meanwhile. Everything else of this Reply is ignored.
   std::shared_ptr<PendingReply> pending;
 };
 

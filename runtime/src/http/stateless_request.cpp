@@ -45,14 +45,42 @@ void StatelessRequest::start(MessageHandler, CloseHandler on_close) {
   on_close_ = std::move(on_close);
 }
 
+void StatelessRequest::allow_sse(std::size_t max_held_bytes) { sse_max_held_bytes_ = max_held_bytes; }
+
 bool StatelessRequest::send(std::string message, const SendContext& context) {
-  if (!context.response || !context.related_request || !(*context.related_request == id_)) return false;
+  if (!context.related_request || !(*context.related_request == id_)) return false;
+  std::shared_ptr<SseStream> stream;
+  bool starts_stream = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (answered_ || closed_) return false;
-    answered_ = true;
+    if (context.response) {
+      answered_ = true;
+    } else if (!sse_) {
+      if (sse_max_held_bytes_ == 0) return false;  // a plain JSON reply carries no notification
+      sse_ = std::make_shared<SseStream>(1, sse_max_held_bytes_);
+      starts_stream = true;
+    }
+    stream = sse_;
   }
-  reply_->fulfil(json_rpc_reply(std::move(message)));
+  if (!context.response) {
+    if (!stream->push(std::move(message), false)) return false;
+    if (starts_stream) {
+      Reply r;
+      r.sse = stream;
+      // The stream ends when the response was pushed; otherwise the client went away first.
+      r.on_sse_end = [stream, gone = on_sse_gone_] {
+        if (!stream->ended() && gone) gone();
+      };
+      reply_->fulfil(std::move(r));
+    }
+    return true;
+  }
+  if (stream) {
+    stream->push(std::move(message), true);
+  } else {
+    reply_->fulfil(json_rpc_reply(std::move(message)));
+  }
   finish();
   return true;
 }
@@ -66,11 +94,24 @@ void StatelessRequest::close() {
     on_close = std::move(on_close_);
   }
   if (on_close) on_close();
+  end_stream();
   finish();
 }
 
 void StatelessRequest::abandon(const RequestId& id) {
-  if (id == id_) finish();
+  if (!(id == id_)) return;
+  end_stream();
+  finish();
+}
+
+void StatelessRequest::end_stream() {
+  std::shared_ptr<SseStream> stream;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (answered_) return;  // the response ends it
+    stream = sse_;
+  }
+  if (stream) stream->abort();
 }
 
 void StatelessRequest::finish() {
