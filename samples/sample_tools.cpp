@@ -216,4 +216,5 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
   server.add_tool(conformance_tool<Sep1330Enums>("test_elicitation_sep1330_enums",
                                                  "Elicitation with all five enum schema variants (SEP-1330)"));
   add_mrtr_fixtures(server);
+  add_conformance_fixtures(server);
 }

@@ -11,7 +11,12 @@ fi
 node22=node_modules/.bin/node
 conformance=node_modules/@modelcontextprotocol/conformance/dist/index.js
 scenarios=(server-initialize tools-list ping tools-call-elicitation elicitation-sep1034-defaults
-           elicitation-sep1330-enums dns-rebinding-protection server-sse-polling)
+           elicitation-sep1330-enums dns-rebinding-protection server-sse-polling logging-set-level
+           tools-call-simple-text tools-call-image tools-call-audio tools-call-embedded-resource
+           tools-call-mixed-content tools-call-error tools-call-with-logging tools-call-with-progress
+           tools-call-sampling prompts-list prompts-get-simple prompts-get-with-args
+           prompts-get-embedded-resource prompts-get-with-image resources-list resources-read-text
+           resources-read-binary)
 
 url_file=$(mktemp)
 "$1" --port 0 >"$url_file" &
