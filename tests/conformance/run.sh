@@ -16,7 +16,7 @@ scenarios=(server-initialize tools-list ping tools-call-elicitation elicitation-
            tools-call-mixed-content tools-call-error tools-call-with-logging tools-call-with-progress
            tools-call-sampling prompts-list prompts-get-simple prompts-get-with-args
            prompts-get-embedded-resource prompts-get-with-image resources-list resources-read-text
-           resources-read-binary)
+           resources-read-binary server-sse-multiple-streams)
 
 url_file=$(mktemp)
 "$1" --port 0 >"$url_file" &
