@@ -7,5 +7,5 @@ scripts/setup-debian.sh
 build=${BUILD_DIR:-build}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
 cmake --build "$build" --target elicitgen_sample
-echo "--- generated: $(ls "$build"/samples/elicitgen/elicitgen_sample/*.hpp | wc -l) headers in $build/samples/elicitgen/elicitgen_sample"
+echo "--- generated: $(ls "$build"/sample_types/*.hpp | wc -l) headers in $build/sample_types"
 "$build"/samples/elicitgen_sample
