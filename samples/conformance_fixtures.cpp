@@ -1,7 +1,9 @@
 // The tools, prompts and resources the official conformance suite's server scenarios call by name
 // (0.1.16 for 2025-11-25; most also in 0.2.0-alpha.12 for 2026-07-28): every kind of content, a
 // tool error, log messages, progress, sampling, prompts with arguments, an embedded resource and an
-// image, text and binary resources, written with the public API as any server would be.
+// image, text and binary resources, a resource template, a resource to subscribe to, completions of
+// a prompt argument, and a tool whose JSON Schema 2020-12 inputSchema must reach the client as
+// written; all with the public API, as any server would be.
 // See tests/conformance-2026/SCENARIOS.md, section 3.
 #include <chrono>
 #include <cstdint>
@@ -141,19 +143,20 @@ void add_conformance_fixtures(elicit::Server& server) {
   server.add_prompt(elicit::Prompt{"test_simple_prompt", "A prompt without arguments", {}, std::nullopt, [](ToolCall&) {
                                      return user_messages({content::text("This is a simple prompt for testing.")});
                                    }});
-  server.add_prompt(elicit::Prompt{"test_prompt_with_arguments",
-                                   "A prompt with two arguments",
-                                   {{"arg1", "First test argument", true}, {"arg2", "Second test argument", true}},
-                                   std::nullopt,
-                                   [](ToolCall& call) {
-                                     const auto arg = [&](const char* name) {
-                                       const auto v = call.arguments().find(name);
-                                       return v != call.arguments().end() && v->is_string() ? v->get<std::string>()
-                                                                                            : std::string();
-                                     };
-                                     return user_messages({content::text("Prompt with arguments: arg1='" + arg("arg1") +
-                                                                         "', arg2='" + arg("arg2") + "'")});
-                                   }});
+  server.add_prompt(elicit::Prompt{
+      "test_prompt_with_arguments",
+      "A prompt with two arguments",
+      {{"arg1", "First test argument", true, elicit::complete_from({"test", "testing", "test value", "other"})},
+       {"arg2", "Second test argument", true}},
+      std::nullopt,
+      [](ToolCall& call) {
+        const auto arg = [&](const char* name) {
+          const auto v = call.arguments().find(name);
+          return v != call.arguments().end() && v->is_string() ? v->get<std::string>() : std::string();
+        };
+        return user_messages(
+            {content::text("Prompt with arguments: arg1='" + arg("arg1") + "', arg2='" + arg("arg2") + "'")});
+      }});
   server.add_prompt(
       elicit::Prompt{"test_prompt_with_embedded_resource",
                      "A prompt that embeds a resource",
@@ -183,4 +186,42 @@ void add_conformance_fixtures(elicit::Server& server) {
       [](ToolCall&) {
         return json{{"contents", {{{"uri", "test://static-binary"}, {"mimeType", "image/png"}, {"blob", png_1x1()}}}}};
       }});
+  // resources/subscribe: an application calls server.core()->notify_resource_updated(uri) when it
+  // changes; here nothing changes it.
+  server.add_resource(elicit::Resource{
+      "test://watched-resource", "watched-resource", "A resource to subscribe to", std::string("text/plain"),
+      [](ToolCall&) {
+        return json{
+            {"contents",
+             {{{"uri", "test://watched-resource"}, {"mimeType", "text/plain"}, {"text", "Watched resource content"}}}}};
+      }});
+  elicit::ResourceTemplate data{
+      "test://template/{id}/data", "template-data", "Data of one item, by id", std::string("application/json"),
+      [](ToolCall& call) {
+        const auto id = call.arguments()["variables"]["id"].get<std::string>();
+        return json{{"contents",
+                     {{{"uri", call.arguments()["uri"]},
+                       {"mimeType", "application/json"},
+                       {"text", json{{"id", id}, {"templateTest", true}, {"data", "Data for ID: " + id}}.dump()}}}}};
+      }};
+  data.completions["id"] = elicit::complete_from({"123", "456", "789"});
+  server.add_resource_template(std::move(data));
+
+  // JSON Schema 2020-12 keywords (SEP-1613, SEP-2106) in an inputSchema, listed as written.
+  server.add_tool(blocking(
+      "json_schema_2020_12_tool", "A tool whose inputSchema uses JSON Schema 2020-12",
+      [](ToolCall&) { return ToolResult::text("ok"); }, json::parse(R"({
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "type": "object",
+        "$defs": {"address": {"$anchor": "addressDef", "type": "object",
+                              "properties": {"street": {"type": "string"}, "city": {"type": "string"}}}},
+        "properties": {"name": {"type": "string"}, "address": {"$ref": "#/$defs/address"},
+                       "contactMethod": {"type": "string", "enum": ["phone", "email"]},
+                       "phone": {"type": "string"}, "email": {"type": "string"}},
+        "allOf": [{"anyOf": [{"required": ["phone"]}, {"required": ["email"]}]}],
+        "if": {"properties": {"contactMethod": {"const": "phone"}}, "required": ["contactMethod"]},
+        "then": {"required": ["phone"]},
+        "else": {"required": ["email"]},
+        "additionalProperties": false
+      })")));
 }

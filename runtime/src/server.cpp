@@ -1,10 +1,14 @@
 #include "elicit/server.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <map>
 #include <mutex>
 #include <stdexcept>
+#include <variant>
+
+#include "mcp/completion_request.hpp"
 
 namespace elicit {
 
@@ -389,41 +393,72 @@ ServerCore::ServerCore(ServerInfo info, RequestStateOptions request_state, Cache
 
 void ServerCore::add_tool(Tool tool) {
   if (!tool.handler && !tool.async_handler) throw std::invalid_argument("tool " + tool.name + " has no handler");
-  if (tools_.count(tool.name)) throw std::invalid_argument("duplicate tool " + tool.name);
-  tool_order_.push_back(tool.name);
-  tools_.emplace(tool.name, std::move(tool));
+  const auto key = tool.name;
+  tools_.add(key, std::move(tool), "tool");
 }
 
 void ServerCore::add_prompt(Prompt prompt) {
   if (!prompt.handler && !prompt.async_handler)
     throw std::invalid_argument("prompt " + prompt.name + " has no handler");
-  if (prompts_.count(prompt.name)) throw std::invalid_argument("duplicate prompt " + prompt.name);
-  prompt_order_.push_back(prompt.name);
-  prompts_.emplace(prompt.name, std::move(prompt));
+  for (const auto& a : prompt.arguments) completions_ = completions_ || a.complete;
+  const auto key = prompt.name;
+  prompts_.add(key, std::move(prompt), "prompt");
 }
 
 void ServerCore::add_resource(Resource resource) {
   if (!resource.handler && !resource.async_handler)
     throw std::invalid_argument("resource " + resource.uri + " has no handler");
-  if (resources_.count(resource.uri)) throw std::invalid_argument("duplicate resource " + resource.uri);
-  resource_order_.push_back(resource.uri);
-  resources_.emplace(resource.uri, std::move(resource));
+  const auto key = resource.uri;
+  resources_.add(key, std::move(resource), "resource");
 }
 
-const Prompt* ServerCore::find_prompt(std::string_view name) const {
-  const auto it = prompts_.find(name);
-  return it == prompts_.end() ? nullptr : &it->second;
+void ServerCore::add_resource_template(ResourceTemplate t) {
+  if (!t.handler && !t.async_handler)
+    throw std::invalid_argument("resource template " + t.uri_template + " has no handler");
+  UriTemplate matcher(t.uri_template);  // throws for a template it cannot match
+  for (const auto& [variable, completer] : t.completions) {
+    const auto& vars = matcher.variables();
+    if (std::find(vars.begin(), vars.end(), variable) == vars.end())
+      throw std::invalid_argument("resource template " + t.uri_template + " has no variable " + variable +
+                                  " to complete");
+    completions_ = completions_ || completer;
+  }
+  const auto key = t.uri_template;
+  const auto& added = templates_.add(key, std::move(t), "resource template");
+  template_matchers_.emplace_back(std::move(matcher), &added);
 }
 
-const Resource* ServerCore::find_resource(std::string_view uri) const {
-  const auto it = resources_.find(uri);
-  return it == resources_.end() ? nullptr : &it->second;
+const Tool* ServerCore::find_tool(std::string_view name) const { return tools_.find(name); }
+const Prompt* ServerCore::find_prompt(std::string_view name) const { return prompts_.find(name); }
+const Resource* ServerCore::find_resource(std::string_view uri) const { return resources_.find(uri); }
+const ResourceTemplate* ServerCore::find_resource_template(std::string_view uri_template) const {
+  return templates_.find(uri_template);
+}
+
+const ResourceTemplate* ServerCore::match_resource_template(std::string_view uri,
+                                                            std::map<std::string, std::string>& variables) const {
+  for (const auto& [matcher, t] : template_matchers_) {
+    if (auto found = matcher.match(uri)) {
+      variables = std::move(*found);
+      return t;
+    }
+  }
+  return nullptr;
+}
+
+nlohmann::json ServerCore::list_tools() const {
+  nlohmann::json list = nlohmann::json::array();
+  tools_.for_each([&](const Tool& t) {
+    nlohmann::json j{{"name", t.name}, {"description", t.description}, {"inputSchema", t.input_schema}};
+    if (t.title) j["title"] = *t.title;
+    list.push_back(std::move(j));
+  });
+  return {{"tools", list}};
 }
 
 nlohmann::json ServerCore::list_prompts() const {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& name : prompt_order_) {
-    const auto& p = prompts_.at(name);
+  prompts_.for_each([&](const Prompt& p) {
     nlohmann::json j{{"name", p.name}, {"description", p.description}};
     if (p.title) j["title"] = *p.title;
     if (!p.arguments.empty()) {
@@ -432,42 +467,38 @@ nlohmann::json ServerCore::list_prompts() const {
         args.push_back({{"name", a.name}, {"description", a.description}, {"required", a.required}});
     }
     list.push_back(std::move(j));
-  }
+  });
   return {{"prompts", list}};
 }
 
 nlohmann::json ServerCore::list_resources() const {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& uri : resource_order_) {
-    const auto& r = resources_.at(uri);
+  resources_.for_each([&](const Resource& r) {
     nlohmann::json j{{"uri", r.uri}, {"name", r.name}, {"description", r.description}};
     if (r.mime_type) j["mimeType"] = *r.mime_type;
     list.push_back(std::move(j));
-  }
+  });
   return {{"resources", list}};
 }
 
-const Tool* ServerCore::find_tool(std::string_view name) const {
-  const auto it = tools_.find(name);
-  return it == tools_.end() ? nullptr : &it->second;
-}
-
-nlohmann::json ServerCore::list_tools() const {
+nlohmann::json ServerCore::list_resource_templates() const {
   nlohmann::json list = nlohmann::json::array();
-  for (const auto& name : tool_order_) {
-    const auto& t = tools_.at(name);
-    nlohmann::json j{{"name", t.name}, {"description", t.description}, {"inputSchema", t.input_schema}};
+  templates_.for_each([&](const ResourceTemplate& t) {
+    nlohmann::json j{{"uriTemplate", t.uri_template}, {"name", t.name}, {"description", t.description}};
+    if (t.mime_type) j["mimeType"] = *t.mime_type;
     if (t.title) j["title"] = *t.title;
     list.push_back(std::move(j));
-  }
-  return {{"tools", list}};
+  });
+  return {{"resourceTemplates", list}};
 }
 
-nlohmann::json ServerCore::capabilities() const {
+nlohmann::json ServerCore::capabilities(bool modern) const {
   // logging: ToolCall::log() (logging/setLevel in a legacy session, logLevel per modern request).
   nlohmann::json caps{{"tools", {{"listChanged", false}}}, {"logging", nlohmann::json::object()}};
   if (!prompts_.empty()) caps["prompts"] = {{"listChanged", false}};
-  if (!resources_.empty()) caps["resources"] = {{"subscribe", false}, {"listChanged", false}};
+  // subscribe: resources/subscribe in legacy sessions (notify_resource_updated).
+  if (!resources_.empty() || !templates_.empty()) caps["resources"] = {{"subscribe", !modern}, {"listChanged", false}};
+  if (completions_) caps["completions"] = nlohmann::json::object();
   return caps;
 }
 
@@ -509,6 +540,8 @@ struct Server::Impl {
   std::shared_ptr<JobGate> gate = std::make_shared<JobGate>();
   std::shared_ptr<WorkerPool> pool;
   std::atomic<bool> initialized{false};
+  // This session's resources/subscribe memberships (legacy only); detached by ~Server.
+  std::shared_ptr<ResourceSubscriptions::Subscriber> subscriber = core->subscriptions().attach(session);
 
   // Serves `r` in its era: a legacy session once initialize was received; else modern when its
   // _meta says so (or the error that refuses it); else legacy.
@@ -560,7 +593,7 @@ struct Server::Impl {
 
   // MCP 2026-07-28, Server, "Discovery".
   void discover(const Responder& out) const {
-    nlohmann::json result{{"supportedVersions", all_protocol_versions()}, {"capabilities", core->capabilities()}};
+    nlohmann::json result{{"supportedVersions", all_protocol_versions()}, {"capabilities", core->capabilities(true)}};
     if (core->info().instructions) result["instructions"] = *core->info().instructions;
     add_cache_hints(result, core->list_cache());
     reply_modern(out, std::move(result));
@@ -630,6 +663,8 @@ struct Server::Impl {
     const auto name = p[member].get<std::string>();
     std::function<nlohmann::json(ToolCall&)> handler;
     AsyncJsonHandler async_handler;
+    std::map<std::string, std::string> variables;
+    bool from_template = false;
     if (prompt) {
       if (const auto* found = core->find_prompt(name)) {
         handler = found->handler;
@@ -638,6 +673,10 @@ struct Server::Impl {
     } else if (const auto* found = core->find_resource(name)) {
       handler = found->handler;
       async_handler = found->async_handler;
+    } else if (const auto* t = core->match_resource_template(name, variables)) {
+      handler = t->handler;
+      async_handler = t->async_handler;
+      from_template = true;
     }
     if (!handler && !async_handler) {
       // MCP 2026-07-28 answers an unknown resource with -32602 (Invalid Params), as for prompts.
@@ -646,6 +685,7 @@ struct Server::Impl {
       return;
     }
     auto arguments = prompt ? p.value("arguments", nlohmann::json::object()) : nlohmann::json{{"uri", name}};
+    if (from_template) arguments["variables"] = variables;
     if (!arguments.is_object()) {
       responder.error({error_code::invalid_params, "prompts/get arguments must be an object", std::nullopt});
       return;
@@ -683,6 +723,34 @@ struct Server::Impl {
       gate->leave();
     });
     if (!posted) call->reply_error({error_code::internal_error, "the server is shutting down", std::nullopt});
+  }
+
+  void subscription(const Request& r, const Responder& out, bool subscribe) {
+    const auto uri = r.params.is_object() ? r.params.value("uri", nlohmann::json()) : nlohmann::json();
+    if (!uri.is_string()) {
+      out.error({error_code::invalid_params, "resources/(un)subscribe needs params.uri", std::nullopt});
+      return;
+    }
+    const auto& u = uri.get_ref<const std::string&>();
+    auto& subs = core->subscriptions();
+    if (!subscribe) {
+      subs.unsubscribe(subscriber, u);  // unsubscribing from what is not subscribed changes nothing
+      out.result(nlohmann::json::object());
+      return;
+    }
+    std::map<std::string, std::string> unused;
+    if (!core->find_resource(u) && !core->match_resource_template(u, unused)) {
+      out.error({error_code::invalid_params, "Resource not found: " + u, nlohmann::json{{"uri", u}}});
+      return;
+    }
+    if (!subs.subscribe(subscriber, u)) {
+      out.error(
+          {error_code::invalid_params,
+           "Too many subscriptions: at most " + std::to_string(ResourceSubscriptions::max_per_session) + " per session",
+           std::nullopt});
+      return;
+    }
+    out.result(nlohmann::json::object());
   }
 
   // The run context of a modern request: its InputRound (from the opened requestState and
@@ -791,6 +859,33 @@ void Server::init(Transport& transport, std::shared_ptr<ServerCore> core, Server
   on_list("tools/list", "tools", &ServerCore::list_tools);
   on_list("prompts/list", "prompts", &ServerCore::list_prompts);
   on_list("resources/list", "resources", &ServerCore::list_resources);
+  on_list("resources/templates/list", "resources", &ServerCore::list_resource_templates);
+  s.on_request("completion/complete", [impl, offered](const Request& r, Responder out) {
+    if (!offered("completions", out, "completion/complete")) return;
+    auto answer = answer_completion(*impl->core, r.params,
+                                    [impl](std::string_view line) { impl->session.log(std::string(line)); });
+    if (auto* error = std::get_if<RpcError>(&answer)) {
+      out.error(std::move(*error));
+      return;
+    }
+    auto& result = std::get<nlohmann::json>(answer);
+    impl->by_era(
+        r, out, [&] { out.result(std::move(result)); },
+        [&](const ModernRequest&) { impl->reply_modern(out, std::move(result)); });
+  });
+  // MCP 2025-11-25, Resources, "Subscriptions": legacy sessions only (2026-07-28 has none).
+  for (const bool subscribe : {true, false}) {
+    const char* method = subscribe ? "resources/subscribe" : "resources/unsubscribe";
+    s.on_request(method, [impl, offered, subscribe, method](const Request& r, Responder out) {
+      if (!offered("resources", out, method)) return;
+      impl->by_era(
+          r, out, [&] { impl->subscription(r, out, subscribe); },
+          [&](const ModernRequest&) {
+            out.error({error_code::method_not_found,
+                       std::string("Method not found: ") + method + " (not in MCP 2026-07-28)", std::nullopt});
+          });
+    });
+  }
   for (const bool prompt : {true, false}) {
     const char* method = prompt ? "prompts/get" : "resources/read";
     s.on_request(method, [impl, offered, prompt, method](const Request& r, Responder out) {
@@ -835,6 +930,7 @@ void Server::init(Transport& transport, std::shared_ptr<ServerCore> core, Server
 
 Server::~Server() {
   close();
+  impl_->core->subscriptions().detach(impl_->subscriber);
   impl_->session.wait_closed();
   impl_->gate->close_and_wait();  // a shared pool may still hold jobs of ours
 }
@@ -842,6 +938,9 @@ Server::~Server() {
 void Server::add_tool(Tool tool) { impl_->core->add_tool(std::move(tool)); }
 void Server::add_prompt(Prompt prompt) { impl_->core->add_prompt(std::move(prompt)); }
 void Server::add_resource(Resource resource) { impl_->core->add_resource(std::move(resource)); }
+void Server::add_resource_template(ResourceTemplate resource_template) {
+  impl_->core->add_resource_template(std::move(resource_template));
+}
 
 ServerSession& Server::session() noexcept { return impl_->mcp; }
 const std::shared_ptr<ServerCore>& Server::core() const noexcept { return impl_->core; }

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Runs the official MCP conformance scenarios (npm @modelcontextprotocol/conformance, on Node 22
 # from npm package node@22, both pinned in package-lock.json) against the Streamable HTTP sample
-# server on a free loopback port. Every check of every scenario must pass; there is no
-# expected-failures file. Usage: run.sh <elicitgen_http_server>
+# server on a free loopback port: every server scenario it lists. Every check of every scenario must
+# pass; there is no expected-failures file. Usage: run.sh <elicitgen_http_server>
 set -euo pipefail
 cd "$(dirname "$0")"
 if [[ ! -x node_modules/.bin/node || ! -d node_modules/@modelcontextprotocol/conformance ]]; then
@@ -10,13 +10,9 @@ if [[ ! -x node_modules/.bin/node || ! -d node_modules/@modelcontextprotocol/con
 fi
 node22=node_modules/.bin/node
 conformance=node_modules/@modelcontextprotocol/conformance/dist/index.js
-scenarios=(server-initialize tools-list ping tools-call-elicitation elicitation-sep1034-defaults
-           elicitation-sep1330-enums dns-rebinding-protection server-sse-polling logging-set-level
-           tools-call-simple-text tools-call-image tools-call-audio tools-call-embedded-resource
-           tools-call-mixed-content tools-call-error tools-call-with-logging tools-call-with-progress
-           tools-call-sampling prompts-list prompts-get-simple prompts-get-with-args
-           prompts-get-embedded-resource prompts-get-with-image resources-list resources-read-text
-           resources-read-binary server-sse-multiple-streams)
+# Every server scenario the pinned suite lists for 2025-06-18/2025-11-25 (`list --server`).
+mapfile -t scenarios < <("$node22" "$conformance" list --server | sed -n 's/^  - \([a-z0-9-]*\) .*/\1/p')
+[[ ${#scenarios[@]} -ge 32 ]] || { echo "conformance list --server gave ${#scenarios[@]} scenarios" >&2; exit 1; }
 
 url_file=$(mktemp)
 "$1" --port 0 >"$url_file" &
@@ -24,6 +20,7 @@ server=$!
 trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -f "$url_file"' EXIT
 for _ in $(seq 1200); do [[ -s $url_file ]] && break; sleep 0.05; done  # up to 60 s: a sanitized build on a busy machine starts slowly
 url=$(head -n1 "$url_file")
+[[ -n $url ]] || { echo "the server printed no endpoint URL within 60 s" >&2; exit 1; }
 echo "server: $url ($("$node22" --version))"
 
 failed=0

@@ -6,10 +6,13 @@
 #include <cstddef>
 #include <functional>
 #include <future>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
+#include <string_view>
 #include <tuple>
 #include <utility>
 #include <vector>
@@ -17,15 +20,18 @@
 #include <nlohmann/json.hpp>
 
 #include "elicit/cancel_scope.hpp"
+#include "elicit/completion.hpp"
 #include "elicit/completion_store.hpp"
 #include "elicit/elicit.hpp"
 #include "elicit/input_round.hpp"
 #include "elicit/logging.hpp"
 #include "elicit/protocol_era.hpp"
 #include "elicit/request_state.hpp"
+#include "elicit/resource_subscriptions.hpp"
 #include "elicit/server_session.hpp"
 #include "elicit/session.hpp"
 #include "elicit/transport.hpp"
+#include "elicit/uri_template.hpp"
 #include "elicit/worker_pool.hpp"
 
 namespace elicit {
@@ -449,6 +455,8 @@ struct PromptArgument {
   std::string name;
   std::string description;
   bool required = false;
+  /// Answers completion/complete for this argument (completion.hpp); none: no values offered.
+  Completer complete = nullptr;
 };
 
 /// Asynchronous prompt and resource handlers: run on the transport's thread (must not block); they
@@ -482,6 +490,49 @@ struct Resource {
   AsyncJsonHandler async_handler = nullptr;          ///< ...or this
 };
 
+/// A resource template (MCP 2025-11-25, Server, Resources, "Resource Templates"): resources/read of
+/// a URI that no Resource has and that `uri_template` matches (uri_template.hpp: `{var}` and
+/// `{+var}`; templates are tried in the order added) runs its handler like a Resource's, with
+/// ToolCall::arguments() {"uri": ..., "variables": {name: percent-decoded value, ...}}.
+struct ResourceTemplate {
+  std::string uri_template;
+  std::string name;
+  std::string description;
+  std::optional<std::string> mime_type = std::nullopt;
+  std::function<nlohmann::json(ToolCall&)> handler;  ///< set this...
+  AsyncJsonHandler async_handler = nullptr;          ///< ...or this
+  /// completion/complete for a variable (ref/resource with this uri_template), by variable name.
+  std::map<std::string, Completer> completions = {};
+  std::optional<std::string> title = std::nullopt;
+};
+
+namespace detail {
+// Named entries kept in the order added (MCP lists must be in a deterministic order).
+template <class T>
+class Registry {
+ public:
+  // Throws std::invalid_argument naming `kind` for a duplicate key.
+  T& add(const std::string& key, T value, const char* kind) {
+    if (by_key_.count(key)) throw std::invalid_argument(std::string("duplicate ") + kind + " " + key);
+    order_.push_back(key);
+    return by_key_.emplace(key, std::move(value)).first->second;
+  }
+  const T* find(std::string_view key) const {
+    const auto it = by_key_.find(key);
+    return it == by_key_.end() ? nullptr : &it->second;
+  }
+  template <class F>
+  void for_each(F&& f) const {
+    for (const auto& key : order_) f(by_key_.at(key));
+  }
+  bool empty() const noexcept { return order_.empty(); }
+
+ private:
+  std::map<std::string, T, std::less<>> by_key_;
+  std::vector<std::string> order_;
+};
+}  // namespace detail
+
 /// Caching hints of the modern era's list results (MCP 2026-07-28, Server, Utilities, "Caching"):
 /// `ttlMs` and `cacheScope` on server/discover and tools/list.
 struct CacheHints {
@@ -498,27 +549,45 @@ class ServerCore {
   /// `request_state`: keys, expiry and size limit of sealed requestState (request_state.hpp).
   /// Throws what RequestStateSealer's constructor throws (a key that is not 32 bytes).
   explicit ServerCore(ServerInfo info, RequestStateOptions request_state = {}, CacheHints list_cache = {});
+  ServerCore(const ServerCore&) = delete;  // template_matchers_ point into templates_
+  ServerCore& operator=(const ServerCore&) = delete;
 
   /// Adds a tool. Throws std::invalid_argument for a duplicate name or a tool without a handler.
   void add_tool(Tool tool);
   /// Adds a prompt / a resource. Throws std::invalid_argument for a duplicate name (URI) or no handler.
   void add_prompt(Prompt prompt);
   void add_resource(Resource resource);
+  /// Adds a resource template. Throws std::invalid_argument for a duplicate uri_template, no
+  /// handler, a template UriTemplate cannot parse, or a completion for a variable it does not have.
+  void add_resource_template(ResourceTemplate resource_template);
   /// The tool, prompt or resource of that name (URI), or null.
   const Tool* find_tool(std::string_view name) const;
   const Prompt* find_prompt(std::string_view name) const;
   const Resource* find_resource(std::string_view uri) const;
-  /// {"tools": [...]}, {"prompts": [...]}, {"resources": [...]}, each in the order added (MCP asks
-  /// for a deterministic order).
+  /// The resource template whose uri_template is exactly `uri_template`, or null.
+  const ResourceTemplate* find_resource_template(std::string_view uri_template) const;
+  /// The first template (in the order added) that matches `uri`, with its variables, or null.
+  const ResourceTemplate* match_resource_template(std::string_view uri,
+                                                  std::map<std::string, std::string>& variables) const;
+  /// {"tools": [...]}, {"prompts": [...]}, {"resources": [...]}, {"resourceTemplates": [...]}, each
+  /// in the order added (MCP asks for a deterministic order).
   nlohmann::json list_tools() const;
   nlohmann::json list_prompts() const;
   nlohmann::json list_resources() const;
+  nlohmann::json list_resource_templates() const;
+
+  /// Sends notifications/resources/updated for `uri` to every legacy session of this core that
+  /// subscribed to it (resources/subscribe); returns how many. Any thread, at any time.
+  std::size_t notify_resource_updated(std::string_view uri) { return subscriptions_->notify_updated(uri); }
+  ResourceSubscriptions& subscriptions() const noexcept { return *subscriptions_; }
 
   const ServerInfo& info() const noexcept { return info_; }
   /// {"name", "version"[, "title"]}: `serverInfo` of initialize, `_meta` of modern results.
   const nlohmann::json& info_json() const noexcept { return info_json_; }
-  /// The server's capabilities object (initialize and server/discover).
-  nlohmann::json capabilities() const;
+  /// The server's capabilities object: initialize's (`modern` false) or server/discover's. They
+  /// differ in `resources.subscribe`: resources/subscribe is served in legacy sessions, while
+  /// 2026-07-28 subscribes with subscriptions/listen, which this server does not serve yet.
+  nlohmann::json capabilities(bool modern = false) const;
   const RequestStateSealer& sealer() const noexcept { return sealer_; }
   const CacheHints& list_cache() const noexcept { return list_cache_; }
 
@@ -527,12 +596,13 @@ class ServerCore {
   nlohmann::json info_json_;
   RequestStateSealer sealer_;
   CacheHints list_cache_;
-  std::map<std::string, Tool, std::less<>> tools_;
-  std::vector<std::string> tool_order_;
-  std::map<std::string, Prompt, std::less<>> prompts_;
-  std::vector<std::string> prompt_order_;
-  std::map<std::string, Resource, std::less<>> resources_;
-  std::vector<std::string> resource_order_;
+  detail::Registry<Tool> tools_;
+  detail::Registry<Prompt> prompts_;
+  detail::Registry<Resource> resources_;
+  detail::Registry<ResourceTemplate> templates_;
+  std::vector<std::pair<UriTemplate, const ResourceTemplate*>> template_matchers_;  // in the order added
+  bool completions_ = false;  // some prompt argument or template variable has a Completer
+  std::shared_ptr<ResourceSubscriptions> subscriptions_ = std::make_shared<ResourceSubscriptions>();
 };
 
 struct ServerOptions {
@@ -578,9 +648,10 @@ class Server {
   /// Adds a tool to this server's ServerCore (shared with any other server on the same core); call
   /// before start(). Throws std::invalid_argument for a duplicate name or a tool without a handler.
   void add_tool(Tool tool);
-  /// Adds a prompt / a resource to this server's ServerCore, as add_tool().
+  /// Adds a prompt / a resource / a resource template to this server's ServerCore, as add_tool().
   void add_prompt(Prompt prompt);
   void add_resource(Resource resource);
+  void add_resource_template(ResourceTemplate resource_template);
 
   /// The MCP session of this connection (client capabilities, URL-mode bookkeeping; its JSON-RPC
   /// Session: session().rpc()).
