@@ -499,8 +499,8 @@ struct ResourceTemplate {
   std::string name;
   std::string description;
   std::optional<std::string> mime_type = std::nullopt;
-  std::function<nlohmann::json(ToolCall&)> handler;  ///< set this...
-  AsyncJsonHandler async_handler = nullptr;          ///< ...or this
+  std::function<nlohmann::json(ToolCall&)> handler = nullptr;  ///< set this...
+  AsyncJsonHandler async_handler = nullptr;                    ///< ...or this
   /// completion/complete for a variable (ref/resource with this uri_template), by variable name.
   std::map<std::string, Completer> completions = {};
   std::optional<std::string> title = std::nullopt;
