@@ -30,6 +30,12 @@ ToolResult ToolResult::error(std::string text) {
   return r;
 }
 
+ToolResult ToolResult::structured(nlohmann::json value) {
+  ToolResult r = ToolResult::text(value.dump());
+  r.structured_content = std::move(value);
+  return r;
+}
+
 nlohmann::json ToolResult::to_json() const {
   nlohmann::json j{{"content", content}};
   if (is_error) j["isError"] = true;
@@ -451,6 +457,7 @@ nlohmann::json ServerCore::list_tools() const {
   tools_.for_each([&](const Tool& t) {
     nlohmann::json j{{"name", t.name}, {"description", t.description}, {"inputSchema", t.input_schema}};
     if (t.title) j["title"] = *t.title;
+    if (t.output_schema) j["outputSchema"] = *t.output_schema;
     list.push_back(std::move(j));
   });
   return {{"tools", list}};

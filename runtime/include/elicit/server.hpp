@@ -59,6 +59,9 @@ struct ToolResult {
   static ToolResult of(std::vector<nlohmann::json> blocks);
   /// A tool execution error (reported in the result, as MCP asks, not as a JSON-RPC error).
   static ToolResult error(std::string text);
+  /// Structured content (MCP 2025-11-25, Tools, "Structured Content"): `value` (a JSON object) as
+  /// structuredContent and, for clients that read only content, its JSON text as a text block.
+  static ToolResult structured(nlohmann::json value);
   nlohmann::json to_json() const;
 };
 
@@ -448,6 +451,9 @@ struct Tool {
   std::optional<std::string> title = std::nullopt;
   ToolHandler handler = nullptr;             ///< set this...
   AsyncToolHandler async_handler = nullptr;  ///< ...or this
+  /// The JSON Schema of its structuredContent, listed as outputSchema (typed_tool.hpp sets it from a
+  /// generated type and keeps the promise); none: the tool returns no structured content.
+  std::optional<nlohmann::json> output_schema = std::nullopt;
 };
 
 /// An argument of a prompt (MCP, Server, "Prompts").
