@@ -2,6 +2,7 @@
 // multi round-trip requests (input-required results) and the stateless server, written as any
 // tool would be: each serves both eras (a 2025-11-25 session sends the same questions as
 // server-to-client requests). See tests/conformance-2026/SCENARIOS.md.
+#include <memory>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -150,6 +151,31 @@ void add_mrtr_fixtures(elicit::Server& server) {
   // server-stateless: no log message for a request that did not ask for one.
   server.add_tool(blocking("test_logging_tool", "Does some work without logging",
                            [](ToolCall&) { return ToolResult::text("done, nothing logged"); }));
+
+  // server-stateless, subscriptions/listen: each call adds a tool (prompt) or, when it is there,
+  // removes it; ServerCore announces the change to every listener that asked for it. The core is
+  // held weakly: it owns these tools.
+  const std::weak_ptr<elicit::ServerCore> weak_core = server.core();
+  server.add_tool(
+      blocking("test_trigger_tool_change", "Adds or removes the tool test_dynamic_tool", [weak_core](ToolCall&) {
+        const auto core = weak_core.lock();
+        if (!core) return ToolResult::error("the server is shutting down");
+        if (core->remove_tool("test_dynamic_tool")) return ToolResult::text("removed test_dynamic_tool");
+        core->add_tool(blocking("test_dynamic_tool", "Added by test_trigger_tool_change",
+                                [](ToolCall&) { return ToolResult::text("dynamic"); }));
+        return ToolResult::text("added test_dynamic_tool");
+      }));
+  server.add_tool(
+      blocking("test_trigger_prompt_change", "Adds or removes the prompt test_dynamic_prompt", [weak_core](ToolCall&) {
+        const auto core = weak_core.lock();
+        if (!core) return ToolResult::error("the server is shutting down");
+        if (core->remove_prompt("test_dynamic_prompt")) return ToolResult::text("removed test_dynamic_prompt");
+        core->add_prompt(elicit::Prompt{
+            "test_dynamic_prompt", "Added by test_trigger_prompt_change", {}, std::nullopt, [](ToolCall&) {
+              return json{{"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", "dynamic"}}}}}}};
+            }});
+        return ToolResult::text("added test_dynamic_prompt");
+      }));
 
   server.add_prompt(elicit::Prompt{
       "test_input_required_result_prompt",

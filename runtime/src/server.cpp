@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "mcp/completion_request.hpp"
+#include "mcp/listen_streams.hpp"
 
 namespace elicit {
 
@@ -98,8 +99,14 @@ struct Server::Impl {
   std::shared_ptr<JobGate> gate = std::make_shared<JobGate>();
   std::shared_ptr<WorkerPool> pool;
   std::atomic<bool> initialized{false};
-  // This session's resources/subscribe memberships (legacy only); detached by ~Server.
-  std::shared_ptr<ResourceSubscriptions::Subscriber> subscriber = core->subscriptions().attach(session);
+  // This session as a listener (legacy only): its resources/subscribe URIs, and list changes once
+  // initialized. Detached by ~Server.
+  std::shared_ptr<Subscriptions::Subscriber> subscriber =
+      core->subscriptions().attach([rpc = &session](const char* method, nlohmann::ordered_json params) {
+        return rpc->notify(method, std::move(params));
+      });
+  // The subscriptions/listen streams of modern requests on this connection.
+  std::shared_ptr<detail::ListenStreams> listens = std::make_shared<detail::ListenStreams>(session, *core);
 
   // Serves `r` in its era: a legacy session once initialize was received; else modern when its
   // _meta says so (or the error that refuses it); else legacy.
@@ -131,6 +138,8 @@ struct Server::Impl {
       return;
     }
     out.result(initialize_result(r));
+    // The capabilities said listChanged: from now on this session hears of every list change.
+    core->subscriptions().set_lists(subscriber, ListFilter{true, true, true});
   }
 
   nlohmann::json initialize_result(const Request& r) {
@@ -164,7 +173,7 @@ struct Server::Impl {
       return;
     }
     const auto name = p["name"].get<std::string>();
-    const Tool* tool = core->find_tool(name);
+    const auto tool = core->find_tool(name);
     if (!tool) {
       responder.error({error_code::invalid_params, "Unknown tool: " + name, std::nullopt});
       return;
@@ -224,14 +233,14 @@ struct Server::Impl {
     std::map<std::string, std::string> variables;
     bool from_template = false;
     if (prompt) {
-      if (const auto* found = core->find_prompt(name)) {
+      if (const auto found = core->find_prompt(name)) {
         handler = found->handler;
         async_handler = found->async_handler;
       }
-    } else if (const auto* found = core->find_resource(name)) {
+    } else if (const auto found = core->find_resource(name)) {
       handler = found->handler;
       async_handler = found->async_handler;
-    } else if (const auto* t = core->match_resource_template(name, variables)) {
+    } else if (const auto t = core->match_resource_template(name, variables)) {
       handler = t->handler;
       async_handler = t->async_handler;
       from_template = true;
@@ -304,7 +313,7 @@ struct Server::Impl {
     if (!subs.subscribe(subscriber, u)) {
       out.error(
           {error_code::invalid_params,
-           "Too many subscriptions: at most " + std::to_string(ResourceSubscriptions::max_per_session) + " per session",
+           "Too many subscriptions: at most " + std::to_string(Subscriptions::max_uris_per_subscriber) + " per session",
            std::nullopt});
       return;
     }
@@ -393,25 +402,43 @@ void Server::init(Transport& transport, std::shared_ptr<ServerCore> core, Server
   // A feature the server does not offer (no prompt, no resource added) is not a method of it:
   // -32601, as its capabilities say (2026-07-28 discover checks the two agree).
   const auto offered = [impl](const char* capability, const Responder& out, const char* method) {
-    if (impl->core->capabilities().contains(capability)) return true;
+    if (impl->core->offers(capability)) return true;
     out.error({error_code::method_not_found, std::string("Method not found: ") + method, std::nullopt});
     return false;
   };
-  // A list: the same in both eras; modern results carry caching hints.
-  const auto on_list = [&s, impl, offered](const char* method, const char* capability,
-                                           nlohmann::json (ServerCore::*list)() const) {
+  // A list: the same in both eras, one page of it (MCP, Server, Utilities, "Pagination"); modern
+  // results carry caching hints.
+  using List = std::optional<nlohmann::json> (ServerCore::*)(std::string_view) const;
+  const auto on_list = [&s, impl, offered](const char* method, const char* capability, List list) {
     s.on_request(method, [impl, offered, method, capability, list](const Request& r, Responder out) {
+      const auto serve = [&](bool modern) {
+        if (!offered(capability, out, method)) return;
+        std::string_view cursor;
+        bool given = false;
+        if (const auto c = r.params.is_object() ? r.params.find("cursor") : r.params.end();
+            r.params.is_object() && c != r.params.end() && !c->is_null()) {
+          if (!c->is_string()) {
+            out.error({error_code::invalid_params, "Invalid params: cursor must be a string", std::nullopt});
+            return;
+          }
+          cursor = c->get_ref<const std::string&>();
+          given = true;
+        }
+        // "" is a cursor too, one this server never makes: not the first page.
+        auto result = given && cursor.empty() ? std::nullopt : (impl->core.get()->*list)(cursor);
+        if (!result) {
+          out.error({error_code::invalid_params, "Invalid params: unknown cursor", std::nullopt});
+          return;
+        }
+        if (!modern) {
+          out.result(std::move(*result));
+          return;
+        }
+        add_cache_hints(*result, impl->core->list_cache());
+        impl->reply_modern(out, std::move(*result));
+      };
       impl->by_era(
-          r, out,
-          [&] {
-            if (offered(capability, out, method)) out.result((impl->core.get()->*list)());
-          },
-          [&](const ModernRequest&) {
-            if (!offered(capability, out, method)) return;
-            auto result = (impl->core.get()->*list)();
-            add_cache_hints(result, impl->core->list_cache());
-            impl->reply_modern(out, std::move(result));
-          });
+          r, out, [&] { serve(false); }, [&](const ModernRequest&) { serve(true); });
     });
   };
   on_list("tools/list", "tools", &ServerCore::list_tools);
@@ -444,6 +471,17 @@ void Server::init(Transport& transport, std::shared_ptr<ServerCore> core, Server
           });
     });
   }
+  // MCP 2026-07-28, Basic, Patterns, "Subscriptions": modern only (legacy sessions have
+  // resources/subscribe and hear of list changes without asking).
+  s.on_request("subscriptions/listen", [impl](const Request& r, Responder out) {
+    impl->by_era(
+        r, out,
+        [&] {
+          out.error({error_code::method_not_found, "Method not found: subscriptions/listen (MCP 2026-07-28 only)",
+                     std::nullopt});
+        },
+        [&](const ModernRequest&) { impl->listens->open(r, out); });
+  });
   for (const bool prompt : {true, false}) {
     const char* method = prompt ? "prompts/get" : "resources/read";
     s.on_request(method, [impl, offered, prompt, method](const Request& r, Responder out) {
@@ -504,6 +542,9 @@ ServerSession& Server::session() noexcept { return impl_->mcp; }
 const std::shared_ptr<ServerCore>& Server::core() const noexcept { return impl_->core; }
 void Server::start() { impl_->session.start(); }
 void Server::wait() { impl_->session.wait_closed(); }
-void Server::close() { impl_->session.close(); }
+void Server::close() {
+  impl_->listens->close_all();  // graceful: each stream gets its empty result before the end
+  impl_->session.close();
+}
 
 }  // namespace elicit

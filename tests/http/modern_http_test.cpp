@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <memory>
 #include <mutex>
 #include <thread>
 
@@ -610,4 +611,46 @@ TEST_CASE("the SessionSetup constructor runs setup once, whatever the number of 
   CHECK(r.status == 200);
   CHECK(json::parse(r.body)["result"]["content"][0]["text"] == "hello");
   CHECK(setups == 1);
+}
+
+TEST_CASE("subscriptions/listen holds an SSE reply open for the changes it asked for, until the client leaves",
+          "[http][modern][listen]") {
+  Fixture f;
+  const auto core = f.server->core();
+  auto c = std::make_unique<http_test::Connection>(f.server->port());
+  c->send(verb::post, "/mcp", modern_headers("subscriptions/listen"),
+          modern("L", "subscriptions/listen", {{"notifications", {{"toolsListChanged", true}}}}).dump());
+  const auto head = c->read_head();
+  REQUIRE(head.status == 200);
+  CHECK(head.header("content-type") == "text/event-stream");
+  const auto ack = c->next_message();
+  REQUIRE(ack);
+  CHECK((*ack)["method"] == "notifications/subscriptions/acknowledged");
+  CHECK((*ack)["params"]["notifications"] == json{{"toolsListChanged", true}});
+  CHECK((*ack)["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == "L");
+  CHECK(f.server->modern_request_count() == 1);
+
+  // Other requests go on meanwhile; a change reaches the stream, tagged.
+  CHECK(f.call(modern(2, "tools/list")).status == 200);
+  core->add_tool({"late", "added while served", {{"type", "object"}}, std::nullopt, [](elicit::ToolCall&) {
+                    return elicit::ToolResult::text("late");
+                  }});
+  const auto changed = c->next_message();
+  REQUIRE(changed);
+  CHECK(*changed == json{{"jsonrpc", "2.0"},
+                         {"method", "notifications/tools/list_changed"},
+                         {"params", {{"_meta", {{"io.modelcontextprotocol/subscriptionId", "L"}}}}}});
+  CHECK(json::parse(f.call(modern(3, "tools/call", {{"name", "late"}, {"arguments", json::object()}}))
+                        .body)["result"]["content"][0]["text"] == "late");
+
+  // A client that accepts only JSON cannot listen: there is no stream to send on.
+  const auto plain = f.post(modern(4, "subscriptions/listen", {{"notifications", {{"toolsListChanged", true}}}}),
+                            with(modern_headers("subscriptions/listen"), "Accept", "application/json"));
+  CHECK(error_of(plain, 4)["code"] == -32600);
+
+  // Leaving the stream ends the subscription: no request is left, nothing more is sent.
+  c.reset();
+  CHECK(f.idle());
+  CHECK(core->remove_tool("late"));
+  CHECK(f.call(modern(5, "tools/list")).status == 200);
 }

@@ -1,6 +1,6 @@
 // Resource templates, completion/complete and resource subscriptions through elicit::Server, in
 // both eras (MCP 2025-11-25, Server, Resources and Utilities, "Completion"; 2026-07-28 has no
-// resources/subscribe).
+// resources/subscribe: listen_test.cpp).
 #include <catch2/catch.hpp>
 
 #include <atomic>
@@ -247,7 +247,7 @@ TEST_CASE("A subscribed session is told when the resource changes, until it unsu
 TEST_CASE("Subscriptions per session are bounded", "[subscribe]") {
   Fixture f;
   f.client.initialize(json::object());
-  for (std::size_t i = 0; i < ResourceSubscriptions::max_per_session; ++i) {
+  for (std::size_t i = 0; i < Subscriptions::max_uris_per_subscriber; ++i) {
     const auto r = f.call("resources/subscribe", {{"uri", "test://items/" + std::to_string(i) + "/data"}});
     REQUIRE(r["result"] == json::object());
   }
@@ -258,10 +258,10 @@ TEST_CASE("Subscriptions per session are bounded", "[subscribe]") {
   CHECK(f.call("resources/subscribe", {{"uri", "test://items/0/data"}})["result"] == json::object());
 }
 
-TEST_CASE("MCP 2026-07-28 has no resources/subscribe and does not declare it", "[subscribe]") {
+TEST_CASE("MCP 2026-07-28 has no resources/subscribe: it subscribes with subscriptions/listen", "[subscribe]") {
   Fixture f;
   const auto discover = f.call("server/discover", {{"_meta", modern_meta()}})["result"];
-  CHECK(discover["capabilities"]["resources"]["subscribe"] == false);
+  CHECK(discover["capabilities"]["resources"]["subscribe"] == true);  // through resourceSubscriptions
   const auto r = f.call("resources/subscribe", {{"uri", "test://exact/1/data"}, {"_meta", modern_meta()}});
   CHECK(r["error"]["code"] == -32601);
 }

@@ -24,6 +24,7 @@ inline constexpr std::string_view client_capabilities = "io.modelcontextprotocol
 inline constexpr std::string_view client_info = "io.modelcontextprotocol/clientInfo";
 inline constexpr std::string_view server_info = "io.modelcontextprotocol/serverInfo";
 inline constexpr std::string_view log_level = "io.modelcontextprotocol/logLevel";
+inline constexpr std::string_view subscription_id = "io.modelcontextprotocol/subscriptionId";
 }  // namespace meta_key
 
 /// MCP 2026-07-28 error codes (Basic, "Error codes").

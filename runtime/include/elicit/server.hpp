@@ -2,14 +2,17 @@
 // (MCP 2025-11-25: Lifecycle, Utilities/Ping, Server features/Tools).
 #pragma once
 
+#include <atomic>
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <future>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <shared_mutex>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -27,9 +30,9 @@
 #include "elicit/logging.hpp"
 #include "elicit/protocol_era.hpp"
 #include "elicit/request_state.hpp"
-#include "elicit/resource_subscriptions.hpp"
 #include "elicit/server_session.hpp"
 #include "elicit/session.hpp"
+#include "elicit/subscriptions.hpp"
 #include "elicit/transport.hpp"
 #include "elicit/uri_template.hpp"
 #include "elicit/worker_pool.hpp"
@@ -513,29 +516,60 @@ struct ResourceTemplate {
 };
 
 namespace detail {
-// Named entries kept in the order added (MCP lists must be in a deterministic order).
+// Named entries kept in the order added (MCP lists must be in a deterministic order). Each entry
+// has a sequence number, increasing with every add, that is its position for pagination: a cursor
+// stays valid while entries before or after it come and go. Entries are shared so a call that
+// found one keeps it alive after it is removed. Not synchronised: ServerCore locks around it.
 template <class T>
 class Registry {
  public:
   // Throws std::invalid_argument naming `kind` for a duplicate key.
-  T& add(const std::string& key, T value, const char* kind) {
+  std::shared_ptr<const T> add(const std::string& key, T value, const char* kind) {
     if (by_key_.count(key)) throw std::invalid_argument(std::string("duplicate ") + kind + " " + key);
-    order_.push_back(key);
-    return by_key_.emplace(key, std::move(value)).first->second;
+    auto entry = std::make_shared<const T>(std::move(value));
+    const auto seq = next_seq_++;
+    by_key_.emplace(key, Entry{seq, entry});
+    order_.emplace(seq, key);
+    return entry;
   }
-  const T* find(std::string_view key) const {
+  // The removed entry, or null when there is none of that key.
+  std::shared_ptr<const T> remove(std::string_view key) {
     const auto it = by_key_.find(key);
-    return it == by_key_.end() ? nullptr : &it->second;
+    if (it == by_key_.end()) return nullptr;
+    auto entry = std::move(it->second.value);
+    order_.erase(it->second.seq);
+    by_key_.erase(it);
+    return entry;
+  }
+  std::shared_ptr<const T> find(std::string_view key) const {
+    const auto it = by_key_.find(key);
+    return it == by_key_.end() ? nullptr : it->second.value;
+  }
+  // Calls f(entry) for the entries from sequence number `from` on, at most `limit` of them (0: no
+  // limit), in order; returns the sequence number of the first entry left out, if any.
+  template <class F>
+  std::optional<std::uint64_t> for_page(std::uint64_t from, std::size_t limit, F&& f) const {
+    std::size_t n = 0;
+    for (auto it = order_.lower_bound(from); it != order_.end(); ++it, ++n) {
+      if (limit != 0 && n == limit) return it->first;
+      f(*by_key_.find(it->second)->second.value);
+    }
+    return std::nullopt;
   }
   template <class F>
   void for_each(F&& f) const {
-    for (const auto& key : order_) f(by_key_.at(key));
+    for_page(0, 0, std::forward<F>(f));
   }
   bool empty() const noexcept { return order_.empty(); }
 
  private:
-  std::map<std::string, T, std::less<>> by_key_;
-  std::vector<std::string> order_;
+  struct Entry {
+    std::uint64_t seq;
+    std::shared_ptr<const T> value;
+  };
+  std::map<std::string, Entry, std::less<>> by_key_;
+  std::map<std::uint64_t, std::string> order_;  // sequence number -> key
+  std::uint64_t next_seq_ = 1;
 };
 }  // namespace detail
 
@@ -547,15 +581,23 @@ struct CacheHints {
 };
 
 /// What a server offers, shared by every connection it serves (each legacy session and each modern
-/// request): its identity, its tools, and how it seals requestState. One ServerCore can back any
-/// number of Server objects and a StreamableHttpServer, so a tool table costs memory once.
-/// Thread rules: add tools before serving; while served it is read-only and thread-safe.
+/// request): its identity, its tools, prompts and resources, and how it seals requestState. One
+/// ServerCore can back any number of Server objects and a StreamableHttpServer, so a tool table
+/// costs memory once.
+///
+/// What it offers may change while it is served: every add_* and remove_* announces the change
+/// (`notifications/<kind>/list_changed`, MCP 2025-11-25 and 2026-07-28, Tools/Prompts/Resources,
+/// "List Changed Notification") to every initialized legacy session and to every 2026-07-28
+/// `subscriptions/listen` stream that asked for it. A call already running keeps what it found.
+/// The capabilities a session sees are those of the moment it initialized (or of its request):
+/// add at least one prompt (resource) before serving for `prompts` (`resources`) to be declared.
+/// Thread rules: every method is thread-safe.
 class ServerCore {
  public:
   /// `request_state`: keys, expiry and size limit of sealed requestState (request_state.hpp).
   /// Throws what RequestStateSealer's constructor throws (a key that is not 32 bytes).
   explicit ServerCore(ServerInfo info, RequestStateOptions request_state = {}, CacheHints list_cache = {});
-  ServerCore(const ServerCore&) = delete;  // template_matchers_ point into templates_
+  ServerCore(const ServerCore&) = delete;
   ServerCore& operator=(const ServerCore&) = delete;
 
   /// Adds a tool. Throws std::invalid_argument for a duplicate name or a tool without a handler.
@@ -566,49 +608,74 @@ class ServerCore {
   /// Adds a resource template. Throws std::invalid_argument for a duplicate uri_template, no
   /// handler, a template UriTemplate cannot parse, or a completion for a variable it does not have.
   void add_resource_template(ResourceTemplate resource_template);
-  /// The tool, prompt or resource of that name (URI), or null.
-  const Tool* find_tool(std::string_view name) const;
-  const Prompt* find_prompt(std::string_view name) const;
-  const Resource* find_resource(std::string_view uri) const;
-  /// The resource template whose uri_template is exactly `uri_template`, or null.
-  const ResourceTemplate* find_resource_template(std::string_view uri_template) const;
-  /// The first template (in the order added) that matches `uri`, with its variables, or null.
-  const ResourceTemplate* match_resource_template(std::string_view uri,
-                                                  std::map<std::string, std::string>& variables) const;
-  /// {"tools": [...]}, {"prompts": [...]}, {"resources": [...]}, {"resourceTemplates": [...]}, each
-  /// in the order added (MCP asks for a deterministic order).
-  nlohmann::json list_tools() const;
-  nlohmann::json list_prompts() const;
-  nlohmann::json list_resources() const;
-  nlohmann::json list_resource_templates() const;
+  /// Removes the tool (prompt, resource, template) of that name (URI, uri_template); false when
+  /// there is none. Calls already running finish with it; later ones get "Unknown tool" etc.
+  bool remove_tool(std::string_view name);
+  bool remove_prompt(std::string_view name);
+  bool remove_resource(std::string_view uri);
+  bool remove_resource_template(std::string_view uri_template);
 
-  /// Sends notifications/resources/updated for `uri` to every legacy session of this core that
-  /// subscribed to it (resources/subscribe); returns how many. Any thread, at any time.
+  /// The tool, prompt or resource of that name (URI), or null.
+  std::shared_ptr<const Tool> find_tool(std::string_view name) const;
+  std::shared_ptr<const Prompt> find_prompt(std::string_view name) const;
+  std::shared_ptr<const Resource> find_resource(std::string_view uri) const;
+  /// The resource template whose uri_template is exactly `uri_template`, or null.
+  std::shared_ptr<const ResourceTemplate> find_resource_template(std::string_view uri_template) const;
+  /// The first template (in the order added) that matches `uri`, with its variables, or null.
+  std::shared_ptr<const ResourceTemplate> match_resource_template(std::string_view uri,
+                                                                  std::map<std::string, std::string>& variables) const;
+
+  /// Entries per page of the four lists (MCP 2025-11-25 and 2026-07-28, Server, Utilities,
+  /// "Pagination"); 0 (the default): everything in one page.
+  void set_page_size(std::size_t entries) noexcept { page_size_ = entries; }
+  std::size_t page_size() const noexcept { return page_size_; }
+  /// {"tools": [...]}, {"prompts": [...]}, {"resources": [...]}, {"resourceTemplates": [...]}:
+  /// the page starting at `cursor` (empty: the first), in the order added, with "nextCursor" when
+  /// more follow. A cursor is opaque to clients and stays valid while entries come and go (it names
+  /// a position, not an index). Null for a cursor this server did not make (the caller answers
+  /// -32602).
+  std::optional<nlohmann::json> list_tools(std::string_view cursor = {}) const;
+  std::optional<nlohmann::json> list_prompts(std::string_view cursor = {}) const;
+  std::optional<nlohmann::json> list_resources(std::string_view cursor = {}) const;
+  std::optional<nlohmann::json> list_resource_templates(std::string_view cursor = {}) const;
+
+  /// Sends notifications/resources/updated for `uri` to every legacy session subscribed to it
+  /// (resources/subscribe) and every subscriptions/listen stream naming it in
+  /// resourceSubscriptions; returns to how many. Any thread, at any time.
   std::size_t notify_resource_updated(std::string_view uri) { return subscriptions_->notify_updated(uri); }
-  ResourceSubscriptions& subscriptions() const noexcept { return *subscriptions_; }
+  Subscriptions& subscriptions() const noexcept { return *subscriptions_; }
 
   const ServerInfo& info() const noexcept { return info_; }
   /// {"name", "version"[, "title"]}: `serverInfo` of initialize, `_meta` of modern results.
   const nlohmann::json& info_json() const noexcept { return info_json_; }
-  /// The server's capabilities object: initialize's (`modern` false) or server/discover's. They
-  /// differ in `resources.subscribe`: resources/subscribe is served in legacy sessions, while
-  /// 2026-07-28 subscribes with subscriptions/listen, which this server does not serve yet.
+  /// The server's capabilities object, now: initialize's (`modern` false) or server/discover's
+  /// (the same today). `tools` and `logging` always; `prompts`, `resources` and `completions`
+  /// when one is registered; listChanged true, resources.subscribe true.
   nlohmann::json capabilities(bool modern = false) const;
+  /// Whether capabilities() has this member now ("tools", "prompts", "resources", "completions",
+  /// "logging"), without building it.
+  bool offers(std::string_view capability) const;
   const RequestStateSealer& sealer() const noexcept { return sealer_; }
   const CacheHints& list_cache() const noexcept { return list_cache_; }
 
  private:
+  template <class T, class Row>
+  std::optional<nlohmann::json> list_page(const detail::Registry<T>& registry, const char* member,
+                                          std::string_view cursor, Row&& row) const;
+
   ServerInfo info_;
   nlohmann::json info_json_;
   RequestStateSealer sealer_;
   CacheHints list_cache_;
+  std::atomic<std::size_t> page_size_{0};
+  mutable std::shared_mutex mutex_;  // guards the registries, the matchers and completers_
   detail::Registry<Tool> tools_;
   detail::Registry<Prompt> prompts_;
   detail::Registry<Resource> resources_;
   detail::Registry<ResourceTemplate> templates_;
-  std::vector<std::pair<UriTemplate, const ResourceTemplate*>> template_matchers_;  // in the order added
-  bool completions_ = false;  // some prompt argument or template variable has a Completer
-  std::shared_ptr<ResourceSubscriptions> subscriptions_ = std::make_shared<ResourceSubscriptions>();
+  std::vector<std::pair<UriTemplate, std::shared_ptr<const ResourceTemplate>>> template_matchers_;  // in order
+  std::size_t completers_ = 0;  // Completers on prompt arguments and template variables
+  std::shared_ptr<Subscriptions> subscriptions_ = std::make_shared<Subscriptions>();
 };
 
 struct ServerOptions {
@@ -640,6 +707,11 @@ struct ServerOptions {
 ///    server's identity; tools/call may answer an InputRequiredResult; `server/discover` answers;
 ///    an unknown version gets -32022, a missing clientCapabilities -32602;
 ///  - a request with neither is served as legacy (capabilities unknown).
+/// Changes to what the ServerCore offers reach an initialized legacy session as
+/// `notifications/<kind>/list_changed`, and a 2026-07-28 client through `subscriptions/listen`
+/// (MCP 2026-07-28, Basic, Patterns, "Subscriptions": acknowledged first, every notification tagged
+/// with the listen request's id; at most 64 streams per connection; ended by the client's
+/// cancellation or, gracefully with an empty result, by close()).
 class Server {
  public:
   /// The transport must outlive the server. Throws std::system_error if it makes its own WorkerPool
@@ -651,8 +723,9 @@ class Server {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  /// Adds a tool to this server's ServerCore (shared with any other server on the same core); call
-  /// before start(). Throws std::invalid_argument for a duplicate name or a tool without a handler.
+  /// Adds a tool to this server's ServerCore (shared with any other server on the same core), at
+  /// any time and from any thread; the change is announced (see ServerCore). Throws
+  /// std::invalid_argument for a duplicate name or a tool without a handler.
   void add_tool(Tool tool);
   /// Adds a prompt / a resource / a resource template to this server's ServerCore, as add_tool().
   void add_prompt(Prompt prompt);
@@ -670,8 +743,9 @@ class Server {
     start();
     wait();
   }
-  /// Closes the session; blocking handlers still running see their elicitations end
-  /// transport_closed. The destructor waits for this server's running handlers to return.
+  /// Closes the session: each open subscriptions/listen stream first gets its empty result (a
+  /// graceful end); blocking handlers still running see their elicitations end transport_closed. The destructor waits
+  /// for this server's running handlers to return.
   void close();
 
  private:

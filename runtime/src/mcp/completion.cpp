@@ -63,10 +63,13 @@ std::variant<nlohmann::json, RpcError> answer_completion(const ServerCore& core,
 
   const auto type = (*ref)["type"].get<std::string>();
   const Completer* completer = nullptr;
+  // The prompt or template is kept alive while its Completer runs (it may be removed meanwhile).
+  std::shared_ptr<const Prompt> prompt;
+  std::shared_ptr<const ResourceTemplate> t;
   if (type == "ref/prompt") {
     const auto name = ref->value("name", nlohmann::json());
     if (!name.is_string()) return invalid("completion/complete: ref/prompt needs a name");
-    const auto* prompt = core.find_prompt(name.get<std::string>());
+    prompt = core.find_prompt(name.get<std::string>());
     if (!prompt) return invalid("Unknown prompt: " + name.get<std::string>(), {{"name", name}});
     const auto it = std::find_if(prompt->arguments.begin(), prompt->arguments.end(),
                                  [&](const PromptArgument& a) { return a.name == request.argument; });
@@ -76,7 +79,7 @@ std::variant<nlohmann::json, RpcError> answer_completion(const ServerCore& core,
   } else if (type == "ref/resource") {
     const auto uri = ref->value("uri", nlohmann::json());
     if (!uri.is_string()) return invalid("completion/complete: ref/resource needs a uri");
-    const auto* t = core.find_resource_template(uri.get<std::string>());
+    t = core.find_resource_template(uri.get<std::string>());
     if (!t) return invalid("Unknown resource template: " + uri.get<std::string>(), {{"uri", uri}});
     const UriTemplate parsed(t->uri_template);
     const auto& vars = parsed.variables();

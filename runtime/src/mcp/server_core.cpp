@@ -1,11 +1,41 @@
 // ServerCore: the tools, prompts, resources and resource templates a server offers, shared by all of
-// its connections, and the capabilities they make (server.hpp).
-#include "elicit/server.hpp"
-
+// its connections; their lists, pages and changes; and the capabilities they make (server.hpp).
 #include <algorithm>
+#include <charconv>
 #include <stdexcept>
 
+#include "elicit/server.hpp"
+
 namespace elicit {
+
+namespace {
+
+// Cursors name a registry position (sequence number): "c" and its decimal digits. Opaque to
+// clients (MCP, Pagination: "an opaque string token"); the letter keeps them from looking like
+// indexes a client could compute.
+std::string make_cursor(std::uint64_t seq) { return "c" + std::to_string(seq); }
+
+std::optional<std::uint64_t> parse_cursor(std::string_view cursor) {
+  if (cursor.size() < 2 || cursor.size() > 21 || cursor[0] != 'c') return std::nullopt;
+  std::uint64_t seq = 0;
+  const auto* first = cursor.data() + 1;
+  const auto* last = cursor.data() + cursor.size();
+  const auto [end, ec] = std::from_chars(first, last, seq);
+  if (ec != std::errc() || end != last || seq == 0) return std::nullopt;
+  return seq;
+}
+
+std::size_t completers_of(const Prompt& p) {
+  return static_cast<std::size_t>(
+      std::count_if(p.arguments.begin(), p.arguments.end(), [](const PromptArgument& a) { return bool(a.complete); }));
+}
+
+std::size_t completers_of(const ResourceTemplate& t) {
+  return static_cast<std::size_t>(
+      std::count_if(t.completions.begin(), t.completions.end(), [](const auto& entry) { return bool(entry.second); }));
+}
+
+}  // namespace
 
 ServerCore::ServerCore(ServerInfo info, RequestStateOptions request_state, CacheHints list_cache)
     : info_(std::move(info)), sealer_(std::move(request_state)), list_cache_(list_cache) {
@@ -13,52 +43,124 @@ ServerCore::ServerCore(ServerInfo info, RequestStateOptions request_state, Cache
   if (info_.title) info_json_["title"] = *info_.title;
 }
 
+// Every change is announced after the lock is released: a slow listener delays no lookup.
+
 void ServerCore::add_tool(Tool tool) {
   if (!tool.handler && !tool.async_handler) throw std::invalid_argument("tool " + tool.name + " has no handler");
-  const auto key = tool.name;
-  tools_.add(key, std::move(tool), "tool");
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    const auto key = tool.name;
+    tools_.add(key, std::move(tool), "tool");
+  }
+  subscriptions_->notify_list_changed(ListKind::tools);
 }
 
 void ServerCore::add_prompt(Prompt prompt) {
   if (!prompt.handler && !prompt.async_handler)
     throw std::invalid_argument("prompt " + prompt.name + " has no handler");
-  for (const auto& a : prompt.arguments) completions_ = completions_ || a.complete;
-  const auto key = prompt.name;
-  prompts_.add(key, std::move(prompt), "prompt");
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    const auto key = prompt.name;
+    const auto added = prompts_.add(key, std::move(prompt), "prompt");
+    completers_ += completers_of(*added);
+  }
+  subscriptions_->notify_list_changed(ListKind::prompts);
 }
 
 void ServerCore::add_resource(Resource resource) {
   if (!resource.handler && !resource.async_handler)
     throw std::invalid_argument("resource " + resource.uri + " has no handler");
-  const auto key = resource.uri;
-  resources_.add(key, std::move(resource), "resource");
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    const auto key = resource.uri;
+    resources_.add(key, std::move(resource), "resource");
+  }
+  subscriptions_->notify_list_changed(ListKind::resources);
 }
 
 void ServerCore::add_resource_template(ResourceTemplate t) {
   if (!t.handler && !t.async_handler)
     throw std::invalid_argument("resource template " + t.uri_template + " has no handler");
   UriTemplate matcher(t.uri_template);  // throws for a template it cannot match
-  for (const auto& [variable, completer] : t.completions) {
+  for (const auto& entry : t.completions) {
     const auto& vars = matcher.variables();
-    if (std::find(vars.begin(), vars.end(), variable) == vars.end())
-      throw std::invalid_argument("resource template " + t.uri_template + " has no variable " + variable +
+    if (std::find(vars.begin(), vars.end(), entry.first) == vars.end())
+      throw std::invalid_argument("resource template " + t.uri_template + " has no variable " + entry.first +
                                   " to complete");
-    completions_ = completions_ || completer;
   }
-  const auto key = t.uri_template;
-  const auto& added = templates_.add(key, std::move(t), "resource template");
-  template_matchers_.emplace_back(std::move(matcher), &added);
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    const auto key = t.uri_template;
+    auto added = templates_.add(key, std::move(t), "resource template");
+    completers_ += completers_of(*added);
+    template_matchers_.emplace_back(std::move(matcher), std::move(added));
+  }
+  subscriptions_->notify_list_changed(ListKind::resources);
 }
 
-const Tool* ServerCore::find_tool(std::string_view name) const { return tools_.find(name); }
-const Prompt* ServerCore::find_prompt(std::string_view name) const { return prompts_.find(name); }
-const Resource* ServerCore::find_resource(std::string_view uri) const { return resources_.find(uri); }
-const ResourceTemplate* ServerCore::find_resource_template(std::string_view uri_template) const {
+bool ServerCore::remove_tool(std::string_view name) {
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    if (!tools_.remove(name)) return false;
+  }
+  subscriptions_->notify_list_changed(ListKind::tools);
+  return true;
+}
+
+bool ServerCore::remove_prompt(std::string_view name) {
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    const auto removed = prompts_.remove(name);
+    if (!removed) return false;
+    completers_ -= completers_of(*removed);
+  }
+  subscriptions_->notify_list_changed(ListKind::prompts);
+  return true;
+}
+
+bool ServerCore::remove_resource(std::string_view uri) {
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    if (!resources_.remove(uri)) return false;
+  }
+  subscriptions_->notify_list_changed(ListKind::resources);
+  return true;
+}
+
+bool ServerCore::remove_resource_template(std::string_view uri_template) {
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    const auto removed = templates_.remove(uri_template);
+    if (!removed) return false;
+    completers_ -= completers_of(*removed);
+    template_matchers_.erase(std::remove_if(template_matchers_.begin(), template_matchers_.end(),
+                                            [&](const auto& m) { return m.second == removed; }),
+                             template_matchers_.end());
+  }
+  subscriptions_->notify_list_changed(ListKind::resources);
+  return true;
+}
+
+std::shared_ptr<const Tool> ServerCore::find_tool(std::string_view name) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  return tools_.find(name);
+}
+std::shared_ptr<const Prompt> ServerCore::find_prompt(std::string_view name) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  return prompts_.find(name);
+}
+std::shared_ptr<const Resource> ServerCore::find_resource(std::string_view uri) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  return resources_.find(uri);
+}
+std::shared_ptr<const ResourceTemplate> ServerCore::find_resource_template(std::string_view uri_template) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
   return templates_.find(uri_template);
 }
 
-const ResourceTemplate* ServerCore::match_resource_template(std::string_view uri,
-                                                            std::map<std::string, std::string>& variables) const {
+std::shared_ptr<const ResourceTemplate> ServerCore::match_resource_template(
+    std::string_view uri, std::map<std::string, std::string>& variables) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
   for (const auto& [matcher, t] : template_matchers_) {
     if (auto found = matcher.match(uri)) {
       variables = std::move(*found);
@@ -68,20 +170,37 @@ const ResourceTemplate* ServerCore::match_resource_template(std::string_view uri
   return nullptr;
 }
 
-nlohmann::json ServerCore::list_tools() const {
+template <class T, class Row>
+std::optional<nlohmann::json> ServerCore::list_page(const detail::Registry<T>& registry, const char* member,
+                                                    std::string_view cursor, Row&& row) const {
+  std::uint64_t from = 0;
+  if (!cursor.empty()) {
+    const auto seq = parse_cursor(cursor);
+    if (!seq) return std::nullopt;
+    from = *seq;
+  }
   nlohmann::json list = nlohmann::json::array();
-  tools_.for_each([&](const Tool& t) {
+  std::optional<std::uint64_t> next;
+  {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    next = registry.for_page(from, page_size_, [&](const T& entry) { list.push_back(row(entry)); });
+  }
+  nlohmann::json result{{member, std::move(list)}};
+  if (next) result["nextCursor"] = make_cursor(*next);
+  return result;
+}
+
+std::optional<nlohmann::json> ServerCore::list_tools(std::string_view cursor) const {
+  return list_page(tools_, "tools", cursor, [](const Tool& t) {
     nlohmann::json j{{"name", t.name}, {"description", t.description}, {"inputSchema", t.input_schema}};
     if (t.title) j["title"] = *t.title;
     if (t.output_schema) j["outputSchema"] = *t.output_schema;
-    list.push_back(std::move(j));
+    return j;
   });
-  return {{"tools", list}};
 }
 
-nlohmann::json ServerCore::list_prompts() const {
-  nlohmann::json list = nlohmann::json::array();
-  prompts_.for_each([&](const Prompt& p) {
+std::optional<nlohmann::json> ServerCore::list_prompts(std::string_view cursor) const {
+  return list_page(prompts_, "prompts", cursor, [](const Prompt& p) {
     nlohmann::json j{{"name", p.name}, {"description", p.description}};
     if (p.title) j["title"] = *p.title;
     if (!p.arguments.empty()) {
@@ -89,39 +208,45 @@ nlohmann::json ServerCore::list_prompts() const {
       for (const auto& a : p.arguments)
         args.push_back({{"name", a.name}, {"description", a.description}, {"required", a.required}});
     }
-    list.push_back(std::move(j));
+    return j;
   });
-  return {{"prompts", list}};
 }
 
-nlohmann::json ServerCore::list_resources() const {
-  nlohmann::json list = nlohmann::json::array();
-  resources_.for_each([&](const Resource& r) {
+std::optional<nlohmann::json> ServerCore::list_resources(std::string_view cursor) const {
+  return list_page(resources_, "resources", cursor, [](const Resource& r) {
     nlohmann::json j{{"uri", r.uri}, {"name", r.name}, {"description", r.description}};
     if (r.mime_type) j["mimeType"] = *r.mime_type;
-    list.push_back(std::move(j));
+    return j;
   });
-  return {{"resources", list}};
 }
 
-nlohmann::json ServerCore::list_resource_templates() const {
-  nlohmann::json list = nlohmann::json::array();
-  templates_.for_each([&](const ResourceTemplate& t) {
+std::optional<nlohmann::json> ServerCore::list_resource_templates(std::string_view cursor) const {
+  return list_page(templates_, "resourceTemplates", cursor, [](const ResourceTemplate& t) {
     nlohmann::json j{{"uriTemplate", t.uri_template}, {"name", t.name}, {"description", t.description}};
     if (t.mime_type) j["mimeType"] = *t.mime_type;
     if (t.title) j["title"] = *t.title;
-    list.push_back(std::move(j));
+    return j;
   });
-  return {{"resourceTemplates", list}};
 }
 
-nlohmann::json ServerCore::capabilities(bool modern) const {
+bool ServerCore::offers(std::string_view capability) const {
+  if (capability == "tools" || capability == "logging") return true;
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  if (capability == "prompts") return !prompts_.empty();
+  if (capability == "resources") return !resources_.empty() || !templates_.empty();
+  if (capability == "completions") return completers_ > 0;
+  return false;
+}
+
+nlohmann::json ServerCore::capabilities(bool /*modern*/) const {
   // logging: ToolCall::log() (logging/setLevel in a legacy session, logLevel per modern request).
-  nlohmann::json caps{{"tools", {{"listChanged", false}}}, {"logging", nlohmann::json::object()}};
-  if (!prompts_.empty()) caps["prompts"] = {{"listChanged", false}};
-  // subscribe: resources/subscribe in legacy sessions (notify_resource_updated).
-  if (!resources_.empty() || !templates_.empty()) caps["resources"] = {{"subscribe", !modern}, {"listChanged", false}};
-  if (completions_) caps["completions"] = nlohmann::json::object();
+  // listChanged: add_* and remove_* announce changes at any time (subscriptions.hpp).
+  nlohmann::json caps{{"tools", {{"listChanged", true}}}, {"logging", nlohmann::json::object()}};
+  if (offers("prompts")) caps["prompts"] = {{"listChanged", true}};
+  // subscribe: resources/subscribe in legacy sessions, resourceSubscriptions of
+  // subscriptions/listen in 2026-07-28 (notify_resource_updated).
+  if (offers("resources")) caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
+  if (offers("completions")) caps["completions"] = nlohmann::json::object();
   return caps;
 }
 

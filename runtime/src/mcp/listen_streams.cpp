@@ -1,0 +1,165 @@
+// subscriptions/listen (MCP 2026-07-28, Basic, Patterns, "Subscriptions"): a modern request that
+// stays open as a stream of the notifications its filter names.
+#include "listen_streams.hpp"
+
+#include <string>
+#include <vector>
+
+namespace elicit::detail {
+
+namespace {
+
+RpcError invalid(std::string message) { return {error_code::invalid_params, std::move(message), std::nullopt}; }
+
+// The filter's flag `name`: absent is false; anything but a boolean is an error.
+std::optional<RpcError> read_flag(const nlohmann::json& filter, const char* name, bool& out) {
+  const auto it = filter.find(name);
+  if (it == filter.end()) return std::nullopt;
+  if (!it->is_boolean()) return invalid(std::string("Invalid params: notifications.") + name + " must be a boolean");
+  out = it->get<bool>();
+  return std::nullopt;
+}
+
+}  // namespace
+
+struct ListenStreams::Stream {
+  Responder out;
+  nlohmann::json id_json;
+  std::shared_ptr<Subscriptions::Subscriber> subscriber;
+};
+
+void ListenStreams::open(const Request& request, const Responder& out) {
+  const auto& params = request.params;
+  const auto filter_it = params.is_object() ? params.find("notifications") : params.end();
+  if (!params.is_object() || filter_it == params.end() || !filter_it->is_object()) {
+    out.error(invalid("Invalid params: subscriptions/listen needs params.notifications (an object)"));
+    return;
+  }
+  const auto& filter = *filter_it;
+  ListFilter asked;
+  for (auto [name, flag] : {std::pair<const char*, bool*>{"toolsListChanged", &asked.tools},
+                            {"promptsListChanged", &asked.prompts},
+                            {"resourcesListChanged", &asked.resources}}) {
+    if (auto e = read_flag(filter, name, *flag)) {
+      out.error(std::move(*e));
+      return;
+    }
+  }
+  std::vector<std::string> uris;
+  if (const auto it = filter.find("resourceSubscriptions"); it != filter.end()) {
+    if (!it->is_array() || it->size() > Subscriptions::max_uris_per_subscriber) {
+      out.error(invalid("Invalid params: notifications.resourceSubscriptions must be an array of at most " +
+                        std::to_string(Subscriptions::max_uris_per_subscriber) + " URIs"));
+      return;
+    }
+    for (const auto& u : *it) {
+      if (!u.is_string()) {
+        out.error(invalid("Invalid params: notifications.resourceSubscriptions must hold strings"));
+        return;
+      }
+      uris.push_back(u.get<std::string>());
+    }
+  }
+
+  // What is honoured: changes of the lists this server offers, and URIs it can read. The rest is
+  // left out of the acknowledgment ("Notification types the server does not support are omitted").
+  ListFilter lists{asked.tools, asked.prompts && core_.offers("prompts"), asked.resources && core_.offers("resources")};
+  nlohmann::ordered_json honoured = nlohmann::ordered_json::object();
+  if (lists.tools) honoured["toolsListChanged"] = true;
+  if (lists.prompts) honoured["promptsListChanged"] = true;
+  if (lists.resources) honoured["resourcesListChanged"] = true;
+  std::vector<std::string> known;
+  for (auto& uri : uris) {
+    std::map<std::string, std::string> unused;
+    if (core_.find_resource(uri) || core_.match_resource_template(uri, unused)) known.push_back(std::move(uri));
+  }
+  if (!uris.empty()) honoured["resourceSubscriptions"] = known;
+
+  auto stream = std::make_shared<Stream>(Stream{out, id_to_json(request.id), nullptr});
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (closed_) {
+      out.error({error_code::internal_error, "the server is shutting down", std::nullopt});
+      return;
+    }
+    if (streams_.size() >= max_streams) {
+      out.error({error_code::invalid_request,
+                 "Invalid Request: at most " + std::to_string(max_streams) +
+                     " subscriptions/listen streams may be open on one connection",
+                 std::nullopt});
+      return;
+    }
+    streams_.emplace(request.id, stream);
+  }
+
+  // Every message of the stream goes out related to the listen request (Streamable HTTP: on its
+  // SSE reply) and names it in _meta.
+  const auto id = request.id;
+  auto sink = [rpc = &rpc_, id, id_json = stream->id_json](const char* method, nlohmann::ordered_json p) {
+    p["_meta"] = {{std::string(meta_key::subscription_id), id_json}};
+    SendContext context;
+    context.related_request = id;
+    return rpc->notify(method, std::move(p), context);
+  };
+  // The acknowledgment goes first ("MUST NOT send any notification on the subscription before
+  // it"); a change made meanwhile follows it.
+  auto subscriber = core_.subscriptions().attach_with_first(
+      std::move(sink), lists, known, "notifications/subscriptions/acknowledged", {{"notifications", honoured}});
+  if (!subscriber) {
+    end(id, false);
+    out.error({error_code::invalid_request,
+               "Invalid Request: subscriptions/listen needs a stream to the client (over HTTP, Accept: "
+               "text/event-stream)",
+               std::nullopt});
+    return;
+  }
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stream->subscriber = subscriber;
+    if (!streams_.count(id)) subscriber = nullptr;  // ended meanwhile (close_all): let go below
+  }
+  if (!subscriber) {
+    core_.subscriptions().detach(stream->subscriber);
+    return;
+  }
+  // The client's notifications/cancelled (stdio) or leaving the SSE reply (HTTP) ends it; the
+  // cancelled request gets no answer.
+  out.on_cancel([weak = weak_from_this(), id] {
+    if (const auto self = weak.lock()) self->end(id, false);
+  });
+}
+
+void ListenStreams::end(const RequestId& id, bool answer) {
+  std::shared_ptr<Stream> stream;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = streams_.find(id);
+    if (it == streams_.end()) return;
+    stream = std::move(it->second);
+    streams_.erase(it);
+  }
+  if (stream->subscriber) core_.subscriptions().detach(stream->subscriber);
+  if (answer && !stream->out.answered() && !stream->out.cancelled()) {
+    // Graceful closure: the empty result, naming the subscription.
+    nlohmann::json result{{"_meta", {{std::string(meta_key::subscription_id), stream->id_json}}}};
+    stamp_modern_result(result, core_.info_json());
+    stream->out.result(std::move(result));
+  }
+}
+
+void ListenStreams::close_all() {
+  std::vector<RequestId> ids;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    closed_ = true;
+    for (const auto& entry : streams_) ids.push_back(entry.first);
+  }
+  for (const auto& id : ids) end(id, true);
+}
+
+std::size_t ListenStreams::size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return streams_.size();
+}
+
+}  // namespace elicit::detail
