@@ -7,6 +7,7 @@
 // See tests/conformance-2026/SCENARIOS.md, section 3.
 #include <chrono>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <thread>
 #include <vector>
@@ -186,8 +187,9 @@ void add_conformance_fixtures(elicit::Server& server) {
       [](ToolCall&) {
         return json{{"contents", {{{"uri", "test://static-binary"}, {"mimeType", "image/png"}, {"blob", png_1x1()}}}}};
       }});
-  // resources/subscribe: an application calls server.core()->notify_resource_updated(uri) when it
-  // changes; here nothing changes it.
+  // resources/subscribe (2025-11-25) and subscriptions/listen resourceSubscriptions (2026-07-28):
+  // an application calls core->notify_resource_updated(uri) when it changes; here the tool
+  // test_trigger_resource_update stands for that change.
   server.add_resource(elicit::Resource{
       "test://watched-resource", "watched-resource", "A resource to subscribe to", std::string("text/plain"),
       [](ToolCall&) {
@@ -195,6 +197,13 @@ void add_conformance_fixtures(elicit::Server& server) {
             {"contents",
              {{{"uri", "test://watched-resource"}, {"mimeType", "text/plain"}, {"text", "Watched resource content"}}}}};
       }});
+  const std::weak_ptr<elicit::ServerCore> weak_core = server.core();  // weakly: the core owns the tool
+  server.add_tool(blocking("test_trigger_resource_update",
+                           "Announces a change of test://watched-resource to its subscribers", [weak_core](ToolCall&) {
+                             const auto core = weak_core.lock();
+                             const auto told = core ? core->notify_resource_updated("test://watched-resource") : 0;
+                             return ToolResult::text("told " + std::to_string(told) + " subscriber(s)");
+                           }));
   elicit::ResourceTemplate data{
       "test://template/{id}/data", "template-data", "Data of one item, by id", std::string("application/json"),
       [](ToolCall& call) {
