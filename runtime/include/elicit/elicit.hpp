@@ -95,17 +95,17 @@ std::optional<RequestId> elicit_form_async(ServerSession& session, std::string_v
                                            std::function<void(ElicitResponse)> on_done,
                                            const ElicitOptions& options = {});
 
-/// The typed reading of an untyped response: accepted content is decoded with T::decode (types,
-/// required, every constraint); content that fails makes it invalid_response with every error.
+namespace detail {
+/// The typed reading of `r`, whose accepted content is `content` (r.content, or a part of r.result
+/// when it was read in place): decoded with T::decode before r.result is moved.
 template <class T>
-Outcome<T> typed_outcome(ElicitResponse r) {
+Outcome<T> decode_outcome(ElicitResponse&& r, const nlohmann::json& content) {
   Outcome<T> out;
   out.status = r.status;
   out.error = std::move(r.error);
   out.problem = std::move(r.problem);
-  out.result = std::move(r.result);
   if (r.status == ElicitStatus::accepted) {
-    auto decoded = T::decode(r.content);
+    auto decoded = T::decode(content);
     if (decoded.ok()) {
       out.value = std::move(decoded.value);
     } else {
@@ -114,7 +114,16 @@ Outcome<T> typed_outcome(ElicitResponse r) {
       out.problem = "content does not match the requested schema";
     }
   }
+  out.result = std::move(r.result);
   return out;
+}
+}  // namespace detail
+
+/// The typed reading of an untyped response: accepted content is decoded with T::decode (types,
+/// required, every constraint); content that fails makes it invalid_response with every error.
+template <class T>
+Outcome<T> typed_outcome(ElicitResponse r) {
+  return detail::decode_outcome<T>(std::move(r), r.content);
 }
 
 /// An accepted Outcome holding `value`.
@@ -164,22 +173,8 @@ const nlohmann::json& content_of(const ElicitResponse& r);
 /// typed_outcome for a response read in place.
 template <class T>
 Outcome<T> typed_outcome_in_place(ElicitResponse r) {
-  Outcome<T> out;
-  out.status = r.status;
-  out.error = std::move(r.error);
-  out.problem = std::move(r.problem);
-  if (r.status == ElicitStatus::accepted) {
-    auto decoded = T::decode(content_of(r));
-    if (decoded.ok()) {
-      out.value = std::move(decoded.value);
-    } else {
-      out.status = ElicitStatus::invalid_response;
-      out.errors = std::move(decoded.errors);
-      out.problem = "content does not match the requested schema";
-    }
-  }
-  out.result = std::move(r.result);
-  return out;
+  const auto& content = content_of(r);
+  return decode_outcome<T>(std::move(r), content);
 }
 
 }  // namespace detail
