@@ -381,6 +381,7 @@ Server::Server(Transport& transport, std::shared_ptr<ServerCore> core, ServerOpt
 void Server::init(Transport& transport, std::shared_ptr<ServerCore> core, ServerOptions options) {
   if (!core) throw std::invalid_argument("Server needs a ServerCore");
   impl_ = std::make_unique<Impl>(transport, std::move(core), std::move(options));
+  impl_->mcp.set_log_rate(impl_->options.log_rate);
   auto* impl = impl_.get();
   auto& s = impl_->session;
   s.on_request("initialize", [impl](const Request& r, Responder out) { impl->initialize(r, out); });

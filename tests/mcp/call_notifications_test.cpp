@@ -3,6 +3,8 @@
 // per-request `io.modelcontextprotocol/logLevel` in 2026-07-28; a tool's content blocks.
 #include <catch2/catch.hpp>
 
+#include <optional>
+
 #include <elicit/content.hpp>
 #include <elicit/server.hpp>
 
@@ -39,9 +41,11 @@ Tool rich() {
 }
 
 struct Fixture {
-  Fixture() : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
+  explicit Fixture(std::optional<LogRateLimit> log_rate = LogRateLimit{})
+      : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
     ServerOptions o;
     o.worker_threads = 1;
+    o.log_rate = log_rate;
     o.session.log = [](std::string_view) {};
     server = std::make_unique<Server>(*ends.first, ServerInfo{"notify-test", "1"}, o);
     server->add_tool(chatty());
@@ -169,4 +173,28 @@ TEST_CASE("a tool result carries every content kind as built", "[content]") {
   CHECK(c[3]["resource"]["uri"] == "test://x");
   CHECK(c[4]["type"] == "resource_link");
   CHECK_FALSE(seen.back()["result"].contains("isError"));
+}
+
+TEST_CASE("log messages are rate limited per connection, in both eras", "[logging]") {
+  // 6 at once, no refill: the limit is reached within the test, whatever the machine's speed.
+  Fixture f(LogRateLimit{6, 0});
+  f.client.initialize(json::object());
+  CHECK(f.call(1, "chatty").back()["result"]["content"][0]["text"] == "LLLL---");
+  auto seen = f.call(2, "chatty");
+  CHECK(of_method(seen, "notifications/message").size() == 2);
+  CHECK(seen.back()["result"]["content"][0]["text"] == "LL-----");
+  CHECK(f.server->session().logs_dropped() == 2);
+  CHECK(f.call(3, "chatty").back()["result"]["content"][0]["text"] == "-------");
+
+  // Modern requests on one connection (stdio) share its bucket; over Streamable HTTP each modern
+  // request is a connection of its own (http_server.cpp).
+  Fixture m(LogRateLimit{3, 0});
+  const auto debug = modern_meta({{"io.modelcontextprotocol/logLevel", "debug"}});
+  CHECK(m.call(1, "chatty", debug).back()["result"]["content"][0]["text"] == "LLL----");
+  CHECK(m.call(2, "chatty", debug).back()["result"]["content"][0]["text"] == "-------");
+  // No limit.
+  Fixture unlimited(std::nullopt);
+  unlimited.client.initialize(json::object());
+  for (int id = 1; id <= 3; ++id)
+    CHECK(unlimited.call(id, "chatty").back()["result"]["content"][0]["text"] == "LLLL---");
 }

@@ -53,3 +53,26 @@ TEST_CASE("logging levels: names both ways, in RFC 5424's order", "[logging]") {
         json{{"level", "error"}, {"logger", "db"}, {"data", {{"e", 1}}}});
   CHECK_FALSE(json(log_message_params(LoggingLevel::info, "x", "")).contains("logger"));
 }
+
+TEST_CASE("LogRateBucket: a burst, then the sustained rate, never more than the burst saved up", "[logging]") {
+  using std::chrono::milliseconds;
+  const auto t0 = std::chrono::steady_clock::time_point{} + std::chrono::hours(1);
+  LogRateBucket bucket(LogRateLimit{3, 10});  // 3 at once, then one per 100 ms
+  CHECK(bucket.take(t0));
+  CHECK(bucket.take(t0));
+  CHECK(bucket.take(t0));
+  CHECK_FALSE(bucket.take(t0));
+  CHECK_FALSE(bucket.take(t0 + milliseconds(50)));
+  CHECK(bucket.take(t0 + milliseconds(100)));  // one token back
+  CHECK_FALSE(bucket.take(t0 + milliseconds(100)));
+  CHECK(bucket.dropped() == 3);
+  // A long quiet period refills to the burst, no further.
+  const auto later = t0 + std::chrono::hours(1);
+  for (int i = 0; i < 3; ++i) CHECK(bucket.take(later));
+  CHECK_FALSE(bucket.take(later));
+  // Time that goes backwards adds nothing.
+  CHECK_FALSE(bucket.take(t0));
+
+  LogRateBucket none(LogRateLimit{0, 0});
+  CHECK_FALSE(none.take(t0));
+}

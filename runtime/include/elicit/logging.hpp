@@ -4,6 +4,9 @@
 // served by both revisions; ToolCall::log() sends the messages.
 #pragma once
 
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string_view>
 
@@ -23,5 +26,32 @@ std::optional<LoggingLevel> parse_logging_level(const nlohmann::json& name) noex
 
 /// The params of notifications/message: {"level", "logger" (when not empty), "data"}.
 nlohmann::ordered_json log_message_params(LoggingLevel level, const nlohmann::json& data, std::string_view logger);
+
+/// How many notifications/message one connection may send (ServerOptions::log_rate): a token bucket, as the spec asks
+/// servers to "rate limit log messages" (Logging, "Security Considerations"). Messages over the limit are dropped and
+/// counted, not queued.
+struct LogRateLimit {
+  /// Messages that may go out at once after a quiet period (the bucket's size). 0 sends none.
+  std::size_t burst = 100;
+  /// Messages per second sustained (the bucket's refill rate); 0: `burst` messages in all.
+  double per_second = 50;
+};
+
+/// The token bucket of a LogRateLimit. Not synchronised (ServerSession locks around it).
+class LogRateBucket {
+ public:
+  explicit LogRateBucket(LogRateLimit limit) noexcept : limit_(limit), tokens_(static_cast<double>(limit.burst)) {}
+  /// Takes one token at `now` (times must not go backwards; a time before the last one counts as
+  /// the last one): true when the message may go out, else false and counted in dropped().
+  bool take(std::chrono::steady_clock::time_point now) noexcept;
+  /// Messages refused so far.
+  std::uint64_t dropped() const noexcept { return dropped_; }
+
+ private:
+  LogRateLimit limit_;
+  double tokens_;
+  std::optional<std::chrono::steady_clock::time_point> last_;
+  std::uint64_t dropped_ = 0;
+};
 
 }  // namespace elicit

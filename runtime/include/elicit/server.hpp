@@ -182,7 +182,8 @@ class ToolCall {
   /// set with logging/setLevel (every level until it does). Modern: only when the request's
   /// `_meta["io.modelcontextprotocol/logLevel"]` is set, at or above it. Returns false when not
   /// sent: filtered out, the call already answered or cancelled, or the transport cannot carry it
-  /// (as progress()). Do not log secrets: the client may show or keep them. Any thread.
+  /// (as progress()), or over ServerOptions::log_rate. Do not log secrets: the client may show or
+  /// keep them. Any thread.
   bool log(LoggingLevel level, nlohmann::json data, std::string_view logger = {});
   /// True once the client cancelled this tools/call (its answer will not be sent).
   bool cancelled() const noexcept { return responder_.cancelled(); }
@@ -695,6 +696,10 @@ struct ServerOptions {
   /// state sealed for one principal is -32602 "Invalid or expired requestState" for another
   /// (MCP 2026-07-28, Basic, Patterns, "Multi Round-Trip Requests", "requestState" security).
   std::string principal;
+  /// The rate limit of ToolCall::log() messages per connection (a stdio connection in either era,
+  /// a Streamable HTTP session, or one 2026-07-28 request over Streamable HTTP); more are dropped
+  /// (log() returns false). Default: bursts of 100, 50 per second. nullopt: no limit.
+  std::optional<LogRateLimit> log_rate = LogRateLimit{};
   SessionOptions session;
 };
 

@@ -5,6 +5,8 @@
 // capabilities themselves (ToolCall::client_capabilities) and use none of this.
 #pragma once
 
+#include <chrono>
+#include <cstdint>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -59,6 +61,13 @@ class ServerSession {
   /// none until the client sets one (then every level is sent).
   void set_log_level(LoggingLevel level);
   std::optional<LoggingLevel> log_level() const;
+  /// The rate limit of this session's log messages (nullopt: none, the default of a bare
+  /// ServerSession; elicit::Server sets ServerOptions::log_rate).
+  void set_log_rate(std::optional<LogRateLimit> limit);
+  /// Whether one more log message may go out at `now` (takes a token); always true without a limit.
+  bool admit_log(std::chrono::steady_clock::time_point now = std::chrono::steady_clock::now());
+  /// Log messages admit_log refused so far.
+  std::uint64_t logs_dropped() const;
 
  private:
   Session& rpc_;
@@ -66,6 +75,7 @@ class ServerSession {
   ClientCapabilities capabilities_;
   std::unordered_map<std::string, bool> url_elicitations_;  // elicitationId -> completed
   std::optional<LoggingLevel> log_level_;
+  std::optional<LogRateBucket> log_rate_;
 };
 
 }  // namespace elicit

@@ -27,6 +27,7 @@ bool ToolCall::log(LoggingLevel level, nlohmann::json data, std::string_view log
   const auto threshold = modern_ ? modern_->log_level : session_.log_level();
   if (modern_ && !threshold) return false;
   if (threshold && level < *threshold) return false;
+  if (!session_.admit_log()) return false;  // over ServerOptions::log_rate: dropped
   SendContext context;
   context.related_request = request_id_;
   return session_.rpc().notify("notifications/message", log_message_params(level, data, logger), context);

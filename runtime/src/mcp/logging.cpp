@@ -1,5 +1,7 @@
 #include "elicit/logging.hpp"
 
+#include <algorithm>
+
 #include <array>
 #include <string>
 
@@ -31,6 +33,20 @@ nlohmann::ordered_json log_message_params(LoggingLevel level, const nlohmann::js
   if (!logger.empty()) params["logger"] = std::string(logger);
   params["data"] = data;
   return params;
+}
+
+bool LogRateBucket::take(std::chrono::steady_clock::time_point now) noexcept {
+  if (last_ && now > *last_) {
+    const std::chrono::duration<double> elapsed = now - *last_;
+    tokens_ = std::min(static_cast<double>(limit_.burst), tokens_ + elapsed.count() * limit_.per_second);
+  }
+  if (!last_ || now > *last_) last_ = now;
+  if (tokens_ >= 1.0) {
+    tokens_ -= 1.0;
+    return true;
+  }
+  ++dropped_;
+  return false;
 }
 
 }  // namespace elicit

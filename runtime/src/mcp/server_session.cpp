@@ -51,4 +51,20 @@ std::optional<LoggingLevel> ServerSession::log_level() const {
   return log_level_;
 }
 
+void ServerSession::set_log_rate(std::optional<LogRateLimit> limit) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  log_rate_.reset();
+  if (limit) log_rate_.emplace(*limit);
+}
+
+bool ServerSession::admit_log(std::chrono::steady_clock::time_point now) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return !log_rate_ || log_rate_->take(now);
+}
+
+std::uint64_t ServerSession::logs_dropped() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return log_rate_ ? log_rate_->dropped() : 0;
+}
+
 }  // namespace elicit
