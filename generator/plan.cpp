@@ -1,6 +1,10 @@
 #include "plan.hpp"
 
+#include <cstdint>
+#include <cstdio>
 #include <map>
+#include <optional>
+#include <string>
 
 #include "names.hpp"
 
@@ -22,22 +26,90 @@ bool looks_secret(const std::string& text) {
   return false;
 }
 
-// Enumerator names: from titles when every option has one (as people read them), else from the
-// wire values; whichever gives distinct names first. Returns false when neither does.
-bool enumerator_names(const elicit::Field& f, std::vector<std::string>& out) {
-  auto attempt = [&](bool from_title) {
-    std::vector<std::string> names;
-    std::map<std::string, int> seen;
-    for (const auto& o : f.options) {
-      if (from_title && !o.title) return false;
-      names.push_back(member_name(from_title ? *o.title : o.value));
-      if (seen[names.back()]++) return false;
+// Whether `name` (an x-cpp-name) can be used as written: an identifier that is no keyword or macro
+// and none of the forms reserved to the implementation ("__" anywhere, "_" and a capital first).
+bool usable_identifier(const std::string& name) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9')) return false;
+  for (const char c : name) {
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_')) return false;
+  }
+  if (name.find("__") != std::string::npos) return false;
+  if (name.size() > 1 && name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z') return false;
+  return !is_reserved_word(name);
+}
+
+// The C++ name an x-cpp-name gives, or nullopt (with an error at `pointer`/x-cpp-name) when it
+// cannot be used.
+std::optional<std::string> explicit_name(const std::optional<std::string>& cpp_name, const std::string& file,
+                                         const std::string& pointer, Diagnostics& diags) {
+  if (!cpp_name) return std::nullopt;
+  if (usable_identifier(*cpp_name)) return cpp_name;
+  diags.error(file, pointer + "/x-cpp-name",
+              "\"" + *cpp_name +
+                  "\" cannot be a C++ name: use letters, digits and single underscores, not starting with a digit "
+                  "or _ and a capital, and not a keyword or a common macro");
+  return std::string();
+}
+
+// 8 hex digits of FNV-1a over `text`: a suffix that depends on nothing but the wire value.
+std::string hash_suffix(const std::string& text) {
+  std::uint32_t h = 2166136261u;
+  for (const char c : text) h = (h ^ static_cast<unsigned char>(c)) * 16777619u;
+  char hex[9];
+  std::snprintf(hex, sizeof hex, "%08x", static_cast<unsigned>(h));
+  return hex;
+}
+
+// Enumerator names: the option's x-cpp-name, else made from its wire value, which stays the same
+// when a display title is edited or translated. A valid schema never fails here: when two wire
+// values map to one name ("a-b", "a_b"), the first keeps it and the later one gets "_" and a hash
+// of its value, with a warning naming both. Only two equal x-cpp-names are an error (returns
+// false).
+bool enumerator_names(const elicit::Field& f, const std::string& file, Diagnostics& diags,
+                      std::vector<std::string>& out) {
+  std::map<std::string, const elicit::EnumChoice*> seen;
+  std::vector<std::optional<std::string>> chosen;
+  bool ok = true;
+  // Explicit names first: they are what the author asked for, and a derived name yields to them.
+  for (const auto& o : f.options) {
+    chosen.push_back(explicit_name(o.cpp_name, file, o.pointer, diags));
+    if (!chosen.back()) continue;
+    if (chosen.back()->empty()) {
+      ok = false;
+      continue;
     }
-    out = std::move(names);
-    return true;
-  };
-  const bool titled = !f.options.empty() && f.options.front().title.has_value();
-  return (titled && attempt(true)) || attempt(false);
+    const auto [it, fresh] = seen.emplace(*chosen.back(), &o);
+    if (!fresh) {
+      diags.error(file, o.pointer + "/x-cpp-name",
+                  "options \"" + it->second->value + "\" (" + it->second->pointer + ") and \"" + o.value +
+                      "\" both ask for the C++ enumerator \"" + *chosen.back() + "\"");
+      ok = false;
+    }
+  }
+  for (std::size_t i = 0; i < f.options.size(); ++i) {
+    const auto& o = f.options[i];
+    if (chosen[i]) {
+      out.push_back(*chosen[i]);
+      continue;
+    }
+    auto name = member_name(o.value);
+    if (const auto taken = seen.find(name); taken != seen.end()) {
+      const auto* other = taken->second;
+      name += "_" + hash_suffix(o.value);
+      diags.warning(file, o.pointer,
+                    "options \"" + other->value + "\" (" + other->pointer + ") and \"" + o.value +
+                        "\" both map to the C++ enumerator \"" + taken->first + "\"; this one is named \"" + name +
+                        "\" (give it an \"x-cpp-name\" to choose; options written as oneOf/anyOf objects)");
+      if (seen.count(name)) {
+        diags.error(file, o.pointer,
+                    "no distinct C++ enumerator for option \"" + o.value + "\": give it an x-cpp-name");
+        ok = false;
+      }
+    }
+    seen.emplace(name, &o);
+    out.push_back(std::move(name));
+  }
+  return ok;
 }
 
 }  // namespace
@@ -73,18 +145,21 @@ std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string&
   };
 
   for (const auto& f : parsed.form.fields) {
-    FieldPlan fp{f, member_name(f.name), std::nullopt};
+    const auto chosen = explicit_name(f.cpp_name, source.file, f.pointer, diags);
+    if (chosen && chosen->empty()) {
+      ok = false;
+      continue;
+    }
+    // x-cpp-name names the member as written, and the enum type and options table after it.
+    const std::string& base = chosen ? *chosen : f.name;
+    FieldPlan fp{f, chosen ? *chosen : member_name(f.name), std::nullopt};
     claim(fp.member, f, "member");
     if (f.kind == elicit::FieldKind::single_select || f.kind == elicit::FieldKind::multi_select) {
       // From the property name, not the member: "int" gives member int_ but options int_options.
-      EnumPlan e{type_name(f.name), member_name(f.name + " options"), {}};
+      EnumPlan e{type_name(base), member_name(base + " options"), {}};
       claim(e.type_name, f, "enum type");
       claim(e.options_name, f, "options table");
-      if (!enumerator_names(f, e.value_names)) {
-        diags.error(source.file, f.pointer,
-                    "the options of \"" + f.name + "\" do not map to distinct C++ enumerators (from titles or values)");
-        ok = false;
-      }
+      if (!enumerator_names(f, source.file, diags, e.value_names)) ok = false;
       fp.enumeration = std::move(e);
     }
     const bool secret = looks_secret(f.name) || (f.title && looks_secret(*f.title));

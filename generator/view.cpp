@@ -241,10 +241,23 @@ data type_view(const TypePlan& t, bool send_pattern) {
   std::vector<std::string> doc;
   const auto& schema = t.form.schema;
   nlohmann::ordered_json sent = schema;
-  if (!send_pattern && sent.contains("properties") && sent["properties"].is_object()) {
+  // x-cpp-name is for this generator alone: clients never see it.
+  const auto drop_cpp_names = [](nlohmann::ordered_json& options) {
+    if (!options.is_array()) return;
+    for (auto& o : options) {
+      if (o.is_object()) o.erase("x-cpp-name");
+    }
+  };
+  sent.erase("x-cpp-name");
+  if (sent.contains("properties") && sent["properties"].is_object()) {
     for (auto& [name, property] : sent["properties"].items()) {
       (void)name;
-      if (property.is_object()) property.erase("pattern");
+      if (!property.is_object()) continue;
+      if (!send_pattern) property.erase("pattern");
+      property.erase("x-cpp-name");
+      if (property.contains("oneOf")) drop_cpp_names(property["oneOf"]);
+      if (property.contains("items") && property["items"].is_object() && property["items"].contains("anyOf"))
+        drop_cpp_names(property["items"]["anyOf"]);
     }
   }
   if (const auto title = schema.find("title"); title != schema.end() && title->is_string())

@@ -84,7 +84,10 @@ const std::unordered_set<std::string>& assertion_keywords() {
 
 // Annotations with no effect on validation: accepted silently.
 const std::unordered_set<std::string>& quiet_annotations() {
-  static const std::unordered_set<std::string> k{"$comment", "examples", "deprecated", "readOnly", "writeOnly"};
+  // x-cpp-name: elicitgen's own extension (a C++ name for a property or an option), read where it
+  // means something and accepted silently elsewhere.
+  static const std::unordered_set<std::string> k{"$comment", "examples",  "deprecated",
+                                                 "readOnly", "writeOnly", "x-cpp-name"};
   return k;
 }
 
@@ -277,7 +280,7 @@ class Parser {
         error(ip, "option needs a string \"title\" (use \"enum\" for options without titles)");
         continue;
       }
-      f.options.push_back({c->get<std::string>(), t->get<std::string>(), ip});
+      f.options.push_back({c->get<std::string>(), t->get<std::string>(), ip, annotation_string(o, ip, "x-cpp-name")});
     }
   }
 
@@ -292,7 +295,7 @@ class Parser {
         error(ip, "enum values must be strings");
         continue;
       }
-      f.options.push_back({arr[i].get<std::string>(), std::nullopt, ip});
+      f.options.push_back({arr[i].get<std::string>(), std::nullopt, ip, std::nullopt});
     }
   }
 
@@ -313,6 +316,7 @@ class Parser {
     }
     f.title = annotation_string(p, ptr, "title");
     f.description = annotation_string(p, ptr, "description");
+    f.cpp_name = annotation_string(p, ptr, "x-cpp-name");
     const auto t = p.find("type");
     if (t == p.end()) {
       if (p.contains("$ref")) {

@@ -45,9 +45,9 @@ TEST_CASE("hostile strings survive as data, never as code", "[hostile]") {
   static constexpr char kMessage[] =
       "Hostile names: \"quotes\", back\\slash, */ comment ends, new\nlines, NUL \0 bytes, \?\?/ trigraphs";
   CHECK(HostileNames::default_message() == std::string_view(kMessage, sizeof kMessage - 1));
-  CHECK(to_string(HostileNames::Int::empty_wire_value).empty());
-  CHECK(to_string(HostileNames::Int::quote) == "a\"b");
-  CHECK(title_of(HostileNames::Int::default_) == "default");
+  CHECK(to_string(HostileNames::Int::unnamed).empty());
+  CHECK(to_string(HostileNames::Int::a_b) == "a\"b");
+  CHECK(title_of(HostileNames::Int::class_) == "default");
   CHECK(to_string(HostileNames::True::new_line) == "new\nline");
   CHECK(HostileNames::requested_schema()["properties"].size() == 18);
   CHECK(HostileNames::requested_schema()["title"] == "*/ #error title breaks out \\");

@@ -15,6 +15,12 @@ std::string write_tmp(const std::string& name, const std::string& text) {
   return path;
 }
 
+// Plans `schema` as the type "Form" read from "x.json".
+std::optional<TypePlan> plan(const std::string& schema, Diagnostics& d) {
+  SourceSchema s{"x.json", "", "x", nlohmann::ordered_json::parse(schema), std::nullopt};
+  return plan_type(s, "Form", d);
+}
+
 std::string messages(const Diagnostics& d) {
   std::ostringstream os;
   d.print(os);
@@ -74,10 +80,6 @@ TEST_CASE("load errors say where", "[load][errors]") {
 }
 
 TEST_CASE("names that collide in C++ are errors that name both properties", "[plan][errors]") {
-  auto plan = [](const char* schema, Diagnostics& d) {
-    SourceSchema s{"x.json", "", "x", nlohmann::ordered_json::parse(schema), std::nullopt};
-    return plan_type(s, "Form", d);
-  };
   Diagnostics d;
   CHECK_FALSE(
       plan(R"({"type":"object","properties":{"first-name":{"type":"string"},"firstName":{"type":"string"}}})", d));
@@ -96,15 +98,79 @@ TEST_CASE("names that collide in C++ are errors that name both properties", "[pl
       R"({"type":"object","properties":{"color":{"type":"string","enum":["a"]},"color_options":{"type":"string"}}})",
       d4));
   CHECK_THAT(messages(d4), Catch::Contains("options table"));
-  Diagnostics d5;
-  CHECK_FALSE(plan(R"({"type":"object","properties":{"c":{"type":"string","enum":["a-b","a_b"]}}})", d5));
-  CHECK_THAT(messages(d5), Catch::Contains("do not map to distinct C++ enumerators"));
-  Diagnostics d6;  // duplicate titles fall back to the distinct values
+  Diagnostics d5;  // values that map to one name: the later one gets a hash of its value, and a warning
+  const auto clash = plan(R"({"type":"object","properties":{"c":{"type":"string","enum":["a-b","a_b","a b"]}}})", d5);
+  REQUIRE(clash);
+  const auto& names = clash->fields[0].enumeration->value_names;
+  REQUIRE(names.size() == 3);
+  CHECK(names[0] == "a_b");
+  CHECK(names[1].rfind("a_b_", 0) == 0);
+  CHECK(names[1].size() == 12);
+  CHECK(names[2].rfind("a_b_", 0) == 0);
+  CHECK(names[1] != names[2]);
+  CHECK_THAT(messages(d5),
+             Catch::Contains("x.json:/properties/c/enum/1: warning: options \"a-b\" "
+                             "(/properties/c/enum/0) and \"a_b\" both map to the C++ enumerator \"a_b\""));
+  Diagnostics d5b;  // the same names again, whatever else the schema holds
+  const auto again =
+      plan(R"({"type":"object","properties":{"z":{"type":"string"},"c":{"type":"string","enum":["a-b","a_b","a b"]}}})",
+           d5b);
+  REQUIRE(again);
+  CHECK(again->fields[1].enumeration->value_names == names);
+
+  Diagnostics d6;  // enumerators come from the wire values, never from titles
   const auto ok = plan(
       R"({"type":"object","properties":{"c":{"type":"string","oneOf":[{"const":"x","title":"Same"},{"const":"y","title":"Same"}]}}})",
       d6);
   REQUIRE(ok);
   CHECK(ok->fields[0].enumeration->value_names == std::vector<std::string>{"x", "y"});
+  CHECK(messages(d6).empty());
+}
+
+TEST_CASE("x-cpp-name names a member or an enumerator; it must be usable as written", "[plan][names]") {
+  Diagnostics d;
+  const auto p = plan(R"J({"type":"object","properties":{
+      "room":{"type":"string","x-cpp-name":"venue","oneOf":[
+        {"const":"aurora-8","title":"Aurora (8 seats, 3rd floor)","x-cpp-name":"aurora"},
+        {"const":"borealis","title":"Borealis"}]},
+      "first name":{"type":"string","x-cpp-name":"givenName"}}})J",
+                      d);
+  REQUIRE(p);
+  CHECK(messages(d).empty());
+  CHECK(p->fields[0].member == "venue");
+  CHECK(p->fields[0].enumeration->type_name == "Venue");
+  CHECK(p->fields[0].enumeration->options_name == "venue_options");
+  CHECK(p->fields[0].enumeration->value_names == std::vector<std::string>{"aurora", "borealis"});
+  CHECK(p->fields[1].member == "givenName");
+
+  // An explicit name wins over a derived one, which then yields.
+  Diagnostics d1;
+  const auto yields = plan(
+      R"({"type":"object","properties":{"c":{"type":"string","oneOf":[{"const":"b","title":"B"},{"const":"a","title":"A","x-cpp-name":"b"}]}}})",
+      d1);
+  REQUIRE(yields);
+  CHECK(yields->fields[0].enumeration->value_names[1] == "b");
+  CHECK(yields->fields[0].enumeration->value_names[0].rfind("b_", 0) == 0);
+
+  for (const char* bad : {"class", "2x", "a-b", "__x", "_X", "a__b", "", "NULL", "café"}) {
+    Diagnostics e;
+    auto schema = nlohmann::ordered_json::parse(R"({"type":"object","properties":{"p":{"type":"string"}}})");
+    schema["properties"]["p"]["x-cpp-name"] = bad;
+    CHECK_FALSE(plan(schema.dump(), e));
+    CHECK_THAT(messages(e), Catch::Contains("x.json:/properties/p/x-cpp-name: error: \"" + std::string(bad) +
+                                            "\" cannot be a C++ name"));
+  }
+  Diagnostics twice;
+  CHECK_FALSE(plan(
+      R"({"type":"object","properties":{"c":{"type":"string","oneOf":[{"const":"x","title":"X","x-cpp-name":"same"},{"const":"y","title":"Y","x-cpp-name":"same"}]}}})",
+      twice));
+  CHECK_THAT(messages(twice), Catch::Contains("both ask for the C++ enumerator \"same\""));
+  Diagnostics not_string;
+  CHECK_FALSE(plan(R"({"type":"object","properties":{"p":{"type":"string","x-cpp-name":3}}})", not_string));
+  CHECK_THAT(messages(not_string), Catch::Contains("x-cpp-name must be a string"));
+  // Clients never see it.
+  Diagnostics d2;
+  CHECK(plan(R"({"type":"object","properties":{"p":{"type":"string","x-cpp-name":"q"}}})", d2));
 }
 
 TEST_CASE("fields that look like secrets get the spec's form-mode warning", "[plan][secrets]") {

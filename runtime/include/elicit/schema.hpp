@@ -41,6 +41,9 @@ struct EnumChoice {
   std::string value;                 ///< wire value sent in content
   std::optional<std::string> title;  ///< display title, when the schema has one
   std::string pointer;               ///< where the option is written in the schema
+  /// `x-cpp-name` of a titled option: the C++ enumerator the generator uses instead of one made
+  /// from the wire value (an extension; clients ignore it).
+  std::optional<std::string> cpp_name;
 };
 
 /// One property of the requested schema.
@@ -53,6 +56,8 @@ struct Field {
   bool required = false;
   std::optional<std::string> title;
   std::optional<std::string> description;
+  /// `x-cpp-name`: the C++ member name the generator uses instead of one made from `name`.
+  std::optional<std::string> cpp_name;
   std::optional<std::size_t> min_length, max_length;  ///< code points
   std::optional<std::string> pattern;                 ///< ECMA-262 source
   std::shared_ptr<const Pattern> compiled_pattern;

@@ -27,17 +27,17 @@ namespace golden {
 struct HostileNames {
   /// Options of `int_` (titled single-select, oneOf const/title).
   enum class Int {
-    empty_wire_value,  ///<  (Empty wire value)
-    quote,  ///< a"b (Quote)
-    default_,  ///< class (default)
-    nul,  ///<  (NUL)
+    unnamed,  ///<  (Empty wire value)
+    a_b,  ///< a"b (Quote)
+    class_,  ///< class (default)
+    unnamed_050c5d1f,  ///<  (NUL)
   };
   /// Each option of Int in schema order: wire value, title ("" when untitled), enumerator.
   static constexpr std::array<elicit::EnumOption<Int>, 4> int_options{{
-      {std::string_view{"", 0}, std::string_view{"Empty wire value", 16}, Int::empty_wire_value},
-      {std::string_view{"a\"b", 3}, std::string_view{"Quote", 5}, Int::quote},
-      {std::string_view{"class", 5}, std::string_view{"default", 7}, Int::default_},
-      {std::string_view{"\000", 1}, std::string_view{"NUL", 3}, Int::nul},
+      {std::string_view{"", 0}, std::string_view{"Empty wire value", 16}, Int::unnamed},
+      {std::string_view{"a\"b", 3}, std::string_view{"Quote", 5}, Int::a_b},
+      {std::string_view{"class", 5}, std::string_view{"default", 7}, Int::class_},
+      {std::string_view{"\000", 1}, std::string_view{"NUL", 3}, Int::unnamed_050c5d1f},
   }};
 
   /// Options of `true_` (untitled multi-select).
@@ -101,7 +101,7 @@ struct HostileNames {
   std::optional<std::int64_t> elicit_;
   /// "int"
   /// Required; default "a\"b".
-  Int int_ = Int::quote;
+  Int int_ = Int::a_b;
   /// "TRUE"
   /// Optional; default ["*/","1"].
   std::vector<True> true_{True::unnamed, True::_1};

@@ -39,28 +39,28 @@ struct Sep1330Enums {
 
   /// Options of `titled_single` (titled single-select, oneOf const/title).
   enum class TitledSingle {
-    first_option,  ///< value1 (First Option)
-    second_option,  ///< value2 (Second Option)
-    third_option,  ///< value3 (Third Option)
+    value1,  ///< value1 (First Option)
+    value2,  ///< value2 (Second Option)
+    value3,  ///< value3 (Third Option)
   };
   /// Each option of TitledSingle in schema order: wire value, title ("" when untitled), enumerator.
   static constexpr std::array<elicit::EnumOption<TitledSingle>, 3> titled_single_options{{
-      {std::string_view{"value1", 6}, std::string_view{"First Option", 12}, TitledSingle::first_option},
-      {std::string_view{"value2", 6}, std::string_view{"Second Option", 13}, TitledSingle::second_option},
-      {std::string_view{"value3", 6}, std::string_view{"Third Option", 12}, TitledSingle::third_option},
+      {std::string_view{"value1", 6}, std::string_view{"First Option", 12}, TitledSingle::value1},
+      {std::string_view{"value2", 6}, std::string_view{"Second Option", 13}, TitledSingle::value2},
+      {std::string_view{"value3", 6}, std::string_view{"Third Option", 12}, TitledSingle::value3},
   }};
 
   /// Options of `legacy_enum` (legacy titled single-select, enum + enumNames).
   enum class LegacyEnum {
-    option_one,  ///< opt1 (Option One)
-    option_two,  ///< opt2 (Option Two)
-    option_three,  ///< opt3 (Option Three)
+    opt1,  ///< opt1 (Option One)
+    opt2,  ///< opt2 (Option Two)
+    opt3,  ///< opt3 (Option Three)
   };
   /// Each option of LegacyEnum in schema order: wire value, title ("" when untitled), enumerator.
   static constexpr std::array<elicit::EnumOption<LegacyEnum>, 3> legacy_enum_options{{
-      {std::string_view{"opt1", 4}, std::string_view{"Option One", 10}, LegacyEnum::option_one},
-      {std::string_view{"opt2", 4}, std::string_view{"Option Two", 10}, LegacyEnum::option_two},
-      {std::string_view{"opt3", 4}, std::string_view{"Option Three", 12}, LegacyEnum::option_three},
+      {std::string_view{"opt1", 4}, std::string_view{"Option One", 10}, LegacyEnum::opt1},
+      {std::string_view{"opt2", 4}, std::string_view{"Option Two", 10}, LegacyEnum::opt2},
+      {std::string_view{"opt3", 4}, std::string_view{"Option Three", 12}, LegacyEnum::opt3},
   }};
 
   /// Options of `untitled_multi` (untitled multi-select).
@@ -78,15 +78,15 @@ struct Sep1330Enums {
 
   /// Options of `titled_multi` (titled multi-select, items.anyOf const/title).
   enum class TitledMulti {
-    first_choice,  ///< value1 (First Choice)
-    second_choice,  ///< value2 (Second Choice)
-    third_choice,  ///< value3 (Third Choice)
+    value1,  ///< value1 (First Choice)
+    value2,  ///< value2 (Second Choice)
+    value3,  ///< value3 (Third Choice)
   };
   /// Each option of TitledMulti in schema order: wire value, title ("" when untitled), enumerator.
   static constexpr std::array<elicit::EnumOption<TitledMulti>, 3> titled_multi_options{{
-      {std::string_view{"value1", 6}, std::string_view{"First Choice", 12}, TitledMulti::first_choice},
-      {std::string_view{"value2", 6}, std::string_view{"Second Choice", 13}, TitledMulti::second_choice},
-      {std::string_view{"value3", 6}, std::string_view{"Third Choice", 12}, TitledMulti::third_choice},
+      {std::string_view{"value1", 6}, std::string_view{"First Choice", 12}, TitledMulti::value1},
+      {std::string_view{"value2", 6}, std::string_view{"Second Choice", 13}, TitledMulti::value2},
+      {std::string_view{"value3", 6}, std::string_view{"Third Choice", 12}, TitledMulti::value3},
   }};
 
   /// Untitled single-select

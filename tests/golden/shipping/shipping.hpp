@@ -26,15 +26,15 @@ namespace golden {
 struct ShippingAddress {
   /// Options of `country` (titled single-select, oneOf const/title).
   enum class Country {
-    united_states,  ///< US (United States)
-    germany,  ///< DE (Germany)
-    japan,  ///< JP (Japan)
+    us,  ///< US (United States)
+    de,  ///< DE (Germany)
+    jp,  ///< JP (Japan)
   };
   /// Each option of Country in schema order: wire value, title ("" when untitled), enumerator.
   static constexpr std::array<elicit::EnumOption<Country>, 3> country_options{{
-      {std::string_view{"US", 2}, std::string_view{"United States", 13}, Country::united_states},
-      {std::string_view{"DE", 2}, std::string_view{"Germany", 7}, Country::germany},
-      {std::string_view{"JP", 2}, std::string_view{"Japan", 5}, Country::japan},
+      {std::string_view{"US", 2}, std::string_view{"United States", 13}, Country::us},
+      {std::string_view{"DE", 2}, std::string_view{"Germany", 7}, Country::de},
+      {std::string_view{"JP", 2}, std::string_view{"Japan", 5}, Country::jp},
   }};
 
   /// Recipient
@@ -48,7 +48,7 @@ struct ShippingAddress {
   std::string postal_code{};
   /// Country
   /// Optional; default "US".
-  Country country = Country::united_states;
+  Country country = Country::us;
 
   /// The requestedSchema this type was generated from, exactly as written (property order kept).
   static const nlohmann::ordered_json& requested_schema();
