@@ -115,7 +115,9 @@ bool enumerator_names(const elicit::Field& f, const std::string& file, Diagnosti
 }  // namespace
 
 const std::vector<std::string>& generated_member_names() {
-  static const std::vector<std::string> k{"requested_schema", "default_message", "validate", "decode", "elicit"};
+  // Every member function templates/header.hpp.mustache declares.
+  static const std::vector<std::string> k{"requested_schema", "default_message", "validate", "decode", "parse",
+                                          "parse_response",   "elicit"};
   return k;
 }
 
@@ -131,17 +133,39 @@ std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string&
 
   TypePlan plan{source, name, parsed.form, {}};
   bool ok = true;
-  // Every name declared in the struct's scope, with who declared it, to report collisions.
+  // Every name declared in the struct's scope, with who declared it. A valid schema never fails
+  // for C++ reasons: a derived name that is taken yields ("_" appended, else "_" and a hash of the
+  // property name), with a warning naming both; only a taken x-cpp-name is an error.
   std::map<std::string, std::string> scope{{name, "the struct itself"}};
   for (const auto& g : generated_member_names()) scope[g] = "a generated member function";
-  auto claim = [&](const std::string& id, const elicit::Field& f, const std::string& what) {
-    const auto [it, fresh] = scope.emplace(id, "the " + what + " of property \"" + f.name + "\" (" + f.pointer + ")");
-    if (fresh) return true;
-    diags.error(source.file, f.pointer,
-                "property \"" + f.name + "\" needs the C++ name \"" + id + "\" for its " + what +
-                    ", which is already taken by " + it->second);
-    ok = false;
-    return false;
+  auto claim = [&](const std::string& id, bool chosen, const elicit::Field& f, const std::string& what) {
+    auto holder = "the " + what + " of property \"" + f.name + "\" (" + f.pointer + ")";
+    const auto it = scope.find(id);
+    if (it == scope.end()) {
+      scope.emplace(id, std::move(holder));
+      return id;
+    }
+    if (chosen) {
+      diags.error(source.file, f.pointer + "/x-cpp-name",
+                  "property \"" + f.name + "\" asks for the C++ name \"" + id + "\" for its " + what +
+                      ", which is already taken by " + it->second);
+      ok = false;
+      return id;
+    }
+    auto renamed = id + "_";
+    if (scope.count(renamed)) renamed = id + "_" + hash_suffix(f.name);
+    if (scope.count(renamed)) {
+      diags.error(source.file, f.pointer,
+                  "no free C++ name for the " + what + " of property \"" + f.name + "\": give it an x-cpp-name");
+      ok = false;
+      return id;
+    }
+    diags.warning(source.file, f.pointer,
+                  "property \"" + f.name + "\" would get the C++ name \"" + id + "\" for its " + what +
+                      ", which is taken by " + it->second + "; it is named \"" + renamed +
+                      "\" (give it an x-cpp-name to choose)");
+    scope.emplace(renamed, std::move(holder));
+    return renamed;
   };
 
   for (const auto& f : parsed.form.fields) {
@@ -152,13 +176,12 @@ std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string&
     }
     // x-cpp-name names the member as written, and the enum type and options table after it.
     const std::string& base = chosen ? *chosen : f.name;
-    FieldPlan fp{f, chosen ? *chosen : member_name(f.name), std::nullopt};
-    claim(fp.member, f, "member");
+    FieldPlan fp{f, claim(chosen ? *chosen : member_name(f.name), chosen.has_value(), f, "member"), std::nullopt};
     if (f.kind == elicit::FieldKind::single_select || f.kind == elicit::FieldKind::multi_select) {
       // From the property name, not the member: "int" gives member int_ but options int_options.
-      EnumPlan e{type_name(base), member_name(base + " options"), {}};
-      claim(e.type_name, f, "enum type");
-      claim(e.options_name, f, "options table");
+      EnumPlan e{claim(type_name(base), false, f, "enum type"),
+                 claim(member_name(base + " options"), false, f, "options table"),
+                 {}};
       if (!enumerator_names(f, source.file, diags, e.value_names)) ok = false;
       fp.enumeration = std::move(e);
     }

@@ -72,7 +72,8 @@ TEST_CASE("each invalid schema fails with file:pointer: message, exit 1 and no o
        ":/requestedSchema/properties/size/enumNames: error: enumNames has 2 entries but enum has 3"},
       {"duplicate_option.json", ":/requestedSchema/properties/size/oneOf/2: error: duplicate option value \"m\""},
       {"colliding_names.json",
-       ":/requestedSchema/properties/firstName: error: property \"firstName\" needs the C++ name \"first_name\""},
+       ":/requestedSchema/properties/given/x-cpp-name: error: property \"given\" asks for the C++ name "
+       "\"first_name\" for its member, which is already taken by the member of property \"first-name\""},
       {"malformed.json",
        ":: error: malformed JSON at line 6, column 1: syntax error while parsing value - unexpected '}'"},
       {"unsupported_format.json", ":/requestedSchema/properties/ip/format: error: unsupported format \"ipv4\""},
