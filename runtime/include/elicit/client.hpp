@@ -1,0 +1,179 @@
+// An MCP client that answers elicitations (the host side), in both eras:
+//  - MCP 2025-11-25 (and 2025-06-18): `initialize`, then the server's `elicitation/create`
+//    requests are answered by the handlers (Client, Elicitation; Lifecycle);
+//  - MCP 2026-07-28: no session; every request carries its `_meta` (protocol version, client
+//    capabilities, client info), `server/discover` replaces initialize, and an input-required
+//    result is answered by retrying the request with `inputResponses` and the `requestState`
+//    echoed exactly (Basic, Patterns, "Multi Round-Trip Requests").
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "elicit/child_process.hpp"
+#include "elicit/schema.hpp"
+#include "elicit/session.hpp"
+#include "elicit/transport.hpp"
+
+namespace elicit {
+
+/// The user's answer to an elicitation (ElicitResult, MCP Client, Elicitation, "Response Actions").
+enum class ElicitAction { accept, decline, cancel };
+
+struct ElicitAnswer {
+  ElicitAction action = ElicitAction::cancel;
+  /// The form's content (accept of a form only): an object of the requested properties.
+  nlohmann::json content;
+
+  static ElicitAnswer accept(nlohmann::json content = nlohmann::json::object());
+  static ElicitAnswer decline();
+  static ElicitAnswer cancel();
+  /// {"action": ...[, "content": {...}]}: content only for a form's accept.
+  nlohmann::json to_json(bool form) const;
+};
+
+/// A typed answer to a form of type T (Client::on_form).
+template <class T>
+struct FormAnswer {
+  ElicitAction action = ElicitAction::cancel;
+  T value{};  ///< the content, for accept
+  static FormAnswer accept(T value) { return {ElicitAction::accept, std::move(value)}; }
+  static FormAnswer decline() { return {ElicitAction::decline, T{}}; }
+  static FormAnswer cancel() { return {ElicitAction::cancel, T{}}; }
+};
+
+/// What a server asks of the user: the params of one elicitation/create, read.
+struct ElicitationRequest {
+  bool url_mode = false;
+  std::string message;
+  /// Form mode: the requestedSchema as sent, and its model when it is within the spec's
+  /// restricted subset (schema.hpp); `form` is empty and `schema_problems` says why otherwise.
+  nlohmann::ordered_json requested_schema;
+  std::optional<Form> form;
+  std::vector<Diagnostic> schema_problems;
+  /// URL mode: the page to open and its elicitationId.
+  std::string url;
+  std::string elicitation_id;
+  /// The params exactly as received.
+  nlohmann::json params;
+};
+
+/// Answers one elicitation. Runs on a worker thread of the Client (2025-11-25) or on the thread
+/// that called the tool (2026-07-28); it may block while a person answers. What it throws becomes
+/// an error response (-32603) to the server (2025-11-25) or fails the call (2026-07-28).
+using ElicitationHandler = std::function<ElicitAnswer(const ElicitationRequest&)>;
+
+/// A JSON-RPC error the server answered with, or a protocol failure of the client (code 0: the
+/// server broke the protocol, e.g. more input-required rounds than ClientOptions::max_rounds).
+class ClientError : public std::runtime_error {
+ public:
+  ClientError(int code, const std::string& message, nlohmann::json data = nullptr)
+      : std::runtime_error(message), code_(code), data_(std::move(data)) {}
+  int code() const noexcept { return code_; }
+  const nlohmann::json& data() const noexcept { return data_; }
+
+ private:
+  int code_;
+  nlohmann::json data_;
+};
+
+struct ClientOptions {
+  /// "2026-07-28" (per-request metadata, no session) or "2025-11-25" / "2025-06-18" (initialize).
+  /// Caveat: the requestedSchema reaches handlers as parsed JSON, whose object members are in
+  /// sorted order, not the server's (a form should be shown in the server's order: to do).
+  std::string protocol_version = "2026-07-28";
+  /// clientInfo / `io.modelcontextprotocol/clientInfo`.
+  nlohmann::json client_info = {{"name", "elicitgen-client"}, {"version", "1"}};
+  /// Declare URL-mode elicitation (the handler then also gets URL requests). Off by default: a
+  /// host that opens URLs must show them safely first (MCP Client, Elicitation, "Safe URL Handling").
+  bool url_elicitation = false;
+  /// Input-required rounds of one request, at most (2026-07-28); one more is a ClientError.
+  std::size_t max_rounds = 16;
+  /// Timeout of each request to the server (ms); none by default (a tool may wait for a person).
+  std::optional<std::chrono::milliseconds> request_timeout;
+  SessionOptions session;
+};
+
+/// An MCP client over one transport. connect() first; then call_tool() and the list_*() calls
+/// from any thread except the transport's (they block). Handlers are set before connect().
+/// Thread-safe after connect(); requests in parallel each keep their own input-required rounds
+/// (a requestState is never shared between them).
+class Client {
+ public:
+  /// Over `transport`, which must outlive the client. Throws std::invalid_argument for a
+  /// protocol_version it does not speak.
+  explicit Client(Transport& transport, ClientOptions options = {});
+  /// Starts `argv` as a child process and speaks MCP on its stdin and stdout (its stderr goes
+  /// where `child` says). Throws what ChildProcess::spawn throws.
+  static std::unique_ptr<Client> spawn(const std::vector<std::string>& argv, ClientOptions options = {},
+                                       ChildProcessOptions child = {});
+  ~Client();
+  Client(const Client&) = delete;
+  Client& operator=(const Client&) = delete;
+
+  /// Answers every elicitation no typed handler took. Without any handler the client does not
+  /// declare the elicitation capability, and servers do not ask.
+  void on_elicitation(ElicitationHandler handler);
+  /// Answers the form elicitations whose requestedSchema is exactly T's (a type elicitgen
+  /// generated) with a T: accepted content is T's JSON. Checked before on_elicitation's handler,
+  /// in the order added. `T{}` holds the schema's defaults: FormAnswer<T>::accept(T{}) accepts them.
+  template <class T>
+  void on_form(std::function<FormAnswer<T>(const ElicitationRequest&)> handler) {
+    add_form_handler(nlohmann::json(T::requested_schema()),
+                     [handler = std::move(handler)](const ElicitationRequest& request) {
+                       auto answer = handler(request);
+                       ElicitAnswer out;
+                       out.action = answer.action;
+                       if (answer.action == ElicitAction::accept) out.content = nlohmann::json(answer.value);
+                       return out;
+                     });
+  }
+
+  /// 2025-11-25: initialize and notifications/initialized; 2026-07-28: server/discover. Returns
+  /// the result (capabilities, serverInfo, ...). Throws ClientError for an error response or a
+  /// server that does not speak ClientOptions::protocol_version.
+  nlohmann::json connect();
+  /// After connect(): the server's {name, version[, title]} (initialize's serverInfo, or the
+  /// `io.modelcontextprotocol/serverInfo` of server/discover's `_meta`; null when it sent none) and
+  /// its capabilities.
+  const nlohmann::json& server_info() const noexcept;
+  const nlohmann::json& server_capabilities() const noexcept;
+
+  /// tools/call: the CallToolResult (a tool error is a result with isError, not a throw). Throws
+  /// ClientError for a JSON-RPC error.
+  nlohmann::json call_tool(const std::string& name, nlohmann::json arguments = nlohmann::json::object());
+  /// prompts/get and resources/read, which may also ask for input in 2026-07-28.
+  nlohmann::json get_prompt(const std::string& name, nlohmann::json arguments = nlohmann::json::object());
+  nlohmann::json read_resource(const std::string& uri);
+  /// Every page of tools/list, prompts/list, resources/list: the entries (e.g. the tools array).
+  nlohmann::json list_tools();
+  nlohmann::json list_prompts();
+  nlohmann::json list_resources();
+
+  /// The JSON-RPC session underneath (for requests this class has no method for).
+  Session& session() noexcept;
+  /// Ends the connection (a spawned child is then ended by the destructor).
+  void close();
+
+ private:
+  struct Impl;
+  void add_form_handler(nlohmann::json schema, ElicitationHandler handler);
+  std::unique_ptr<ChildProcess> child_;  // destroyed last: after the transport stops reading it
+  std::unique_ptr<Transport> owned_transport_;
+  std::unique_ptr<Impl> impl_;
+};
+
+/// Reads elicitation/create params into an ElicitationRequest (never throws; a form whose schema
+/// is outside the subset has no `form` and says why in `schema_problems`).
+ElicitationRequest read_elicitation_request(const nlohmann::json& params);
+
+}  // namespace elicit

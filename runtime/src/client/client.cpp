@@ -1,0 +1,300 @@
+// elicit::Client (client.hpp): the host side of elicitation in both eras.
+#include "elicit/client.hpp"
+
+#include <algorithm>
+#include <mutex>
+#include <stdexcept>
+
+#include "elicit/protocol_era.hpp"
+#include "elicit/stdio_transport.hpp"
+#include "elicit/worker_pool.hpp"
+
+namespace elicit {
+
+ElicitAnswer ElicitAnswer::accept(nlohmann::json content) { return {ElicitAction::accept, std::move(content)}; }
+ElicitAnswer ElicitAnswer::decline() { return {ElicitAction::decline, nullptr}; }
+ElicitAnswer ElicitAnswer::cancel() { return {ElicitAction::cancel, nullptr}; }
+
+nlohmann::json ElicitAnswer::to_json(bool form) const {
+  switch (action) {
+    case ElicitAction::accept: {
+      nlohmann::json out{{"action", "accept"}};
+      // URL mode has no content; a form's accept always has an object.
+      if (form) out["content"] = content.is_object() ? content : nlohmann::json::object();
+      return out;
+    }
+    case ElicitAction::decline:
+      return {{"action", "decline"}};
+    case ElicitAction::cancel:
+      break;
+  }
+  return {{"action", "cancel"}};
+}
+
+ElicitationRequest read_elicitation_request(const nlohmann::json& params) {
+  ElicitationRequest r;
+  r.params = params;
+  if (!params.is_object()) {
+    r.schema_problems.push_back({Diagnostic::Severity::error, "", "elicitation/create params must be an object"});
+    return r;
+  }
+  if (const auto m = params.find("message"); m != params.end() && m->is_string()) r.message = m->get<std::string>();
+  r.url_mode = params.value("mode", std::string()) == "url";
+  if (r.url_mode) {
+    if (const auto u = params.find("url"); u != params.end() && u->is_string()) r.url = u->get<std::string>();
+    if (const auto e = params.find("elicitationId"); e != params.end() && e->is_string())
+      r.elicitation_id = e->get<std::string>();
+    return r;
+  }
+  const auto s = params.find("requestedSchema");
+  if (s == params.end()) {
+    r.schema_problems.push_back({Diagnostic::Severity::error, "/requestedSchema", "missing"});
+    return r;
+  }
+  r.requested_schema = nlohmann::ordered_json::parse(s->dump());
+  auto parsed = parse_requested_schema(r.requested_schema, "/requestedSchema");
+  if (parsed.ok()) r.form = std::move(parsed.form);
+  r.schema_problems = std::move(parsed.diagnostics);
+  return r;
+}
+
+namespace {
+
+bool is_modern(const std::string& version) {
+  const auto& v = modern_protocol_versions();
+  return std::find(v.begin(), v.end(), version) != v.end();
+}
+
+[[noreturn]] void throw_outcome(const RequestOutcome& o, const std::string& method) {
+  if (o.error) throw ClientError(o.error->code, o.error->message, o.error->data.value_or(nullptr));
+  std::string why = "no answer";
+  if (o.failure) {
+    switch (*o.failure) {
+      case RequestFailure::timed_out:
+        why = "timed out";
+        break;
+      case RequestFailure::cancelled:
+        why = "cancelled";
+        break;
+      case RequestFailure::transport_closed:
+        why = "the connection closed";
+        break;
+      case RequestFailure::too_many_pending:
+        why = "too many requests pending";
+        break;
+    }
+  }
+  throw ClientError(0, method + ": " + why);
+}
+
+}  // namespace
+
+struct Client::Impl {
+  Impl(Transport& transport, ClientOptions o) : options(std::move(o)), session(transport, options.session) {}
+
+  ClientOptions options;
+  Session session;
+  std::vector<std::pair<nlohmann::json, ElicitationHandler>> form_handlers;
+  ElicitationHandler fallback;
+  // 2025-11-25: the server's elicitation/create arrives on the transport's thread, which must not
+  // block; its handler, which may wait for a person, runs here.
+  std::unique_ptr<WorkerPool> workers;
+  bool modern = false;
+  nlohmann::json server_info;
+  nlohmann::json server_capabilities;
+
+  // Keeps what connect()'s result says of the server.
+  nlohmann::json remember(nlohmann::json result) {
+    server_capabilities = result.value("capabilities", nlohmann::json::object());
+    if (modern) {
+      const auto meta = result.find("_meta");
+      if (meta != result.end() && meta->is_object())
+        server_info = meta->value(std::string(meta_key::server_info), nlohmann::json());
+    } else {
+      server_info = result.value("serverInfo", nlohmann::json());
+    }
+    return result;
+  }
+
+  bool has_handler() const { return fallback || !form_handlers.empty(); }
+
+  nlohmann::json capabilities() const {
+    nlohmann::json caps = nlohmann::json::object();
+    if (!has_handler()) return caps;
+    nlohmann::json elicitation{{"form", nlohmann::json::object()}};
+    if (options.url_elicitation && fallback) elicitation["url"] = nlohmann::json::object();
+    caps["elicitation"] = elicitation;
+    return caps;
+  }
+
+  nlohmann::ordered_json meta() const {
+    return {{std::string(meta_key::protocol_version), options.protocol_version},
+            {std::string(meta_key::client_capabilities), capabilities()},
+            {std::string(meta_key::client_info), options.client_info}};
+  }
+
+  // The answer to one elicitation/create: a typed handler whose schema it is, else the fallback,
+  // else cancel (nobody here can show it).
+  nlohmann::json answer(const nlohmann::json& params) {
+    const auto request = read_elicitation_request(params);
+    if (!request.url_mode) {
+      const auto schema = params.is_object() ? params.find("requestedSchema") : params.end();
+      if (schema != params.end()) {
+        for (const auto& [wanted, handler] : form_handlers) {
+          if (wanted == *schema) return handler(request).to_json(true);
+        }
+      }
+    }
+    if (fallback && (!request.url_mode || options.url_elicitation)) return fallback(request).to_json(!request.url_mode);
+    return ElicitAnswer::cancel().to_json(false);
+  }
+
+  RequestOutcome call(const std::string& method, nlohmann::ordered_json params) {
+    CallOptions o;
+    o.timeout = options.request_timeout;
+    return session.call(method, std::move(params), o);
+  }
+
+  // One request of the era: legacy as is; modern with _meta, retried while the server answers
+  // input_required, each retry a new request (a new id) with the answers and the state it gave.
+  nlohmann::json request(const std::string& method, nlohmann::ordered_json params) {
+    if (!modern) {
+      auto o = call(method, std::move(params));
+      if (!o.result) throw_outcome(o, method);
+      return std::move(*o.result);
+    }
+    params["_meta"] = meta();
+    for (std::size_t round = 0; round <= options.max_rounds; ++round) {
+      auto o = call(method, params);
+      if (!o.result) throw_outcome(o, method);
+      auto& result = *o.result;
+      if (!result.is_object() || result.value("resultType", std::string("complete")) != "input_required")
+        return std::move(result);
+      if (round == options.max_rounds) break;
+      // The retry carries exactly what this result asked for: its answers, and its state only
+      // when it gave one (never another request's).
+      params.erase("inputResponses");
+      params.erase("requestState");
+      if (const auto it = result.find("inputRequests"); it != result.end() && it->is_object()) {
+        nlohmann::ordered_json responses = nlohmann::ordered_json::object();
+        for (const auto& [key, input] : it->items()) {
+          const auto m = input.is_object() ? input.value("method", std::string()) : std::string();
+          if (m != "elicitation/create")
+            throw ClientError(0, method + ": the server asked for " +
+                                     (m.empty() ? std::string("an unknown request") : m) +
+                                     ", which this client did not declare");
+          responses[key] = answer(input.value("params", nlohmann::json::object()));
+        }
+        params["inputResponses"] = std::move(responses);
+      }
+      if (const auto s = result.find("requestState"); s != result.end()) params["requestState"] = *s;
+    }
+    throw ClientError(0, method + ": the server asked for input more than " + std::to_string(options.max_rounds) +
+                             " times (ClientOptions::max_rounds)");
+  }
+
+  nlohmann::json list_all(const std::string& method, const char* member) {
+    nlohmann::json all = nlohmann::json::array();
+    nlohmann::ordered_json params = nlohmann::ordered_json::object();
+    for (int page = 0; page < 10000; ++page) {  // bounded: a server that pages forever is refused
+      auto result = request(method, params);
+      if (const auto it = result.find(member); it != result.end() && it->is_array()) {
+        for (auto& e : *it) all.push_back(std::move(e));
+      }
+      const auto next = result.find("nextCursor");
+      if (next == result.end() || !next->is_string()) return all;
+      params = {{"cursor", *next}};
+    }
+    throw ClientError(0, method + ": more than 10,000 pages");
+  }
+};
+
+Client::Client(Transport& transport, ClientOptions options)
+    : impl_(std::make_unique<Impl>(transport, std::move(options))) {
+  const auto& version = impl_->options.protocol_version;
+  impl_->modern = is_modern(version);
+  const auto& legacy = legacy_protocol_versions();
+  if (!impl_->modern && std::find(legacy.begin(), legacy.end(), version) == legacy.end())
+    throw std::invalid_argument("ClientOptions::protocol_version: \"" + version +
+                                "\" is not a version this client speaks");
+}
+
+std::unique_ptr<Client> Client::spawn(const std::vector<std::string>& argv, ClientOptions options,
+                                      ChildProcessOptions child) {
+  auto process = ChildProcess::spawn(argv, child);
+  StdioOptions stdio;
+  stdio.in_fd = process->stdout_fd();
+  stdio.out_fd = process->stdin_fd();
+  auto transport = std::make_unique<StdioTransport>(stdio);
+  auto client = std::unique_ptr<Client>(new Client(*transport, std::move(options)));
+  client->owned_transport_ = std::move(transport);
+  client->child_ = std::move(process);
+  return client;
+}
+
+Client::~Client() {
+  impl_->session.close();
+  impl_.reset();  // the session and the workers, before the transport they use
+  owned_transport_.reset();
+}
+
+void Client::on_elicitation(ElicitationHandler handler) { impl_->fallback = std::move(handler); }
+
+void Client::add_form_handler(nlohmann::json schema, ElicitationHandler handler) {
+  impl_->form_handlers.emplace_back(std::move(schema), std::move(handler));
+}
+
+nlohmann::json Client::connect() {
+  auto* impl = impl_.get();
+  if (!impl->modern) {
+    impl->workers = std::make_unique<WorkerPool>(2);
+    impl->session.on_request("elicitation/create", [impl](const Request& r, Responder out) {
+      impl->workers->post([impl, params = r.params, out] {
+        try {
+          out.result(impl->answer(params));
+        } catch (const std::exception& e) {
+          impl->session.log(std::string("elicitation handler threw: ") + e.what());
+          out.error({error_code::internal_error, "the client could not answer the elicitation", std::nullopt});
+        }
+      });
+    });
+  }
+  impl->session.on_request("ping", [](const Request&, Responder out) { out.result(nlohmann::json::object()); });
+  impl->session.start();
+  if (impl->modern) return impl->remember(impl->request("server/discover", nlohmann::ordered_json::object()));
+  nlohmann::ordered_json params{{"protocolVersion", impl->options.protocol_version},
+                                {"capabilities", impl->capabilities()},
+                                {"clientInfo", impl->options.client_info}};
+  auto result = impl->request("initialize", std::move(params));
+  const auto version = result.value("protocolVersion", std::string());
+  const auto& legacy = legacy_protocol_versions();
+  if (std::find(legacy.begin(), legacy.end(), version) == legacy.end())
+    throw ClientError(
+        0, "initialize: the server answered protocol version \"" + version + "\", which this client does not speak");
+  impl->session.notify("notifications/initialized", nlohmann::ordered_json::object());
+  return impl->remember(std::move(result));
+}
+
+const nlohmann::json& Client::server_info() const noexcept { return impl_->server_info; }
+const nlohmann::json& Client::server_capabilities() const noexcept { return impl_->server_capabilities; }
+
+nlohmann::json Client::call_tool(const std::string& name, nlohmann::json arguments) {
+  return impl_->request("tools/call", {{"name", name}, {"arguments", std::move(arguments)}});
+}
+
+nlohmann::json Client::get_prompt(const std::string& name, nlohmann::json arguments) {
+  return impl_->request("prompts/get", {{"name", name}, {"arguments", std::move(arguments)}});
+}
+
+nlohmann::json Client::read_resource(const std::string& uri) {
+  return impl_->request("resources/read", {{"uri", uri}});
+}
+
+nlohmann::json Client::list_tools() { return impl_->list_all("tools/list", "tools"); }
+nlohmann::json Client::list_prompts() { return impl_->list_all("prompts/list", "prompts"); }
+nlohmann::json Client::list_resources() { return impl_->list_all("resources/list", "resources"); }
+
+Session& Client::session() noexcept { return impl_->session; }
+void Client::close() { impl_->session.close(); }
+
+}  // namespace elicit

@@ -1,0 +1,193 @@
+// elicit::Client against the sample stdio server (a child process), in both eras: typed and
+// dynamic handlers, decline, no handler (no capability declared), two input-required rounds with
+// the requestState echoed, the bound on rounds, lists; and read_elicitation_request.
+#include <catch2/catch.hpp>
+
+#include <signal.h>
+
+#include <algorithm>
+#include <atomic>
+#include <string>
+
+#include <elicit/client.hpp>
+
+#include "github_username.hpp"
+#include "shipping.hpp"  // ShippingAddress and DeliveryWindow
+
+using namespace elicit;
+using nlohmann::json;
+
+namespace {
+
+std::unique_ptr<Client> sample_client(const std::string& version, std::size_t max_rounds = 16) {
+  ClientOptions o;
+  o.protocol_version = version;
+  o.max_rounds = max_rounds;
+  o.session.log = [](std::string_view) {};
+  ChildProcessOptions child;
+  child.stderr_fd = -1;  // the server's "serving on stdio" line stays out of the test's output
+  return Client::spawn({SAMPLE_STDIO_SERVER}, o, child);
+}
+
+std::string text_of(const json& result) {
+  INFO(result.dump());
+  REQUIRE(result.contains("content"));
+  return result["content"][0]["text"].get<std::string>();
+}
+
+}  // namespace
+
+TEST_CASE("client: a typed handler answers the server's form, in both eras", "[client]") {
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    auto client = sample_client(version);
+    std::atomic<int> asked{0};
+    client->on_form<samples::GithubUsername>([&](const ElicitationRequest& r) {
+      ++asked;
+      CHECK(r.message == "Please provide your GitHub username");
+      REQUIRE(r.form);
+      CHECK(r.form->fields.size() == 1);
+      samples::GithubUsername answer;
+      answer.name = "octocat";
+      return FormAnswer<samples::GithubUsername>::accept(answer);
+    });
+    client->connect();
+    CHECK(client->server_info()["name"] == "elicitgen-sample-server");
+    CHECK(client->server_capabilities().contains("tools"));
+    CHECK(text_of(client->call_tool("github_username")) == R"(accept: {"name":"octocat"})");
+    CHECK(asked == 1);
+  }
+}
+
+TEST_CASE("client: two forms in one call; 2026-07-28 takes two rounds with the requestState echoed", "[client]") {
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    auto client = sample_client(version);
+    client->on_form<samples::ShippingAddress>([](const ElicitationRequest&) {
+      samples::ShippingAddress a;
+      a.recipient = "Ada";
+      a.street = "1 Main St";
+      a.postal_code = "12345";
+      return FormAnswer<samples::ShippingAddress>::accept(a);
+    });
+    // The dynamic handler gets what no typed one took: here the delivery window.
+    std::atomic<int> dynamic{0};
+    client->on_elicitation([&](const ElicitationRequest& r) {
+      ++dynamic;
+      CHECK(r.message == "When should we deliver?");
+      CHECK(json(r.requested_schema) == json(samples::DeliveryWindow::requested_schema()));
+      samples::DeliveryWindow w;  // the schema's defaults, and the one required member
+      w.day = "2026-12-01";
+      return ElicitAnswer::accept(json(w));
+    });
+    client->connect();
+    const auto text = text_of(client->call_tool("plan_delivery"));
+    CHECK(text.rfind("accept: ", 0) == 0);
+    CHECK(text.find("\"recipient\":\"Ada\"") != std::string::npos);
+    CHECK(dynamic == 1);
+  }
+}
+
+TEST_CASE("client: decline reaches the tool; the bound on rounds stops a call", "[client]") {
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    auto client = sample_client(version);
+    client->on_elicitation([](const ElicitationRequest&) { return ElicitAnswer::decline(); });
+    client->connect();
+    CHECK(text_of(client->call_tool("contact_information")) == "decline");
+  }
+  auto bounded = sample_client("2026-07-28", 1);
+  bounded->on_elicitation([](const ElicitationRequest& r) {
+    return ElicitAnswer::accept(
+        r.message == "When should we deliver?"
+            ? json{{"day", "2026-12-01"}}
+            : json{{"recipient", "A"}, {"street", "S"}, {"postalCode", "12345"}, {"country", "US"}});
+  });
+  bounded->connect();
+  try {
+    bounded->call_tool("plan_delivery");
+    FAIL("two rounds passed a bound of one");
+  } catch (const ClientError& e) {
+    CHECK(e.code() == 0);
+    CHECK_THAT(e.what(), Catch::Contains("max_rounds"));
+  }
+}
+
+TEST_CASE("client: without a handler no elicitation capability is declared", "[client]") {
+  auto legacy = sample_client("2025-11-25");
+  legacy->connect();
+  CHECK(text_of(legacy->call_tool("github_username")) == "unsupported: the client cannot show forms");
+
+  auto modern = sample_client("2026-07-28");
+  modern->connect();
+  try {
+    modern->call_tool("github_username");
+    FAIL("a modern server asked a client that declared no elicitation");
+  } catch (const ClientError& e) {
+    CHECK(e.code() == -32021);
+  }
+}
+
+TEST_CASE("client: lists and errors", "[client]") {
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    auto client = sample_client(version);
+    client->connect();
+    const auto tools = client->list_tools();
+    CHECK(std::any_of(tools.begin(), tools.end(), [](const json& t) { return t["name"] == "github_username"; }));
+    CHECK_FALSE(client->list_prompts().empty());
+    CHECK_FALSE(client->list_resources().empty());
+    CHECK(client->read_resource("test://static-text")["contents"][0]["text"].is_string());
+    try {
+      client->call_tool("no_such_tool");
+      FAIL("an unknown tool was called");
+    } catch (const ClientError& e) {
+      CHECK(e.code() == -32602);
+    }
+  }
+}
+
+TEST_CASE("client: a protocol version it does not speak is refused before anything is sent", "[client]") {
+  ClientOptions o;
+  o.protocol_version = "2099-01-01";
+  CHECK_THROWS_AS(Client::spawn({SAMPLE_STDIO_SERVER}, o), std::invalid_argument);
+}
+
+TEST_CASE("read_elicitation_request reads forms, URL requests and schemas outside the subset", "[client]") {
+  const auto form = read_elicitation_request(
+      json{{"mode", "form"},
+           {"message", "Who?"},
+           {"requestedSchema", {{"type", "object"}, {"properties", {{"name", {{"type", "string"}}}}}}}});
+  CHECK_FALSE(form.url_mode);
+  CHECK(form.message == "Who?");
+  REQUIRE(form.form);
+  CHECK(form.form->fields[0].name == "name");
+
+  const auto url = read_elicitation_request(
+      json{{"mode", "url"}, {"message", "Sign in"}, {"url", "https://example.com/x"}, {"elicitationId", "e1"}});
+  CHECK(url.url_mode);
+  CHECK(url.url == "https://example.com/x");
+  CHECK(url.elicitation_id == "e1");
+
+  const auto nested = read_elicitation_request(
+      json{{"message", "?"}, {"requestedSchema", {{"type", "object"}, {"properties", {{"a", {{"type", "object"}}}}}}}});
+  CHECK_FALSE(nested.form);
+  REQUIRE_FALSE(nested.schema_problems.empty());
+  CHECK(nested.schema_problems[0].pointer.rfind("/requestedSchema/properties/a", 0) == 0);
+
+  CHECK(ElicitAnswer::accept(json{{"a", 1}}).to_json(true) == json{{"action", "accept"}, {"content", {{"a", 1}}}});
+  CHECK(ElicitAnswer::accept().to_json(false) == json{{"action", "accept"}});
+  CHECK(ElicitAnswer::decline().to_json(true) == json{{"action", "decline"}});
+  CHECK(ElicitAnswer::cancel().to_json(true) == json{{"action", "cancel"}});
+}
+
+TEST_CASE("ChildProcess: a program that does not exist is a system_error; a child is ended", "[client]") {
+  CHECK_THROWS_AS(ChildProcess::spawn({"/nonexistent/elicitgen-no-such-program"}), std::system_error);
+  CHECK_THROWS_AS(ChildProcess::spawn({}), std::invalid_argument);
+  ChildProcessOptions o;
+  o.exit_grace = std::chrono::milliseconds(100);
+  auto sleeper = ChildProcess::spawn({"sleep", "60"}, o);  // ignores its stdin: ends by SIGTERM
+  const auto pid = sleeper->pid();
+  sleeper.reset();
+  CHECK(::kill(pid, 0) == -1);  // reaped: no such process
+}
