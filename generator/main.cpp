@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "client_command.hpp"
 #include "elicitgen_version.hpp"
 #include "emit.hpp"
 #include "load.hpp"
@@ -276,6 +277,26 @@ int main(int argc, char** argv) {
   check->add_flag("--jsonl", check_jsonl,
                   "DATA is JSON Lines, one content object per line; each error prints as LINE:/pointer: message");
 
+  ClientCommand client_cmd;
+  auto* client =
+      app.add_subcommand("client",
+                         "Connect to an MCP server, call a tool, answer its elicitations, print the result (exit 0, 1 "
+                         "for a tool error, 2 for a failure)");
+  client->add_option("--stdio", client_cmd.stdio_command, "The server to run: \"CMD ARGS\" (quotes group, no shell)")
+      ->required();
+  client->add_option("--protocol", client_cmd.protocol, "2026-07-28 (default), 2025-11-25 or 2025-06-18")
+      ->check(CLI::IsMember({"2026-07-28", "2025-11-25", "2025-06-18"}));
+  auto* answers = client->add_option("--answers", client_cmd.answers_file,
+                                     "JSON Lines of ElicitResults ({\"action\":\"accept\",\"content\":{...}}), "
+                                     "one per elicitation, in order");
+  client->add_flag("--defaults", client_cmd.defaults, "Accept every form with its defaults; decline URL requests")
+      ->excludes(answers);
+  client->require_subcommand(1);
+  auto* call = client->add_subcommand("call", "Call one tool");
+  call->fallthrough();  // --answers / --defaults may also follow the tool
+  call->add_option("tool", client_cmd.tool, "Tool name")->required();
+  call->add_option("arguments", client_cmd.arguments_json, "Tool arguments, a JSON object (default {})");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -285,5 +306,6 @@ int main(int argc, char** argv) {
   if (*generate) return run_generate(gen);
   if (*lint) return run_lint(lint_inputs, lint_werror);
   if (*check) return run_check(check_schema, check_data, check_name, check_jsonl);
+  if (*client) return run_client(client_cmd);
   return kUnreadable;
 }

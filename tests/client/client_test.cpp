@@ -150,7 +150,9 @@ TEST_CASE("client: lists and errors", "[client]") {
 TEST_CASE("client: a protocol version it does not speak is refused before anything is sent", "[client]") {
   ClientOptions o;
   o.protocol_version = "2099-01-01";
-  CHECK_THROWS_AS(Client::spawn({SAMPLE_STDIO_SERVER}, o), std::invalid_argument);
+  ChildProcessOptions quiet;
+  quiet.stderr_fd = -1;
+  CHECK_THROWS_AS(Client::spawn({SAMPLE_STDIO_SERVER}, o, quiet), std::invalid_argument);
 }
 
 TEST_CASE("read_elicitation_request reads forms, URL requests and schemas outside the subset", "[client]") {

@@ -1,0 +1,200 @@
+// `elicitgen client` (client_command.hpp).
+#include "client_command.hpp"
+
+#include <unistd.h>
+
+#include <deque>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+
+#include <elicit/client.hpp>
+#include <elicit/form_defaults.hpp>
+
+namespace elicitgen {
+namespace {
+
+constexpr int kToolError = 1;
+constexpr int kFailed = 2;
+
+// The answers of --answers, handed out in order to the elicitations as they come.
+class AnswerQueue {
+ public:
+  // Reads FILE; false (after saying where and why on stderr) when a line is not an ElicitResult.
+  bool load(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) {
+      std::cerr << path << ": error: cannot read the answers file\n";
+      return false;
+    }
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      const auto j = nlohmann::json::parse(line, nullptr, false);
+      const auto where = path + ":" + std::to_string(n) + ": error: ";
+      if (j.is_discarded() || !j.is_object()) {
+        std::cerr << where
+                  << "each line must be one ElicitResult object, e.g. {\"action\":\"accept\",\"content\":{...}}\n";
+        return false;
+      }
+      const auto action = j.value("action", std::string());
+      elicit::ElicitAnswer a;
+      if (action == "accept") {
+        a = elicit::ElicitAnswer::accept(j.value("content", nlohmann::json::object()));
+        if (!a.content.is_object()) {
+          std::cerr << where << "/content must be an object\n";
+          return false;
+        }
+      } else if (action == "decline") {
+        a = elicit::ElicitAnswer::decline();
+      } else if (action == "cancel") {
+        a = elicit::ElicitAnswer::cancel();
+      } else {
+        std::cerr << where << "/action must be \"accept\", \"decline\" or \"cancel\"\n";
+        return false;
+      }
+      answers_.push_back(std::move(a));
+    }
+    return true;
+  }
+
+  // The next answer; cancel once they are used up.
+  elicit::ElicitAnswer next() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (answers_.empty()) {
+      std::cerr << "elicitgen client: no answer left in the answers file: cancel\n";
+      return elicit::ElicitAnswer::cancel();
+    }
+    auto a = std::move(answers_.front());
+    answers_.pop_front();
+    return a;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::deque<elicit::ElicitAnswer> answers_;
+};
+
+// Accepts a form with its defaults; a URL request is declined (consent needs a person).
+elicit::ElicitAnswer with_defaults(const elicit::ElicitationRequest& r) {
+  if (r.url_mode) return elicit::ElicitAnswer::decline();
+  if (!r.form) {
+    std::cerr << "elicitgen client: the form is outside the spec's subset (" +
+                     (r.schema_problems.empty() ? std::string("?")
+                                                : r.schema_problems[0].pointer + ": " + r.schema_problems[0].message) +
+                     "): cancel\n";
+    return elicit::ElicitAnswer::cancel();
+  }
+  return elicit::ElicitAnswer::accept(elicit::form_defaults(*r.form));
+}
+
+const char* action_name(elicit::ElicitAction a) {
+  switch (a) {
+    case elicit::ElicitAction::accept:
+      return "accept";
+    case elicit::ElicitAction::decline:
+      return "decline";
+    case elicit::ElicitAction::cancel:
+      break;
+  }
+  return "cancel";
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> split_command(const std::string& line, std::string& error) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == ' ' || c == '\t' || c == '\n') {
+      if (in_word) words.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+      continue;
+    }
+    in_word = true;
+    if (c == '\'') {
+      const auto end = line.find('\'', i + 1);
+      if (end == std::string::npos) {
+        error = "unterminated ' at offset " + std::to_string(i);
+        return std::nullopt;
+      }
+      word += line.substr(i + 1, end - i - 1);
+      i = end;
+    } else if (c == '"') {
+      std::size_t j = i + 1;
+      for (; j < line.size() && line[j] != '"'; ++j) {
+        if (line[j] == '\\' && j + 1 < line.size() && (line[j + 1] == '"' || line[j + 1] == '\\')) ++j;
+        word += line[j];
+      }
+      if (j >= line.size()) {
+        error = "unterminated \" at offset " + std::to_string(i);
+        return std::nullopt;
+      }
+      i = j;
+    } else if (c == '\\') {
+      if (i + 1 >= line.size()) {
+        error = "trailing backslash";
+        return std::nullopt;
+      }
+      word += line[++i];
+    } else {
+      word += c;
+    }
+  }
+  if (in_word) words.push_back(std::move(word));
+  return words;
+}
+
+int run_client(const ClientCommand& command) {
+  std::string error;
+  const auto argv = split_command(command.stdio_command, error);
+  if (!argv || argv->empty()) {
+    std::cerr << "elicitgen client: --stdio: " << (argv ? "no command" : error) << "\n";
+    return kFailed;
+  }
+  const auto arguments = nlohmann::json::parse(command.arguments_json, nullptr, false);
+  if (arguments.is_discarded() || !arguments.is_object()) {
+    std::cerr << "elicitgen client: ARGUMENTS_JSON must be a JSON object\n";
+    return kFailed;
+  }
+  AnswerQueue queue;
+  if (!command.answers_file.empty()) {
+    if (!queue.load(command.answers_file)) return kFailed;
+  } else if (!command.defaults) {
+    std::cerr << "elicitgen client: say how to answer the server's forms: --answers FILE or --defaults (the "
+                 "interactive terminal form is not available yet)\n";
+    return kFailed;
+  }
+  elicit::ClientOptions options;
+  options.protocol_version = command.protocol;
+  options.client_info = {{"name", "elicitgen-client"}, {"version", "1"}};
+  // URL requests reach the answers file too (accept there means the user consented out of band).
+  options.url_elicitation = !command.answers_file.empty();
+  options.session.log = [](std::string_view line) { std::cerr << "elicitgen client: " << line << "\n"; };
+  try {
+    auto client = elicit::Client::spawn(*argv, options);
+    const bool from_file = !command.answers_file.empty();
+    client->on_elicitation([&queue, from_file](const elicit::ElicitationRequest& r) {
+      auto answer = from_file ? queue.next() : with_defaults(r);
+      std::cerr << "elicitgen client: " << (r.url_mode ? "URL " + r.url + ": " : std::string("form: ")) << r.message
+                << " -> " << action_name(answer.action) << "\n";
+      return answer;
+    });
+    client->connect();
+    const auto result = client->call_tool(command.tool, arguments);
+    std::cout << result.dump(2) << "\n";
+    return result.value("isError", false) ? kToolError : 0;
+  } catch (const elicit::ClientError& e) {
+    std::cerr << "elicitgen client: " << e.what();
+    if (e.code() != 0) std::cerr << " (JSON-RPC error " << e.code() << ")";
+    std::cerr << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "elicitgen client: " << e.what() << "\n";
+  }
+  return kFailed;
+}
+
+}  // namespace elicitgen

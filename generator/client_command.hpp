@@ -1,0 +1,32 @@
+// `elicitgen client`: connect to an MCP server, call one tool, answer its elicitations from a file
+// of answers or with the forms' defaults, and print the tool result (issue 15's terminal client;
+// the interactive terminal form is not built yet).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace elicitgen {
+
+struct ClientCommand {
+  std::string stdio_command;  ///< "CMD ARGS": words split as described at split_command
+  std::string protocol = "2026-07-28";
+  std::string answers_file;  ///< JSON Lines of ElicitResults, used in order ("" when not given)
+  bool defaults = false;     ///< accept every form with its defaults
+  std::string tool;
+  std::string arguments_json = "{}";
+};
+
+/// Splits a command line into words without a shell: blanks separate words; '...' keeps its text
+/// as is; "..." keeps its text with \" and \\ escapes; a backslash outside quotes keeps the next
+/// character. No expansion of any kind. nullopt (with `error` set) for an unterminated quote or a
+/// trailing backslash.
+std::optional<std::vector<std::string>> split_command(const std::string& line, std::string& error);
+
+/// Runs the command: prints the tool result as JSON on stdout and returns 0, or 1 when the result
+/// is a tool error (isError); 2 for bad usage, unreadable answers, a server that cannot be started
+/// or a JSON-RPC error (each said on stderr).
+int run_client(const ClientCommand& command);
+
+}  // namespace elicitgen
