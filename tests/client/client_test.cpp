@@ -170,6 +170,9 @@ TEST_CASE("read_elicitation_request reads forms, URL requests and schemas outsid
   CHECK(url.url_mode);
   CHECK(url.url == "https://example.com/x");
   CHECK(url.elicitation_id == "e1");
+  CHECK(url.url_review.allowed);
+  CHECK(url.url_review.host == "example.com");
+  CHECK_FALSE(read_elicitation_request(json{{"mode", "url"}, {"url", "http://169.254.169.254/"}}).url_review.allowed);
 
   const auto nested = read_elicitation_request(
       json{{"message", "?"}, {"requestedSchema", {{"type", "object"}, {"properties", {{"a", {{"type", "object"}}}}}}}});
@@ -192,4 +195,34 @@ TEST_CASE("ChildProcess: a program that does not exist is a system_error; a chil
   const auto pid = sleeper->pid();
   sleeper.reset();
   CHECK(::kill(pid, 0) == -1);  // reaped: no such process
+}
+
+TEST_CASE("client: URL mode only when declared; the handler sees the reviewed URL", "[client][url]") {
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    ClientOptions o;
+    o.protocol_version = version;
+    o.url_elicitation = true;
+    o.session.log = [](std::string_view) {};
+    ChildProcessOptions quiet;
+    quiet.stderr_fd = -1;
+    auto client = Client::spawn({SAMPLE_STDIO_SERVER}, o, quiet);
+    std::string seen_host;
+    client->on_elicitation([&](const ElicitationRequest& r) {
+      REQUIRE(r.url_mode);
+      CHECK(r.url == "https://mcp.example.com/connect");
+      CHECK(r.url_review.allowed);
+      seen_host = r.url_review.host;
+      return ElicitAnswer::accept();  // the user consented to open it
+    });
+    client->connect();
+    CHECK(client->server_capabilities().is_object());
+    CHECK(text_of(client->call_tool("connect_account")).rfind("url accepted", 0) == 0);
+    CHECK(seen_host == "mcp.example.com");
+  }
+  // Not declared: the server does not ask (legacy: the tool says so; modern: -32021).
+  auto legacy = sample_client("2025-11-25");
+  legacy->on_elicitation([](const ElicitationRequest&) { return ElicitAnswer::accept(); });
+  legacy->connect();
+  CHECK(text_of(legacy->call_tool("connect_account")) == "url unsupported");
 }

@@ -23,6 +23,7 @@
 #include "elicit/schema.hpp"
 #include "elicit/session.hpp"
 #include "elicit/transport.hpp"
+#include "elicit/url_safety.hpp"
 
 namespace elicit {
 
@@ -60,9 +61,12 @@ struct ElicitationRequest {
   nlohmann::ordered_json requested_schema;
   std::optional<Form> form;
   std::vector<Diagnostic> schema_problems;
-  /// URL mode: the page to open and its elicitationId.
+  /// URL mode: the page to open, its elicitationId, and what review_url found: show
+  /// `url_review.host` highlighted and its warnings before asking for consent. A handler never
+  /// sees a URL the review refused (the Client declines it).
   std::string url;
   std::string elicitation_id;
+  UrlReview url_review;
   /// The params exactly as received.
   nlohmann::json params;
 };
@@ -96,6 +100,8 @@ struct ClientOptions {
   /// Declare URL-mode elicitation (the handler then also gets URL requests). Off by default: a
   /// host that opens URLs must show them safely first (MCP Client, Elicitation, "Safe URL Handling").
   bool url_elicitation = false;
+  /// How URL-mode requests are reviewed (url_safety.hpp).
+  UrlSafetyOptions url_safety;
   /// Input-required rounds of one request, at most (2026-07-28); one more is a ClientError.
   std::size_t max_rounds = 16;
   /// Timeout of each request to the server (ms); none by default (a tool may wait for a person).
@@ -173,7 +179,8 @@ class Client {
 };
 
 /// Reads elicitation/create params into an ElicitationRequest (never throws; a form whose schema
-/// is outside the subset has no `form` and says why in `schema_problems`).
-ElicitationRequest read_elicitation_request(const nlohmann::json& params);
+/// is outside the subset has no `form` and says why in `schema_problems`; a URL is reviewed with
+/// `url_safety`).
+ElicitationRequest read_elicitation_request(const nlohmann::json& params, const UrlSafetyOptions& url_safety = {});
 
 }  // namespace elicit

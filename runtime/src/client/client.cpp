@@ -31,7 +31,7 @@ nlohmann::json ElicitAnswer::to_json(bool form) const {
   return {{"action", "cancel"}};
 }
 
-ElicitationRequest read_elicitation_request(const nlohmann::json& params) {
+ElicitationRequest read_elicitation_request(const nlohmann::json& params, const UrlSafetyOptions& url_safety) {
   ElicitationRequest r;
   r.params = params;
   if (!params.is_object()) {
@@ -44,6 +44,7 @@ ElicitationRequest read_elicitation_request(const nlohmann::json& params) {
     if (const auto u = params.find("url"); u != params.end() && u->is_string()) r.url = u->get<std::string>();
     if (const auto e = params.find("elicitationId"); e != params.end() && e->is_string())
       r.elicitation_id = e->get<std::string>();
+    r.url_review = review_url(r.url, url_safety);
     return r;
   }
   const auto s = params.find("requestedSchema");
@@ -136,7 +137,12 @@ struct Client::Impl {
   // The answer to one elicitation/create: a typed handler whose schema it is, else the fallback,
   // else cancel (nobody here can show it).
   nlohmann::json answer(const nlohmann::json& params) {
-    const auto request = read_elicitation_request(params);
+    const auto request = read_elicitation_request(params, options.url_safety);
+    if (request.url_mode && !request.url_review.allowed) {
+      // Never offered to the user (Safe URL Handling): declined, and said in the log.
+      session.log("declined a URL-mode elicitation: " + request.url_review.refusal);
+      return ElicitAnswer::decline().to_json(false);
+    }
     if (!request.url_mode) {
       const auto schema = params.is_object() ? params.find("requestedSchema") : params.end();
       if (schema != params.end()) {
