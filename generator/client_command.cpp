@@ -10,6 +10,9 @@
 
 #include <elicit/client.hpp>
 #include <elicit/form_defaults.hpp>
+#ifdef ELICITGEN_HAS_HTTP
+#include <elicit/http_client_transport.hpp>
+#endif
 
 namespace elicitgen {
 namespace {
@@ -150,10 +153,17 @@ std::optional<std::vector<std::string>> split_command(const std::string& line, s
 
 int run_client(const ClientCommand& command) {
   std::string error;
-  const auto argv = split_command(command.stdio_command, error);
-  if (!argv || argv->empty()) {
-    std::cerr << "elicitgen client: --stdio: " << (argv ? "no command" : error) << "\n";
+  std::optional<std::vector<std::string>> argv;
+  if (command.url.empty() && command.stdio_command.empty()) {
+    std::cerr << "elicitgen client: say which server: --stdio \"CMD ARGS\" or --url URL\n";
     return kFailed;
+  }
+  if (command.url.empty()) {
+    argv = split_command(command.stdio_command, error);
+    if (!argv || argv->empty()) {
+      std::cerr << "elicitgen client: --stdio: " << (argv ? "no command" : error) << "\n";
+      return kFailed;
+    }
   }
   const auto arguments = nlohmann::json::parse(command.arguments_json, nullptr, false);
   if (arguments.is_discarded() || !arguments.is_object()) {
@@ -175,7 +185,20 @@ int run_client(const ClientCommand& command) {
   options.url_elicitation = !command.answers_file.empty();
   options.session.log = [](std::string_view line) { std::cerr << "elicitgen client: " << line << "\n"; };
   try {
-    auto client = elicit::Client::spawn(*argv, options);
+    std::unique_ptr<elicit::Client> client;
+    if (argv) {
+      client = elicit::Client::spawn(*argv, options);
+    } else {
+#ifdef ELICITGEN_HAS_HTTP
+      elicit::http::HttpClientOptions http;
+      http.url = command.url;
+      http.protocol_version = command.protocol;
+      client = std::make_unique<elicit::Client>(std::make_unique<elicit::http::HttpClientTransport>(http), options);
+#else
+      std::cerr << "elicitgen client: --url: this elicitgen was built without Streamable HTTP (Boost)\n";
+      return kFailed;
+#endif
+    }
     const bool from_file = !command.answers_file.empty();
     client->on_elicitation([&queue, from_file](const elicit::ElicitationRequest& r) {
       auto answer = from_file ? queue.next() : with_defaults(r);

@@ -11,6 +11,7 @@ namespace elicitgen {
 
 struct ClientCommand {
   std::string stdio_command;  ///< "CMD ARGS": words split as described at split_command
+  std::string url;            ///< a Streamable HTTP endpoint instead (http:// only)
   std::string protocol = "2026-07-28";
   std::string answers_file;  ///< JSON Lines of ElicitResults, used in order ("" when not given)
   bool defaults = false;     ///< accept every form with its defaults

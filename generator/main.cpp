@@ -282,8 +282,11 @@ int main(int argc, char** argv) {
       app.add_subcommand("client",
                          "Connect to an MCP server, call a tool, answer its elicitations, print the result (exit 0, 1 "
                          "for a tool error, 2 for a failure)");
-  client->add_option("--stdio", client_cmd.stdio_command, "The server to run: \"CMD ARGS\" (quotes group, no shell)")
-      ->required();
+  auto* stdio = client->add_option("--stdio", client_cmd.stdio_command,
+                                   "The server to run: \"CMD ARGS\" (quotes group, no shell)");
+  auto* url = client->add_option("--url", client_cmd.url, "A Streamable HTTP endpoint (http://HOST:PORT/PATH)");
+  stdio->excludes(url);
+  url->excludes(stdio);
   client->add_option("--protocol", client_cmd.protocol, "2026-07-28 (default), 2025-11-25 or 2025-06-18")
       ->check(CLI::IsMember({"2026-07-28", "2025-11-25", "2025-06-18"}));
   auto* answers = client->add_option("--answers", client_cmd.answers_file,

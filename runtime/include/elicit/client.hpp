@@ -118,6 +118,9 @@ class Client {
   /// Over `transport`, which must outlive the client. Throws std::invalid_argument for a
   /// protocol_version it does not speak.
   explicit Client(Transport& transport, ClientOptions options = {});
+  /// Over a transport the client owns, e.g. an http::HttpClientTransport
+  /// (elicit/http_client_transport.hpp, library elicit::http).
+  explicit Client(std::unique_ptr<Transport> transport, ClientOptions options = {});
   /// Starts `argv` as a child process and speaks MCP on its stdin and stdout (its stderr goes
   /// where `child` says). Throws what ChildProcess::spawn throws.
   static std::unique_ptr<Client> spawn(const std::vector<std::string>& argv, ClientOptions options = {},

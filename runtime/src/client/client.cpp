@@ -225,6 +225,10 @@ Client::Client(Transport& transport, ClientOptions options)
                                 "\" is not a version this client speaks");
 }
 
+Client::Client(std::unique_ptr<Transport> transport, ClientOptions options) : Client(*transport, std::move(options)) {
+  owned_transport_ = std::move(transport);
+}
+
 std::unique_ptr<Client> Client::spawn(const std::vector<std::string>& argv, ClientOptions options,
                                       ChildProcessOptions child) {
   auto process = ChildProcess::spawn(argv, child);

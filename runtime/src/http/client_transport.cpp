@@ -1,0 +1,343 @@
+// HttpClientTransport (http_client_transport.hpp): Streamable HTTP, client side, on Boost.Beast.
+#include "elicit/http_client_transport.hpp"
+
+#include <sys/socket.h>
+
+#include <condition_variable>
+#include <mutex>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <thread>
+
+#include <boost/asio/connect.hpp>
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/beast/core.hpp>
+#include <boost/beast/http.hpp>
+#include <nlohmann/json.hpp>
+
+#include "elicit/content.hpp"
+#include "elicit/jsonrpc.hpp"
+
+namespace elicit::http {
+namespace {
+
+namespace beast = boost::beast;
+namespace bhttp = beast::http;
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+
+// A header value as it may be sent: as is when it is visible ASCII without surrounding blanks,
+// else in the Base64 sentinel form (MCP 2026-07-28, Streamable HTTP, "Value Encoding").
+std::string header_value(const std::string& v) {
+  bool plain = !v.empty() && v.front() != ' ' && v.back() != ' ';
+  for (const char c : v) plain = plain && static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7F;
+  return plain ? v : "=?base64?" + base64_encode(v) + "?=";
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
+  HttpClientOptions options;
+  std::string host, port, target;
+  MessageHandler on_message;
+  CloseHandler on_close;
+
+  std::mutex mutex;  // guards what follows
+  std::condition_variable idle;
+  std::string session_id;
+  std::string protocol_version;
+  std::set<int> sockets;  // of the exchanges in progress, shut down by close()
+  std::size_t active = 0;
+  bool closing = false;
+  bool close_called = false;
+
+  std::mutex deliver_mutex;  // one message at a time into the session
+
+  void deliver(const std::string& text) {
+    std::lock_guard<std::mutex> lock(deliver_mutex);
+    {
+      std::lock_guard<std::mutex> state(mutex);
+      if (closing) return;
+    }
+    if (on_message) on_message(text);
+  }
+
+  // A JSON-RPC error for request `id` made here, when the server gave none.
+  void fail_request(const nlohmann::json& id, const std::string& why) {
+    if (id.is_null()) return;
+    nlohmann::json e{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32000}, {"message", why}}}};
+    deliver(e.dump());
+  }
+
+  // Connects within the timeout; the socket's descriptor is registered for close().
+  bool connect(tcp::socket& socket, net::io_context& ioc) {
+    beast::error_code ec;
+    tcp::resolver resolver(ioc);
+    const auto endpoints = resolver.resolve(host, port, ec);
+    if (ec) return false;
+    bool done = false;
+    net::async_connect(socket, endpoints, [&](const beast::error_code& e, const tcp::endpoint&) {
+      ec = e;
+      done = true;
+    });
+    ioc.run_for(options.connect_timeout);
+    if (!done || ec) return false;
+    std::lock_guard<std::mutex> lock(mutex);
+    if (closing) return false;
+    sockets.insert(socket.native_handle());
+    return true;
+  }
+
+  void forget(tcp::socket& socket) {
+    std::lock_guard<std::mutex> lock(mutex);
+    sockets.erase(socket.native_handle());
+  }
+
+  // One POST and its answer: the body of a thread.
+  void exchange(const std::string& text, const nlohmann::json& message) {
+    const auto id = message.contains("method") && message.contains("id") ? message["id"] : nlohmann::json();
+    const auto method = message.value("method", std::string());
+    bool answered = false;
+    // Each message the server sends back: the response to this request is noted, and an
+    // initialize result names the session's protocol version.
+    const auto received = [&](const std::string& data) {
+      const auto m = nlohmann::json::parse(data, nullptr, false);
+      if (!m.is_discarded() && m.is_object() && !id.is_null() && m.value("id", nlohmann::json()) == id &&
+          !m.contains("method")) {
+        answered = true;
+        if (method == "initialize" && m.contains("result") && m["result"].is_object()) {
+          std::lock_guard<std::mutex> lock(mutex);
+          protocol_version = m["result"].value("protocolVersion", protocol_version);
+        }
+      }
+      deliver(data);
+    };
+    net::io_context ioc;
+    tcp::socket socket(ioc);
+    if (!connect(socket, ioc)) {
+      fail_request(id, "cannot connect to " + options.url);
+      return;
+    }
+    beast::error_code ec;
+    {
+      bhttp::request<bhttp::string_body> req{bhttp::verb::post, target, 11};
+      req.set(bhttp::field::host, port == "80" ? host : host + ":" + port);
+      req.set(bhttp::field::content_type, "application/json");
+      req.set(bhttp::field::accept, "application/json, text/event-stream");
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (method != "initialize") req.set("MCP-Protocol-Version", protocol_version);
+        if (!session_id.empty()) req.set("Mcp-Session-Id", session_id);
+      }
+      if (!method.empty()) {
+        req.set("Mcp-Method", method);
+        const auto& p = message.value("params", nlohmann::json::object());
+        const char* name_field = method == "tools/call" || method == "prompts/get" ? "name"
+                                 : method == "resources/read"                      ? "uri"
+                                                                                   : nullptr;
+        if (name_field && p.is_object() && p.contains(name_field) && p[name_field].is_string())
+          req.set("Mcp-Name", header_value(p[name_field].get<std::string>()));
+      }
+      req.body() = text;
+      req.prepare_payload();
+      bhttp::write(socket, req, ec);
+    }
+    beast::flat_buffer buffer;
+    bhttp::response_parser<bhttp::string_body> parser;
+    parser.body_limit(options.max_message_bytes);
+    parser.header_limit(64 * 1024);
+    if (!ec) bhttp::read_header(socket, buffer, parser, ec);
+    if (ec) {
+      forget(socket);
+      if (!answered) fail_request(id, "no answer from " + options.url + ": " + ec.message());
+      return;
+    }
+    const auto& head = parser.get();
+    const int status = static_cast<int>(head.result_int());
+    if (const auto sid = head.find("Mcp-Session-Id"); sid != head.end()) {
+      std::lock_guard<std::mutex> lock(mutex);
+      session_id = std::string(sid->value());
+    }
+    const auto type = lower(std::string(head[bhttp::field::content_type]));
+    if (type.rfind("text/event-stream", 0) == 0) {
+      read_events(socket, buffer, parser, received);
+    } else if (status != 202) {
+      bhttp::read(socket, buffer, parser, ec);
+      const auto& body = parser.get().body();
+      if (!ec && type.rfind("application/json", 0) == 0 && !body.empty()) received(body);
+    }
+    forget(socket);
+    beast::error_code ignored;
+    socket.shutdown(tcp::socket::shutdown_both, ignored);
+    if (!answered)
+      fail_request(id, "HTTP " + std::to_string(status) + " from " + options.url + " without a JSON-RPC response");
+  }
+
+  // Reads SSE events until the stream ends; each event's data lines, joined, is one message.
+  template <class Received>
+  void read_events(tcp::socket& socket, beast::flat_buffer& buffer, bhttp::response_parser<bhttp::string_body>& parser,
+                   const Received& received) {
+    std::string pending;
+    while (!parser.is_done()) {
+      beast::error_code ec;
+      bhttp::read_some(socket, buffer, parser, ec);
+      if (ec && ec != bhttp::error::need_buffer) return;
+      pending += parser.get().body();
+      parser.get().body().clear();
+      if (pending.size() > options.max_message_bytes) return;  // one event that large: refused
+      while (true) {
+        // Events end with a blank line; lines end with \n, \r\n or \r.
+        std::size_t end = std::string::npos, skip = 0;
+        for (const char* sep : {"\r\n\r\n", "\n\n", "\r\r"}) {
+          const auto at = pending.find(sep);
+          if (at != std::string::npos && at < end) {
+            end = at;
+            skip = std::char_traits<char>::length(sep);
+          }
+        }
+        if (end == std::string::npos) break;
+        const auto event = pending.substr(0, end);
+        pending.erase(0, end + skip);
+        std::string data;
+        bool has_data = false;
+        std::size_t start = 0;
+        while (start <= event.size()) {
+          auto stop = event.find_first_of("\r\n", start);
+          if (stop == std::string::npos) stop = event.size();
+          const auto line = event.substr(start, stop - start);
+          if (line.rfind("data:", 0) == 0) {
+            auto value = line.substr(5);
+            if (!value.empty() && value[0] == ' ') value.erase(0, 1);
+            if (has_data) data += '\n';
+            data += value;
+            has_data = true;
+          }
+          start = stop + 1;
+        }
+        if (has_data && !data.empty()) received(data);  // an empty data is a priming event
+      }
+    }
+  }
+
+  void remove_session() {
+    std::string sid;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      sid = session_id;
+    }
+    if (sid.empty()) return;
+    net::io_context ioc;
+    tcp::socket socket(ioc);
+    beast::error_code ec;
+    tcp::resolver resolver(ioc);
+    const auto endpoints = resolver.resolve(host, port, ec);
+    if (ec) return;
+    bool done = false;
+    net::async_connect(socket, endpoints, [&](const beast::error_code& e, const tcp::endpoint&) {
+      ec = e;
+      done = true;
+    });
+    ioc.run_for(std::chrono::milliseconds(1000));
+    if (!done || ec) return;
+    bhttp::request<bhttp::empty_body> req{bhttp::verb::delete_, target, 11};
+    req.set(bhttp::field::host, port == "80" ? host : host + ":" + port);
+    req.set("Mcp-Session-Id", sid);
+    req.set("MCP-Protocol-Version", protocol_version);
+    bhttp::write(socket, req, ec);
+    // The answer is not waited for: the session ends either way.
+    socket.shutdown(tcp::socket::shutdown_both, ec);
+  }
+};
+
+HttpClientTransport::HttpClientTransport(HttpClientOptions options) : impl_(std::make_shared<Impl>()) {
+  auto& i = *impl_;
+  i.options = std::move(options);
+  i.protocol_version = i.options.protocol_version;
+  const std::string& url = i.options.url;
+  const std::string scheme = "http://";
+  if (url.rfind("https://", 0) == 0)
+    throw std::invalid_argument("HttpClientTransport: https needs TLS, which this build does not have: " + url);
+  if (url.rfind(scheme, 0) != 0) throw std::invalid_argument("HttpClientTransport: not an http:// URL: " + url);
+  const auto rest = url.substr(scheme.size());
+  const auto slash = rest.find('/');
+  const auto authority = rest.substr(0, slash);
+  i.target = slash == std::string::npos ? "/" : rest.substr(slash);
+  if (authority.empty() || authority.find('@') != std::string::npos)
+    throw std::invalid_argument("HttpClientTransport: the URL needs a host (and no credentials): " + url);
+  if (authority[0] == '[') {
+    const auto close = authority.find(']');
+    if (close == std::string::npos) throw std::invalid_argument("HttpClientTransport: malformed IPv6 host: " + url);
+    i.host = authority.substr(1, close - 1);
+    i.port = close + 1 < authority.size() && authority[close + 1] == ':' ? authority.substr(close + 2) : "80";
+  } else {
+    const auto colon = authority.rfind(':');
+    i.host = authority.substr(0, colon);
+    i.port = colon == std::string::npos ? "80" : authority.substr(colon + 1);
+  }
+  if (i.host.empty() || i.port.empty() || i.port.find_first_not_of("0123456789") != std::string::npos)
+    throw std::invalid_argument("HttpClientTransport: malformed host or port: " + url);
+}
+
+HttpClientTransport::~HttpClientTransport() { close(); }
+
+void HttpClientTransport::start(MessageHandler on_message, CloseHandler on_close) {
+  impl_->on_message = std::move(on_message);
+  impl_->on_close = std::move(on_close);
+}
+
+bool HttpClientTransport::send(std::string message, const SendContext&) {
+  auto message_json = nlohmann::json::parse(message, nullptr, false);
+  if (message_json.is_discarded() || !message_json.is_object()) return false;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    if (impl_->closing) return false;
+    ++impl_->active;
+  }
+  auto impl = impl_;
+  try {
+    std::thread([impl, message = std::move(message), message_json = std::move(message_json)] {
+      try {
+        impl->exchange(message, message_json);
+      } catch (const std::exception& e) {  // e.g. allocation; the request must still end
+        const auto id = message_json.contains("method") ? message_json.value("id", nlohmann::json()) : nlohmann::json();
+        impl->fail_request(id, std::string("the exchange failed: ") + e.what());
+      }
+      std::lock_guard<std::mutex> lock(impl->mutex);
+      --impl->active;
+      impl->idle.notify_all();
+    }).detach();
+  } catch (const std::system_error&) {  // no thread to be had: the message is not sent
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    --impl_->active;
+    return false;
+  }
+  return true;
+}
+
+void HttpClientTransport::close() {
+  auto& i = *impl_;
+  {
+    std::lock_guard<std::mutex> lock(i.mutex);
+    if (i.close_called) return;
+    i.close_called = true;
+  }
+  i.remove_session();
+  {
+    std::unique_lock<std::mutex> lock(i.mutex);
+    i.closing = true;
+    for (const int fd : i.sockets) ::shutdown(fd, SHUT_RDWR);  // ends blocked reads at once
+    i.idle.wait(lock, [&] { return i.active == 0; });
+  }
+  // No delivery is in progress any more (closing is checked under deliver_mutex).
+  std::lock_guard<std::mutex> lock(i.deliver_mutex);
+  if (i.on_close) i.on_close();
+}
+
+}  // namespace elicit::http
