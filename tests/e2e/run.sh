@@ -9,7 +9,7 @@ if [[ ! -d node_modules/@modelcontextprotocol/sdk ]]; then
 fi
 case "${1:-}" in
   stdio)
-    ELICITGEN_STDIO_SERVER="$2" node --test e2e.test.mjs
+    ELICITGEN_STDIO_SERVER="$2" node --test e2e.test.mjs surface.test.mjs
     ;;
   http)
     url_file=$(mktemp)
@@ -17,7 +17,7 @@ case "${1:-}" in
     server=$!
     trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -f "$url_file"' EXIT
     for _ in $(seq 1200); do [[ -s $url_file ]] && break; sleep 0.05; done  # up to 60 s (sanitizers, busy machine)
-    ELICITGEN_HTTP_URL=$(head -n1 "$url_file") node --test e2e.test.mjs
+    ELICITGEN_HTTP_URL=$(head -n1 "$url_file") node --test e2e.test.mjs surface.test.mjs
     ;;
   *)
     echo "usage: $0 stdio|http <server binary>" >&2
