@@ -20,4 +20,4 @@ for _ in $(seq 1200); do [[ -s $url_file ]] && break; sleep 0.05; done  # up to 
 [[ -s $url_file ]] || { echo "the server printed no URL within 60 s" >&2; exit 1; }
 url=$(head -n1 "$url_file")
 echo "server: $url ($("$node22" --version))"
-ELICITGEN_HTTP_URL=$url "$node22" --test e2e.test.mjs
+ELICITGEN_HTTP_URL=$url "$node22" --test e2e.test.mjs surface.test.mjs
