@@ -7,6 +7,7 @@
 #include <stdexcept>
 #include <variant>
 
+#include "elicit/typed_tool.hpp"
 #include "mcp/completion_request.hpp"
 #include "mcp/listen_streams.hpp"
 
@@ -195,6 +196,15 @@ struct Server::Impl {
     }
     auto call = std::make_shared<ToolCall>(mcp, r.id, std::move(arguments), responder,
                                            options.default_elicitation_timeout, modern, meta_of_params(p));
+    // Invalid arguments are a tool execution error the model can correct (MCP Tools, "Error
+    // Handling"); the handler does not run.
+    if (auto violations = core->check_arguments(name, call->arguments()); !violations.empty()) {
+      ValidationResult errors;
+      for (auto& v : violations)
+        errors.add(std::move(v.instance_pointer), std::move(v.schema_pointer), std::move(v.message));
+      call->reply(ToolResult::error(detail::invalid_arguments_text(name, errors)));
+      return;
+    }
     if (tool->async_handler) {
       run_guarded(*call, modern.get(), [&] { tool->async_handler(call); });
       return;
@@ -271,6 +281,15 @@ struct Server::Impl {
     }
     auto call = std::make_shared<ToolCall>(mcp, r.id, std::move(arguments), responder,
                                            options.default_elicitation_timeout, modern, meta_of_params(p));
+    // Invalid arguments are a tool execution error the model can correct (MCP Tools, "Error
+    // Handling"); the handler does not run.
+    if (auto violations = core->check_arguments(name, call->arguments()); !violations.empty()) {
+      ValidationResult errors;
+      for (auto& v : violations)
+        errors.add(std::move(v.instance_pointer), std::move(v.schema_pointer), std::move(v.message));
+      call->reply(ToolResult::error(detail::invalid_arguments_text(name, errors)));
+      return;
+    }
     if (async_handler) {
       run_guarded(*call, modern.get(), [&] { async_handler(call); });
       return;

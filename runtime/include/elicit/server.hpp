@@ -27,6 +27,7 @@
 #include "elicit/completion_store.hpp"
 #include "elicit/elicit.hpp"
 #include "elicit/input_round.hpp"
+#include "elicit/json_schema.hpp"
 #include "elicit/logging.hpp"
 #include "elicit/protocol_era.hpp"
 #include "elicit/request_state.hpp"
@@ -458,6 +459,10 @@ struct Tool {
   /// The JSON Schema of its structuredContent, listed as outputSchema (typed_tool.hpp sets it from a
   /// generated type and keeps the promise); none: the tool returns no structured content.
   std::optional<nlohmann::json> output_schema = std::nullopt;
+  /// Check the arguments against input_schema before the handler runs (MCP Tools: servers MUST
+  /// validate tool inputs): invalid ones are a tool error listing each `pointer: message`, and the
+  /// handler does not run (json_schema.hpp). typed_tool turns it off: the generated type checks.
+  bool validate_arguments = true;
 };
 
 /// An argument of a prompt (MCP, Server, "Prompts").
@@ -601,7 +606,8 @@ class ServerCore {
   ServerCore(const ServerCore&) = delete;
   ServerCore& operator=(const ServerCore&) = delete;
 
-  /// Adds a tool. Throws std::invalid_argument for a duplicate name or a tool without a handler.
+  /// Adds a tool. Throws std::invalid_argument for a duplicate name, a tool without a handler, or
+  /// (when validate_arguments) an input_schema JsonSchema cannot compile, naming the pointer.
   void add_tool(Tool tool);
   /// Adds a prompt / a resource. Throws std::invalid_argument for a duplicate name (URI) or no handler.
   void add_prompt(Prompt prompt);
@@ -609,6 +615,9 @@ class ServerCore {
   /// Adds a resource template. Throws std::invalid_argument for a duplicate uri_template, no
   /// handler, a template UriTemplate cannot parse, or a completion for a variable it does not have.
   void add_resource_template(ResourceTemplate resource_template);
+  /// The violations of `arguments` against the input_schema of tool `name` (empty: valid, or the
+  /// tool does not validate, or there is no such tool). At most 16.
+  std::vector<SchemaViolation> check_arguments(std::string_view name, const nlohmann::json& arguments) const;
   /// Removes the tool (prompt, resource, template) of that name (URI, uri_template); false when
   /// there is none. Calls already running finish with it; later ones get "Unknown tool" etc.
   bool remove_tool(std::string_view name);
@@ -671,6 +680,7 @@ class ServerCore {
   std::atomic<std::size_t> page_size_{0};
   mutable std::shared_mutex mutex_;  // guards the registries, the matchers and completers_
   detail::Registry<Tool> tools_;
+  std::map<std::string, JsonSchema, std::less<>> input_schemas_;  // of the tools that validate
   detail::Registry<Prompt> prompts_;
   detail::Registry<Resource> resources_;
   detail::Registry<ResourceTemplate> templates_;

@@ -42,6 +42,7 @@ Tool typed_tool(std::string name, std::string description, Handler handler) {
   tool.name = std::move(name);
   tool.description = std::move(description);
   tool.input_schema = nlohmann::json::parse(Args::requested_schema().dump());
+  tool.validate_arguments = false;  // Args::decode below checks the same schema, with its own messages
   if constexpr (!std::is_same_v<Returned, ToolResult>) {
     tool.output_schema = nlohmann::json::parse(Returned::requested_schema().dump());
   }

@@ -47,10 +47,20 @@ ServerCore::ServerCore(ServerInfo info, RequestStateOptions request_state, Cache
 
 void ServerCore::add_tool(Tool tool) {
   if (!tool.handler && !tool.async_handler) throw std::invalid_argument("tool " + tool.name + " has no handler");
+  std::optional<JsonSchema> schema;
+  // {"type": "object"} alone, the common case of a tool without parameters, needs no validator.
+  if (tool.validate_arguments && tool.input_schema != nlohmann::json{{"type", "object"}}) {
+    try {
+      schema.emplace(tool.input_schema);
+    } catch (const JsonSchemaError& e) {
+      throw std::invalid_argument("tool " + tool.name + ": inputSchema " + e.what());
+    }
+  }
   {
     std::unique_lock<std::shared_mutex> lock(mutex_);
     const auto key = tool.name;
     tools_.add(key, std::move(tool), "tool");
+    if (schema) input_schemas_.insert_or_assign(key, std::move(*schema));
   }
   subscriptions_->notify_list_changed(ListKind::tools);
 }
@@ -102,9 +112,21 @@ bool ServerCore::remove_tool(std::string_view name) {
   {
     std::unique_lock<std::shared_mutex> lock(mutex_);
     if (!tools_.remove(name)) return false;
+    if (const auto it = input_schemas_.find(name); it != input_schemas_.end()) input_schemas_.erase(it);
   }
   subscriptions_->notify_list_changed(ListKind::tools);
   return true;
+}
+
+std::vector<SchemaViolation> ServerCore::check_arguments(std::string_view name, const nlohmann::json& arguments) const {
+  std::optional<JsonSchema> schema;  // a copy shares the compiled schema: validated outside the lock
+  {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    const auto it = input_schemas_.find(name);
+    if (it == input_schemas_.end()) return {};
+    schema = it->second;
+  }
+  return schema->validate(arguments);
 }
 
 bool ServerCore::remove_prompt(std::string_view name) {

@@ -1,0 +1,107 @@
+// Tool arguments checked against inputSchema before the handler runs, in both eras (MCP Tools:
+// servers MUST validate tool inputs; an invalid call is a tool execution error the model can
+// correct): the error names each pointer, the handler does not run, a valid call does.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+
+#include <elicit/server.hpp>
+
+#include "../session/fake_client.hpp"
+
+using namespace elicit;
+using nlohmann::json;
+
+namespace {
+
+json modern_meta() {
+  return {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+          {"io.modelcontextprotocol/clientCapabilities", json::object()},
+          {"io.modelcontextprotocol/clientInfo", {{"name", "test-client"}, {"version", "1"}}}};
+}
+
+struct Fixture {
+  Fixture() : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
+    ServerOptions o;
+    o.worker_threads = 1;
+    server = std::make_unique<Server>(*ends.first, ServerInfo{"input-schema-test", "1"}, o);
+    server->add_tool(Tool{"order", "Orders n items of a kind", json::parse(R"({
+                            "type": "object",
+                            "properties": {
+                              "n": {"type": "integer", "minimum": 1},
+                              "kind": {"enum": ["a", "b"]}
+                            },
+                            "required": ["n"],
+                            "additionalProperties": false
+                          })"),
+                          std::nullopt,
+                          [this](ToolCall& call) {
+                            ++runs;
+                            return ToolResult::text("ordered " + call.arguments()["n"].dump());
+                          },
+                          nullptr});
+    server->start();
+  }
+  ~Fixture() { server.reset(); }
+
+  json call(const json& arguments, bool modern) {
+    json params{{"name", "order"}, {"arguments", arguments}};
+    if (modern) params["_meta"] = modern_meta();
+    client.request(++id, "tools/call", params);
+    auto m = client.next();
+    REQUIRE(m);
+    return (*m)["result"];
+  }
+
+  std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
+  FakeClient client;
+  std::unique_ptr<Server> server;
+  std::atomic<int> runs{0};
+  int id = 0;
+};
+
+}  // namespace
+
+TEST_CASE("invalid tool arguments are a tool error naming each pointer; the handler does not run", "[input_schema]") {
+  for (const bool modern : {false, true}) {
+    INFO((modern ? "2026-07-28" : "2025-11-25"));
+    Fixture f;
+    if (!modern) f.client.initialize(json::object());
+    const auto bad = f.call(json{{"n", 0}, {"kind", "c"}, {"extra", true}}, modern);
+    CHECK(bad["isError"] == true);
+    CHECK(bad["content"][0]["text"] ==
+          "Invalid arguments for tool order:\n/extra: is not allowed (additionalProperties: false)\n/kind: must be one "
+          "of "
+          "[\"a\",\"b\"]\n/n: must be at least 1");
+    if (modern) CHECK(bad["resultType"] == "complete");
+    CHECK(f.call(json::object(), modern)["content"][0]["text"] ==
+          "Invalid arguments for tool order:\n/: missing required property \"n\"");
+    CHECK(f.runs == 0);
+    const auto good = f.call(json{{"n", 2}, {"kind", "a"}}, modern);
+    CHECK_FALSE(good.contains("isError"));
+    CHECK(good["content"][0]["text"] == "ordered 2");
+    CHECK(f.runs == 1);
+  }
+}
+
+TEST_CASE("a tool whose inputSchema cannot be compiled is refused when added, saying where", "[input_schema]") {
+  ServerCore core(ServerInfo{"t", "1"});
+  try {
+    core.add_tool(Tool{"bad", "", json::parse(R"({"type": "object", "properties": {"n": {"minimum": "1"}}})"),
+                       std::nullopt, [](ToolCall&) { return ToolResult::text(""); }, nullptr});
+    FAIL("a malformed inputSchema was accepted");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()) == "tool bad: inputSchema /properties/n/minimum: must be a number");
+  }
+  // Opting out keeps the schema as written and unchecked.
+  Tool lenient{"lenient",
+               "",
+               json::parse(R"({"type": "object", "properties": {"n": {"minimum": "1"}}})"),
+               std::nullopt,
+               [](ToolCall&) { return ToolResult::text(""); },
+               nullptr};
+  lenient.validate_arguments = false;
+  core.add_tool(lenient);
+  CHECK(core.check_arguments("lenient", json{{"n", "anything"}}).empty());
+  CHECK(core.check_arguments("no such tool", json::object()).empty());
+}
