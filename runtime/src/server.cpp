@@ -281,15 +281,6 @@ struct Server::Impl {
     }
     auto call = std::make_shared<ToolCall>(mcp, r.id, std::move(arguments), responder,
                                            options.default_elicitation_timeout, modern, meta_of_params(p));
-    // Invalid arguments are a tool execution error the model can correct (MCP Tools, "Error
-    // Handling"); the handler does not run.
-    if (auto violations = core->check_arguments(name, call->arguments()); !violations.empty()) {
-      ValidationResult errors;
-      for (auto& v : violations)
-        errors.add(std::move(v.instance_pointer), std::move(v.schema_pointer), std::move(v.message));
-      call->reply(ToolResult::error(detail::invalid_arguments_text(name, errors)));
-      return;
-    }
     if (async_handler) {
       run_guarded(*call, modern.get(), [&] { async_handler(call); });
       return;

@@ -105,3 +105,15 @@ TEST_CASE("a tool whose inputSchema cannot be compiled is refused when added, sa
   CHECK(core.check_arguments("lenient", json{{"n", "anything"}}).empty());
   CHECK(core.check_arguments("no such tool", json::object()).empty());
 }
+
+TEST_CASE("a prompt named like a tool is not checked against the tool's inputSchema", "[input_schema]") {
+  Fixture f;
+  f.server->add_prompt(Prompt{"order", "A prompt with the tool's name", {}, std::nullopt, [](ToolCall&) {
+                                return json{{"messages", json::array()}};
+                              }});
+  f.client.initialize(json::object());
+  f.client.request("p", "prompts/get", {{"name", "order"}, {"arguments", {{"anything", "goes"}}}});
+  const auto m = f.client.next();
+  REQUIRE(m);
+  CHECK((*m)["result"]["messages"] == json::array());
+}
