@@ -139,7 +139,9 @@ struct Server::Impl {
       return;
     }
     out.result(initialize_result(r));
-    // The capabilities said listChanged: from now on this session hears of every list change.
+    // The capabilities said listChanged: from now on this session hears of every list change. (A
+    // change while the result is on its way is not announced, but the client cannot have listed
+    // yet: its next list, served after this handler returns, shows it.)
     core->subscriptions().set_lists(subscriber, ListFilter{true, true, true});
   }
 
