@@ -300,9 +300,10 @@ test('resources/read of an unknown URI is an error naming the URI', async () => 
     for (const uri of ['test://no-such-resource', 'test://template/123/other']) {
       await assert.rejects(client.readResource({ uri }), (e) => {
         assert.ok(e instanceof McpError, String(e));
-        // 2025-11-25 (Resources, "Error Handling") names -32002; 2026-07-28 -32602, which this server
-        // answers in both eras. Either is a resource-not-found; data.uri names the URI.
-        assert.ok([-32002, INVALID_PARAMS].includes(e.code), String(e));
+        // -32602 (Invalid Params) in both eras: 2026-07-28 (Resources, "Error Handling") requires it;
+        // 2025-11-25 suggests -32002 (a SHOULD), and this server answers -32602 there too, as the
+        // TypeScript SDK's own servers do on every revision.
+        assert.equal(e.code, INVALID_PARAMS, String(e));
         assert.deepEqual(e.data, { uri });
         assert.match(e.message, /not found/i);
         return true;
