@@ -80,11 +80,12 @@ void count_bytes(benchmark::State& state) {
   state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * message().size()));
 }
 
-// The product path: bytes -> typed, validated value, no DOM.
+// The product path, as a server session receives an answer: the bytes read as a JSON-RPC message
+// (parse_message), the ElicitResult read, and the content decoded and validated into the type.
 void BM_ParseResponse(benchmark::State& state) {
   const auto& text = message();
   for (auto _ : state) {
-    auto outcome = ContactForm::parse_response(text);
+    auto outcome = elicit::typed_outcome<ContactForm>(elicit::read_elicit_response(text));
     if (!outcome.accepted()) state.SkipWithError("not accepted");
     benchmark::DoNotOptimize(outcome);
   }
@@ -97,7 +98,7 @@ void BM_DomDecode(benchmark::State& state) {
   const auto& text = message();
   for (auto _ : state) {
     const auto j = nlohmann::json::parse(text);
-    auto decoded = ContactForm::decode(j["result"]["content"]);
+    auto decoded = elicit::decode<ContactForm>(j["result"]["content"]);
     if (!decoded.ok()) state.SkipWithError("invalid");
     benchmark::DoNotOptimize(decoded);
   }
@@ -139,9 +140,9 @@ BENCHMARK(BM_DomParseHandExtract);
 
 // validate() alone on a decoded value: the share of the product path spent on the constraints.
 void BM_ValidateOnly(benchmark::State& state) {
-  const auto value = *ContactForm::parse_response(message()).value;
+  const auto value = *elicit::typed_outcome<ContactForm>(elicit::read_elicit_response(message())).value;
   for (auto _ : state) {
-    auto errors = value.validate();
+    auto errors = elicit::validate(value);
     benchmark::DoNotOptimize(errors);
   }
 }

@@ -1,8 +1,8 @@
-// libFuzzer: any bytes as response content -> generated decode / parse / parse_response / validate
-// / to_json of the sample types. Invariants: decode never throws; a decoded value validates,
-// re-encodes, and decodes to itself; decode agrees with the dynamic validator; parse (SAX, from the
-// bytes) agrees with decode of the DOM; parse_response of the bytes wrapped in an accepted response
-// agrees with decode.
+// libFuzzer: any bytes as response content -> generated decode / decode_text / validate / to_json
+// of the sample types, and the bytes wrapped in an accepted response read as a server reads one.
+// Invariants: decode never throws; a decoded value validates, re-encodes, and decodes to itself;
+// decode agrees with the dynamic validator, with decode_text of the bytes, and with the typed
+// outcome of the response.
 #include <cstddef>
 #include <cstdint>
 #include <string>
@@ -20,22 +20,22 @@ namespace {
 
 template <class T>
 void check(const nlohmann::json& content, std::string_view text) {
-  static const auto form = elicit::parse_requested_schema(T::requested_schema()).form;
-  const auto decoded = T::decode(content);
+  static const auto form = elicit::parse_requested_schema(elicit::requested_schema<T>()).form;
+  const auto decoded = elicit::decode<T>(content);
   if (decoded.errors.errors != elicit::validate_content(form, content).errors) __builtin_trap();
-  const auto parsed = T::parse(text);
+  const auto parsed = elicit::decode_text<T>(text);
   if (parsed.errors.errors != decoded.errors.errors || parsed.value != decoded.value) __builtin_trap();
   // nlohmann's lexer ends the input at a NUL byte, so text after one is not part of the content;
   // wrapped in a response, it would be.
   if (content.is_object() && text.find('\0') == std::string_view::npos) {
-    const auto outcome = T::parse_response(R"({"jsonrpc":"2.0","id":1,"result":{"action":"accept","content":)" +
-                                           std::string(text) + "}}");
+    const auto outcome = elicit::typed_outcome<T>(elicit::read_elicit_response(
+        R"({"jsonrpc":"2.0","id":1,"result":{"action":"accept","content":)" + std::string(text) + "}}"));
     if (outcome.value != decoded.value || outcome.errors.errors != decoded.errors.errors) __builtin_trap();
   }
   if (!decoded) return;
-  if (!decoded.value->validate().ok()) __builtin_trap();
+  if (!elicit::validate(*decoded.value).ok()) __builtin_trap();
   const nlohmann::json again = *decoded.value;
-  if (T::decode(again).value != decoded.value) __builtin_trap();
+  if (elicit::decode<T>(again).value != decoded.value) __builtin_trap();
 }
 
 }  // namespace

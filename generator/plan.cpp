@@ -114,13 +114,6 @@ bool enumerator_names(const elicit::Field& f, const std::string& file, Diagnosti
 
 }  // namespace
 
-const std::vector<std::string>& generated_member_names() {
-  // Every member function templates/header.hpp.mustache declares.
-  static const std::vector<std::string> k{"requested_schema", "default_message", "validate", "decode", "parse",
-                                          "parse_response",   "elicit"};
-  return k;
-}
-
 std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string& name, Diagnostics& diags) {
   const auto parsed = elicit::parse_requested_schema(source.schema, source.pointer);
   for (const auto& d : parsed.diagnostics) {
@@ -133,11 +126,12 @@ std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string&
 
   TypePlan plan{source, name, parsed.form, {}};
   bool ok = true;
-  // Every name declared in the struct's scope, with who declared it. A valid schema never fails
-  // for C++ reasons: a derived name that is taken yields ("_" appended, else "_" and a hash of the
-  // property name), with a warning naming both; only a taken x-cpp-name is an error.
+  // Every name declared in the struct's scope, with who declared it: data members and nested enum
+  // types only (the API is free functions and traits, so no generated member function takes a
+  // name). A valid schema never fails for C++ reasons: a derived name that is taken yields ("_"
+  // appended, else "_" and a hash of the property name), with a warning naming both; only a taken
+  // x-cpp-name is an error.
   std::map<std::string, std::string> scope{{name, "the struct itself"}};
-  for (const auto& g : generated_member_names()) scope[g] = "a generated member function";
   auto claim = [&](const std::string& id, bool chosen, const elicit::Field& f, const std::string& what) {
     auto holder = "the " + what + " of property \"" + f.name + "\" (" + f.pointer + ")";
     const auto it = scope.find(id);
@@ -174,14 +168,11 @@ std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string&
       ok = false;
       continue;
     }
-    // x-cpp-name names the member as written, and the enum type and options table after it.
+    // x-cpp-name names the member as written, and the enum type after it.
     const std::string& base = chosen ? *chosen : f.name;
     FieldPlan fp{f, claim(chosen ? *chosen : member_name(f.name), chosen.has_value(), f, "member"), std::nullopt};
     if (f.kind == elicit::FieldKind::single_select || f.kind == elicit::FieldKind::multi_select) {
-      // From the property name, not the member: "int" gives member int_ but options int_options.
-      EnumPlan e{claim(type_name(base), false, f, "enum type"),
-                 claim(member_name(base + " options"), false, f, "options table"),
-                 {}};
+      EnumPlan e{claim(type_name(base), false, f, "enum type"), {}};
       if (!enumerator_names(f, source.file, diags, e.value_names)) ok = false;
       fp.enumeration = std::move(e);
     }

@@ -15,7 +15,6 @@ namespace elicitgen {
 
 struct EnumPlan {
   std::string type_name;                 ///< nested enum class, e.g. "Color"
-  std::string options_name;              ///< static table of options, e.g. "color_options"
   std::vector<std::string> value_names;  ///< enumerators, in option order
 };
 
@@ -34,8 +33,5 @@ struct TypePlan {
 
 /// Builds the plan for one schema; returns nullopt when it has errors (all reported in `diags`).
 std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string& name, Diagnostics& diags);
-
-/// Member names every generated struct declares itself; a property may not map onto one.
-const std::vector<std::string>& generated_member_names();
 
 }  // namespace elicitgen

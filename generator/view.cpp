@@ -30,17 +30,6 @@ data lines(const std::vector<std::string>& texts) {
   return list;
 }
 
-// A list of zero or one {v: value}: how an optional value reaches a template section.
-data maybe(bool present, const std::string& value) {
-  data list{data::type::list};
-  if (present) {
-    data d;
-    d.set("v", value);
-    list.push_back(d);
-  }
-  return list;
-}
-
 // `scope` qualifies the nested enum types ("Contact::") for use outside the struct.
 std::string cpp_scalar_type(const FieldPlan& f, const std::string& scope) {
   using elicit::FieldKind;
@@ -156,50 +145,67 @@ std::string rules_line(const FieldPlan& f) {
   return s + ".";
 }
 
-data field_view(const TypePlan& t, const FieldPlan& f) {
+// The field's rule table entry, a C++ expression: "::elicit::table::string("name").required()...".
+// Long ones are wrapped, one rule a line.
+std::string rule_expr(const FieldPlan& f) {
   using elicit::FieldKind;
   const auto& x = f.field;
-  const auto pointer = elicit::check::child_pointer("", x.name);
+  const auto name = string_view_expr(x.name);
+  std::string head = "::elicit::table::";
+  switch (x.kind) {
+    case FieldKind::string:
+      head += "string(" + name + ")";
+      break;
+    case FieldKind::integer:
+      head += "integer(" + name + ")";
+      break;
+    case FieldKind::number:
+      head += "number(" + name + ")";
+      break;
+    case FieldKind::boolean:
+      head += "boolean(" + name + ")";
+      break;
+    case FieldKind::single_select:
+    case FieldKind::multi_select: {
+      head += x.kind == FieldKind::single_select ? "single_select(" : "multi_select(";
+      const auto options = "::elicit::enum_traits<Type::" + f.enumeration->type_name + ">::options)";
+      // The options on a line of their own, under the name, when both do not fit in 100 columns.
+      const bool fits = 4 + head.size() + name.size() + 2 + options.size() + 1 <= 100;
+      head += name + (fits ? ", " : ",\n" + std::string(4 + head.size(), ' ')) + options;
+      break;
+    }
+  }
+  std::vector<std::string> rules;
+  if (x.required) rules.push_back("required()");
+  if (x.min_length) rules.push_back("min_length(" + std::to_string(*x.min_length) + ")");
+  if (x.max_length) rules.push_back("max_length(" + std::to_string(*x.max_length) + ")");
+  if (x.format != elicit::StringFormat::none)
+    rules.push_back("format(::elicit::StringFormat::" + std::string(format_enumerator(x.format)) + ")");
+  if (x.pattern) rules.push_back("pattern(" + string_view_expr(*x.pattern) + ")");
+  if (x.minimum)
+    rules.push_back("minimum(" + double_literal(x.minimum->value) + ", " + string_view_expr(x.minimum->text) + ")");
+  if (x.maximum)
+    rules.push_back("maximum(" + double_literal(x.maximum->value) + ", " + string_view_expr(x.maximum->text) + ")");
+  if (x.min_items) rules.push_back("min_items(" + std::to_string(*x.min_items) + ")");
+  if (x.max_items) rules.push_back("max_items(" + std::to_string(*x.max_items) + ")");
+  std::size_t length = head.size() - std::min(head.size(), head.rfind('\n') + 1);
+  for (const auto& r : rules) length += r.size() + 1;
+  // 4 spaces of indent and a comma: one line when that fits in 100 columns.
+  const std::string joint = length + 5 <= 100 ? "." : "\n        .";
+  std::string out = head;
+  for (const auto& r : rules) out += joint + r;
+  return out;
+}
+
+data field_view(const FieldPlan& f) {
+  const auto& x = f.field;
   data d;
   d.set("member", f.member);
-  d.set("key", string_view_expr(x.name));
-  d.set("pointer", string_view_expr(pointer));
-  d.set("pointer_comment", comment_text(x.pointer, 120));
-  d.set("comment_name", comment_text(x.name, 80));
   const auto scalar = cpp_scalar_type(f, "");
-  d.set("value_type", cpp_scalar_type(f, t.name + "::"));
   const bool optional = !x.required && !x.default_value;
-  d.set("optional", optional);
   d.set("member_type", optional ? "std::optional<" + scalar + ">" : scalar);
   d.set("initializer", initializer(f));
-  d.set("required", x.required);
-  d.set("is_string", x.kind == FieldKind::string);
-  d.set("is_integer", x.kind == FieldKind::integer);
-  d.set("is_number", x.kind == FieldKind::number);
-  d.set("is_boolean", x.kind == FieldKind::boolean);
-  d.set("is_single", x.kind == FieldKind::single_select);
-  d.set("is_multi", x.kind == FieldKind::multi_select);
-  d.set("is_plain", !f.enumeration.has_value());
-  // Whether check_<member> has anything to do: without constraints it is not generated.
-  d.set("has_checks", x.min_length || x.max_length || x.format != elicit::StringFormat::none || x.pattern ||
-                          x.minimum || x.maximum || x.min_items || x.max_items);
-  d.set("options_name", f.enumeration ? f.enumeration->options_name : "");
-  d.set("min_length", maybe(x.min_length.has_value(), x.min_length ? std::to_string(*x.min_length) : ""));
-  d.set("max_length", maybe(x.max_length.has_value(), x.max_length ? std::to_string(*x.max_length) : ""));
-  d.set("format", maybe(x.format != elicit::StringFormat::none, format_enumerator(x.format)));
-  d.set("pattern", maybe(x.pattern.has_value(), x.pattern ? string_view_expr(*x.pattern) : ""));
-  d.set("min_items", maybe(x.min_items.has_value(), x.min_items ? std::to_string(*x.min_items) : ""));
-  d.set("max_items", maybe(x.max_items.has_value(), x.max_items ? std::to_string(*x.max_items) : ""));
-  for (const auto& [key, b] : {std::pair{"minimum", &x.minimum}, std::pair{"maximum", &x.maximum}}) {
-    data list{data::type::list};
-    if (*b) {
-      data bd;
-      bd.set("value", double_literal((*b)->value));
-      bd.set("text", string_view_expr((*b)->text));
-      list.push_back(bd);
-    }
-    d.set(key, list);
-  }
+  d.set("rule", rule_expr(f));
   std::vector<std::string> doc;
   std::string heading = x.title ? comment_text(*x.title) : "";
   if (x.description) heading += (heading.empty() ? "" : ": ") + comment_text(*x.description);
@@ -209,13 +215,12 @@ data field_view(const TypePlan& t, const FieldPlan& f) {
   return d;
 }
 
-data enum_view(const TypePlan& t, const FieldPlan& f) {
+data enum_view(const std::string& qualified_type, const FieldPlan& f) {
   const auto& e = *f.enumeration;
   data d;
-  d.set("type", t.name);
   d.set("member", f.member);
   d.set("enum_name", e.type_name);
-  d.set("options_name", e.options_name);
+  d.set("qualified_enum", qualified_type + "::" + e.type_name);
   d.set("style", style_name(f.field.enum_style));
   d.set("count", std::to_string(f.field.options.size()));
   data values{data::type::list};
@@ -234,9 +239,11 @@ data enum_view(const TypePlan& t, const FieldPlan& f) {
   return d;
 }
 
-data type_view(const TypePlan& t, bool send_pattern) {
+data type_view(const TypePlan& t, const std::string& cpp_namespace, bool send_pattern) {
   data d;
+  const auto qualified = (cpp_namespace.empty() ? "::" : cpp_namespace + "::") + t.name;
   d.set("name", t.name);
+  d.set("qualified", qualified);
   d.set("detail", t.name + "_detail");
   std::vector<std::string> doc;
   const auto& schema = t.form.schema;
@@ -267,42 +274,57 @@ data type_view(const TypePlan& t, bool send_pattern) {
   d.set("doc", lines(doc));
   data fields{data::type::list};
   data enums{data::type::list};
-  std::vector<std::pair<std::string, std::size_t>> keys;
   for (std::size_t i = 0; i < t.fields.size(); ++i) {
     const auto& f = t.fields[i];
-    auto fv = field_view(t, f);
+    auto fv = field_view(f);
     fv.set("index", std::to_string(i));
     fields.push_back(fv);
-    if (f.enumeration) enums.push_back(enum_view(t, f));
-    keys.emplace_back(f.field.name, i);
+    if (f.enumeration) enums.push_back(enum_view(qualified, f));
   }
   d.set("fields", fields);
   d.set("has_fields", !t.fields.empty());
+  // operator==: member by member, one a line when they do not fit on one.
+  std::string equal = "true";
+  std::size_t width = 0;
+  for (const auto& f : t.fields) width += 2 * f.member.size() + 16;
+  for (std::size_t i = 0; i < t.fields.size(); ++i) {
+    const auto& m = t.fields[i].member;
+    const std::string term = "a." + m + " == b." + m;
+    equal = i == 0 ? term : equal + (width <= 80 ? " && " : " &&\n         ") + term;
+  }
+  d.set("equal", equal);
   d.set("enums", enums);
   d.set("field_count", std::to_string(t.fields.size()));
-  // Bytewise order, the order std::string_view compares in: the content reader binary-searches it.
-  std::sort(keys.begin(), keys.end());
-  data sorted_keys{data::type::list};
-  for (const auto& [name, index] : keys) {
-    data k;
-    k.set("key", string_view_expr(name));
-    k.set("index", std::to_string(index));
-    sorted_keys.push_back(k);
-  }
-  d.set("sorted_keys", sorted_keys);
-  d.set("closed", t.form.closed);
-  d.set("has_message", t.source.message.has_value());
-  d.set("message", string_view_expr(t.source.message.value_or("")));
-  // The schema text, split into literals of bounded size (compilers limit single literals).
+  d.set("closed_value", t.form.closed ? "true" : "false");
+  d.set("has_message_value", t.source.message ? "true" : "false");
+  d.set("message_value", t.source.message ? string_view_expr(*t.source.message) : "std::nullopt");
+  // The schema text as one literal a line, for people: each line ends after a comma or an opening
+  // brace outside strings once it holds 72 bytes, and a long string is cut at 2,000 bytes
+  // (compilers limit single literals).
   const auto text = sent.dump(-1, ' ', false, nlohmann::json::error_handler_t::strict);
   data chunks{data::type::list};
-  constexpr std::size_t kChunk = 2000;
-  for (std::size_t i = 0; i < text.size() || i == 0; i += kChunk) {
+  const auto add_chunk = [&](std::string_view bytes) {
     data c;
-    c.set("chunk", string_literal(text.substr(i, kChunk)));
+    c.set("chunk", string_literal(bytes));
     chunks.push_back(c);
-    if (text.empty()) break;
+  };
+  std::size_t start = 0;
+  bool in_string = false, escaped = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      in_string = escaped || c != '"';
+      escaped = !escaped && c == '\\';
+    } else {
+      in_string = c == '"';
+    }
+    const std::size_t length = i + 1 - start;
+    if ((!in_string && (c == ',' || c == '{' || c == '[') && length >= 72) || length >= 2000) {
+      add_chunk(std::string_view(text).substr(start, length));
+      start = i + 1;
+    }
   }
+  if (start < text.size() || text.empty()) add_chunk(std::string_view(text).substr(start));
   d.set("schema_chunks", chunks);
   d.set("schema_size", std::to_string(text.size()));
   return d;
@@ -325,31 +347,13 @@ std::shared_ptr<const ViewShape> plain(
 const ViewShape& view_shape() {
   static const auto root = [] {
     const auto line = plain({"line"});
-    const auto v = plain({"v"});
-    const auto bound = plain({"value", "text"});
-    const auto field =
-        plain({"member",      "key",         "pointer",  "pointer_comment", "comment_name", "value_type", "optional",
-               "member_type", "initializer", "required", "is_string",       "is_integer",   "is_number",  "is_boolean",
-               "is_single",   "is_multi",    "is_plain", "options_name",    "index",        "has_checks"},
-              {{"doc", line},
-               {"min_length", v},
-               {"max_length", v},
-               {"format", v},
-               {"pattern", v},
-               {"min_items", v},
-               {"max_items", v},
-               {"minimum", bound},
-               {"maximum", bound}});
+    const auto field = plain({"member", "member_type", "initializer", "rule", "index"}, {{"doc", line}});
     const auto value = plain({"value_name", "wire", "title", "comment"});
-    const auto enumeration =
-        plain({"type", "member", "enum_name", "options_name", "style", "count"}, {{"values", value}});
+    const auto enumeration = plain({"member", "enum_name", "qualified_enum", "style", "count"}, {{"values", value}});
     const auto type =
-        plain({"name", "detail", "field_count", "has_message", "message", "schema_size", "closed", "has_fields"},
-              {{"doc", line},
-               {"fields", field},
-               {"enums", enumeration},
-               {"sorted_keys", plain({"key", "index"})},
-               {"schema_chunks", plain({"chunk"})}});
+        plain({"name", "qualified", "detail", "field_count", "has_fields", "closed_value", "equal", "has_message_value",
+               "message_value", "schema_size"},
+              {{"doc", line}, {"fields", field}, {"enums", enumeration}, {"schema_chunks", plain({"chunk"})}});
     return plain({"version", "source", "header", "ns_open", "ns_close"}, {{"types", type}});
   }();
   return *root;
@@ -363,7 +367,7 @@ kainjow::mustache::data make_view(const FileView& file) {
   d.set("ns_open", file.cpp_namespace.empty() ? "" : "\nnamespace " + file.cpp_namespace + " {");
   d.set("ns_close", file.cpp_namespace.empty() ? "" : "}  // namespace " + file.cpp_namespace);
   data types{data::type::list};
-  for (const auto& t : *file.types) types.push_back(type_view(t, file.send_pattern));
+  for (const auto& t : *file.types) types.push_back(type_view(t, file.cpp_namespace, file.send_pattern));
   d.set("types", types);
   return d;
 }

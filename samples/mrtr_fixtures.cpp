@@ -92,7 +92,7 @@ void add_mrtr_fixtures(elicit::Server& server) {
       "test_input_required_result_multiple_inputs", "Asks for a form, a sampling and the roots in one round",
       [](ToolCall& call) {
         const auto out =
-            call.request_inputs({form_request("user_name", "What is your name?", UserName::requested_schema()),
+            call.request_inputs({form_request("user_name", "What is your name?", elicit::requested_schema<UserName>()),
                                  sampling_request("greeting", "Generate a greeting", 50),
                                  InputRequest{"roots/list", json::object(), "client_roots"}});
         const auto name = out[0].result ? out[0].result->value("content", json::object()).value("name", std::string())
@@ -105,7 +105,7 @@ void add_mrtr_fixtures(elicit::Server& server) {
       "test_input_required_result_multi_round", "Asks in two rounds, the first answer carried", [](ToolCall& call) {
         const auto name = call.elicit_keyed<UserName>("step1", "Step 1: What is your name?");
         if (!name) return ToolResult::text("No name: " + action_text(name.status));
-        const auto color = call.elicit_keyed<FavoriteColor>("step2", FavoriteColor::default_message());
+        const auto color = call.elicit_keyed<FavoriteColor>("step2", elicit::default_message<FavoriteColor>());
         if (!color) return ToolResult::text("No color: " + action_text(color.status));
         return ToolResult::text("Multi-round complete for " + name.value->name + " who likes " + color.value->color);
       }));
@@ -123,8 +123,8 @@ void add_mrtr_fixtures(elicit::Server& server) {
                              std::vector<InputRequest> requests;
                              std::vector<std::string> keys;
                              if (caps.elicitation_form) {
-                               requests.push_back(
-                                   form_request("elicit_input", "What is your name?", UserName::requested_schema()));
+                               requests.push_back(form_request("elicit_input", "What is your name?",
+                                                               elicit::requested_schema<UserName>()));
                                keys.push_back("elicit_input");
                              }
                              if (caps.raw.contains("sampling")) {

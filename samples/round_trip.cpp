@@ -63,7 +63,7 @@ void round_trip(const char* label, elicit::ServerSession& server, ScriptedClient
                 std::string_view message, bool expect_valid) {
   std::cout << "== " << label << "\n";
   client.will_answer(std::move(answer));
-  const auto o = T::elicit(server, message);
+  const auto o = elicit::elicit<T>(server, message);
   std::cout << "   server outcome: " << elicit::to_string(o.status);
   if (o) std::cout << ", typed value re-encoded: " << json(*o.value).dump();
   std::cout << "\n";
@@ -88,39 +88,41 @@ int main() {
   rpc.start();
 
   round_trip<GithubUsername>("github_username", server, client, accept(R"({"name":"octocat"})"),
-                             GithubUsername::default_message(), true);
+                             elicit::default_message<GithubUsername>(), true);
   round_trip<ContactInformation>("contact_information", server, client,
                                  accept(R"({"name":"Monalisa Octocat","email":"octocat@github.com","age":30})"),
-                                 ContactInformation::default_message(), true);
+                                 elicit::default_message<ContactInformation>(), true);
   round_trip<ContactInformation>("contact_information (invalid answer)", server, client,
                                  accept(R"({"name":"Monalisa","email":"octocat at github","age":17})"),
-                                 ContactInformation::default_message(), false);
+                                 elicit::default_message<ContactInformation>(), false);
   round_trip<StripeCustomer>("stripe_customer", server, client, accept(R"({"customer_id":"cus_9c44"})"),
-                             StripeCustomer::default_message(), true);
+                             elicit::default_message<StripeCustomer>(), true);
   round_trip<ToolsCallElicitation>("tools_call_elicitation", server, client,
                                    accept(R"({"username":"testuser","email":"test@example.com"})"),
-                                   ToolsCallElicitation::default_message(), true);
+                                   elicit::default_message<ToolsCallElicitation>(), true);
   round_trip<Sep1034Defaults>("sep1034_defaults (the client filled in nothing: defaults apply)", server, client,
-                              accept("{}"), Sep1034Defaults::default_message(), true);
+                              accept("{}"), elicit::default_message<Sep1034Defaults>(), true);
   round_trip<Sep1330Enums>(
       "sep1330_enums", server, client,
       accept(
           R"({"untitledSingle":"option1","titledSingle":"value1","legacyEnum":"opt1","untitledMulti":["option1","option2"],"titledMulti":["value1","value2"]})"),
-      Sep1330Enums::default_message(), true);
+      elicit::default_message<Sep1330Enums>(), true);
   round_trip<Sep1330Enums>("sep1330_enums (a title instead of a value)", server, client,
-                           accept(R"({"titledMulti":["First Choice"]})"), Sep1330Enums::default_message(), false);
+                           accept(R"({"titledMulti":["First Choice"]})"), elicit::default_message<Sep1330Enums>(),
+                           false);
   round_trip<SpecPropertyExamples>(
       "spec_property_examples", server, client,
       accept(
           R"({"display_name":"ann@example.com","letters_only":"Ann","count":7,"colors":["Blue"],"when":"2024-02-29","starts_at":"2025-11-25T09:30:00+01:00","homepage":"https://example.com/a?b#c"})"),
-      SpecPropertyExamples::default_message(), true);
+      elicit::default_message<SpecPropertyExamples>(), true);
   round_trip<ConfirmDeletion>("confirm_deletion", server, client, {{"action", "accept"}},
-                              ConfirmDeletion::default_message(), true);
+                              elicit::default_message<ConfirmDeletion>(), true);
   round_trip<ConfirmDeletion>("confirm_deletion (declined)", server, client,
-                              {{"action", "decline"}, {"content", nullptr}}, ConfirmDeletion::default_message(), true);
+                              {{"action", "decline"}, {"content", nullptr}}, elicit::default_message<ConfirmDeletion>(),
+                              true);
   round_trip<ShippingAddress>("shipping: ShippingAddress", server, client,
                               accept(R"({"recipient":"Ann","street":"1 Main St","postalCode":"12345-6789"})"),
-                              ShippingAddress::default_message(), true);
+                              elicit::default_message<ShippingAddress>(), true);
   round_trip<DeliveryWindow>("shipping: DeliveryWindow (cancelled)", server, client, {{"action", "cancel"}},
                              "When should we deliver?", true);
 

@@ -95,21 +95,21 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
   if (!completions) completions = std::make_shared<elicit::InMemoryCompletionStore>();
   using namespace samples;
   server.add_tool(form_tool<ContactInformation>("contact_information", "Asks for name, email and age",
-                                                std::string(ContactInformation::default_message())));
+                                                std::string(elicit::default_message<ContactInformation>())));
   server.add_tool(form_tool<GithubUsername>("github_username", "Asks for a GitHub username",
-                                            std::string(GithubUsername::default_message())));
+                                            std::string(elicit::default_message<GithubUsername>())));
   server.add_tool(form_tool<StripeCustomer>("stripe_customer", "Asks which customer was meant",
-                                            std::string(StripeCustomer::default_message())));
+                                            std::string(elicit::default_message<StripeCustomer>())));
   server.add_tool(form_tool<Sep1034Defaults>("sep1034_defaults", "A form with a default for every kind",
-                                             std::string(Sep1034Defaults::default_message())));
-  server.add_tool(
-      form_tool<Sep1330Enums>("sep1330_enums", "The five enum variants", std::string(Sep1330Enums::default_message())));
+                                             std::string(elicit::default_message<Sep1034Defaults>())));
+  server.add_tool(form_tool<Sep1330Enums>("sep1330_enums", "The five enum variants",
+                                          std::string(elicit::default_message<Sep1330Enums>())));
   server.add_tool(form_tool<SpecPropertyExamples>("spec_property_examples", "One property of each kind",
-                                                  std::string(SpecPropertyExamples::default_message())));
+                                                  std::string(elicit::default_message<SpecPropertyExamples>())));
   server.add_tool(form_tool<ConfirmDeletion>("confirm_deletion", "A confirm-only form",
-                                             std::string(ConfirmDeletion::default_message())));
+                                             std::string(elicit::default_message<ConfirmDeletion>())));
   server.add_tool(form_tool<ShippingAddress>("shipping_address", "Asks where to ship",
-                                             std::string(ShippingAddress::default_message())));
+                                             std::string(elicit::default_message<ShippingAddress>())));
   server.add_tool(form_tool<DeliveryWindow>("delivery_window", "Asks when to deliver", "When should we deliver?"));
 
   // Two forms one after the other; in the modern era two rounds, the address carried in the

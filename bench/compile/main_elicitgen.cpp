@@ -4,6 +4,6 @@
 
 int main(int argc, char** argv) {
   if (argc < 2) return 2;
-  const auto form = bench::ContactForm::parse(argv[1]);
+  const auto form = elicit::decode_text<bench::ContactForm>(argv[1]);
   return form.ok() && !form.value->name.empty() ? 0 : 1;
 }

@@ -75,7 +75,7 @@ TEST_CASE("client: two forms in one call; 2026-07-28 takes two rounds with the r
     client->on_elicitation([&](const ElicitationRequest& r) {
       ++dynamic;
       CHECK(r.message == "When should we deliver?");
-      CHECK(json(r.requested_schema) == json(samples::DeliveryWindow::requested_schema()));
+      CHECK(json(r.requested_schema) == json(elicit::requested_schema<samples::DeliveryWindow>()));
       samples::DeliveryWindow w;  // the schema's defaults, and the one required member
       w.day = "2026-12-01";
       return ElicitAnswer::accept(json(w));

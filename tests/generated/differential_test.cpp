@@ -1,5 +1,5 @@
 // Differential test: for a corpus of contents made by mutating each property of each sample schema,
-// generated T::decode(), the dynamic validator (elicit::validate_content) and the `elicitgen check`
+// generated elicit::decode<T>(), the dynamic validator (elicit::validate_content) and the `elicitgen check`
 // command must report exactly the same errors.
 #include <catch2/catch.hpp>
 
@@ -48,19 +48,19 @@ TEST_CASE("generated decode() and the dynamic validator agree on every mutated c
   std::size_t compared = 0;
   sample_types::for_each_sample([&](auto sample) {
     using T = typename decltype(sample)::type;
-    const auto form = elicit::parse_requested_schema(T::requested_schema());
+    const auto form = elicit::parse_requested_schema(elicit::requested_schema<T>());
     REQUIRE(form.ok());
-    for (const auto& content : content_corpus::corpus(T::requested_schema())) {
+    for (const auto& content : content_corpus::corpus(elicit::requested_schema<T>())) {
       INFO(sample.file << " " << sample.name << ": " << content.dump());
-      const auto generated = T::decode(content);
+      const auto generated = elicit::decode<T>(content);
       const auto dynamic = elicit::validate_content(form.form, content);
       CHECK(generated.errors.errors == dynamic.errors);
       CHECK(generated.ok() == dynamic.ok());
       if (generated.ok()) {
         // A decoded value validates, re-encodes, and decodes to itself.
-        CHECK(generated.value->validate().ok());
+        CHECK(elicit::validate(*generated.value).ok());
         const json again = *generated.value;
-        CHECK(T::decode(again).value == generated.value);
+        CHECK(elicit::decode<T>(again).value == generated.value);
       }
       ++compared;
     }
@@ -77,7 +77,7 @@ TEST_CASE("`elicitgen check` agrees with generated decode()", "[differential][cl
     using T = typename decltype(sample)::type;
     INFO(sample.file << " " << sample.name);
     const std::string file = std::string(SAMPLES_DIR) + "/" + sample.file;
-    const auto contents = content_corpus::corpus(T::requested_schema());
+    const auto contents = content_corpus::corpus(elicit::requested_schema<T>());
     const auto lines = tmp_file(".jsonl");
     std::string expected;
     bool all_ok = true;
@@ -85,7 +85,7 @@ TEST_CASE("`elicitgen check` agrees with generated decode()", "[differential][cl
       std::ofstream out(lines);
       for (std::size_t i = 0; i < contents.size(); ++i) {
         out << contents[i].dump() << '\n';
-        const auto generated = T::decode(contents[i]);
+        const auto generated = elicit::decode<T>(contents[i]);
         expected += prefixed(i + 1, generated.errors.to_string());
         all_ok = all_ok && generated.ok();
       }
@@ -100,7 +100,7 @@ TEST_CASE("`elicitgen check` agrees with generated decode()", "[differential][cl
       INFO(contents[i].dump());
       const auto single = tmp_file(".json");
       std::ofstream(single) << contents[i].dump();
-      const auto generated = T::decode(contents[i]);
+      const auto generated = elicit::decode<T>(contents[i]);
       const auto one = test_support::run_command(check_command(file, sample.name, single, false));
       CHECK(one.out == generated.errors.to_string());
       CHECK(one.exit_code == (generated.ok() ? 0 : 1));

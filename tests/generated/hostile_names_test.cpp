@@ -35,7 +35,7 @@ TEST_CASE("hostile names map to valid, distinct members", "[hostile][names]") {
   CHECK(j.at("TRUE") == json::array({"*/", "1"}));
   CHECK(j.at("namespace") == INT64_MIN);
   CHECK(j.at("\U0001F389").get<double>() == 2.5);
-  const auto back = HostileNames::decode(j);
+  const auto back = elicit::decode<HostileNames>(j);
   INFO(back.errors.to_string());
   REQUIRE(back.ok());
   CHECK(*back.value == h);
@@ -44,20 +44,20 @@ TEST_CASE("hostile names map to valid, distinct members", "[hostile][names]") {
 TEST_CASE("hostile strings survive as data, never as code", "[hostile]") {
   static constexpr char kMessage[] =
       "Hostile names: \"quotes\", back\\slash, */ comment ends, new\nlines, NUL \0 bytes, \?\?/ trigraphs";
-  CHECK(HostileNames::default_message() == std::string_view(kMessage, sizeof kMessage - 1));
-  CHECK(to_string(HostileNames::Int::unnamed).empty());
-  CHECK(to_string(HostileNames::Int::a_b) == "a\"b");
-  CHECK(title_of(HostileNames::Int::class_) == "default");
-  CHECK(to_string(HostileNames::True::new_line) == "new\nline");
-  CHECK(HostileNames::requested_schema()["properties"].size() == 18);
-  CHECK(HostileNames::requested_schema()["title"] == "*/ #error title breaks out \\");
+  CHECK(elicit::default_message<HostileNames>() == std::string_view(kMessage, sizeof kMessage - 1));
+  CHECK(elicit::to_string(HostileNames::Int::unnamed).empty());
+  CHECK(elicit::to_string(HostileNames::Int::a_b) == "a\"b");
+  CHECK(elicit::title_of(HostileNames::Int::class_) == "default");
+  CHECK(elicit::to_string(HostileNames::True::new_line) == "new\nline");
+  CHECK(elicit::requested_schema<HostileNames>()["properties"].size() == 18);
+  CHECK(elicit::requested_schema<HostileNames>()["title"] == "*/ #error title breaks out \\");
   HostileNames h;
   h.end_comment = "*/*/A";
-  CHECK(h.validate().ok());
+  CHECK(elicit::validate(h).ok());
   h.end_comment = "*/x";
-  REQUIRE(h.validate().errors.size() == 1);
-  CHECK(h.validate().errors[0].pointer == "/end *~1 comment");  // RFC 6901 escapes "/"
+  REQUIRE(elicit::validate(h).errors.size() == 1);
+  CHECK(elicit::validate(h).errors[0].pointer == "/end *~1 comment");  // RFC 6901 escapes "/"
   h.end_comment.reset();
   h.a_b_c = "";
-  CHECK(h.validate().errors.at(0).pointer == "/a~1b~0c");
+  CHECK(elicit::validate(h).errors.at(0).pointer == "/a~1b~0c");
 }

@@ -22,7 +22,7 @@ ordered_json schema_file(const std::string& file, const std::string& name) {
 // Every error of decoding `content` as T, as "pointer keyword" joined by ", ".
 template <class T>
 std::string errors_of(const std::string& content) {
-  const auto d = T::decode(json::parse(content));
+  const auto d = elicit::decode<T>(json::parse(content));
   std::string out;
   for (const auto& e : d.errors.errors) out += (out.empty() ? "" : ", ") + e.pointer + " " + e.keyword;
   CHECK(d.ok() == out.empty());
@@ -49,14 +49,14 @@ TEST_CASE("requested_schema() is the sample's requestedSchema, byte for byte, le
   sample_types::for_each_sample([](auto sample) {
     using T = typename decltype(sample)::type;
     INFO(sample.file << " " << sample.name);
-    CHECK(T::requested_schema().dump() == without_cpp_names(schema_file(sample.file, sample.name)).dump());
+    CHECK(elicit::requested_schema<T>().dump() == without_cpp_names(schema_file(sample.file, sample.name)).dump());
   });
-  CHECK(samples::SpecPropertyExamples::requested_schema().dump().find("x-cpp-name") == std::string::npos);
+  CHECK(elicit::requested_schema<samples::SpecPropertyExamples>().dump().find("x-cpp-name") == std::string::npos);
 }
 
 TEST_CASE("the message of elicitation/create params becomes default_message()", "[generated]") {
-  CHECK(samples::GithubUsername::default_message() == "Please provide your GitHub username");
-  CHECK(samples::ShippingAddress::default_message() == "Where should we ship your order?");
+  CHECK(elicit::default_message<samples::GithubUsername>() == "Please provide your GitHub username");
+  CHECK(elicit::default_message<samples::ShippingAddress>() == "Where should we ship your order?");
 }
 
 TEST_CASE("members follow required / default / optional", "[generated]") {
@@ -80,19 +80,19 @@ TEST_CASE("members follow required / default / optional", "[generated]") {
 
 TEST_CASE("enums keep wire values and titles for all five SEP-1330 variants", "[generated][enum]") {
   using E = samples::Sep1330Enums;
-  CHECK(to_string(E::TitledSingle::value1) == "value1");
-  CHECK(title_of(E::TitledSingle::value1) == "First Option");
-  CHECK(title_of(E::LegacyEnum::opt2) == "Option Two");
-  CHECK(to_string(E::LegacyEnum::opt2) == "opt2");
-  CHECK(to_string(E::UntitledSingle::option3) == "option3");
-  CHECK(title_of(E::UntitledSingle::option3).empty());
-  CHECK(title_of(E::TitledMulti::value3) == "Third Choice");
+  CHECK(elicit::to_string(E::TitledSingle::value1) == "value1");
+  CHECK(elicit::title_of(E::TitledSingle::value1) == "First Option");
+  CHECK(elicit::title_of(E::LegacyEnum::opt2) == "Option Two");
+  CHECK(elicit::to_string(E::LegacyEnum::opt2) == "opt2");
+  CHECK(elicit::to_string(E::UntitledSingle::option3) == "option3");
+  CHECK(elicit::title_of(E::UntitledSingle::option3).empty());
+  CHECK(elicit::title_of(E::TitledMulti::value3) == "Third Choice");
   E::UntitledMulti m{};
-  CHECK(from_string("option2", m));
+  CHECK(elicit::from_string("option2", m));
   CHECK(m == E::UntitledMulti::option2);
-  CHECK_FALSE(from_string("Option Two", m));
-  CHECK(E::titled_single_options.size() == 3);
-  CHECK(E::titled_single_options[1].title == "Second Option");
+  CHECK_FALSE(elicit::from_string("Option Two", m));
+  CHECK(elicit::enum_traits<E::TitledSingle>::options.size() == 3);
+  CHECK(elicit::enum_traits<E::TitledSingle>::options[1].title == "Second Option");
 }
 
 TEST_CASE("valid content round-trips through decode, to_json and from_json", "[generated]") {
@@ -100,16 +100,16 @@ TEST_CASE("valid content round-trips through decode, to_json and from_json", "[g
   const auto content = json::parse(R"({"display_name":"ann@example.com","letters_only":"Ann","percentage":12.5,
       "count":7,"flag":true,"color":"Blue","color_hex":"#0000FF","colors":["Blue","Red"],"colors_hex":["#0000FF"],
       "when":"2024-02-29","starts_at":"2025-11-25T09:30:00.5+01:00","homepage":"https://example.com/a?b#c"})");
-  const auto d = S::decode(content);
+  const auto d = elicit::decode<S>(content);
   INFO(d.errors.to_string());
   REQUIRE(d.ok());
   CHECK(d.value->color == S::Color::blue);
   CHECK(d.value->colors == std::vector<S::Colors>{S::Colors::blue, S::Colors::red});
   CHECK(json(*d.value) == content);
   CHECK(content.get<S>() == *d.value);
-  CHECK(d.value->validate().ok());
+  CHECK(elicit::validate(*d.value).ok());
   // Absent optionals are omitted, never null; defaults are filled in.
-  const auto minimal = S::decode(json::parse(R"({"display_name":"ann@example.com"})"));
+  const auto minimal = elicit::decode<S>(json::parse(R"({"display_name":"ann@example.com"})"));
   REQUIRE(minimal.ok());
   const json out = *minimal.value;
   CHECK_FALSE(out.contains("letters_only"));
@@ -175,7 +175,7 @@ TEST_CASE("validate() checks a value built in code", "[generated]") {
   s.count = 500;
   s.colors.clear();
   s.letters_only = "no digits 1";
-  const auto r = s.validate();
+  const auto r = elicit::validate(s);
   std::string got;
   for (const auto& e : r.errors) got += e.pointer + " " + e.keyword + "; ";
   CHECK(got ==
@@ -195,5 +195,5 @@ TEST_CASE("from_json reports shape errors with every pointer and leaves constrai
     CHECK_THAT(std::string(e.what()), Catch::Contains("/name: is required (and 2 more)"));
   }
   const auto c = json::parse(R"({"name":"A","email":"not an email","age":3})").get<C>();  // constraints not checked
-  CHECK(c.validate().errors.size() == 2);
+  CHECK(elicit::validate(c).errors.size() == 2);
 }

@@ -70,9 +70,9 @@ TEST_CASE("A typed tool lists its type's schema as inputSchema, and its result t
   f.client.initialize(json::object());
   const auto tools = f.call("tools/list", json::object())["result"]["tools"];
   REQUIRE(tools.size() == 3);
-  CHECK(tools[0]["inputSchema"] == json::parse(samples::ContactInformation::requested_schema().dump()));
+  CHECK(tools[0]["inputSchema"] == json::parse(elicit::requested_schema<samples::ContactInformation>().dump()));
   CHECK_FALSE(tools[0].contains("outputSchema"));
-  CHECK(tools[1]["outputSchema"] == json::parse(samples::UserName::requested_schema().dump()));
+  CHECK(tools[1]["outputSchema"] == json::parse(elicit::requested_schema<samples::UserName>().dump()));
 }
 
 TEST_CASE("Valid arguments reach the handler as the type", "[typed_tool]") {

@@ -35,7 +35,7 @@ struct Fixture {
     auto promise = std::make_shared<std::promise<Outcome<T>>>();
     auto future = promise->get_future();
     elicit_async<T>(
-        *mcp, T::default_message(), [promise](Outcome<T> o) { promise->set_value(std::move(o)); }, options);
+        *mcp, elicit::default_message<T>(), [promise](Outcome<T> o) { promise->set_value(std::move(o)); }, options);
     auto request = client.next();
     return {request.value_or(json()), std::move(future)};
   }
@@ -56,9 +56,9 @@ TEST_CASE("the schema goes on the wire byte for byte, property order included", 
   elicit_async<ContactInformation>(*f.mcp, "m", [](Outcome<ContactInformation>) {});
   const auto text = f.client.next_text();
   REQUIRE(text);
-  CHECK(text->find(ContactInformation::requested_schema().dump()) != std::string::npos);
+  CHECK(text->find(elicit::requested_schema<ContactInformation>().dump()) != std::string::npos);
   const auto request = nlohmann::ordered_json::parse(*text);
-  CHECK(request["params"]["requestedSchema"] == ContactInformation::requested_schema());
+  CHECK(request["params"]["requestedSchema"] == elicit::requested_schema<ContactInformation>());
   std::vector<std::string> order;
   for (const auto& [name, property] : request["params"]["requestedSchema"]["properties"].items()) order.push_back(name);
   CHECK(order == std::vector<std::string>{"name", "email", "age"});
@@ -78,7 +78,7 @@ TEST_CASE("elicitation/create is the text of its params dumped as one ordered do
       elicit_async<ContactInformation>(
           *f.mcp, message, [](Outcome<ContactInformation>) {}, o);
       elicit_form_async(
-          *f.mcp, message, ContactInformation::requested_schema(), [](ElicitResponse) {}, o);
+          *f.mcp, message, elicit::requested_schema<ContactInformation>(), [](ElicitResponse) {}, o);
       elicit_url_async(
           *f.mcp, message, "https://example.com/x?a=1", [](UrlOutcome) {}, o);
       for (int kind = 0; kind < 3; ++kind) {
@@ -87,8 +87,9 @@ TEST_CASE("elicitation/create is the text of its params dumped as one ordered do
         const auto sent = nlohmann::ordered_json::parse(*text);
         nlohmann::ordered_json params;
         if (kind < 2) {
-          params = {
-              {"mode", "form"}, {"message", message}, {"requestedSchema", ContactInformation::requested_schema()}};
+          params = {{"mode", "form"},
+                    {"message", message},
+                    {"requestedSchema", elicit::requested_schema<ContactInformation>()}};
         } else {
           params = {{"mode", "url"},
                     {"message", message},
@@ -113,7 +114,7 @@ TEST_CASE("the request is a form-mode elicitation/create with the exact schema",
   CHECK(request["method"] == "elicitation/create");
   CHECK(request["params"]["mode"] == "form");
   CHECK(request["params"]["message"] == "Please provide your contact information");
-  CHECK(request["params"]["requestedSchema"].dump() == json(ContactInformation::requested_schema()).dump());
+  CHECK(request["params"]["requestedSchema"].dump() == json(elicit::requested_schema<ContactInformation>()).dump());
   CHECK(request["params"]["_meta"]["progressToken"] == "p1");
   f.client.respond(request["id"], {{"action", "decline"}});
   CHECK(outcome.get().status == ElicitStatus::declined);
@@ -252,7 +253,7 @@ TEST_CASE("nothing is sent to a client that did not declare the mode", "[elicit]
 
 TEST_CASE("the generated elicit() helper blocks until the answer", "[elicit][generated]") {
   Fixture f(kForm);
-  auto outcome = std::async(std::launch::async, [&] { return ContactInformation::elicit(*f.mcp); });
+  auto outcome = std::async(std::launch::async, [&] { return elicit::elicit<ContactInformation>(*f.mcp); });
   const auto request = f.client.next();
   CHECK((*request)["params"]["message"] == "Please provide your contact information");
   f.client.respond((*request)["id"], {{"action", "accept"}, {"content", {{"name", "A"}, {"email", "a@b.co"}}}});

@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "elicit/child_process.hpp"
+#include "elicit/form.hpp"
 #include "elicit/schema.hpp"
 #include "elicit/session.hpp"
 #include "elicit/transport.hpp"
@@ -137,7 +138,7 @@ class Client {
   /// in the order added. `T{}` holds the schema's defaults: FormAnswer<T>::accept(T{}) accepts them.
   template <class T>
   void on_form(std::function<FormAnswer<T>(const ElicitationRequest&)> handler) {
-    add_form_handler(nlohmann::json(T::requested_schema()),
+    add_form_handler(nlohmann::json(::elicit::requested_schema<T>()),
                      [handler = std::move(handler)](const ElicitationRequest& request) {
                        auto answer = handler(request);
                        ElicitAnswer out;

@@ -16,6 +16,7 @@
 
 #include "elicit/cancel_scope.hpp"
 #include "elicit/event_thread.hpp"
+#include "elicit/form.hpp"
 #include "elicit/jsonrpc.hpp"
 #include "elicit/server_session.hpp"
 #include "elicit/session.hpp"
@@ -97,7 +98,7 @@ std::optional<RequestId> elicit_form_async(ServerSession& session, std::string_v
 
 namespace detail {
 /// The typed reading of `r`, whose accepted content is `content` (r.content, or a part of r.result
-/// when it was read in place): decoded with T::decode before r.result is moved.
+/// when it was read in place): decoded with decode<T> before r.result is moved.
 template <class T>
 Outcome<T> decode_outcome(ElicitResponse&& r, const nlohmann::json& content) {
   Outcome<T> out;
@@ -105,7 +106,7 @@ Outcome<T> decode_outcome(ElicitResponse&& r, const nlohmann::json& content) {
   out.error = std::move(r.error);
   out.problem = std::move(r.problem);
   if (r.status == ElicitStatus::accepted) {
-    auto decoded = T::decode(content);
+    auto decoded = ::elicit::decode<T>(content);
     if (decoded.ok()) {
       out.value = std::move(decoded.value);
     } else {
@@ -119,7 +120,7 @@ Outcome<T> decode_outcome(ElicitResponse&& r, const nlohmann::json& content) {
 }
 }  // namespace detail
 
-/// The typed reading of an untyped response: accepted content is decoded with T::decode (types,
+/// The typed reading of an untyped response: accepted content is decoded with decode<T> (types,
 /// required, every constraint); content that fails makes it invalid_response with every error.
 template <class T>
 Outcome<T> typed_outcome(ElicitResponse r) {
@@ -142,11 +143,10 @@ ElicitResponse read_elicit_response(std::string_view message);
 
 namespace detail {
 
-/// T::requested_schema() as JSON text, serialised once per type.
+/// requested_schema<T>() as JSON text, serialised once per type.
 template <class T>
 const std::string& serialized_schema() {
-  static const std::string text = T::requested_schema().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  return text;
+  return form_traits<T>::binding().schema_text();
 }
 
 /// A form-mode elicitation/create whose requestedSchema is already serialised (`schema_json`):
@@ -179,7 +179,7 @@ Outcome<T> typed_outcome_in_place(ElicitResponse r) {
 
 }  // namespace detail
 
-/// Typed form mode, asynchronous: decodes accepted content with T::decode (types, required,
+/// Typed form mode, asynchronous: decodes accepted content with decode<T> (types, required,
 /// every constraint). `on_done` runs once, as for elicit_form_async (must not block; what it throws
 /// is logged).
 template <class T>
@@ -220,6 +220,12 @@ Outcome<T> elicit(ServerSession& session, std::string_view message, const Elicit
   elicit_async<T>(
       session, message, [promise](Outcome<T> o) { promise->set_value(std::move(o)); }, options);
   return future.get();
+}
+
+/// elicit<T> with the message the schema file gave (default_message<T>()).
+template <class T>
+Outcome<T> elicit(ServerSession& session) {
+  return elicit<T>(session, default_message<T>());
 }
 
 // --- URL mode ------------------------------------------------------------------------------------

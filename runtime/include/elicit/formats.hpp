@@ -4,10 +4,9 @@
 #include <cstddef>
 #include <string_view>
 
-namespace elicit {
+#include "elicit/form_table.hpp"  // StringFormat
 
-/// `format` values allowed on a StringSchema (MCP 2025-11-25, "Requested Schema").
-enum class StringFormat { none, email, uri, date, date_time };
+namespace elicit {
 
 /// Length in Unicode code points of UTF-8 text (what minLength/maxLength count, per JSON Schema).
 /// Bytes that are not UTF-8 lead bytes are not counted; invalid UTF-8 is counted byte-wise for lead

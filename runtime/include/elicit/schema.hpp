@@ -12,14 +12,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "elicit/form_table.hpp"  // FieldKind, StringFormat
 #include "elicit/formats.hpp"
 #include "elicit/pattern.hpp"
 #include "elicit/validation.hpp"
 
 namespace elicit {
-
-/// What a property holds, one of the PrimitiveSchemaDefinition variants of schema.ts.
-enum class FieldKind { string, number, integer, boolean, single_select, multi_select };
 
 /// How an enum's options were written (SEP-1330 variants).
 enum class EnumStyle {
@@ -102,7 +100,7 @@ ParsedForm parse_requested_schema(const nlohmann::ordered_json& schema, std::str
 
 /// Validates a response `content` object (ElicitResult.content of an accept) against the form:
 /// type, required, and every constraint, with the same messages and order as generated
-/// `T::decode()`. Pointers are relative to the content object. Unknown properties are allowed, as
+/// `elicit::decode<T>()`. Pointers are relative to the content object. Unknown properties are allowed, as
 /// in JSON Schema without `additionalProperties`, unless the form is `closed`: then each one is an
 /// error ("/extra: is not allowed (additionalProperties: false)"), after the listed properties'.
 ValidationResult validate_content(const Form& form, const nlohmann::json& content);

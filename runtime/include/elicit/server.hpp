@@ -109,7 +109,7 @@ struct Ask {
 };
 /// Ask<T> with T's own message (`default_message()`) unless one is given.
 template <class T>
-Ask<T> ask(std::string message = std::string(T::default_message()), std::string key = "") {
+Ask<T> ask(std::string message = std::string(::elicit::default_message<T>()), std::string key = "") {
   return Ask<T>{std::move(message), std::move(key)};
 }
 
@@ -209,7 +209,7 @@ class ToolCall {
   /// Blocking form elicitation with the type's own message (`default_message()`).
   template <class T>
   Outcome<T> elicit(std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
-    return elicit<T>(T::default_message(), timeout);
+    return elicit<T>(::elicit::default_message<T>(), timeout);
   }
   /// As elicit<T>(message), with the key its question goes under in `inputRequests` (modern era;
   /// unique within the call). In the legacy era the key is not used.
@@ -301,7 +301,7 @@ class ToolCall {
   template <class T>
   std::optional<RequestId> elicit_async(std::function<void(Outcome<T>)> on_done,
                                         std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
-    return elicit_async<T>(T::default_message(), std::move(on_done), timeout);
+    return elicit_async<T>(::elicit::default_message<T>(), std::move(on_done), timeout);
   }
   /// Asynchronous elicit_all: `on_done` runs once with every outcome, as for elicit_async.
   template <class... Ts>
@@ -369,14 +369,14 @@ class ToolCall {
 
   template <class T>
   Outcome<T> replay_step(const std::string& key, std::string_view message, bool& missing) {
-    auto response = replay_form(key, message, T::requested_schema());
+    auto response = replay_form(key, message, ::elicit::requested_schema<T>());
     if (!response) {
       missing = true;
       return Outcome<T>{};
     }
     auto out = typed_outcome<T>(std::move(*response));
     if (out.status == ElicitStatus::invalid_response) {
-      ask_form_again(key, message, T::requested_schema(), why_invalid(out.problem, out.errors));
+      ask_form_again(key, message, ::elicit::requested_schema<T>(), why_invalid(out.problem, out.errors));
       missing = true;
     }
     return out;

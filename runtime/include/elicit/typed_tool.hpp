@@ -24,15 +24,15 @@ ToolResult invalid_output_result(const std::string& tool, const ValidationResult
 }  // namespace detail
 
 /// A blocking tool whose arguments are `Args`, a generated type: inputSchema is
-/// Args::requested_schema(); before `handler` runs, the arguments are decoded and checked with
-/// Args::decode (types, required properties, every constraint). Invalid arguments never reach the
+/// requested_schema<Args>(); before `handler` runs, the arguments are decoded and checked with
+/// decode<Args> (types, required properties, every constraint). Invalid arguments never reach the
 /// handler: the call answers a tool error (isError) listing every error by JSON Pointer into the
 /// arguments, e.g. "/age: must be at least 0", so the model can correct its call.
 ///
 /// `handler(ToolCall&, Args)` returns either a ToolResult, or a value of a generated type `Result`:
-/// then the tool declares outputSchema Result::requested_schema() and answers with
+/// then the tool declares outputSchema requested_schema<Result>() and answers with
 /// ToolResult::structured (structuredContent, and the same JSON as a text block). A Result that
-/// fails Result::validate() is answered as a tool error instead, as the schema promises clients.
+/// fails validate(result) is answered as a tool error instead, as the schema promises clients.
 /// Everything else is as for Tool::handler (a worker thread; it may elicit; exceptions become tool
 /// errors).
 template <class Args, class Handler>
@@ -41,19 +41,19 @@ Tool typed_tool(std::string name, std::string description, Handler handler) {
   Tool tool;
   tool.name = std::move(name);
   tool.description = std::move(description);
-  tool.input_schema = nlohmann::json::parse(Args::requested_schema().dump());
-  tool.validate_arguments = false;  // Args::decode below checks the same schema, with its own messages
+  tool.input_schema = nlohmann::json(requested_schema<Args>());
+  tool.validate_arguments = false;  // decode<Args> below checks the same schema, with its own messages
   if constexpr (!std::is_same_v<Returned, ToolResult>) {
-    tool.output_schema = nlohmann::json::parse(Returned::requested_schema().dump());
+    tool.output_schema = nlohmann::json(requested_schema<Returned>());
   }
   tool.handler = [tool_name = tool.name, handler = std::move(handler)](ToolCall& call) mutable -> ToolResult {
-    auto decoded = Args::decode(call.arguments());
+    auto decoded = decode<Args>(call.arguments());
     if (!decoded) return ToolResult::error(detail::invalid_arguments_text(tool_name, decoded.errors));
     if constexpr (std::is_same_v<Returned, ToolResult>) {
       return handler(call, std::move(*decoded.value));
     } else {
       Returned result = handler(call, std::move(*decoded.value));
-      if (auto errors = result.validate(); !errors.ok()) return detail::invalid_output_result(tool_name, errors);
+      if (auto errors = validate(result); !errors.ok()) return detail::invalid_output_result(tool_name, errors);
       nlohmann::json structured;
       to_json(structured, result);
       return ToolResult::structured(std::move(structured));

@@ -1,7 +1,6 @@
 // Validation results shared by generated code, the runtime and `elicitgen check`.
 #pragma once
 
-#include <array>
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
@@ -40,8 +39,8 @@ struct ValidationResult {
 
 /// Thrown by generated `from_json` when content does not have the shape of the type (a missing
 /// required property, a wrong JSON type, an integer with a fraction, a value outside an enum).
-/// Constraint checks (lengths, formats, ranges...) are not part of `from_json`: call `validate()`,
-/// or use `T::decode()` which does both.
+/// Constraint checks (lengths, formats, ranges...) are not part of `from_json`: call
+/// `elicit::validate(value)`, or use `elicit::decode<T>()` which does both.
 class ContentError : public std::runtime_error {
  public:
   explicit ContentError(ValidationResult result);
@@ -51,7 +50,7 @@ class ContentError : public std::runtime_error {
   ValidationResult result_;
 };
 
-/// Result of `T::decode(content)`: the value when the content is valid, else every error.
+/// Result of `elicit::decode<T>(content)`: the value when the content is valid, else every error.
 template <class T>
 struct Decoded {
   std::optional<T> value;
@@ -60,32 +59,5 @@ struct Decoded {
   bool ok() const noexcept { return value.has_value(); }
   explicit operator bool() const noexcept { return ok(); }
 };
-
-/// `value` with the result of its validate(): Decoded::value is set only when there is no error.
-template <class T>
-Decoded<T> validated(T value) {
-  Decoded<T> d;
-  d.errors = value.validate();
-  if (d.errors.ok()) d.value = std::move(value);
-  return d;
-}
-
-/// One option of a single- or multi-select enum: the wire value (`const` / `enum` entry) sent in
-/// content, the human title (`title`, `enumNames` entry; empty for untitled enums), and the value.
-template <class E>
-struct EnumOption {
-  std::string_view wire;
-  std::string_view title;
-  E value;
-};
-
-/// The option whose wire value is `wire`; null when there is none.
-template <class E, std::size_t N>
-const EnumOption<E>* find_option(const std::array<EnumOption<E>, N>& options, std::string_view wire) noexcept {
-  for (const auto& o : options) {
-    if (o.wire == wire) return &o;
-  }
-  return nullptr;
-}
 
 }  // namespace elicit

@@ -14,25 +14,25 @@
 #include "order.hpp"
 
 int main() {
-  const auto ok = shop::Order::decode(nlohmann::json::parse(R"({"item":"book","quantity":2,"gift":true})"));
-  const auto bad = shop::Order::decode(nlohmann::json::parse(R"({"item":"","quantity":0})"));
+  const auto ok = elicit::decode<shop::Order>(nlohmann::json::parse(R"({"item":"book","quantity":2,"gift":true})"));
+  const auto bad = elicit::decode<shop::Order>(nlohmann::json::parse(R"({"item":"","quantity":0})"));
   if (!ok || bad) return 1;
-  std::cout << shop::Order::default_message() << "\n"
+  std::cout << elicit::default_message<shop::Order>() << "\n"
             << nlohmann::json(*ok.value).dump() << "\n"
             << bad.errors.to_string();
 
   // Output names come from the file names as they are: every one of these headers exists.
-  const auto rsvp = shop::RsvpForm::decode(nlohmann::json::parse(R"({"attending":true,"guests":5})"));
-  const auto id = shop::IdCard::decode(nlohmann::json::parse(R"({"number":"AB123456"})"));
-  const auto coffee = shop::CafU00e9::parse(R"({"taille":"grand"})");
+  const auto rsvp = elicit::decode<shop::RsvpForm>(nlohmann::json::parse(R"({"attending":true,"guests":5})"));
+  const auto id = elicit::decode<shop::IdCard>(nlohmann::json::parse(R"({"number":"AB123456"})"));
+  const auto coffee = elicit::decode_text<shop::CafU00e9>(R"({"taille":"grand"})");
   if (rsvp || !id || !coffee) return 2;
-  std::cout << rsvp.errors.to_string() << shop::CafU00e9::default_message() << "\n";
+  std::cout << rsvp.errors.to_string() << elicit::default_message<shop::CafU00e9>() << "\n";
 
-  // additionalProperties: false, on the DOM path and on the no-DOM reader alike.
+  // additionalProperties: false, from a DOM and from text alike.
   const auto extra = R"({"booking":"b1","extra":1,"more":{"x":[1]}})";
-  const auto by_dom = shop::CancelBooking::decode(nlohmann::json::parse(extra));
-  const auto by_text = shop::CancelBooking::parse(extra);
-  const auto fine = shop::CancelBooking::parse(R"({"booking":"b1","reason":"ill"})");
+  const auto by_dom = elicit::decode<shop::CancelBooking>(nlohmann::json::parse(extra));
+  const auto by_text = elicit::decode_text<shop::CancelBooking>(extra);
+  const auto fine = elicit::decode_text<shop::CancelBooking>(R"({"booking":"b1","reason":"ill"})");
   if (by_dom || by_text || !fine || by_dom.errors.to_string() != by_text.errors.to_string()) return 3;
   std::cout << by_text.errors.to_string();
 
