@@ -30,8 +30,10 @@ struct HttpClientOptions {
 /// One POST (its own connection) per message, each answered on a thread of its own that lives as
 /// long as its response stream; messages reach on_message one at a time. A request whose POST
 /// fails (no connection, an HTTP error without a JSON-RPC body) is answered locally with a
-/// JSON-RPC error for its id (-32000 and the HTTP status), so nothing waits forever. Not yet: the
-/// GET stream of a 2025-11-25 session (messages unrelated to a request) and resuming a stream.
+/// JSON-RPC error for its id (-32000 and the HTTP status), so nothing waits forever. A message is
+/// not POSTed before every notification sent earlier was accepted (so notifications/initialized
+/// precedes the first request). A 2025-11-25 session's GET stream (messages unrelated to a request)
+/// is opened once notifications/initialized is accepted. Not yet: reopening or resuming a stream.
 class HttpClientTransport final : public Transport {
  public:
   /// Throws std::invalid_argument for a URL that is not http://host[:port][/path].

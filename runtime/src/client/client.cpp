@@ -3,7 +3,9 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
+#include <string>
 
 #include "elicit/protocol_era.hpp"
 #include "elicit/stdio_transport.hpp"
@@ -91,7 +93,8 @@ bool is_modern(const std::string& version) {
 }  // namespace
 
 struct Client::Impl {
-  Impl(Transport& transport, ClientOptions o) : options(std::move(o)), session(transport, options.session) {}
+  Impl(Transport& transport, ClientOptions o)
+      : options(std::move(o)), session(transport, options.session), version(options.protocol_version) {}
 
   ClientOptions options;
   Session session;
@@ -103,6 +106,31 @@ struct Client::Impl {
   bool modern = false;
   nlohmann::json server_info;
   nlohmann::json server_capabilities;
+  // The version modern requests carry: ClientOptions::protocol_version until a server answers one
+  // with -32022 naming another modern version this client speaks (requests run in parallel, so it
+  // is guarded).
+  mutable std::mutex version_mutex;
+  std::string version;
+
+  std::string current_version() const {
+    std::lock_guard<std::mutex> lock(version_mutex);
+    return version;
+  }
+
+  // After -32022 (Versioning, "Protocol Version Negotiation": the client SHOULD select a mutually
+  // supported version from `supported` and retry): the version to retry with, the newest modern
+  // one both speak; none when the server lists none (only legacy versions, or no list).
+  std::optional<std::string> mutual_version(const std::optional<nlohmann::json>& data) const {
+    if (!data || !data->is_object()) return std::nullopt;
+    const auto supported = data->find("supported");
+    if (supported == data->end() || !supported->is_array()) return std::nullopt;
+    for (const auto& mine : modern_protocol_versions()) {
+      for (const auto& theirs : *supported) {
+        if (theirs.is_string() && theirs.get<std::string>() == mine) return mine;
+      }
+    }
+    return std::nullopt;
+  }
 
   // Keeps what connect()'s result says of the server.
   nlohmann::json remember(nlohmann::json result) {
@@ -129,7 +157,7 @@ struct Client::Impl {
   }
 
   nlohmann::ordered_json meta() const {
-    return {{std::string(meta_key::protocol_version), options.protocol_version},
+    return {{std::string(meta_key::protocol_version), current_version()},
             {std::string(meta_key::client_capabilities), capabilities()},
             {std::string(meta_key::client_info), options.client_info}};
   }
@@ -170,8 +198,27 @@ struct Client::Impl {
       return std::move(*o.result);
     }
     params["_meta"] = meta();
-    for (std::size_t round = 0; round <= options.max_rounds; ++round) {
+    bool renegotiated = false;
+    // Each round's request, retried once (per request, so a server that refuses every version
+    // cannot loop) with a mutually supported version when the server refuses the one it carried.
+    const auto send = [&] {
       auto o = call(method, params);
+      if (!o.result && !renegotiated && o.error && o.error->code == error_code::unsupported_protocol_version) {
+        if (auto v = mutual_version(o.error->data)) {
+          renegotiated = true;
+          {
+            std::lock_guard<std::mutex> lock(version_mutex);
+            version = *v;
+          }
+          session.log(method + ": the server refused the protocol version (-32022); retrying with " + *v);
+          params["_meta"][std::string(meta_key::protocol_version)] = *v;
+          o = call(method, params);
+        }
+      }
+      return o;
+    };
+    for (std::size_t round = 0; round <= options.max_rounds; ++round) {
+      auto o = send();
       if (!o.result) throw_outcome(o, method);
       auto& result = *o.result;
       if (!result.is_object() || result.value("resultType", std::string("complete")) != "input_required")

@@ -4,6 +4,9 @@
 #include <sys/socket.h>
 
 #include <condition_variable>
+#include <cstdint>
+#include <future>
+#include <limits>
 #include <mutex>
 #include <optional>
 #include <set>
@@ -54,6 +57,13 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
   std::string session_id;
   std::string protocol_version;
   std::set<int> sockets;  // of the exchanges in progress, shut down by close()
+  // Notifications sent and not yet accepted by the server, by send order. Each message is POSTed
+  // on a thread of its own, so without this a request could overtake the notification sent before
+  // it: notifications/initialized must reach the server before the session's first request
+  // (Lifecycle, "Initialization"; a server may only then know the client's capabilities).
+  std::uint64_t next_sequence = 0;
+  std::set<std::uint64_t> notifications_in_flight;
+  std::condition_variable notification_done;
   std::size_t active = 0;
   bool closing = false;
   bool close_called = false;
@@ -100,8 +110,25 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     sockets.erase(socket.native_handle());
   }
 
+  // Waits until every notification sent before message `sequence` has been accepted (or failed),
+  // or the transport closes. Bounded: each of those exchanges ends within the connect timeout
+  // plus the server's answer, and close() shuts them down.
+  void wait_for_earlier_notifications(std::uint64_t sequence) {
+    std::unique_lock<std::mutex> lock(mutex);
+    notification_done.wait(lock, [&] {
+      return closing || notifications_in_flight.empty() || *notifications_in_flight.begin() >= sequence;
+    });
+  }
+
+  void notification_finished(std::uint64_t sequence) {
+    std::lock_guard<std::mutex> lock(mutex);
+    notifications_in_flight.erase(sequence);
+    notification_done.notify_all();
+  }
+
   // One POST and its answer: the body of a thread.
-  void exchange(const std::string& text, const nlohmann::json& message) {
+  void exchange(const std::string& text, const nlohmann::json& message, std::uint64_t sequence) {
+    wait_for_earlier_notifications(sequence);
     const auto id = message.contains("method") && message.contains("id") ? message["id"] : nlohmann::json();
     const auto method = message.value("method", std::string());
     bool answered = false;
@@ -131,9 +158,20 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       req.set(bhttp::field::host, port == "80" ? host : host + ":" + port);
       req.set(bhttp::field::content_type, "application/json");
       req.set(bhttp::field::accept, "application/json, text/event-stream");
+      // A modern request's header names the version its _meta carries (they must match,
+      // Streamable HTTP, "Protocol Version Header"; the client may retry another version after
+      // -32022); otherwise the session's.
+      std::string meta_version;
+      if (const auto p = message.find("params"); p != message.end() && p->is_object()) {
+        if (const auto m = p->find("_meta"); m != p->end() && m->is_object()) {
+          const auto v = m->find("io.modelcontextprotocol/protocolVersion");
+          if (v != m->end() && v->is_string()) meta_version = v->get<std::string>();
+        }
+      }
       {
         std::lock_guard<std::mutex> lock(mutex);
-        if (method != "initialize") req.set("MCP-Protocol-Version", protocol_version);
+        if (method != "initialize")
+          req.set("MCP-Protocol-Version", meta_version.empty() ? protocol_version : meta_version);
         if (!session_id.empty()) req.set("Mcp-Session-Id", session_id);
       }
       if (!method.empty()) {
@@ -154,6 +192,26 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     parser.body_limit(options.max_message_bytes);
     parser.header_limit(64 * 1024);
     if (!ec) bhttp::read_header(socket, buffer, parser, ec);
+    // A notification is accepted once the server has answered its POST (202, or a body): later
+    // messages may go now. After notifications/initialized, only once the session's GET stream is
+    // open too: a server sends a request made outside any request's stream (e.g. a tool's
+    // elicitation that names no request) there, and fails it when no stream is open yet.
+    if (id.is_null()) {
+      const int code = ec ? 0 : static_cast<int>(parser.get().result_int());
+      bool has_session = false;
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        has_session = !session_id.empty();
+      }
+      if (method == "notifications/initialized" && code >= 200 && code < 300 && has_session) {
+        auto opened = std::make_shared<std::promise<void>>();
+        auto ready = opened->get_future();
+        // listen() sets it once its answer's head is read or failed (close() shuts the socket
+        // down); a server that holds the head back delays the session by connect_timeout at most.
+        if (spawn([this, opened] { listen(*opened); })) ready.wait_for(options.connect_timeout);
+      }
+      notification_finished(sequence);
+    }
     if (ec) {
       forget(socket);
       if (!answered) fail_request(id, "no answer from " + options.url + ": " + ec.message());
@@ -226,6 +284,80 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     }
   }
 
+  // Runs `body` on a thread of its own, counted in `active` (close() waits for it). False when the
+  // transport is closing or no thread can be had.
+  template <class Body>
+  bool spawn(Body body) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (closing) return false;
+      ++active;
+    }
+    auto self = shared_from_this();
+    try {
+      std::thread([self, body = std::move(body)] {
+        try {
+          body();
+        } catch (const std::exception&) {  // e.g. allocation: the stream just ends
+        }
+        std::lock_guard<std::mutex> lock(self->mutex);
+        --self->active;
+        self->idle.notify_all();
+      }).detach();
+    } catch (const std::system_error&) {
+      std::lock_guard<std::mutex> lock(mutex);
+      --active;
+      return false;
+    }
+    return true;
+  }
+
+  // The session's GET stream (2025-11-25, Streamable HTTP, "Listening for Messages from the
+  // Server"): what the server sends outside any request's POST stream, e.g. an elicitation/create
+  // a tool makes without naming its request, or notifications/elicitation/complete. Opened once,
+  // after notifications/initialized was accepted; a server without one answers 405. Not reopened
+  // when it ends (resuming with Last-Event-ID: not yet).
+  void listen(std::promise<void>& opened) {
+    // Set however this ends: the POST that started it waits for it.
+    struct Opened {
+      std::promise<void>& p;
+      bool done = false;
+      void set() {
+        if (!done) p.set_value();
+        done = true;
+      }
+      ~Opened() { set(); }
+    } signal{opened};
+    net::io_context ioc;
+    tcp::socket socket(ioc);
+    if (!connect(socket, ioc)) return;
+    beast::error_code ec;
+    bhttp::request<bhttp::empty_body> req{bhttp::verb::get, target, 11};
+    req.set(bhttp::field::host, port == "80" ? host : host + ":" + port);
+    req.set(bhttp::field::accept, "text/event-stream");
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      req.set("MCP-Protocol-Version", protocol_version);
+      if (!session_id.empty()) req.set("Mcp-Session-Id", session_id);
+    }
+    bhttp::write(socket, req, ec);
+    beast::flat_buffer buffer;
+    bhttp::response_parser<bhttp::string_body> parser;
+    // The stream lasts as long as the session: no limit on its total length (each event is
+    // still limited by read_events).
+    parser.body_limit(std::numeric_limits<std::uint64_t>::max());
+    parser.header_limit(64 * 1024);
+    if (!ec) bhttp::read_header(socket, buffer, parser, ec);
+    signal.set();
+    const auto& head = parser.get();
+    if (!ec && head.result_int() == 200 &&
+        lower(std::string(head[bhttp::field::content_type])).rfind("text/event-stream", 0) == 0)
+      read_events(socket, buffer, parser, [this](const std::string& data) { deliver(data); });
+    forget(socket);
+    beast::error_code ignored;
+    socket.shutdown(tcp::socket::shutdown_both, ignored);
+  }
+
   void remove_session() {
     std::string sid;
     {
@@ -295,20 +427,25 @@ void HttpClientTransport::start(MessageHandler on_message, CloseHandler on_close
 bool HttpClientTransport::send(std::string message, const SendContext&) {
   auto message_json = nlohmann::json::parse(message, nullptr, false);
   if (message_json.is_discarded() || !message_json.is_object()) return false;
+  const bool notification = message_json.contains("method") && !message_json.contains("id");
+  std::uint64_t sequence = 0;
   {
     std::lock_guard<std::mutex> lock(impl_->mutex);
     if (impl_->closing) return false;
     ++impl_->active;
+    sequence = impl_->next_sequence++;
+    if (notification) impl_->notifications_in_flight.insert(sequence);
   }
   auto impl = impl_;
   try {
-    std::thread([impl, message = std::move(message), message_json = std::move(message_json)] {
+    std::thread([impl, sequence, notification, message = std::move(message), message_json = std::move(message_json)] {
       try {
-        impl->exchange(message, message_json);
+        impl->exchange(message, message_json, sequence);
       } catch (const std::exception& e) {  // e.g. allocation; the request must still end
         const auto id = message_json.contains("method") ? message_json.value("id", nlohmann::json()) : nlohmann::json();
         impl->fail_request(id, std::string("the exchange failed: ") + e.what());
       }
+      if (notification) impl->notification_finished(sequence);  // however it ended
       std::lock_guard<std::mutex> lock(impl->mutex);
       --impl->active;
       impl->idle.notify_all();
@@ -316,6 +453,8 @@ bool HttpClientTransport::send(std::string message, const SendContext&) {
   } catch (const std::system_error&) {  // no thread to be had: the message is not sent
     std::lock_guard<std::mutex> lock(impl_->mutex);
     --impl_->active;
+    impl_->notifications_in_flight.erase(sequence);
+    impl_->notification_done.notify_all();
     return false;
   }
   return true;
@@ -332,6 +471,7 @@ void HttpClientTransport::close() {
   {
     std::unique_lock<std::mutex> lock(i.mutex);
     i.closing = true;
+    i.notification_done.notify_all();
     for (const int fd : i.sockets) ::shutdown(fd, SHUT_RDWR);  // ends blocked reads at once
     i.idle.wait(lock, [&] { return i.active == 0; });
   }
