@@ -16,8 +16,8 @@ namespace elicitgen {
 namespace {
 
 constexpr const char* kCommands =
-    "Enter keeps the default (or leaves an optional field out); :skip leaves an optional field out; "
-    ":decline declines the form; :cancel or Ctrl-D cancels it; type ::x for a value starting with ':'.";
+    "Enter keeps the default (or leaves an optional field out); :skip leaves an optional field out.\n"
+    ":decline declines the form; :cancel or Ctrl-D cancels it; ::x types a value starting with ':'.";
 
 std::string trim(std::string_view s) {
   const auto b = s.find_first_not_of(" \t");
