@@ -190,6 +190,16 @@ int run_client(const ClientCommand& command) {
   // and the person at the terminal, who is asked for consent; --defaults cannot consent.
   options.url_elicitation = !command.defaults;
   options.session.log = [](std::string_view line) { std::cerr << "elicitgen client: " << line << "\n"; };
+  const bool from_file = !command.answers_file.empty();
+  // The prompts go to stderr, so stdout carries only the tool result; highlighting only on a
+  // terminal that shows it (NO_COLOR: https://no-color.org).
+  const char* term = std::getenv("TERM");
+  const bool ansi = isatty(2) && std::getenv("NO_COLOR") == nullptr && term && std::string(term) != "dumb";
+  // Declared before the client, so they outlive the handler's worker threads, which the client's
+  // destructor ends.
+  TerminalForm terminal(std::cin, std::cerr, ansi);
+  // 2025-11-25 answers elicitations on two worker threads: one dialogue on the terminal at a time.
+  std::mutex terminal_mutex;
   try {
     std::unique_ptr<elicit::Client> client;
     if (argv) {
@@ -205,15 +215,7 @@ int run_client(const ClientCommand& command) {
       return kFailed;
 #endif
     }
-    const bool from_file = !command.answers_file.empty();
-    // The prompts go to stderr, so stdout carries only the tool result; highlighting only on a
-    // terminal that shows it (NO_COLOR: https://no-color.org).
-    const char* term = std::getenv("TERM");
-    const bool ansi = isatty(2) && std::getenv("NO_COLOR") == nullptr && term && std::string(term) != "dumb";
-    TerminalForm terminal(std::cin, std::cerr, ansi);
-    // 2025-11-25 answers elicitations on two worker threads: one dialogue on the terminal at a time.
-    std::mutex terminal_mutex;
-    client->on_elicitation([&](const elicit::ElicitationRequest& r) {
+    client->on_elicitation([&, from_file, interactive](const elicit::ElicitationRequest& r) {
       elicit::ElicitAnswer answer;
       if (interactive) {
         std::lock_guard<std::mutex> lock(terminal_mutex);
@@ -221,8 +223,9 @@ int run_client(const ClientCommand& command) {
       } else {
         answer = from_file ? queue.next() : with_defaults(r);
       }
-      std::cerr << "elicitgen client: " << (r.url_mode ? "URL " + r.url + ": " : std::string("form: ")) << r.message
-                << " -> " << action_name(answer.action) << "\n";
+      // The server's text may hold escape sequences: shown escaped (terminal_form.hpp).
+      std::cerr << "elicitgen client: " << (r.url_mode ? "URL " + terminal_safe(r.url) + ": " : std::string("form: "))
+                << terminal_safe(r.message) << " -> " << action_name(answer.action) << "\n";
       return answer;
     });
     client->connect();
