@@ -100,10 +100,12 @@ std::string show_value(const elicit::Field& f, const nlohmann::json& v) {
 // What the field takes, in one line: kind, format, lengths, bounds, item counts.
 std::string hint(const elicit::Field& f) {
   std::string s;
+  // `unit` is plural (" characters"); a single bound of 1 reads "at least 1 character".
   const auto range = [](const std::string& lo, const std::string& hi, const std::string& unit) {
     if (!lo.empty() && !hi.empty()) return "from " + lo + " to " + hi + unit;
-    if (!lo.empty()) return "at least " + lo + unit;
-    return "at most " + hi + unit;
+    const auto& n = lo.empty() ? hi : lo;
+    const auto u = n == "1" && !unit.empty() ? unit.substr(0, unit.size() - 1) : unit;
+    return (lo.empty() ? "at most " : "at least ") + n + u;
   };
   switch (f.kind) {
     case elicit::FieldKind::string:

@@ -94,6 +94,11 @@ TEST_CASE("terminal form: every kind, in the schema's order, wrong values re-pro
   CHECK(r.screen.find("1) Small [s]") != std::string::npos);
   CHECK(r.screen.find("3) leek") != std::string::npos);
   CHECK(r.screen.find("from 1 to 2 options") != std::string::npos);
+  const auto one = fill(form_of(R"({"type":"object","properties":{"s":{"type":"string","minLength":1},
+      "m":{"type":"array","maxItems":1,"items":{"type":"string","enum":["a"]}}}})"),
+                        ":skip\n:cancel\n");
+  CHECK(one.screen.find("text, at least 1 character\n") != std::string::npos);
+  CHECK(one.screen.find("; at most 1 option\n") != std::string::npos);
   // The wrong values, each with the runtime's message for it (validate_value), then asked again.
   const auto expect_error = [&](const char* field, const json& value) {
     const auto v = elicit::validate_value(
