@@ -18,7 +18,9 @@ work=$(cd "$work" && pwd)
 # A server of our own (its own socket, no user configuration), ended on exit whatever happens.
 socket="elicitgen-tty-$$"
 tmx() { tmux -L "$socket" -f /dev/null "$@"; }
-trap 'tmx kill-server 2>/dev/null || true' EXIT
+# kill-server leaves the socket file behind: removed too.
+socket_file="${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$socket"
+trap 'tmx kill-server 2>/dev/null || true; rm -f "$socket_file"' EXIT
 
 failures=0
 fail() {
