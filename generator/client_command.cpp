@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <cstdlib>
 #include <deque>
 #include <fstream>
 #include <iostream>
@@ -13,6 +14,8 @@
 #ifdef ELICITGEN_HAS_HTTP
 #include <elicit/http_client_transport.hpp>
 #endif
+
+#include "terminal_form.hpp"
 
 namespace elicitgen {
 namespace {
@@ -171,19 +174,32 @@ int run_client(const ClientCommand& command) {
     return kFailed;
   }
   AnswerQueue queue;
+  // Neither --answers nor --defaults: a person answers on the terminal (stdin), prompts on stderr.
+  const bool interactive = command.answers_file.empty() && !command.defaults;
   if (!command.answers_file.empty()) {
     if (!queue.load(command.answers_file)) return kFailed;
-  } else if (!command.defaults) {
-    std::cerr << "elicitgen client: say how to answer the server's forms: --answers FILE or --defaults (the "
-                 "interactive terminal form is not available yet)\n";
+  } else if (interactive && !isatty(0)) {
+    std::cerr << "elicitgen client: stdin is not a terminal, so nobody can fill in the server's forms: answer "
+                 "with --answers FILE or --defaults, or run it in a terminal\n";
     return kFailed;
   }
   elicit::ClientOptions options;
   options.protocol_version = command.protocol;
   options.client_info = {{"name", "elicitgen-client"}, {"version", "1"}};
-  // URL requests reach the answers file too (accept there means the user consented out of band).
-  options.url_elicitation = !command.answers_file.empty();
+  // URL requests reach the answers file too (accept there means the user consented out of band),
+  // and the person at the terminal, who is asked for consent; --defaults cannot consent.
+  options.url_elicitation = !command.defaults;
   options.session.log = [](std::string_view line) { std::cerr << "elicitgen client: " << line << "\n"; };
+  const bool from_file = !command.answers_file.empty();
+  // The prompts go to stderr, so stdout carries only the tool result; highlighting only on a
+  // terminal that shows it (NO_COLOR: https://no-color.org).
+  const char* term = std::getenv("TERM");
+  const bool ansi = isatty(2) && std::getenv("NO_COLOR") == nullptr && term && std::string(term) != "dumb";
+  // Declared before the client, so they outlive the handler's worker threads, which the client's
+  // destructor ends.
+  TerminalForm terminal(std::cin, std::cerr, ansi);
+  // 2025-11-25 answers elicitations on two worker threads: one dialogue on the terminal at a time.
+  std::mutex terminal_mutex;
   try {
     std::unique_ptr<elicit::Client> client;
     if (argv) {
@@ -199,11 +215,17 @@ int run_client(const ClientCommand& command) {
       return kFailed;
 #endif
     }
-    const bool from_file = !command.answers_file.empty();
-    client->on_elicitation([&queue, from_file](const elicit::ElicitationRequest& r) {
-      auto answer = from_file ? queue.next() : with_defaults(r);
-      std::cerr << "elicitgen client: " << (r.url_mode ? "URL " + r.url + ": " : std::string("form: ")) << r.message
-                << " -> " << action_name(answer.action) << "\n";
+    client->on_elicitation([&, from_file, interactive](const elicit::ElicitationRequest& r) {
+      elicit::ElicitAnswer answer;
+      if (interactive) {
+        std::lock_guard<std::mutex> lock(terminal_mutex);
+        answer = terminal.ask(r);
+      } else {
+        answer = from_file ? queue.next() : with_defaults(r);
+      }
+      // The server's text may hold escape sequences: shown escaped (terminal_form.hpp).
+      std::cerr << "elicitgen client: " << (r.url_mode ? "URL " + terminal_safe(r.url) + ": " : std::string("form: "))
+                << terminal_safe(r.message) << " -> " << action_name(answer.action) << "\n";
       return answer;
     });
     client->connect();

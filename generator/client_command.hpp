@@ -1,6 +1,6 @@
 // `elicitgen client`: connect to an MCP server, call one tool, answer its elicitations from a file
-// of answers or with the forms' defaults, and print the tool result (issue 15's terminal client;
-// the interactive terminal form is not built yet).
+// of answers, with the forms' defaults, or on the terminal (terminal_form.hpp), and print the tool
+// result (issue 15's terminal client).
 #pragma once
 
 #include <optional>
@@ -26,7 +26,8 @@ struct ClientCommand {
 std::optional<std::vector<std::string>> split_command(const std::string& line, std::string& error);
 
 /// Runs the command: prints the tool result as JSON on stdout and returns 0, or 1 when the result
-/// is a tool error (isError); 2 for bad usage, unreadable answers, a server that cannot be started
+/// is a tool error (isError); 2 for bad usage (e.g. neither --answers nor --defaults with a stdin
+/// that is not a terminal), unreadable answers, a server that cannot be started
 /// or a JSON-RPC error (each said on stderr).
 int run_client(const ClientCommand& command);
 

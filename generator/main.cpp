@@ -7,6 +7,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "ask_command.hpp"
 #include "client_command.hpp"
 #include "elicitgen_version.hpp"
 #include "emit.hpp"
@@ -300,6 +301,13 @@ int main(int argc, char** argv) {
   call->add_option("tool", client_cmd.tool, "Tool name")->required();
   call->add_option("arguments", client_cmd.arguments_json, "Tool arguments, a JSON object (default {})");
 
+  AskCommand ask_cmd;
+  auto* ask = app.add_subcommand("ask",
+                                 "Fill in one form on the terminal and print the content as JSON (exit 0; 1 for "
+                                 "decline or cancel, 2 for an unreadable or invalid schema)");
+  ask->add_option("schema", ask_cmd.schema, "Schema file (a requestedSchema or elicitation/create params)")->required();
+  ask->add_option("--name", ask_cmd.name, "Which schema of a collection file to use");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
@@ -310,5 +318,6 @@ int main(int argc, char** argv) {
   if (*lint) return run_lint(lint_inputs, lint_werror);
   if (*check) return run_check(check_schema, check_data, check_name, check_jsonl);
   if (*client) return run_client(client_cmd);
+  if (*ask) return run_ask(ask_cmd);
   return kUnreadable;
 }

@@ -159,6 +159,16 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
       reply_error(parsed.error_id, std::move(*parsed.error));
       return;
     }
+    if (options.keep_message_text && !std::holds_alternative<Notification>(*parsed.message)) {
+      // The text is ours (moved in by the transport) and parsed already: kept without a copy.
+      auto kept = std::make_shared<const std::string>(std::move(text));
+      if (auto* request = std::get_if<Request>(&*parsed.message)) {
+        request->text = std::move(kept);
+      } else {
+        handle(std::get<Response>(*parsed.message), std::move(kept));
+        return;
+      }
+    }
     std::visit([this](auto& m) { handle(m); }, *parsed.message);
     // The handlers are done with the peer's params: take them apart the cheap way.
     if (auto* request = std::get_if<Request>(&*parsed.message)) {
@@ -168,7 +178,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
     }
   }
 
-  void handle(Response& r) {
+  void handle(Response& r, std::shared_ptr<const std::string> text = nullptr) {
     const auto* id = std::get_if<std::int64_t>(&r.id);
     std::optional<Pending> p;
     if (id) {
@@ -179,7 +189,7 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
       log("ignoring a response for unknown, finished or timed-out request " + to_string(r.id));
       return;
     }
-    complete(*p, RequestOutcome{std::move(r.result), std::move(r.error), std::nullopt});
+    complete(*p, RequestOutcome{std::move(r.result), std::move(r.error), std::nullopt, std::move(text)});
   }
 
   void handle(Request& r) {

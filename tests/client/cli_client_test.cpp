@@ -110,3 +110,38 @@ TEST_CASE("split_command splits words with quotes and escapes, and no shell", "[
   CHECK_FALSE(elicitgen::split_command("a \"b", error));
   CHECK_FALSE(elicitgen::split_command("a\\", error));
 }
+
+TEST_CASE("elicitgen client: without --answers or --defaults stdin must be a terminal", "[client][cli][terminal]") {
+  // stdin from /dev/null is not a terminal: nobody could answer, so it stops before starting the server.
+  const auto r = test_support::run_command(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
+                                           "' call github_username < /dev/null 2>&1");
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.find("stdin is not a terminal") != std::string::npos);
+  CHECK(r.out.find("elicitgen-sample-server: serving") == std::string::npos);
+}
+
+TEST_CASE("elicitgen ask: the content on stdout, decline and cancel, located schema errors", "[cli][terminal]") {
+  const auto schema = write_tmp("ask.json",
+                                R"({"message":"Who?","requestedSchema":{"type":"object","properties":{
+                   "zeta":{"type":"string","minLength":2},"alpha":{"type":"integer","default":7}},
+                   "required":["zeta"]}})");
+  const auto ask = [&](const std::string& typed, const std::string& file) {
+    const auto answers = write_tmp("typed.txt", typed);
+    return test_support::run_command(std::string(ELICITGEN_BIN) + " ask '" + file + "' < '" + answers +
+                                     "' 2>/dev/null");
+  };
+  // Answers may come from a pipe too (the prompts go to stderr either way); a wrong value is asked again.
+  const auto ok = ask("Z\nZed\n\n\n", schema);
+  CHECK(ok.exit_code == 0);
+  CHECK(ok.out == "{\n  \"zeta\": \"Zed\",\n  \"alpha\": 7\n}\n");  // the form's order, not sorted
+  const auto declined = ask(":decline\n", schema);
+  CHECK(declined.exit_code == 1);
+  CHECK(declined.out == "{\"action\":\"decline\"}\n");
+  const auto cancelled = ask("Zed\n", schema);  // the end of input at the review
+  CHECK(cancelled.exit_code == 1);
+  CHECK(cancelled.out == "{\"action\":\"cancel\"}\n");
+  const auto bad = write_tmp("bad.json", R"({"type":"object","properties":{"x":{"type":"strin"}}})");
+  const auto r = test_support::run_command(std::string(ELICITGEN_BIN) + " ask '" + bad + "' < /dev/null 2>&1");
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.rfind(bad + ":/properties/x/type: error: ", 0) == 0);
+}

@@ -12,6 +12,7 @@
 #include <elicit/client.hpp>
 
 #include "github_username.hpp"
+#include "sep1034_defaults.hpp"
 #include "shipping.hpp"  // ShippingAddress and DeliveryWindow
 
 using namespace elicit;
@@ -85,6 +86,32 @@ TEST_CASE("client: two forms in one call; 2026-07-28 takes two rounds with the r
     CHECK(text.rfind("accept: ", 0) == 0);
     CHECK(text.find("\"recipient\":\"Ada\"") != std::string::npos);
     CHECK(dynamic == 1);
+  }
+}
+
+TEST_CASE("client: a form's properties reach the handler in the server's order, in both eras", "[client][order]") {
+  // The order the server sends is its generated type's schema order, which is not sorted: else this
+  // could not tell the server's order from the sorted one of a parsed nlohmann::json.
+  std::vector<std::string> sent;
+  const auto& schema = samples::Sep1034Defaults::requested_schema();
+  for (const auto& p : schema.at("properties").items()) sent.push_back(p.key());
+  REQUIRE(sent.size() == 5);
+  REQUIRE_FALSE(std::is_sorted(sent.begin(), sent.end()));
+  // 2025-11-25: the elicitation/create request's text; 2026-07-28: the input-required result's.
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    auto client = sample_client(version);
+    std::vector<std::string> fields, properties;
+    client->on_elicitation([&](const ElicitationRequest& r) {
+      REQUIRE(r.form);
+      for (const auto& f : r.form->fields) fields.push_back(f.name);
+      for (const auto& p : r.requested_schema["properties"].items()) properties.push_back(p.key());
+      return ElicitAnswer::decline();
+    });
+    client->connect();
+    CHECK(text_of(client->call_tool("sep1034_defaults")).find("decline") != std::string::npos);
+    CHECK(fields == sent);
+    CHECK(properties == sent);
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -16,6 +17,7 @@
 #include "../common/run_command.hpp"
 
 #include "github_username.hpp"
+#include "sep1034_defaults.hpp"
 #include "shipping.hpp"
 
 using namespace elicit;
@@ -56,6 +58,28 @@ std::string text_of(const json& result) {
 }
 
 }  // namespace
+
+TEST_CASE("client over HTTP: a form's properties reach the handler in the server's order", "[client][http][order]") {
+  std::vector<std::string> sent;
+  const auto& schema = samples::Sep1034Defaults::requested_schema();
+  for (const auto& p : schema.at("properties").items()) sent.push_back(p.key());
+  REQUIRE_FALSE(std::is_sorted(sent.begin(), sent.end()));  // else the order would prove nothing
+  SampleHttpServer server;
+  // 2025-11-25: the request on the call's SSE stream; 2026-07-28: the input-required result.
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    auto client = http_client(server.url, version);
+    std::vector<std::string> fields;
+    client->on_elicitation([&](const ElicitationRequest& r) {
+      REQUIRE(r.form);
+      for (const auto& f : r.form->fields) fields.push_back(f.name);
+      return ElicitAnswer::decline();
+    });
+    client->connect();
+    CHECK(text_of(client->call_tool("sep1034_defaults")).find("decline") != std::string::npos);
+    CHECK(fields == sent);
+  }
+}
 
 TEST_CASE("client over HTTP: forms answered in both eras, two rounds, lists and errors", "[client][http]") {
   SampleHttpServer server;

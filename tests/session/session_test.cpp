@@ -18,7 +18,8 @@ using nlohmann::json;
 namespace {
 
 struct Fixture {
-  explicit Fixture(std::size_t max_pending_requests = SessionOptions{}.max_pending_requests)
+  explicit Fixture(std::size_t max_pending_requests = SessionOptions{}.max_pending_requests,
+                   bool keep_message_text = false)
       : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
     SessionOptions o;
     o.log = [this](std::string_view line) {
@@ -26,6 +27,7 @@ struct Fixture {
       log.emplace_back(line);
     };
     o.max_pending_requests = max_pending_requests;
+    o.keep_message_text = keep_message_text;
     session = std::make_unique<Session>(*ends.first, o);
   }
   ~Fixture() { session.reset(); }
@@ -83,6 +85,44 @@ TEST_CASE("responses that arrive out of order reach their own requests", "[sessi
     CHECK((*c.got[i][0].result)["v"] == i);
   }
   CHECK(f.session->pending_requests() == 0);
+}
+
+TEST_CASE("keep_message_text: the text of the peer's requests and responses, only when asked", "[session]") {
+  for (const bool keep : {false, true}) {
+    INFO("keep_message_text " << keep);
+    Fixture f(SessionOptions{}.max_pending_requests, keep);
+    std::promise<std::shared_ptr<const std::string>> request_text;
+    f.session->on_request("test/ask", [&](const Request& r, Responder out) {
+      request_text.set_value(r.text);
+      out.result(json::object());
+    });
+    f.session->start();
+    // Members out of sorted order: what the text keeps and the parsed params do not.
+    const std::string request = R"({"jsonrpc":"2.0","id":7,"method":"test/ask","params":{"z":1,"a":2}})";
+    f.client.send_text(request);
+    auto got = request_text.get_future();
+    REQUIRE(got.wait_for(test_support::kPatience) == std::future_status::ready);
+    const auto text = got.get();
+    REQUIRE(f.client.next());  // the answer to test/ask
+    Collector c;
+    f.session->send_request("test/x", json::object(), c.handler(0));
+    const auto id = (*f.client.next())["id"];
+    const std::string response = R"({"jsonrpc":"2.0","id":)" + id.dump() + R"(,"result":{"z":1,"a":2}})";
+    f.client.send_text(response);
+    REQUIRE(c.wait_for(1));
+    const auto& outcome = c.got[0][0];
+    REQUIRE(outcome.result);
+    CHECK(*outcome.result == json{{"a", 2}, {"z", 1}});
+    if (keep) {
+      REQUIRE(text);
+      CHECK(*text == request);
+      REQUIRE(outcome.text);
+      CHECK(*outcome.text == response);
+    } else {
+      CHECK_FALSE(text);
+      CHECK_FALSE(outcome.text);
+    }
+  }
 }
 
 TEST_CASE("a duplicated response completes the request once", "[session]") {

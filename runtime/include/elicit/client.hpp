@@ -57,8 +57,10 @@ struct FormAnswer {
 struct ElicitationRequest {
   bool url_mode = false;
   std::string message;
-  /// Form mode: the requestedSchema as sent, and its model when it is within the spec's
-  /// restricted subset (schema.hpp); `form` is empty and `schema_problems` says why otherwise.
+  /// Form mode: the requestedSchema as sent (in the server's member order when it came through a
+  /// Client; read_elicitation_request alone has only sorted params to go by), and its model when
+  /// it is within the spec's restricted subset (schema.hpp); `form` is empty and `schema_problems`
+  /// says why otherwise.
   nlohmann::ordered_json requested_schema;
   std::optional<Form> form;
   std::vector<Diagnostic> schema_problems;
@@ -68,7 +70,7 @@ struct ElicitationRequest {
   std::string url;
   std::string elicitation_id;
   UrlReview url_review;
-  /// The params exactly as received.
+  /// The params as received (parsed: object members in sorted order).
   nlohmann::json params;
 };
 
@@ -93,8 +95,8 @@ class ClientError : public std::runtime_error {
 
 struct ClientOptions {
   /// "2026-07-28" (per-request metadata, no session) or "2025-11-25" / "2025-06-18" (initialize).
-  /// Caveat: the requestedSchema reaches handlers as parsed JSON, whose object members are in
-  /// sorted order, not the server's (a form should be shown in the server's order: to do).
+  /// In both, ElicitationRequest::requested_schema and `form` keep the server's property order
+  /// (read from the message's text: the session keeps it, SessionOptions::keep_message_text).
   std::string protocol_version = "2026-07-28";
   /// clientInfo / `io.modelcontextprotocol/clientInfo`.
   nlohmann::json client_info = {{"name", "elicitgen-client"}, {"version", "1"}};

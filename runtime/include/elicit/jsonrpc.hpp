@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -40,6 +41,10 @@ struct Request {
   RequestId id;
   std::string method;
   nlohmann::json params;  ///< null when absent
+  /// The message's text as received, when the Session keeps it (SessionOptions::keep_message_text):
+  /// `params` is an nlohmann::json, whose objects are in sorted order, and a client shows a
+  /// requestedSchema's properties in the order the server wrote them. Null otherwise.
+  std::shared_ptr<const std::string> text = nullptr;
 };
 
 struct Notification {

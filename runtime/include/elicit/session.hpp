@@ -32,6 +32,10 @@ struct RequestOutcome {
   std::optional<nlohmann::json> result;
   std::optional<RpcError> error;
   std::optional<RequestFailure> failure;
+  /// The response's text as received, when the session keeps it (SessionOptions::keep_message_text)
+  /// and a response arrived; null otherwise. For member order `result` does not keep (e.g. the
+  /// requestedSchemas of a 2026-07-28 input-required result).
+  std::shared_ptr<const std::string> text = nullptr;
 };
 
 using ResponseHandler = std::function<void(RequestOutcome)>;
@@ -90,6 +94,11 @@ struct SessionOptions {
   /// Beyond it send_request sends nothing and completes at once with too_many_pending, so a
   /// handler that keeps asking a client who never answers cannot grow the session without bound.
   std::size_t max_pending_requests = 1024;
+  /// Keep the text of each request and response received (Request::text, RequestOutcome::text),
+  /// for a peer that needs the member order parsing loses: elicit::Client sets it, to show a form's
+  /// fields in the server's order. Off by default, so a server pays nothing for it. Messages handed
+  /// to deliver() have no text.
+  bool keep_message_text = false;
 };
 
 /// One JSON-RPC connection. Thread-safe. Handlers and response callbacks run on the transport's

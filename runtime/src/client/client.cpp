@@ -2,6 +2,8 @@
 #include "elicit/client.hpp"
 
 #include <algorithm>
+#include <initializer_list>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
@@ -33,7 +35,29 @@ nlohmann::json ElicitAnswer::to_json(bool form) const {
   return {{"action", "cancel"}};
 }
 
-ElicitationRequest read_elicitation_request(const nlohmann::json& params, const UrlSafetyOptions& url_safety) {
+namespace {
+
+// The params as the server wrote them, from the text of the message that carried them: `path`
+// leads from the message to them. Null when there is no text or it does not lead to an object.
+nlohmann::ordered_json ordered_at(const std::shared_ptr<const std::string>& text,
+                                  std::initializer_list<const char*> path) {
+  if (!text) return nullptr;
+  auto j = nlohmann::ordered_json::parse(*text, nullptr, false);
+  for (const char* key : path) {
+    if (j.is_discarded() || !j.is_object()) return nullptr;
+    const auto it = j.find(key);
+    if (it == j.end()) return nullptr;
+    auto next = std::move(*it);
+    j = std::move(next);
+  }
+  if (!j.is_object()) return nullptr;
+  return j;
+}
+
+// read_elicitation_request, with the requestedSchema taken in the server's order from `ordered`
+// (the same params with their member order) when it agrees with `params`.
+ElicitationRequest read_request(const nlohmann::json& params, const nlohmann::ordered_json& ordered,
+                                const UrlSafetyOptions& url_safety) {
   ElicitationRequest r;
   r.params = params;
   if (!params.is_object()) {
@@ -54,11 +78,25 @@ ElicitationRequest read_elicitation_request(const nlohmann::json& params, const 
     r.schema_problems.push_back({Diagnostic::Severity::error, "/requestedSchema", "missing"});
     return r;
   }
-  r.requested_schema = nlohmann::ordered_json::parse(s->dump());
+  // The parsed params have their members sorted; the text of the message has the server's order,
+  // which is the order a form shows its fields in. It is used when it says the same thing (it
+  // always should: both come from one text), else the sorted schema is.
+  const auto os = ordered.is_object() ? ordered.find("requestedSchema") : ordered.end();
+  if (ordered.is_object() && os != ordered.end() && nlohmann::json(*os) == *s) {
+    r.requested_schema = *os;
+  } else {
+    r.requested_schema = nlohmann::ordered_json::parse(s->dump());
+  }
   auto parsed = parse_requested_schema(r.requested_schema, "/requestedSchema");
   if (parsed.ok()) r.form = std::move(parsed.form);
   r.schema_problems = std::move(parsed.diagnostics);
   return r;
+}
+
+}  // namespace
+
+ElicitationRequest read_elicitation_request(const nlohmann::json& params, const UrlSafetyOptions& url_safety) {
+  return read_request(params, nullptr, url_safety);
 }
 
 namespace {
@@ -94,7 +132,14 @@ bool is_modern(const std::string& version) {
 
 struct Client::Impl {
   Impl(Transport& transport, ClientOptions o)
-      : options(std::move(o)), session(transport, options.session), version(options.protocol_version) {}
+      : options(std::move(o)), session(transport, keep_text(options.session)), version(options.protocol_version) {}
+
+  // The session keeps the text of what it receives: the only place where a requestedSchema's
+  // property order survives (its parsed form sorts them).
+  static SessionOptions keep_text(SessionOptions o) {
+    o.keep_message_text = true;
+    return o;
+  }
 
   ClientOptions options;
   Session session;
@@ -164,8 +209,9 @@ struct Client::Impl {
 
   // The answer to one elicitation/create: a typed handler whose schema it is, else the fallback,
   // else cancel (nobody here can show it).
-  nlohmann::json answer(const nlohmann::json& params) {
-    const auto request = read_elicitation_request(params, options.url_safety);
+  // `ordered`: the same params in the server's member order (null when unknown).
+  nlohmann::json answer(const nlohmann::json& params, const nlohmann::ordered_json& ordered) {
+    const auto request = read_request(params, ordered, options.url_safety);
     if (request.url_mode && !request.url_review.allowed) {
       // Never offered to the user (Safe URL Handling): declined, and said in the log.
       session.log("declined a URL-mode elicitation: " + request.url_review.refusal);
@@ -229,6 +275,7 @@ struct Client::Impl {
       params.erase("inputResponses");
       params.erase("requestState");
       if (const auto it = result.find("inputRequests"); it != result.end() && it->is_object()) {
+        const auto ordered_requests = ordered_at(o.text, {"result", "inputRequests"});
         nlohmann::ordered_json responses = nlohmann::ordered_json::object();
         for (const auto& [key, input] : it->items()) {
           const auto m = input.is_object() ? input.value("method", std::string()) : std::string();
@@ -236,7 +283,12 @@ struct Client::Impl {
             throw ClientError(0, method + ": the server asked for " +
                                      (m.empty() ? std::string("an unknown request") : m) +
                                      ", which this client did not declare");
-          responses[key] = answer(input.value("params", nlohmann::json::object()));
+          nlohmann::ordered_json ordered;
+          if (const auto in = ordered_requests.is_object() ? ordered_requests.find(key) : ordered_requests.end();
+              in != ordered_requests.end() && in->is_object()) {
+            if (const auto p = in->find("params"); p != in->end()) ordered = *p;
+          }
+          responses[key] = answer(input.value("params", nlohmann::json::object()), ordered);
         }
         params["inputResponses"] = std::move(responses);
       }
@@ -306,9 +358,9 @@ nlohmann::json Client::connect() {
   if (!impl->modern) {
     impl->workers = std::make_unique<WorkerPool>(2);
     impl->session.on_request("elicitation/create", [impl](const Request& r, Responder out) {
-      impl->workers->post([impl, params = r.params, out] {
+      impl->workers->post([impl, params = r.params, text = r.text, out] {
         try {
-          out.result(impl->answer(params));
+          out.result(impl->answer(params, ordered_at(text, {"params"})));
         } catch (const std::exception& e) {
           impl->session.log(std::string("elicitation handler threw: ") + e.what());
           out.error({error_code::internal_error, "the client could not answer the elicitation", std::nullopt});

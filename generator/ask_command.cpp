@@ -1,0 +1,69 @@
+// `elicitgen ask` (ask_command.hpp).
+#include "ask_command.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <iostream>
+
+#include <elicit/schema.hpp>
+
+#include "diagnostics.hpp"
+#include "load.hpp"
+#include "names.hpp"
+#include "terminal_form.hpp"
+
+namespace elicitgen {
+
+int run_ask(const AskCommand& command) {
+  constexpr int kAnswered = 0, kNotAccepted = 1, kUnreadable = 2;
+  Diagnostics diags;
+  if (command.schema == "-") {
+    // stdin carries the answers; the schema cannot share it.
+    std::cerr << "elicitgen ask: the answers are read from stdin: give the schema as a file\n";
+    return kUnreadable;
+  }
+  const auto sources = load_schemas(command.schema, diags);
+  const SourceSchema* chosen = nullptr;
+  if (!diags.has_errors()) {
+    for (const auto& s : sources) {
+      if (command.name.empty() ? sources.size() == 1
+                               : (s.name_hint == command.name || type_name(s.name_hint) == command.name))
+        chosen = &s;
+    }
+    if (!chosen) {
+      diags.error(display_name(command.schema), "",
+                  command.name.empty() ? "the file holds several schemas; pick one with --name"
+                                       : "no schema named \"" + command.name + "\" in the file");
+    }
+  }
+  std::optional<elicit::ParsedForm> parsed;
+  if (chosen) {
+    parsed = elicit::parse_requested_schema(chosen->schema, chosen->pointer);
+    for (const auto& d : parsed->diagnostics) {
+      if (d.severity == elicit::Diagnostic::Severity::error) diags.error(chosen->file, d.pointer, d.message);
+    }
+  }
+  if (diags.has_errors()) {
+    diags.print(std::cerr);
+    return kUnreadable;
+  }
+  // Highlighting only on a terminal that shows it (NO_COLOR: https://no-color.org).
+  const char* term = std::getenv("TERM");
+  const bool ansi = isatty(2) && std::getenv("NO_COLOR") == nullptr && term && std::string(term) != "dumb";
+  TerminalForm form(std::cin, std::cerr, ansi);
+  const auto answer = form.ask_form(chosen->message.value_or(""), parsed->form);
+  if (answer.action == elicit::ElicitAction::accept) {
+    // In the form's order (ElicitAnswer's content is a sorted nlohmann::json).
+    nlohmann::ordered_json content = nlohmann::ordered_json::object();
+    for (const auto& f : parsed->form.fields) {
+      if (const auto it = answer.content.find(f.name); it != answer.content.end()) content[f.name] = *it;
+    }
+    std::cout << content.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    return kAnswered;
+  }
+  std::cout << answer.to_json(true).dump() << "\n";
+  return kNotAccepted;
+}
+
+}  // namespace elicitgen
