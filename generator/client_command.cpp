@@ -94,18 +94,6 @@ elicit::ElicitAnswer with_defaults(const elicit::ElicitationRequest& r) {
   return elicit::ElicitAnswer::accept(elicit::form_defaults(*r.form));
 }
 
-const char* action_name(elicit::ElicitAction a) {
-  switch (a) {
-    case elicit::ElicitAction::accept:
-      return "accept";
-    case elicit::ElicitAction::decline:
-      return "decline";
-    case elicit::ElicitAction::cancel:
-      break;
-  }
-  return "cancel";
-}
-
 }  // namespace
 
 std::optional<std::vector<std::string>> split_command(const std::string& line, std::string& error) {
@@ -225,7 +213,7 @@ int run_client(const ClientCommand& command) {
       }
       // The server's text may hold escape sequences: shown escaped (terminal_form.hpp).
       std::cerr << "elicitgen client: " << (r.url_mode ? "URL " + terminal_safe(r.url) + ": " : std::string("form: "))
-                << terminal_safe(r.message) << " -> " << action_name(answer.action) << "\n";
+                << terminal_safe(r.message) << " -> " << elicit::to_string(answer.action) << "\n";
       return answer;
     });
     client->connect();

@@ -5,7 +5,9 @@
 #   1. decode + validate of one accepted response: elicitgen vs nlohmann floors, hand-written
 #      extraction and ajv + ajv-formats;
 #   2. generator throughput on 200 schemas, one invocation and 200, vs quicktype (C++ target);
-#   3. compile time of a generated header + tiny main at -O2 vs quicktype's output;
+#   3. compile time at -O2: a generated .cpp vs a TU that includes nlohmann/json.hpp and parses one
+#      value (target: at most 0.5x), and a generated header + tiny main vs quicktype's output
+#      (target: at most 0.1x), all in one run, interleaved;
 #   4. form elicitations per second over the in-memory transport; heap per pending elicitation;
 #   5. N users waiting in a form over Streamable HTTP (bench/http_load.cpp, one client thread):
 #      server RSS and threads per waiting user, a new client's initialize + ping p50/p99 meanwhile,
@@ -114,6 +116,7 @@ for run in 1 2 3; do
   timed "compile_elicitgen_main_ms_$run" "${cxx[@]}" bench/compile/main_elicitgen.cpp
   timed "compile_elicitgen_source_ms_$run" "${cxx[@]}" "$compile_dir/contact_form.cpp"
   timed "compile_quicktype_main_ms_$run" "${cxx[@]}" bench/compile/main_quicktype.cpp
+  timed "compile_json_baseline_ms_$run" "${cxx[@]}" bench/compile/json_baseline.cpp
 done
 fi
 

@@ -93,7 +93,7 @@ TEST_CASE("client: a form's properties reach the handler in the server's order, 
   // The order the server sends is its generated type's schema order, which is not sorted: else this
   // could not tell the server's order from the sorted one of a parsed nlohmann::json.
   std::vector<std::string> sent;
-  const auto& schema = samples::Sep1034Defaults::requested_schema();
+  const auto& schema = elicit::requested_schema<samples::Sep1034Defaults>();
   for (const auto& p : schema.at("properties").items()) sent.push_back(p.key());
   REQUIRE(sent.size() == 5);
   REQUIRE_FALSE(std::is_sorted(sent.begin(), sent.end()));

@@ -1,6 +1,7 @@
 // form_defaults / apply_defaults: the SEP-1034 defaults of a form, for the answering side.
 #include <catch2/catch.hpp>
 
+#include <elicit/client.hpp>
 #include <elicit/form_defaults.hpp>
 
 using namespace elicit;
@@ -48,4 +49,21 @@ TEST_CASE("apply_defaults fills what is missing and keeps what is there, even wh
   CHECK(content.size() == 7);
   CHECK(validate_content(form(), content).errors.size() == 1);  // only /age
   CHECK(apply_defaults(form(), json::array()) == form_defaults(form()));
+}
+
+TEST_CASE("accept_with_defaults completes partial content with the defaults; validate_content judges it",
+          "[defaults][client]") {
+  const auto f = form();
+  const auto answer = ElicitAnswer::accept_with_defaults(f, json{{"email", "ann@example.com"}, {"age", 41}});
+  CHECK(answer.action == ElicitAction::accept);
+  CHECK(answer.content == json::parse(R"({"email":"ann@example.com","age":41,"name":"John Doe","score":95.5,
+                                          "status":"active","tags":["b"],"verified":true})"));
+  CHECK(validate_content(f, answer.content).ok());
+  CHECK(answer.to_json(true) == json{{"action", "accept"}, {"content", answer.content}});
+  // The required email has no default: the answer is not valid, and validate_content says where.
+  const auto missing = ElicitAnswer::accept_with_defaults(f);
+  CHECK(validate_content(f, missing.content).to_string() == "/email: is required\n");
+  CHECK(to_string(ElicitAction::decline) == "decline");
+  CHECK(ElicitAnswer::cancel().to_json(true) == json{{"action", "cancel"}});
+  CHECK(ElicitAnswer::decline().to_json(false) == json{{"action", "decline"}});
 }

@@ -15,6 +15,7 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -31,12 +32,19 @@ namespace elicit {
 /// The user's answer to an elicitation (ElicitResult, MCP Client, Elicitation, "Response Actions").
 enum class ElicitAction { accept, decline, cancel };
 
+/// "accept", "decline" or "cancel": the `action` of an ElicitResult.
+std::string_view to_string(ElicitAction action) noexcept;
+
 struct ElicitAnswer {
   ElicitAction action = ElicitAction::cancel;
   /// The form's content (accept of a form only): an object of the requested properties.
   nlohmann::json content;
 
   static ElicitAnswer accept(nlohmann::json content = nlohmann::json::object());
+  /// accept with `partial` (an object; anything else counts as {}) completed by the form's
+  /// defaults (apply_defaults in <elicit/form_defaults.hpp>; SEP-1034). Properties in `partial`
+  /// are kept as they are: validate_content(form, answer.content) says whether they are valid.
+  static ElicitAnswer accept_with_defaults(const Form& form, nlohmann::json partial = nlohmann::json::object());
   static ElicitAnswer decline();
   static ElicitAnswer cancel();
   /// {"action": ...[, "content": {...}]}: content only for a form's accept.

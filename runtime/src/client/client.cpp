@@ -9,6 +9,7 @@
 #include <stdexcept>
 #include <string>
 
+#include "elicit/form_defaults.hpp"
 #include "elicit/protocol_era.hpp"
 #include "elicit/stdio_transport.hpp"
 #include "elicit/worker_pool.hpp"
@@ -16,23 +17,29 @@
 namespace elicit {
 
 ElicitAnswer ElicitAnswer::accept(nlohmann::json content) { return {ElicitAction::accept, std::move(content)}; }
+ElicitAnswer ElicitAnswer::accept_with_defaults(const Form& form, nlohmann::json partial) {
+  return accept(apply_defaults(form, std::move(partial)));
+}
 ElicitAnswer ElicitAnswer::decline() { return {ElicitAction::decline, nullptr}; }
 ElicitAnswer ElicitAnswer::cancel() { return {ElicitAction::cancel, nullptr}; }
 
-nlohmann::json ElicitAnswer::to_json(bool form) const {
+std::string_view to_string(ElicitAction action) noexcept {
   switch (action) {
-    case ElicitAction::accept: {
-      nlohmann::json out{{"action", "accept"}};
-      // URL mode has no content; a form's accept always has an object.
-      if (form) out["content"] = content.is_object() ? content : nlohmann::json::object();
-      return out;
-    }
+    case ElicitAction::accept:
+      return "accept";
     case ElicitAction::decline:
-      return {{"action", "decline"}};
+      return "decline";
     case ElicitAction::cancel:
       break;
   }
-  return {{"action", "cancel"}};
+  return "cancel";
+}
+
+nlohmann::json ElicitAnswer::to_json(bool form) const {
+  nlohmann::json out{{"action", to_string(action)}};
+  // URL mode has no content; a form's accept always has an object.
+  if (action == ElicitAction::accept && form) out["content"] = content.is_object() ? content : nlohmann::json::object();
+  return out;
 }
 
 namespace {
