@@ -23,28 +23,8 @@ int run_ask(const AskCommand& command) {
     std::cerr << "elicitgen ask: the answers are read from stdin: give the schema as a file\n";
     return kUnreadable;
   }
-  const auto sources = load_schemas(command.schema, diags);
-  const SourceSchema* chosen = nullptr;
-  if (!diags.has_errors()) {
-    for (const auto& s : sources) {
-      if (command.name.empty() ? sources.size() == 1
-                               : (s.name_hint == command.name || type_name(s.name_hint) == command.name))
-        chosen = &s;
-    }
-    if (!chosen) {
-      diags.error(display_name(command.schema), "",
-                  command.name.empty() ? "the file holds several schemas; pick one with --name"
-                                       : "no schema named \"" + command.name + "\" in the file");
-    }
-  }
-  std::optional<elicit::ParsedForm> parsed;
-  if (chosen) {
-    parsed = elicit::parse_requested_schema(chosen->schema, chosen->pointer);
-    for (const auto& d : parsed->diagnostics) {
-      if (d.severity == elicit::Diagnostic::Severity::error) diags.error(chosen->file, d.pointer, d.message);
-    }
-  }
-  if (diags.has_errors()) {
+  const auto parsed = load_one_form(command.schema, command.name, diags);
+  if (!parsed) {
     diags.print(std::cerr);
     return kUnreadable;
   }
@@ -52,7 +32,7 @@ int run_ask(const AskCommand& command) {
   const char* term = std::getenv("TERM");
   const bool ansi = isatty(2) && std::getenv("NO_COLOR") == nullptr && term && std::string(term) != "dumb";
   TerminalForm form(std::cin, std::cerr, ansi);
-  const auto answer = form.ask_form(chosen->message.value_or(""), parsed->form);
+  const auto answer = form.ask_form(parsed->source.message.value_or(""), parsed->form);
   if (answer.action == elicit::ElicitAction::accept) {
     // In the form's order (ElicitAnswer's content is a sorted nlohmann::json).
     nlohmann::ordered_json content = nlohmann::ordered_json::object();

@@ -1,5 +1,7 @@
 #include "load.hpp"
 
+#include "names.hpp"
+
 #include <elicit/checks.hpp>
 #include <elicit/json_depth.hpp>
 
@@ -156,6 +158,27 @@ std::vector<SourceSchema> load_schemas(const std::string& path, Diagnostics& dia
       diags.error(file, ptr, "collection member must be a requestedSchema or elicitation/create params object");
   }
   return out;
+}
+
+std::optional<LoadedForm> load_one_form(const std::string& path, const std::string& name, Diagnostics& diags) {
+  const auto sources = load_schemas(path, diags);
+  if (diags.has_errors()) return std::nullopt;
+  const SourceSchema* chosen = nullptr;
+  for (const auto& s : sources) {
+    if (name.empty() ? sources.size() == 1 : (s.name_hint == name || type_name(s.name_hint) == name)) chosen = &s;
+  }
+  if (!chosen) {
+    diags.error(display_name(path), "",
+                name.empty() ? "the file holds several schemas; pick one with --name"
+                             : "no schema named \"" + name + "\" in the file");
+    return std::nullopt;
+  }
+  auto parsed = elicit::parse_requested_schema(chosen->schema, chosen->pointer);
+  for (const auto& d : parsed.diagnostics) {
+    if (d.severity == elicit::Diagnostic::Severity::error) diags.error(chosen->file, d.pointer, d.message);
+  }
+  if (diags.has_errors()) return std::nullopt;
+  return LoadedForm{*chosen, std::move(parsed.form)};
 }
 
 }  // namespace elicitgen

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include <elicit/schema.hpp>
+
 #include "diagnostics.hpp"
 
 namespace elicitgen {
@@ -23,10 +25,22 @@ struct SourceSchema {
 /// Reads one input. Accepted shapes:
 ///  - a bare requestedSchema ({"type": "object", "properties": ...});
 ///  - elicitation/create params ({"message": ..., "requestedSchema": ...}) or a whole request
-///    ({"method": "elicitation/create", "params": {...}}); the message becomes default_message();
+///    ({"method": "elicitation/create", "params": {...}}); the message becomes elicit::default_message<T>();
 ///  - a collection: an object whose members are each one of the above, keyed by type name.
 /// Errors (unreadable file, malformed JSON with line and column, unknown shape) go to `diags`.
 std::vector<SourceSchema> load_schemas(const std::string& path, Diagnostics& diags);
+
+/// A schema and its model in the runtime (schema.hpp), read without errors.
+struct LoadedForm {
+  SourceSchema source;
+  elicit::Form form;
+};
+
+/// The one form a command works on (`check`, `ask`): the schema of `path` named `name` (a
+/// collection key or its type name; "" when the file holds exactly one). Nullopt, with every error
+/// in `diags` (the file's, a missing or ambiguous name, each schema error at its pointer), when
+/// there is none to use.
+std::optional<LoadedForm> load_one_form(const std::string& path, const std::string& name, Diagnostics& diags);
 
 /// Reads a whole file or stdin ("-"). Returns nullopt and reports an error when it cannot.
 std::optional<std::string> read_input(const std::string& path, Diagnostics& diags);

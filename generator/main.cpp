@@ -195,26 +195,8 @@ int run_check(const std::string& schema_path, const std::string& data_path, cons
     std::cerr << "elicitgen: the schema and the data cannot both come from stdin\n";
     return kUnreadable;
   }
-  const auto sources = load_schemas(schema_path, diags);
-  const SourceSchema* chosen = nullptr;
-  if (!diags.has_errors()) {
-    for (const auto& s : sources) {
-      if (name.empty() ? sources.size() == 1 : (s.name_hint == name || type_name(s.name_hint) == name)) chosen = &s;
-    }
-    if (!chosen) {
-      diags.error(display_name(schema_path), "",
-                  name.empty() ? "the file holds several schemas; pick one with --name"
-                               : "no schema named \"" + name + "\" in the file");
-    }
-  }
-  std::optional<elicit::ParsedForm> form;
-  if (chosen) {
-    form = elicit::parse_requested_schema(chosen->schema, chosen->pointer);
-    for (const auto& d : form->diagnostics) {
-      if (d.severity == elicit::Diagnostic::Severity::error) diags.error(chosen->file, d.pointer, d.message);
-    }
-  }
-  if (diags.has_errors()) {
+  const auto form = load_one_form(schema_path, name, diags);
+  if (!form) {
     diags.print(std::cerr);
     return kUnreadable;
   }
