@@ -44,7 +44,7 @@ std::string prefixed(std::size_t line, const std::string& errors) {
 
 }  // namespace
 
-TEST_CASE("generated decode() and the dynamic validator agree on every mutated content", "[differential]") {
+TEST_CASE("generated types and the dynamic validator agree on every mutated content", "[differential]") {
   std::size_t compared = 0;
   sample_types::for_each_sample([&](auto sample) {
     using T = typename decltype(sample)::type;
@@ -71,7 +71,7 @@ TEST_CASE("generated decode() and the dynamic validator agree on every mutated c
 // The whole corpus goes through one `check --jsonl` process per sample type (a few thousand
 // contents cost ten process starts, so the test takes the same few seconds on a slow or busy
 // machine and under sanitizers); a few contents per type also go through the one-document mode.
-TEST_CASE("`elicitgen check` agrees with generated decode()", "[differential][cli]") {
+TEST_CASE("`elicitgen check` agrees with elicit::decode<T>() of the generated types", "[differential][cli]") {
   std::size_t compared = 0;
   sample_types::for_each_sample([&](auto sample) {
     using T = typename decltype(sample)::type;
