@@ -61,7 +61,7 @@ std::string text_of(const json& result) {
 
 TEST_CASE("client over HTTP: a form's properties reach the handler in the server's order", "[client][http][order]") {
   std::vector<std::string> sent;
-  const auto& schema = samples::Sep1034Defaults::requested_schema();
+  const auto& schema = elicit::requested_schema<samples::Sep1034Defaults>();
   for (const auto& p : schema.at("properties").items()) sent.push_back(p.key());
   REQUIRE_FALSE(std::is_sorted(sent.begin(), sent.end()));  // else the order would prove nothing
   SampleHttpServer server;
