@@ -310,7 +310,7 @@ TEST_CASE("client: the userInteraction dialect answers prompt and ua with the sa
   }
 }
 
-TEST_CASE("client: userInteraction declares prompt (and ua only with URL handling); not in 2026-07-28",
+TEST_CASE("client: userInteraction declares prompt (and ua only with URL handling), not in 2026-07-28",
           "[client][user_interaction]") {
   ClientOptions o;
   o.protocol_version = "2025-11-25";

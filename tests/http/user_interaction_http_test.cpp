@@ -70,7 +70,7 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("HTTP: a prompt interaction rides the tools/call stream; notify is bound to its session",
+TEST_CASE("HTTP: a prompt interaction rides the tools/call stream, and notify is bound to its session",
           "[http][user_interaction]") {
   Fixture f;
   const auto a = f.initialize();

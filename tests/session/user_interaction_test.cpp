@@ -169,7 +169,7 @@ TEST_CASE("interaction ids are 128-bit hex and unique across concurrent interact
   CHECK(ids.size() == 2);  // both are open at once (two workers)
 }
 
-TEST_CASE("URL mode is interaction/create type ua; the client's answer {} is consent", "[user_interaction]") {
+TEST_CASE("URL mode is interaction/create type ua, and the answer {} is consent", "[user_interaction]") {
   Fixture f;
   f.client.initialize(kPrompt);
   const auto request = f.call_and_take_request(1, "open");

@@ -122,6 +122,8 @@ std::optional<RequestId> detail::send_interaction_ua(ServerSession& session, con
 }
 
 RpcError interaction_required_error(const UrlElicitation& e) {
+  // The issue lists `message` among data's members without a shape; the draft's example makes it a
+  // TextContent, as in interaction/create, and the draft wins.
   nlohmann::json data{{"id", e.elicitation_id}, {"type", "ua"}, {"url", e.url}};
   if (!e.message.empty()) data["message"] = {{"type", "text"}, {"text", e.message}};
   // The draft: "the message equal to interaction_required" (UrlElicitationRequired's own text is
