@@ -171,12 +171,17 @@ int run_client(const ClientCommand& command) {
                  "with --answers FILE or --defaults, or run it in a terminal\n";
     return kFailed;
   }
+  if (command.user_interaction && command.protocol == "2026-07-28") {
+    std::cerr << "elicitgen client: --user-interaction is a 2025-11-25-session dialect: add --protocol 2025-11-25\n";
+    return kFailed;
+  }
   elicit::ClientOptions options;
   options.protocol_version = command.protocol;
   options.client_info = {{"name", "elicitgen-client"}, {"version", "1"}};
   // URL requests reach the answers file too (accept there means the user consented out of band),
   // and the person at the terminal, who is asked for consent; --defaults cannot consent.
   options.url_elicitation = !command.defaults;
+  options.user_interaction = command.user_interaction;
   options.session.log = [](std::string_view line) { std::cerr << "elicitgen client: " << line << "\n"; };
   const bool from_file = !command.answers_file.empty();
   // The prompts go to stderr, so stdout carries only the tool result; highlighting only on a

@@ -15,6 +15,9 @@ struct ClientCommand {
   std::string protocol = "2026-07-28";
   std::string answers_file;  ///< JSON Lines of ElicitResults, used in order ("" when not given)
   bool defaults = false;     ///< accept every form with its defaults
+  /// Speak the userInteraction dialect (ClientOptions::user_interaction): declare
+  /// `userInteraction` instead of `elicitation`; needs --protocol 2025-11-25 or 2025-06-18.
+  bool user_interaction = false;
   std::string tool;
   std::string arguments_json = "{}";
 };

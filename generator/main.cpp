@@ -275,6 +275,9 @@ int main(int argc, char** argv) {
   auto* answers = client->add_option("--answers", client_cmd.answers_file,
                                      "JSON Lines of ElicitResults ({\"action\":\"accept\",\"content\":{...}}), "
                                      "one per elicitation, in order");
+  client->add_flag("--user-interaction", client_cmd.user_interaction,
+                   "Speak the draft userInteraction dialect (interaction/create) instead of elicitation; "
+                   "with --protocol 2025-11-25 or 2025-06-18");
   client->add_flag("--defaults", client_cmd.defaults, "Accept every form with its defaults; decline URL requests")
       ->excludes(answers);
   client->require_subcommand(1);

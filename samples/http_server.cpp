@@ -25,6 +25,7 @@
 
 int main(int argc, char** argv) {
   elicit::HttpServerOptions options;
+  options.server.user_interaction.enabled = true;  // the opt-in userInteraction dialect
   std::string title = "elicitgen sample server";
   std::shared_ptr<elicit::CompletionStore> completions;
   for (int i = 1; i < argc; ++i) {

@@ -10,7 +10,12 @@
 int main() {
   try {
     elicit::StdioTransport transport;
-    elicit::Server server(transport, {"elicitgen-sample-server", "0.1.0", "elicitgen sample server", std::nullopt});
+    elicit::ServerOptions options;
+    // The opt-in userInteraction dialect (user_interaction.hpp): a client declaring only
+    // `userInteraction` gets the same tools' questions as interaction/create.
+    options.user_interaction.enabled = true;
+    elicit::Server server(transport, {"elicitgen-sample-server", "0.1.0", "elicitgen sample server", std::nullopt},
+                          options);
     add_sample_tools(server);
     std::cerr << "elicitgen-sample-server: serving on stdio\n";
     server.run();

@@ -8,6 +8,7 @@
 #include <mutex>
 
 #include "elicit/formats.hpp"
+#include "elicit/user_interaction.hpp"
 #include "json_fast.hpp"
 
 namespace elicit {
@@ -184,14 +185,15 @@ struct ScopeLink {
 
 constexpr const char* kCancelReason = "the request this elicitation was made for was cancelled";
 
-// Sends elicitation/create; `on_done` gets the outcome exactly once. Returns the id, or nullopt when
-// the scope was already cancelled (nothing sent; on_done got `cancelled`, or `transport_closed`).
-std::optional<RequestId> send_elicitation(Session& session, std::string params,
-                                          std::function<void(RequestOutcome)> on_done, const ElicitOptions& options) {
+}  // namespace
+
+// Sends `method`; `on_done` gets the outcome exactly once. Returns the id, or nullopt when the scope
+// was already cancelled (nothing sent; on_done got `cancelled`, or `transport_closed`).
+std::optional<RequestId> detail::send_scoped_request(Session& session, const char* method, std::string params,
+                                                     ResponseHandler on_done, const ElicitOptions& options) {
   const auto& scope = options.cancel_scope;
   if (!scope)
-    return session.send_request_serialized("elicitation/create", std::move(params), std::move(on_done),
-                                           call_options(options));
+    return session.send_request_serialized(method, std::move(params), std::move(on_done), call_options(options));
   auto link = std::make_shared<ScopeLink>();
   const auto token = scope->add([link, &session] {
     std::optional<RequestId> id;
@@ -212,7 +214,7 @@ std::optional<RequestId> send_elicitation(Session& session, std::string params,
     return std::nullopt;
   }
   const auto id = session.send_request_serialized(
-      "elicitation/create", std::move(params),
+      method, std::move(params),
       [link, scope, token = *token, on_done = std::move(on_done)](RequestOutcome o) {
         {
           std::lock_guard<std::mutex> lock(link->mutex);
@@ -230,6 +232,13 @@ std::optional<RequestId> send_elicitation(Session& session, std::string params,
   }
   if (cancel_now) session.cancel(id, kCancelReason);
   return id;
+}
+
+namespace {
+
+std::optional<RequestId> send_elicitation(Session& session, std::string params, ResponseHandler on_done,
+                                          const ElicitOptions& options) {
+  return detail::send_scoped_request(session, "elicitation/create", std::move(params), std::move(on_done), options);
 }
 
 }  // namespace
@@ -274,13 +283,19 @@ std::optional<RequestId> elicit_form_async(ServerSession& mcp, std::string_view 
                                            std::function<void(ElicitResponse)> on_done, const ElicitOptions& options) {
   Session& session = mcp.rpc();
   on_done = logged(session, std::move(on_done));
-  if (!mcp.client_capabilities().elicitation_form) {
+  const auto route = detail::form_route(mcp);
+  if (route == detail::FormRoute::none) {
     on_done(detail::unsupported_form_response());
     return std::nullopt;
   }
-  return detail::send_form_request(
-      session, message, schema.dump(-1, ' ', false, kReplace),
-      [on_done = std::move(on_done)](RequestOutcome o) { on_done(read_result(std::move(o), true)); }, options);
+  ResponseHandler handler = [on_done = std::move(on_done)](RequestOutcome o) {
+    on_done(read_result(std::move(o), true));
+  };
+  if (route == detail::FormRoute::interaction)
+    return detail::send_interaction_prompt(mcp, message, schema.dump(-1, ' ', false, kReplace), std::move(handler),
+                                           options);
+  return detail::send_form_request(session, message, schema.dump(-1, ' ', false, kReplace), std::move(handler),
+                                   options);
 }
 
 // --- URL mode ------------------------------------------------------------------------------------
@@ -346,6 +361,12 @@ UrlElicitation create_url_elicitation(ServerSession& session, std::string_view m
 
 bool complete_url_elicitation(ServerSession& session, std::string_view elicitation_id) {
   if (!session.mark_url_elicitation_complete(elicitation_id)) return false;
+  // The userInteraction dialect has no completion notification: the end of the interaction answers
+  // the client's interaction/notify requests for it instead (the draft, "Progress Tracking").
+  if (session.dialect() == ElicitDialect::user_interaction) {
+    session.end_interaction(elicitation_id);
+    return true;
+  }
   return session.rpc().notify("notifications/elicitation/complete", {{"elicitationId", std::string(elicitation_id)}});
 }
 
@@ -354,14 +375,30 @@ std::optional<RequestId> elicit_url_async(ServerSession& mcp, std::string_view m
   require_elicitation_url(url);  // a bad URL is a programming error, whatever the client supports
   Session& session = mcp.rpc();
   on_done = logged(session, std::move(on_done));
-  if (!mcp.client_capabilities().elicitation_url) {
+  const bool interaction = mcp.dialect() == ElicitDialect::user_interaction;
+  if (interaction ? !mcp.client_capabilities().interaction_ua : !mcp.client_capabilities().elicitation_url) {
     UrlOutcome out;
     out.status = ElicitStatus::unsupported;
-    out.problem = "the client did not declare the elicitation.url capability";
+    out.problem = interaction ? "the client did not list the \"ua\" userInteraction type"
+                              : "the client did not declare the elicitation.url capability";
     on_done(std::move(out));
     return std::nullopt;
   }
   const auto e = register_url_elicitation(mcp, message, url);
+  if (interaction) {
+    // The dialect: interaction/create type "ua", the elicitationId as interaction id. Accepted
+    // means the client opened the URL (consent); the interaction runs until
+    // complete_url_elicitation().
+    mcp.add_interaction(e.elicitation_id);
+    return detail::send_interaction_ua(
+        mcp, e,
+        [on_done = std::move(on_done), id = e.elicitation_id](RequestOutcome o) {
+          auto r = read_result(std::move(o), true);
+          UrlOutcome out{r.status, id, std::move(r.error), std::move(r.problem), std::move(r.result)};
+          on_done(std::move(out));
+        },
+        options);
+  }
   auto params = to_params(e).dump(-1, ' ', false, kReplace);
   params.pop_back();  // the closing brace: _meta may follow
   close_params(params, options);

@@ -8,6 +8,7 @@
 #include <variant>
 
 #include "elicit/typed_tool.hpp"
+#include "elicit/user_interaction.hpp"
 #include "mcp/completion_request.hpp"
 #include "mcp/listen_streams.hpp"
 
@@ -52,7 +53,8 @@ void run_guarded(ToolCall& call, const ModernCall* modern, F&& handler) {
   } catch (const MissingClientCapability& e) {
     call.reply_error(e.to_error());
   } catch (const UrlElicitationRequired& e) {
-    call.reply_error(e.to_error());
+    // -32003 interaction_required in the userInteraction dialect, else -32042.
+    call.reply_error(modern ? e.to_error() : url_elicitation_required_error(call.session(), e));
   } catch (const std::exception& e) {
     call.reply(ToolResult::error(e.what()));
   } catch (...) {
@@ -157,6 +159,11 @@ struct Server::Impl {
     }
     nlohmann::json result{
         {"protocolVersion", version}, {"capabilities", core->capabilities()}, {"serverInfo", core->info_json()}};
+    // The draft ("Progress Tracking") needs the server to declare progress support at
+    // initialization; it names no member, so this is `progress: {}`, and only for a client that
+    // speaks the dialect (others see exactly the capabilities they always did).
+    if (mcp.dialect() == ElicitDialect::user_interaction && options.user_interaction.progress)
+      result["capabilities"]["progress"] = nlohmann::json::object();
     if (core->info().instructions) result["instructions"] = *core->info().instructions;
     return result;
   }
@@ -394,6 +401,7 @@ void Server::init(Transport& transport, std::shared_ptr<ServerCore> core, Server
   if (!core) throw std::invalid_argument("Server needs a ServerCore");
   impl_ = std::make_unique<Impl>(transport, std::move(core), std::move(options));
   impl_->mcp.set_log_rate(impl_->options.log_rate);
+  impl_->mcp.set_user_interaction(impl_->options.user_interaction);
   auto* impl = impl_.get();
   auto& s = impl_->session;
   s.on_request("initialize", [impl](const Request& r, Responder out) { impl->initialize(r, out); });
@@ -534,6 +542,18 @@ void Server::init(Transport& transport, std::shared_ptr<ServerCore> core, Server
                      std::nullopt});
         });
   });
+  // The userInteraction dialect (user_interaction.hpp): a 2025-11-25-session feature. In the
+  // 2026-07-28 era, or with the dialect off, it is not a method of this server.
+  if (impl_->options.user_interaction.enabled) {
+    s.on_request("interaction/notify", [impl](const Request& r, Responder out) {
+      impl->by_era(
+          r, out, [&] { answer_interaction_notify(impl->mcp, r, out); },
+          [&](const ModernRequest&) {
+            out.error({error_code::method_not_found, "Method not found: interaction/notify (not in MCP 2026-07-28)",
+                       std::nullopt});
+          });
+    });
+  }
   s.on_notification("notifications/initialized", [](const Notification&) {});
 }
 

@@ -309,6 +309,14 @@ struct Session::Impl : std::enable_shared_from_this<Session::Impl> {
     }
     transport.send(std::move(text), SendContext{s.id, true});
   }
+
+  void drop(Responder::State& s) {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      incoming.erase(to_string(s.id));
+    }
+    transport.abandon(s.id);
+  }
 };
 
 // --- Responder ----------------------------------------------------------------------------------
@@ -336,6 +344,11 @@ void Responder::error(RpcError error) const {
   if (state_->answered.exchange(true)) return;
   if (auto s = state_->session.lock())
     s->answer(*state_, serialize(Response{state_->id, std::nullopt, std::move(error)}));
+}
+
+void Responder::abandon() const {
+  if (state_->answered.exchange(true)) return;
+  if (auto s = state_->session.lock()) s->drop(*state_);
 }
 
 void Responder::on_cancel(std::function<void()> f) const {

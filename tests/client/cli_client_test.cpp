@@ -145,3 +145,15 @@ TEST_CASE("elicitgen ask: the content on stdout, decline and cancel, located sch
   CHECK(r.exit_code == 2);
   CHECK(r.out.rfind(bad + ":/properties/x/type: error: ", 0) == 0);
 }
+
+TEST_CASE("elicitgen client --user-interaction answers interaction/create from the file",
+          "[client][cli][user_interaction]") {
+  const auto accept = write_tmp("ui-accept.jsonl", "{\"action\":\"accept\",\"content\":{\"name\":\"octocat\"}}\n");
+  CHECK(text_of(client("2025-11-25", "github_username", "--user-interaction --answers '" + accept + "'")) ==
+        R"(accept: {"name":"octocat"})");
+  const auto decline = write_tmp("ui-decline.jsonl", "{\"action\":\"decline\"}\n");
+  CHECK(text_of(client("2025-11-25", "github_username", "--user-interaction --answers '" + decline + "'")) ==
+        "decline");
+  // The dialect belongs to 2025-11-25 sessions: refused for 2026-07-28, said on stderr.
+  CHECK(client("2026-07-28", "github_username", "--user-interaction --answers '" + accept + "'").exit_code == 2);
+}

@@ -10,6 +10,7 @@
 #include <string>
 
 #include <elicit/client.hpp>
+#include <elicit/user_interaction.hpp>
 
 #include "github_username.hpp"
 #include "sep1034_defaults.hpp"
@@ -252,4 +253,78 @@ TEST_CASE("client: URL mode only when declared; the handler sees the reviewed UR
   legacy->on_elicitation([](const ElicitationRequest&) { return ElicitAnswer::accept(); });
   legacy->connect();
   CHECK(text_of(legacy->call_tool("connect_account")) == "url unsupported");
+}
+
+// The userInteraction dialect (user_interaction.hpp) against the sample stdio server, which turns
+// it on: the client declares userInteraction only, and the server's tools ask through
+// interaction/create with the same handlers answering.
+TEST_CASE("client: the userInteraction dialect answers prompt and ua with the same handlers",
+          "[client][user_interaction]") {
+  ClientOptions o;
+  o.protocol_version = "2025-11-25";
+  o.user_interaction = true;
+  o.url_elicitation = true;
+  o.session.log = [](std::string_view) {};
+  ChildProcessOptions quiet;
+  quiet.stderr_fd = -1;
+  auto client = Client::spawn({SAMPLE_STDIO_SERVER}, o, quiet);
+  std::atomic<int> creates{0};
+  client->on_form<samples::GithubUsername>([&](const ElicitationRequest& r) {
+    ++creates;
+    CHECK_FALSE(r.url_mode);
+    CHECK(r.message == "Please provide your GitHub username");
+    REQUIRE(r.form);
+    samples::GithubUsername answer;
+    answer.name = "octocat";
+    return FormAnswer<samples::GithubUsername>::accept(answer);
+  });
+  std::string seen_url;
+  client->on_elicitation([&](const ElicitationRequest& r) {
+    if (r.url_mode) {
+      seen_url = r.url;
+      CHECK(r.url_review.allowed);
+      CHECK(r.elicitation_id.size() == 32);
+      return ElicitAnswer::accept();
+    }
+    REQUIRE(r.form);
+    return r.message == "Please provide your contact information" ? ElicitAnswer::decline() : ElicitAnswer::cancel();
+  });
+  const auto init = client->connect();
+  CHECK(init["capabilities"].contains("progress"));  // the server speaks the dialect to this client
+  CHECK(text_of(client->call_tool("github_username")) == R"(accept: {"name":"octocat"})");
+  CHECK(creates == 1);
+  CHECK(text_of(client->call_tool("contact_information")) == "decline");  // error -1 read as decline
+  CHECK(text_of(client->call_tool("stripe_customer")) == "cancel");       // error -2 read as cancel
+  CHECK(text_of(client->call_tool("connect_account")).rfind("url accepted: ", 0) == 0);
+  CHECK(seen_url == "https://mcp.example.com/connect");
+  // -32003 interaction_required with one ua interaction.
+  try {
+    client->call_tool("read_private_files");
+    FAIL("read_private_files answered");
+  } catch (const ClientError& e) {
+    CHECK(e.code() == -32003);
+    const auto parsed = parse_interaction_required(RpcError{e.code(), e.what(), e.data()});
+    REQUIRE(parsed);
+    CHECK(parsed->type == "ua");
+    CHECK(parsed->url == "https://mcp.example.com/authorize");
+  }
+}
+
+TEST_CASE("client: userInteraction declares prompt (and ua only with URL handling), not in 2026-07-28",
+          "[client][user_interaction]") {
+  ClientOptions o;
+  o.protocol_version = "2025-11-25";
+  o.user_interaction = true;  // url_elicitation off: "ua" not listed, the server does not send it
+  o.session.log = [](std::string_view) {};
+  ChildProcessOptions quiet;
+  quiet.stderr_fd = -1;
+  auto client = Client::spawn({SAMPLE_STDIO_SERVER}, o, quiet);
+  client->on_elicitation([](const ElicitationRequest&) { return ElicitAnswer::accept(); });
+  client->connect();
+  CHECK(text_of(client->call_tool("connect_account")) == "url unsupported");
+
+  o.protocol_version = "2026-07-28";
+  auto modern = Client::spawn({SAMPLE_STDIO_SERVER}, o, quiet);
+  modern->on_elicitation([](const ElicitationRequest&) { return ElicitAnswer::accept(); });
+  CHECK_THROWS_AS(modern->connect(), ClientError);
 }

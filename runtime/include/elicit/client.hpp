@@ -111,6 +111,16 @@ struct ClientOptions {
   /// Declare URL-mode elicitation (the handler then also gets URL requests). Off by default: a
   /// host that opens URLs must show them safely first (MCP Client, Elicitation, "Safe URL Handling").
   bool url_elicitation = false;
+  /// Speak the userInteraction dialect (user_interaction.hpp; user-interaction-draft.md) instead of
+  /// standard elicitation: declare `userInteraction: {types: ["prompt"(, "ua")]}` and no
+  /// `elicitation`, and answer interaction/create. `prompt` goes to the form handlers (on_form,
+  /// then on_elicitation) as a form request; `ua` to on_elicitation as a URL request (reviewed as
+  /// URL mode; "ua" is listed only with url_elicitation and an on_elicitation handler).
+  /// Accept answers {"content": ...} (prompt) or {} (ua); decline answers error -1 ("User did
+  /// not consent to the interaction", the draft's example); cancel answers error -2. Legacy
+  /// protocol versions only (2025-11-25, 2025-06-18): connect() throws ClientError for a
+  /// 2026-07-28 client asking for it; the draft belongs to no revision of that era.
+  bool user_interaction = false;
   /// How URL-mode requests are reviewed (url_safety.hpp).
   UrlSafetyOptions url_safety;
   /// Input-required rounds of one request, at most (2026-07-28); one more is a ClientError.

@@ -155,6 +155,27 @@ const std::string& serialized_schema() {
 std::optional<RequestId> send_form_request(Session& session, std::string_view message, std::string_view schema_json,
                                            ResponseHandler on_outcome, const ElicitOptions& options);
 
+/// Where a form elicitation of `session` goes: elicitation/create (the client declared form mode),
+/// interaction/create type "prompt" (the session speaks the userInteraction dialect and the client
+/// listed "prompt"), or nowhere (`unsupported`).
+enum class FormRoute { elicitation, interaction, none };
+FormRoute form_route(const ServerSession& session);
+
+/// Sends `method` (elicitation/create or interaction/create) with serialised `params`, tied to
+/// options.cancel_scope as documented for ElicitOptions (cancelling sends notifications/cancelled),
+/// with options.timeout and options.related_request. `on_done` runs once. Returns the request id,
+/// or nullopt when the scope was already cancelled (nothing sent).
+std::optional<RequestId> send_scoped_request(Session& session, const char* method, std::string params,
+                                             ResponseHandler on_done, const ElicitOptions& options);
+
+/// The userInteraction dialect's form question (user_interaction.hpp, mcp/user_interaction.cpp):
+/// sends interaction/create {id, type: "prompt", interaction: {message: TextContent, schema}} with
+/// a fresh interaction id, and calls `on_outcome` once with the answer translated to an
+/// ElicitResult-shaped outcome (translate_interaction_outcome).
+std::optional<RequestId> send_interaction_prompt(ServerSession& session, std::string_view message,
+                                                 std::string_view schema_json, ResponseHandler on_outcome,
+                                                 const ElicitOptions& options);
+
 /// read_elicit_result taking the outcome's result, with accepted content left where it is, in
 /// `result` (see content_of), rather than copied to ElicitResponse::content.
 ElicitResponse read_elicit_result_in_place(RequestOutcome&& outcome);
@@ -186,7 +207,8 @@ template <class T>
 std::optional<RequestId> elicit_async(ServerSession& mcp, std::string_view message,
                                       std::function<void(Outcome<T>)> on_done, const ElicitOptions& options = {}) {
   Session& session = mcp.rpc();
-  if (!mcp.client_capabilities().elicitation_form) {
+  const auto route = detail::form_route(mcp);
+  if (route == detail::FormRoute::none) {
     try {
       on_done(detail::typed_outcome_in_place<T>(detail::unsupported_form_response()));
     } catch (...) {
@@ -196,16 +218,18 @@ std::optional<RequestId> elicit_async(ServerSession& mcp, std::string_view messa
   }
   // One callback the whole way (a waiting elicitation holds one small heap object): the outcome is
   // read, decoded into T and handed over in it. The session outlives its callbacks.
-  return detail::send_form_request(
-      session, message, detail::serialized_schema<T>(),
-      [&session, on_done = std::move(on_done)](RequestOutcome o) {
-        try {
-          on_done(detail::typed_outcome_in_place<T>(detail::read_elicit_result_in_place(std::move(o))));
-        } catch (...) {
-          detail::log_callback_exception(session);
-        }
-      },
-      options);
+  ResponseHandler handler = [&session, on_done = std::move(on_done)](RequestOutcome o) {
+    try {
+      on_done(detail::typed_outcome_in_place<T>(detail::read_elicit_result_in_place(std::move(o))));
+    } catch (...) {
+      detail::log_callback_exception(session);
+    }
+  };
+  // The userInteraction dialect (user_interaction.hpp) asks the same schema with interaction/create
+  // and hands back the answer in ElicitResult shape, so decoding and validation are the same.
+  if (route == detail::FormRoute::interaction)
+    return detail::send_interaction_prompt(mcp, message, detail::serialized_schema<T>(), std::move(handler), options);
+  return detail::send_form_request(session, message, detail::serialized_schema<T>(), std::move(handler), options);
 }
 
 /// Typed form mode, blocking. Call it from a worker thread (e.g. a blocking Server tool handler).

@@ -340,12 +340,12 @@ class ToolCall {
  private:
   // Runs `f`; what it throws answers the call (tool error result, or -32042) and is logged;
   // InputRequired (modern era) answers the InputRequiredResult.
-  static void run_answering_failures(Session& session, const Responder& responder, const ModernCall* modern,
+  static void run_answering_failures(ServerSession& session, const Responder& responder, const ModernCall* modern,
                                      const std::function<void()>& f);
 
   template <class R>
   std::function<void(R)> guarded(std::function<void(R)> f) const {
-    return [&session = session_.rpc(), responder = responder_, modern = modern_, f = std::move(f)](R r) {
+    return [&session = session_, responder = responder_, modern = modern_, f = std::move(f)](R r) {
       run_answering_failures(session, responder, modern.get(), [&] { f(std::move(r)); });
     };
   }
@@ -710,6 +710,10 @@ struct ServerOptions {
   /// a Streamable HTTP session, or one 2026-07-28 request over Streamable HTTP); more are dropped
   /// (log() returns false). Default: bursts of 100, 50 per second. nullopt: no limit.
   std::optional<LogRateLimit> log_rate = LogRateLimit{};
+  /// The opt-in userInteraction dialect (user_interaction.hpp): off by default. When enabled, a
+  /// 2025-11-25 session whose client declares `userInteraction` and not `elicitation` gets its
+  /// elicitations as interaction/create, and interaction/notify is served.
+  UserInteractionOptions user_interaction;
   SessionOptions session;
 };
 

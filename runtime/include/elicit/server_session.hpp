@@ -7,10 +7,13 @@
 
 #include <chrono>
 #include <cstdint>
+#include <deque>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -26,9 +29,20 @@ struct ClientCapabilities {
   bool known = false;             ///< they were declared (initialize received, or a modern request)
   bool elicitation_form = false;  ///< `elicitation: {}` or `elicitation: {form: {}}`
   bool elicitation_url = false;   ///< `elicitation: {url: {}}`
+  /// `elicitation` is present as an object, whatever its members: standard elicitation wins over
+  /// the userInteraction dialect (user_interaction.hpp).
+  bool elicitation_declared = false;
+  /// The draft's `userInteraction: {types: [...], progress}` (user-interaction-draft.md,
+  /// "Capabilities"): whether it is declared with at least one type, and which types it lists.
+  bool user_interaction = false;
+  bool interaction_ua = false;        ///< `types` lists "ua"
+  bool interaction_prompt = false;    ///< `types` lists "prompt"
+  bool interaction_progress = false;  ///< `progress: true`
   nlohmann::json raw = nlohmann::json::object();
 
-  /// Reads ClientCapabilities JSON; `elicitation: {}` alone means form mode only.
+  /// Reads ClientCapabilities JSON; `elicitation: {}` alone means form mode only. A
+  /// `userInteraction` whose `types` is not an array of strings, or lists no type, is not declared
+  /// (the draft: clients MUST support at least one type).
   static ClientCapabilities from_json(const nlohmann::json& capabilities);
 };
 
@@ -37,6 +51,22 @@ struct ClientCapabilities {
 /// issued and which of them were announced complete. The free elicitation functions (elicit.hpp)
 /// take one. elicit::Server makes and owns one per connection (Server::session(),
 /// ToolCall::session()); code that drives a bare Session makes its own next to it. Thread-safe.
+/// The opt-in userInteraction dialect (user_interaction.hpp; user-interaction-draft.md).
+struct UserInteractionOptions {
+  /// Speak the dialect to a 2025-11-25 session whose client declares `userInteraction` and not
+  /// `elicitation`. Off by default: the draft was never adopted by a spec revision.
+  bool enabled = false;
+  /// Answer `interaction/notify` with progress (the draft, "Progress Tracking"); when false the
+  /// server never answers it, as the draft requires of a server without progress support.
+  bool progress = true;
+};
+
+/// How a session's elicitations go on the wire.
+enum class ElicitDialect {
+  elicitation,       ///< elicitation/create (MCP 2025-11-25)
+  user_interaction,  ///< interaction/create (the draft): the client declared `userInteraction` only
+};
+
 class ServerSession {
  public:
   /// `rpc` must outlive this object.
@@ -51,6 +81,39 @@ class ServerSession {
   /// needs a capability the client did not declare ends `unsupported` without being sent.
   void set_client_capabilities(ClientCapabilities capabilities);
   ClientCapabilities client_capabilities() const;
+
+  /// Whether this server speaks the userInteraction dialect (elicit::Server sets
+  /// ServerOptions::user_interaction; a bare ServerSession does not).
+  void set_user_interaction(UserInteractionOptions options);
+  UserInteractionOptions user_interaction() const;
+  /// The dialect of this session: user_interaction when the dialect is enabled and the client
+  /// declared `userInteraction` (at least one type) and no `elicitation`; else elicitation.
+  ElicitDialect dialect() const;
+
+  /// Interaction bookkeeping of the dialect (user_interaction.hpp; the draft, "Progress
+  /// Tracking"): an interaction id this session created, running until end_interaction().
+  void add_interaction(std::string id);
+  /// Ends a running interaction: every interaction/notify watching it is answered `{}` (the draft:
+  /// "Once the interaction is complete, the server MUST respond"). False for an unknown or ended id.
+  bool end_interaction(std::string_view id);
+  /// Whether `id` is an interaction this session created (running, or among the ended ones kept).
+  bool has_interaction(std::string_view id) const;
+  /// What watch_interaction did with an interaction/notify request.
+  enum class Watch {
+    unknown,   ///< not an interaction of this session (or too many watchers): the caller stays silent
+    watching,  ///< kept; it is answered when the interaction ends
+    ended,     ///< the interaction has ended: it was answered `{}` at once
+  };
+  /// Registers `responder` (an interaction/notify request) for interaction `id` with
+  /// `progress_token`; sends it a first notifications/progress (progress 0, or the last value sent
+  /// for the interaction). At most 8 watchers per interaction; ended ids are remembered (the last
+  /// 256) so a late notify is still answered.
+  Watch watch_interaction(std::string_view id, const Responder& responder, const nlohmann::json& progress_token);
+  /// Sends notifications/progress {progressToken, progress, total?, message?} to every watcher of
+  /// running interaction `id`, on its notify request's stream, when `progress` exceeds the last
+  /// value that watcher got. Returns how many were sent.
+  std::size_t interaction_progress(std::string_view id, double progress, std::optional<double> total,
+                                   const std::string& message);
 
   /// URL-mode bookkeeping (elicit.hpp): an elicitationId this session issued; complete_url_elicitation
   /// marks it, true once per issued id (false for an unknown or already completed one).
@@ -74,6 +137,19 @@ class ServerSession {
   mutable std::mutex mutex_;
   ClientCapabilities capabilities_;
   std::unordered_map<std::string, bool> url_elicitations_;  // elicitationId -> completed
+  UserInteractionOptions user_interaction_;
+  struct Watcher {
+    Responder responder;
+    nlohmann::json token;
+    double last = 0;
+  };
+  struct Interaction {
+    bool ended = false;
+    double last = 0;  // the highest progress sent for it
+    std::vector<Watcher> watchers;
+  };
+  std::unordered_map<std::string, Interaction> interactions_;
+  std::deque<std::string> ended_interactions_;  // oldest first, at most kEndedKept
   std::optional<LoggingLevel> log_level_;
   std::optional<LogRateBucket> log_rate_;
 };

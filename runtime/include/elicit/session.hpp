@@ -60,6 +60,11 @@ class Responder {
   /// inside an InputRequiredResult: its property order is the order a client shows the fields in).
   void result_ordered(nlohmann::ordered_json result) const;
   void error(RpcError error) const;
+  /// Never answers this request: for a protocol rule that says not to respond (e.g. a progress
+  /// request the server must not answer). It counts as answered (later answers are ignored), the
+  /// session forgets it, and the transport ends what it keeps open for it (Transport::abandon:
+  /// Streamable HTTP ends the request's SSE stream without a response). Any thread.
+  void abandon() const;
   /// True once the peer has cancelled this request.
   bool cancelled() const noexcept;
   /// True once result() or error() has been called.

@@ -12,6 +12,7 @@
 #include "elicit/form_defaults.hpp"
 #include "elicit/protocol_era.hpp"
 #include "elicit/stdio_transport.hpp"
+#include "elicit/user_interaction.hpp"
 #include "elicit/worker_pool.hpp"
 
 namespace elicit {
@@ -202,6 +203,13 @@ struct Client::Impl {
   nlohmann::json capabilities() const {
     nlohmann::json caps = nlohmann::json::object();
     if (!has_handler()) return caps;
+    if (options.user_interaction) {
+      // The draft's capability; progress is not declared: this client sends no interaction/notify.
+      nlohmann::json types{"prompt"};
+      if (options.url_elicitation && fallback) types.push_back("ua");
+      caps["userInteraction"] = {{"types", types}};
+      return caps;
+    }
     nlohmann::json elicitation{{"form", nlohmann::json::object()}};
     if (options.url_elicitation && fallback) elicitation["url"] = nlohmann::json::object();
     caps["elicitation"] = elicitation;
@@ -234,6 +242,47 @@ struct Client::Impl {
     }
     if (fallback && (!request.url_mode || options.url_elicitation)) return fallback(request).to_json(!request.url_mode);
     return ElicitAnswer::cancel().to_json(false);
+  }
+
+  // The answer to one interaction/create (the userInteraction dialect): the interaction is read
+  // as the elicitation it stands for and answered by the same handlers; the ElicitResult is then
+  // put in the draft's shape. `text`: the request's text, for the schema's member order.
+  void answer_interaction(const nlohmann::json& params, const std::shared_ptr<const std::string>& text,
+                          const Responder& out) {
+    std::string why;
+    const auto interaction = parse_interaction(nlohmann::ordered_json(params), &why);
+    if (!interaction || (interaction->type == "ua" && !(options.url_elicitation && fallback))) {
+      // A type this client did not list, or params without the draft's shape.
+      out.error({error_code::invalid_params,
+                 "Invalid params: " + (interaction ? std::string("interaction type not supported") : why),
+                 std::nullopt});
+      return;
+    }
+    nlohmann::json as_elicitation;
+    nlohmann::ordered_json ordered;
+    const bool prompt = interaction->type == "prompt";
+    if (prompt) {
+      as_elicitation = {
+          {"mode", "form"}, {"message", interaction->message}, {"requestedSchema", params["interaction"]["schema"]}};
+      const auto schema = ordered_at(text, {"params", "interaction", "schema"});
+      if (!schema.is_null()) ordered = {{"requestedSchema", schema}};
+    } else {
+      as_elicitation = {{"mode", "url"},
+                        {"message", interaction->message},
+                        {"url", interaction->url},
+                        {"elicitationId", interaction->id}};
+    }
+    const auto result = answer(as_elicitation, ordered);
+    const auto action = result.value("action", std::string("cancel"));
+    if (action == "accept") {
+      nlohmann::json r = nlohmann::json::object();
+      if (prompt) r["content"] = result.value("content", nlohmann::json::object());
+      out.result(std::move(r));
+    } else if (action == "decline") {
+      out.error({error_code::interaction_declined, "User did not consent to the interaction", std::nullopt});
+    } else {
+      out.error({error_code::interaction_cancelled, "User cancelled the interaction", std::nullopt});
+    }
   }
 
   RequestOutcome call(const std::string& method, nlohmann::ordered_json params) {
@@ -371,6 +420,22 @@ nlohmann::json Client::connect() {
         } catch (const std::exception& e) {
           impl->session.log(std::string("elicitation handler threw: ") + e.what());
           out.error({error_code::internal_error, "the client could not answer the elicitation", std::nullopt});
+        }
+      });
+    });
+  }
+  if (impl->options.user_interaction) {
+    if (impl->modern)
+      throw ClientError(0,
+                        "ClientOptions::user_interaction: the userInteraction dialect is for protocol versions "
+                        "2025-11-25 and 2025-06-18 only");
+    impl->session.on_request("interaction/create", [impl](const Request& r, Responder out) {
+      impl->workers->post([impl, params = r.params, text = r.text, out] {
+        try {
+          impl->answer_interaction(params, text, out);
+        } catch (const std::exception& e) {
+          impl->session.log(std::string("interaction handler threw: ") + e.what());
+          out.error({error_code::internal_error, "the client could not answer the interaction", std::nullopt});
         }
       });
     });

@@ -7,8 +7,29 @@ ClientCapabilities ClientCapabilities::from_json(const nlohmann::json& capabilit
   c.known = true;
   if (!capabilities.is_object()) return c;
   c.raw = capabilities;
+  // The draft's userInteraction (user-interaction-draft.md, "Capabilities"): a types array of
+  // strings listing at least one type; unknown types are kept in `raw` and otherwise ignored.
+  if (const auto ui = capabilities.find("userInteraction"); ui != capabilities.end() && ui->is_object()) {
+    if (const auto types = ui->find("types"); types != ui->end() && types->is_array()) {
+      bool strings = true;
+      for (const auto& t : *types) {
+        if (!t.is_string()) {
+          strings = false;
+        } else if (t == "ua") {
+          c.interaction_ua = true;
+        } else if (t == "prompt") {
+          c.interaction_prompt = true;
+        }
+      }
+      c.user_interaction = strings && !types->empty();
+      if (!strings) c.interaction_ua = c.interaction_prompt = false;
+    }
+    const auto progress = ui->find("progress");
+    c.interaction_progress = c.user_interaction && progress != ui->end() && *progress == true;
+  }
   const auto e = capabilities.find("elicitation");
   if (e == capabilities.end() || !e->is_object()) return c;
+  c.elicitation_declared = true;
   if (e->empty()) {
     c.elicitation_form = true;  // `elicitation: {}` is form mode only, for backwards compatibility
   } else {
@@ -26,6 +47,118 @@ void ServerSession::set_client_capabilities(ClientCapabilities capabilities) {
 ClientCapabilities ServerSession::client_capabilities() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return capabilities_;
+}
+
+void ServerSession::set_user_interaction(UserInteractionOptions options) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  user_interaction_ = options;
+}
+
+UserInteractionOptions ServerSession::user_interaction() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return user_interaction_;
+}
+
+ElicitDialect ServerSession::dialect() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  // The rule: a client declaring both gets standard elicitation.
+  return user_interaction_.enabled && capabilities_.user_interaction && !capabilities_.elicitation_declared
+             ? ElicitDialect::user_interaction
+             : ElicitDialect::elicitation;
+}
+
+namespace {
+
+constexpr std::size_t kEndedKept = 256;  // ended interaction ids remembered for late notifies
+constexpr std::size_t kWatchersPerInteraction = 8;
+
+nlohmann::ordered_json progress_params(const nlohmann::json& token, double progress, std::optional<double> total,
+                                       const std::string& message) {
+  nlohmann::ordered_json p{{"progressToken", token}, {"progress", progress}};
+  if (total) p["total"] = *total;
+  if (!message.empty()) p["message"] = message;
+  return p;
+}
+
+}  // namespace
+
+void ServerSession::add_interaction(std::string id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  interactions_.emplace(std::move(id), Interaction{});
+}
+
+bool ServerSession::has_interaction(std::string_view id) const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return interactions_.count(std::string(id)) != 0;
+}
+
+bool ServerSession::end_interaction(std::string_view id) {
+  std::vector<Watcher> watchers;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = interactions_.find(std::string(id));
+    if (it == interactions_.end() || it->second.ended) return false;
+    it->second.ended = true;
+    watchers.swap(it->second.watchers);
+    ended_interactions_.emplace_back(id);
+    if (ended_interactions_.size() > kEndedKept) {
+      interactions_.erase(ended_interactions_.front());
+      ended_interactions_.pop_front();
+    }
+  }
+  // Outside the lock: answering writes to the transport.
+  for (const auto& w : watchers) w.responder.result(nlohmann::json::object());
+  return true;
+}
+
+ServerSession::Watch ServerSession::watch_interaction(std::string_view id, const Responder& responder,
+                                                      const nlohmann::json& progress_token) {
+  bool ended = false;
+  double first = 0;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = interactions_.find(std::string(id));
+    if (it == interactions_.end()) return Watch::unknown;
+    ended = it->second.ended;
+    if (!ended) {
+      if (it->second.watchers.size() >= kWatchersPerInteraction) return Watch::unknown;
+      first = it->second.last;
+      it->second.watchers.push_back(Watcher{responder, progress_token, first});
+    }
+  }
+  // Outside the lock: both write to the transport.
+  if (ended) {
+    responder.result(nlohmann::json::object());
+    return Watch::ended;
+  }
+  // A first notification, so the client knows the interaction is tracked and still running.
+  rpc_.notify("notifications/progress", progress_params(progress_token, first, std::nullopt, "waiting for the user"),
+              SendContext{responder.id(), false});
+  return Watch::watching;
+}
+
+std::size_t ServerSession::interaction_progress(std::string_view id, double progress, std::optional<double> total,
+                                                const std::string& message) {
+  std::vector<std::pair<RequestId, nlohmann::json>> targets;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = interactions_.find(std::string(id));
+    if (it == interactions_.end() || it->second.ended) return 0;
+    for (auto& w : it->second.watchers) {
+      // The progress rule (MCP 2025-11-25, Utilities, Progress): each value exceeds the last.
+      if (progress <= w.last || w.responder.answered() || w.responder.cancelled()) continue;
+      w.last = progress;
+      targets.emplace_back(w.responder.id(), w.token);
+    }
+    if (progress > it->second.last) it->second.last = progress;
+  }
+  std::size_t sent = 0;
+  for (const auto& [request, token] : targets) {
+    if (rpc_.notify("notifications/progress", progress_params(token, progress, total, message),
+                    SendContext{request, false}))
+      ++sent;
+  }
+  return sent;
 }
 
 void ServerSession::add_url_elicitation(std::string elicitation_id) {

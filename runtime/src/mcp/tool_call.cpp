@@ -2,6 +2,8 @@
 // eras (server.hpp).
 #include "elicit/server.hpp"
 
+#include "elicit/user_interaction.hpp"
+
 #include <mutex>
 #include <stdexcept>
 
@@ -316,8 +318,9 @@ void ToolCall::reply_error(RpcError error) {
   forget_cancel_callbacks();
 }
 
-void ToolCall::run_answering_failures(Session& session, const Responder& responder, const ModernCall* modern,
+void ToolCall::run_answering_failures(ServerSession& mcp, const Responder& responder, const ModernCall* modern,
                                       const std::function<void()>& f) {
+  Session& session = mcp.rpc();
   try {
     f();
   } catch (const InputRequired&) {
@@ -325,7 +328,8 @@ void ToolCall::run_answering_failures(Session& session, const Responder& respond
   } catch (const MissingClientCapability& e) {
     responder.error(e.to_error());
   } catch (const UrlElicitationRequired& e) {
-    responder.error(e.to_error());
+    // -32003 in the userInteraction dialect, else -32042 (a modern call's session speaks none).
+    responder.error(modern ? e.to_error() : url_elicitation_required_error(mcp, e));
   } catch (const std::exception& e) {
     session.log(std::string("a tool's elicitation callback threw: ") + e.what());
     responder.result(ToolResult::error(e.what()).to_json());

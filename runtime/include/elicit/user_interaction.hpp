@@ -1,0 +1,115 @@
+// The userInteraction dialect: the draft proposal's `interaction/create` (user-interaction-draft.md),
+// served as an opt-in alternative wire form of elicitation for 2025-11-25 sessions whose client
+// declares `userInteraction` and not `elicitation`. No spec revision adopted the draft (URL-mode
+// elicitation took its place); the 2026-07-28 era (stateless requests, input-required results)
+// has no such dialect.
+//
+// It is a layer over the MCP session (ServerSession), not part of the JSON-RPC Session. The typed
+// API does not change: ServerOptions::user_interaction.enabled turns it on, and each session picks
+// its dialect from the client's declared capabilities (ServerSession::dialect()):
+//  - form elicitation (elicit<T>, elicit_async<T>, elicit_form_async, ToolCall::elicit...) sends
+//    interaction/create {id, type: "prompt", interaction: {message: TextContent, schema}} and reads
+//    `result.content` with the same decoding and validation;
+//  - URL mode (elicit_url, ToolCall::elicit_url...) sends type "ua" {url, message: TextContent},
+//    the elicitationId being the interaction id; `accepted` means the client opened the URL;
+//  - UrlElicitationRequired thrown by a handler is answered -32003 `interaction_required` with
+//    `data` = {id, type: "ua", url, message: TextContent} (the draft, "Requiring Interaction as an
+//    Error Response");
+//  - interaction/notify with `_meta.progressToken` is answered as the draft's "Progress Tracking"
+//    says (see answer_interaction_notify).
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "elicit/elicit.hpp"
+#include "elicit/jsonrpc.hpp"
+#include "elicit/server_session.hpp"
+#include "elicit/session.hpp"
+
+namespace elicit {
+
+namespace error_code {
+/// The draft, "Requiring Interaction as an Error Response": message "interaction_required".
+inline constexpr int interaction_required = -32003;
+/// What elicit::Client answers an interaction/create the user declined (the draft's own example,
+/// "User did not consent to the interaction").
+inline constexpr int interaction_declined = -1;
+/// What elicit::Client answers an interaction/create the user dismissed without choosing.
+inline constexpr int interaction_cancelled = -2;
+}  // namespace error_code
+
+/// How the server reads the client's error response to interaction/create (the draft,
+/// "Client-Initiated Cancellation", defines only "an error response", e.g. code -1):
+///  - code -1 (interaction_declined): `declined`, the user refused consent;
+///  - any other code outside the JSON-RPC reserved range -32768..-32000: `cancelled`, the client
+///    abandoned the interaction;
+///  - a reserved code (e.g. -32601, -32602): `rpc_error`, a protocol failure, not a user's choice.
+ElicitStatus interaction_error_status(const RpcError& error);
+
+/// Translates the outcome of an interaction/create to the ElicitResult shape read_elicit_result
+/// reads, so the typed path decodes and validates it unchanged: a `prompt` result
+/// {"content": {...}} becomes {"action": "accept", "content": {...}} (a result without `content`
+/// is accept without content); a `ua` result (any object, normally {}) becomes
+/// {"action": "accept"}; a result that is not an object stays as it is (invalid_response); an
+/// error becomes {"action": "decline"} or {"action": "cancel"} per interaction_error_status, or
+/// stays an error. Failures (timeout, cancel, closed) pass through.
+RequestOutcome translate_interaction_outcome(RequestOutcome outcome, bool prompt);
+
+/// The -32003 `interaction_required` error for a URL interaction: data {id, type: "ua", url,
+/// message: TextContent} (the message omitted when empty; the draft makes it optional).
+RpcError interaction_required_error(const UrlElicitation& e);
+
+/// The error a handler's UrlElicitationRequired becomes in `session`: -32003 in the
+/// userInteraction dialect, registering its first elicitation as a running `ua` interaction (the
+/// draft's `data` holds one interaction; further ones are not sent), else -32042.
+RpcError url_elicitation_required_error(ServerSession& session, const UrlElicitationRequired& e);
+
+/// Sends notifications/progress for a running interaction of `session` to each interaction/notify
+/// watching it (ServerSession::interaction_progress): e.g. from the page of a `ua` interaction as
+/// the user gets through it. `progress` must exceed the last value sent. Returns how many were sent.
+/// Any thread.
+std::size_t interaction_progress(ServerSession& session, std::string_view interaction_id, double progress,
+                                 std::optional<double> total = std::nullopt, const std::string& message = "");
+
+/// Serves an interaction/notify request (the draft, "Progress Tracking"). Never answers (Responder::
+/// abandon) when progress is off (UserInteractionOptions::progress), the session does not speak the
+/// dialect, `params.id` is not a string naming an interaction this session created (another
+/// session's ids included), or the interaction has 8 watchers already. For an interaction of this
+/// session: -32602 when `params._meta.progressToken` is not a string or an integer; else one
+/// notifications/progress now, more from interaction_progress(), and the answer `{}` when the
+/// interaction ends (at once if it has). Runs on the dispatch thread; does not block.
+void answer_interaction_notify(ServerSession& session, const Request& request, const Responder& responder);
+
+// --- client side ---------------------------------------------------------------------------------
+
+/// An interaction as it arrives at a client: the params of interaction/create, or the `data` of a
+/// -32003 error.
+struct Interaction {
+  std::string id;
+  std::string type;               ///< "ua" or "prompt" (others are refused by parse_interaction)
+  std::string url;                ///< ua
+  std::string message;            ///< the TextContent's text ("" when absent)
+  nlohmann::ordered_json schema;  ///< prompt: the requested JSON Schema
+};
+
+/// Reads interaction/create params {id, type, interaction: {...}}; nullopt, with `why`, when they
+/// do not have the draft's shape: id and type strings; ua: url a string, message absent or a
+/// TextContent; prompt: message a TextContent, schema an object.
+std::optional<Interaction> parse_interaction(const nlohmann::ordered_json& params, std::string* why = nullptr);
+
+/// Reads a -32003 error's `data` {id, type, url, message} (ua) or {id, type, message, schema}
+/// (prompt); nullopt when the code or the shape is not the draft's.
+std::optional<Interaction> parse_interaction_required(const RpcError& error);
+
+namespace detail {
+/// Sends interaction/create type "ua" for `e` (id = e.elicitation_id); `on_outcome` gets the
+/// translated outcome (translate_interaction_outcome).
+std::optional<RequestId> send_interaction_ua(ServerSession& session, const UrlElicitation& e,
+                                             ResponseHandler on_outcome, const ElicitOptions& options);
+}  // namespace detail
+
+}  // namespace elicit

@@ -1,0 +1,228 @@
+// The userInteraction dialect (user_interaction.hpp; user-interaction-draft.md): interaction/create
+// for the form and URL paths, -32003, interaction/notify. The MCP layer only: the JSON-RPC Session
+// carries the messages and knows nothing of them.
+#include "elicit/user_interaction.hpp"
+
+#include <utility>
+
+#include "../json_fast.hpp"
+
+namespace elicit {
+
+namespace {
+
+// The params' `_meta` (the request's, when an object) and closing brace, as elicitation/create's.
+void close_params(std::string& params, const ElicitOptions& options) {
+  if (options.meta.is_object() && !options.meta.empty()) {
+    params += ",\"_meta\":";
+    detail::append_dump(params, options.meta);
+  }
+  params += '}';
+}
+
+// The draft's TextContent: {"type": "text", "text": ...}.
+void append_text_content(std::string& out, std::string_view text) {
+  out += "{\"type\":\"text\",\"text\":";
+  detail::append_json_string(out, text);
+  out += '}';
+}
+
+// The interaction ends with its interaction/create, whatever the outcome, except a `ua` one the
+// client accepted: that runs on out of band until complete_url_elicitation().
+ResponseHandler ending(ServerSession& session, std::string id, bool prompt, ResponseHandler on_outcome) {
+  return [&session, id = std::move(id), prompt, on_outcome = std::move(on_outcome)](RequestOutcome o) {
+    auto translated = translate_interaction_outcome(std::move(o), prompt);
+    const bool accepted_ua = !prompt && translated.result && translated.result->is_object() &&
+                             translated.result->value("action", std::string()) == "accept";
+    if (!accepted_ua) session.end_interaction(id);
+    on_outcome(std::move(translated));
+  };
+}
+
+// A TextContent's text, or nullopt when `v` is not one.
+std::optional<std::string> text_of(const nlohmann::ordered_json& v) {
+  if (!v.is_object()) return std::nullopt;
+  const auto type = v.find("type");
+  const auto text = v.find("text");
+  if (type == v.end() || *type != "text" || text == v.end() || !text->is_string()) return std::nullopt;
+  return text->get<std::string>();
+}
+
+}  // namespace
+
+detail::FormRoute detail::form_route(const ServerSession& session) {
+  const auto caps = session.client_capabilities();
+  if (session.dialect() == ElicitDialect::user_interaction)
+    return caps.interaction_prompt ? FormRoute::interaction : FormRoute::none;
+  return caps.elicitation_form ? FormRoute::elicitation : FormRoute::none;
+}
+
+ElicitStatus interaction_error_status(const RpcError& error) {
+  if (error.code == error_code::interaction_declined) return ElicitStatus::declined;
+  if (error.code >= -32768 && error.code <= -32000) return ElicitStatus::rpc_error;
+  return ElicitStatus::cancelled;
+}
+
+RequestOutcome translate_interaction_outcome(RequestOutcome outcome, bool prompt) {
+  if (outcome.failure) return outcome;
+  if (outcome.error) {
+    const auto status = interaction_error_status(*outcome.error);
+    if (status == ElicitStatus::rpc_error) return outcome;
+    RequestOutcome out;
+    out.result = nlohmann::json{{"action", status == ElicitStatus::declined ? "decline" : "cancel"}};
+    return out;
+  }
+  if (!outcome.result || !outcome.result->is_object()) return outcome;  // read as invalid_response
+  nlohmann::json result{{"action", "accept"}};
+  if (prompt) {
+    // The draft's prompt result is {"content": {...}}; a non-object content stays for
+    // read_elicit_result to refuse.
+    if (const auto c = outcome.result->find("content"); c != outcome.result->end()) result["content"] = std::move(*c);
+  }
+  outcome.result = std::move(result);
+  return outcome;
+}
+
+std::optional<RequestId> detail::send_interaction_prompt(ServerSession& session, std::string_view message,
+                                                         std::string_view schema_json, ResponseHandler on_outcome,
+                                                         const ElicitOptions& options) {
+  // 128 bits from the CSPRNG, as elicitationIds: unique across the server's concurrent interactions.
+  auto id = new_elicitation_id();
+  std::string params;
+  params.reserve(200 + message.size() + schema_json.size());
+  params += "{\"id\":";
+  append_json_string(params, id);
+  params += ",\"type\":\"prompt\",\"interaction\":{\"message\":";
+  append_text_content(params, message);
+  params += ",\"schema\":";
+  params += schema_json;
+  params += '}';
+  close_params(params, options);
+  session.add_interaction(id);
+  auto handler = ending(session, id, true, std::move(on_outcome));
+  const auto sent =
+      send_scoped_request(session.rpc(), "interaction/create", std::move(params), std::move(handler), options);
+  return sent;
+}
+
+std::optional<RequestId> detail::send_interaction_ua(ServerSession& session, const UrlElicitation& e,
+                                                     ResponseHandler on_outcome, const ElicitOptions& options) {
+  std::string params = "{\"id\":";
+  append_json_string(params, e.elicitation_id);
+  params += ",\"type\":\"ua\",\"interaction\":{\"url\":";
+  append_json_string(params, e.url);
+  if (!e.message.empty()) {
+    params += ",\"message\":";
+    append_text_content(params, e.message);
+  }
+  params += '}';
+  close_params(params, options);
+  auto handler = ending(session, e.elicitation_id, false, std::move(on_outcome));
+  return send_scoped_request(session.rpc(), "interaction/create", std::move(params), std::move(handler), options);
+}
+
+RpcError interaction_required_error(const UrlElicitation& e) {
+  // The issue lists `message` among data's members without a shape; the draft's example makes it a
+  // TextContent, as in interaction/create, and the draft wins.
+  nlohmann::json data{{"id", e.elicitation_id}, {"type", "ua"}, {"url", e.url}};
+  if (!e.message.empty()) data["message"] = {{"type", "text"}, {"text", e.message}};
+  // The draft: "the message equal to interaction_required" (UrlElicitationRequired's own text is
+  // not sent).
+  return RpcError{error_code::interaction_required, "interaction_required", std::move(data)};
+}
+
+RpcError url_elicitation_required_error(ServerSession& session, const UrlElicitationRequired& e) {
+  if (session.dialect() != ElicitDialect::user_interaction || e.elicitations().empty()) return e.to_error();
+  const auto& first = e.elicitations().front();
+  session.add_interaction(first.elicitation_id);
+  return interaction_required_error(first);
+}
+
+std::size_t interaction_progress(ServerSession& session, std::string_view interaction_id, double progress,
+                                 std::optional<double> total, const std::string& message) {
+  return session.interaction_progress(interaction_id, progress, total, message);
+}
+
+void answer_interaction_notify(ServerSession& session, const Request& request, const Responder& responder) {
+  // The draft: without progress support the server MUST NOT respond; nor for an id that is not an
+  // interaction it created for this client and session. Silence, not an error, in every such case.
+  if (!session.user_interaction().progress || session.dialect() != ElicitDialect::user_interaction) {
+    responder.abandon();
+    return;
+  }
+  const auto& p = request.params;
+  const auto id = p.is_object() ? p.find("id") : p.end();
+  if (!p.is_object() || id == p.end() || !id->is_string()) {
+    responder.abandon();
+    return;
+  }
+  nlohmann::json token;
+  if (const auto meta = p.find("_meta"); meta != p.end() && meta->is_object()) {
+    if (const auto t = meta->find("progressToken"); t != meta->end() && (t->is_string() || t->is_number_integer()))
+      token = *t;
+  }
+  const auto& name = id->get_ref<const std::string&>();
+  if (token.is_null()) {
+    // Only an interaction of this session earns an answer, even an error one.
+    if (!session.has_interaction(name)) {
+      responder.abandon();
+      return;
+    }
+    responder.error({error_code::invalid_params,
+                     "Invalid params: interaction/notify needs _meta.progressToken (a string or an integer)",
+                     std::nullopt});
+    return;
+  }
+  if (session.watch_interaction(name, responder, token) == ServerSession::Watch::unknown) responder.abandon();
+}
+
+std::optional<Interaction> parse_interaction(const nlohmann::ordered_json& params, std::string* why) {
+  const auto fail = [why](const char* reason) -> std::optional<Interaction> {
+    if (why) *why = reason;
+    return std::nullopt;
+  };
+  if (!params.is_object()) return fail("params must be an object");
+  const auto id = params.find("id");
+  const auto type = params.find("type");
+  const auto body = params.find("interaction");
+  if (id == params.end() || !id->is_string()) return fail("params.id must be a string");
+  if (type == params.end() || !type->is_string()) return fail("params.type must be a string");
+  if (body == params.end() || !body->is_object()) return fail("params.interaction must be an object");
+  Interaction out;
+  out.id = id->get<std::string>();
+  out.type = type->get<std::string>();
+  const auto message = body->find("message");
+  if (message != body->end()) {
+    auto text = text_of(*message);
+    if (!text) return fail("interaction.message must be a TextContent");
+    out.message = std::move(*text);
+  }
+  if (out.type == "ua") {
+    const auto url = body->find("url");
+    if (url == body->end() || !url->is_string()) return fail("interaction.url must be a string");
+    out.url = url->get<std::string>();
+    return out;
+  }
+  if (out.type == "prompt") {
+    if (message == body->end()) return fail("interaction.message is required for a prompt");
+    const auto schema = body->find("schema");
+    if (schema == body->end() || !schema->is_object()) return fail("interaction.schema must be an object");
+    out.schema = *schema;
+    return out;
+  }
+  return fail("unknown interaction type");
+}
+
+std::optional<Interaction> parse_interaction_required(const RpcError& error) {
+  if (error.code != error_code::interaction_required || !error.data || !error.data->is_object()) return std::nullopt;
+  // The draft's data is the interaction object with id and type beside its members.
+  nlohmann::ordered_json data = nlohmann::ordered_json::parse(error.data->dump());
+  nlohmann::ordered_json params{{"id", data.value("id", nlohmann::ordered_json())},
+                                {"type", data.value("type", nlohmann::ordered_json())}};
+  data.erase("id");
+  data.erase("type");
+  params["interaction"] = std::move(data);
+  return parse_interaction(params);
+}
+
+}  // namespace elicit
