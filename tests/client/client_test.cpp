@@ -61,7 +61,7 @@ TEST_CASE("client: a typed handler answers the server's form, in both eras", "[c
   }
 }
 
-TEST_CASE("client: two forms in one call; 2026-07-28 takes two rounds with the requestState echoed", "[client]") {
+TEST_CASE("client: two forms in one call, 2026-07-28 takes two rounds with the requestState echoed", "[client]") {
   for (const char* version : {"2025-11-25", "2026-07-28"}) {
     INFO(version);
     auto client = sample_client(version);
@@ -116,7 +116,7 @@ TEST_CASE("client: a form's properties reach the handler in the server's order, 
   }
 }
 
-TEST_CASE("client: decline reaches the tool; the bound on rounds stops a call", "[client]") {
+TEST_CASE("client: decline reaches the tool, the bound on rounds stops a call", "[client]") {
   for (const char* version : {"2025-11-25", "2026-07-28"}) {
     INFO(version);
     auto client = sample_client(version);
@@ -214,7 +214,7 @@ TEST_CASE("read_elicitation_request reads forms, URL requests and schemas outsid
   CHECK(ElicitAnswer::cancel().to_json(true) == json{{"action", "cancel"}});
 }
 
-TEST_CASE("ChildProcess: a program that does not exist is a system_error; a child is ended", "[client]") {
+TEST_CASE("ChildProcess: a program that does not exist is a system_error, a child is ended", "[client]") {
   CHECK_THROWS_AS(ChildProcess::spawn({"/nonexistent/elicitgen-no-such-program"}), std::system_error);
   CHECK_THROWS_AS(ChildProcess::spawn({}), std::invalid_argument);
   ChildProcessOptions o;
@@ -225,7 +225,7 @@ TEST_CASE("ChildProcess: a program that does not exist is a system_error; a chil
   CHECK(::kill(pid, 0) == -1);  // reaped: no such process
 }
 
-TEST_CASE("client: URL mode only when declared; the handler sees the reviewed URL", "[client][url]") {
+TEST_CASE("client: URL mode only when declared, the handler sees the reviewed URL", "[client][url]") {
   for (const char* version : {"2025-11-25", "2026-07-28"}) {
     INFO(version);
     ClientOptions o;

@@ -124,7 +124,7 @@ TEST_CASE("terminal form: every kind, in the schema's order, wrong values re-pro
   CHECK(r.screen.find("  Size: Large\n") != std::string::npos);
 }
 
-TEST_CASE("terminal form: Enter takes the default or skips an optional field; a required one cannot be skipped",
+TEST_CASE("terminal form: Enter takes the default or skips an optional field, a required one cannot be skipped",
           "[terminal]") {
   const auto form = form_of(R"({"type":"object","properties":{
       "name":{"type":"string","default":"John Doe"},

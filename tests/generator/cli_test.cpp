@@ -149,7 +149,7 @@ TEST_CASE("pattern can be kept out of the schema sent, and is still checked", "[
   CHECK_THAT(test_support::read_file(kept / "shipping.cpp"), Catch::Contains(".pattern(std::string_view{"));
 }
 
-TEST_CASE("stdin needs --name; --name and --namespace are checked", "[cli]") {
+TEST_CASE("stdin needs --name, --name and --namespace are checked", "[cli]") {
   const auto dir = fresh_dir("stdin");
   auto r = run("generate - -o " + dir.string() + " < " + sample("github_username.json"));
   CHECK(r.exit_code == 1);
@@ -228,7 +228,7 @@ TEST_CASE("check --jsonl: one content per line, errors prefixed with the line nu
   CHECK_THAT(r.out, !Catch::Contains("/name"));
 }
 
-TEST_CASE("a templates directory replaces a template; a broken one is an error", "[cli][templates]") {
+TEST_CASE("a templates directory replaces a template, a broken one is an error", "[cli][templates]") {
   const auto tdir = fresh_dir("templates");
   fs::create_directories(tdir);
   std::ofstream(tdir / "header.hpp.mustache") << "// custom {{#types}}{{name}} {{/types}}\n";

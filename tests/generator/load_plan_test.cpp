@@ -79,7 +79,7 @@ TEST_CASE("load errors say where", "[load][errors]") {
   CHECK_THAT(messages(d4), Catch::Contains("odd.json:/A: error: collection member must be"));
 }
 
-TEST_CASE("names that collide in C++ yield with a warning that names both; a valid schema never fails",
+TEST_CASE("names that collide in C++ yield with a warning that names both, a valid schema never fails",
           "[plan][names]") {
   Diagnostics d;
   const auto p1 =
@@ -159,7 +159,7 @@ TEST_CASE("names that collide in C++ yield with a warning that names both; a val
   CHECK(messages(d6).empty());
 }
 
-TEST_CASE("x-cpp-name names a member or an enumerator; it must be usable as written", "[plan][names]") {
+TEST_CASE("x-cpp-name names a member or an enumerator, it must be usable as written", "[plan][names]") {
   Diagnostics d;
   const auto p = plan(R"J({"type":"object","properties":{
       "room":{"type":"string","x-cpp-name":"venue","oneOf":[

@@ -234,7 +234,7 @@ TEST_CASE("an elicitation rides the tools/call stream and its answer is a separa
   }
 }
 
-TEST_CASE("one GET stream per session, with keepalives; stop() ends open streams", "[http]") {
+TEST_CASE("one GET stream per session, with keepalives, stop() ends open streams", "[http]") {
   Fixture f;
   const auto id = f.initialize();
   auto get = f.connect();
@@ -313,7 +313,7 @@ TEST_CASE("request heads are bounded in bytes and in fields", "[http][limits]") 
   CHECK(f.post(initialize_body()).status == 200);
 }
 
-TEST_CASE("a client trickling bytes is cut off at the request deadline; others are served meanwhile",
+TEST_CASE("a client trickling bytes is cut off at the request deadline, others are served meanwhile",
           "[http][limits]") {
   auto o = test_options();
   o.request_timeout = 300ms;
@@ -517,7 +517,7 @@ json event_message(const std::string& event) {
 
 }  // namespace
 
-TEST_CASE("SSE events carry ids; a 2025-11-25 client's POST stream starts with a priming event", "[http][resume]") {
+TEST_CASE("SSE events carry ids, a 2025-11-25 client's POST stream starts with a priming event", "[http][resume]") {
   Fixture f;
   auto c = f.connect();
   c.send(verb::post, "/mcp", http_test::kAccept, initialize_body().dump());
@@ -586,7 +586,7 @@ TEST_CASE("a stream whose connection dropped is resumed with Last-Event-ID", "[h
   CHECK(status == 404);
 }
 
-TEST_CASE("Last-Event-ID that names nothing held is 404; a stream still being read is 409", "[http][resume]") {
+TEST_CASE("Last-Event-ID that names nothing held is 404, a stream still being read is 409", "[http][resume]") {
   Fixture f;
   const auto id = f.initialize();
   auto get = [&](const std::string& last) {
@@ -605,7 +605,7 @@ TEST_CASE("Last-Event-ID that names nothing held is 404; a stream still being re
   CHECK(get(event_id(*priming)) == 409);
 }
 
-TEST_CASE("a tool can let go of its connection; the client resumes to get the result", "[http][resume]") {
+TEST_CASE("a tool can let go of its connection, the client resumes to get the result", "[http][resume]") {
   Fixture f;
   const auto id = f.initialize();
   auto call = f.connect();

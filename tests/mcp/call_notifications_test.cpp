@@ -135,7 +135,7 @@ TEST_CASE("legacy: progress for the request's progressToken, increasing only", "
   CHECK(of_method(seen, "notifications/progress").empty());
 }
 
-TEST_CASE("modern: log messages only with _meta logLevel, at or above it; setLevel is not a method",
+TEST_CASE("modern: log messages only with _meta logLevel, at or above it, setLevel is not a method",
           "[logging][modern]") {
   Fixture f;
   auto seen = f.call(1, "chatty", modern_meta());

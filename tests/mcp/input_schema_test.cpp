@@ -62,7 +62,7 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("invalid tool arguments are a tool error naming each pointer; the handler does not run", "[input_schema]") {
+TEST_CASE("invalid tool arguments are a tool error naming each pointer, the handler does not run", "[input_schema]") {
   for (const bool modern : {false, true}) {
     INFO((modern ? "2026-07-28" : "2025-11-25"));
     Fixture f;

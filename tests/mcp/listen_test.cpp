@@ -107,7 +107,7 @@ json tagged(const std::string& method, const json& subscription, json params = j
 
 }  // namespace
 
-TEST_CASE("Lists come in pages; a cursor names a position that survives removals", "[pagination]") {
+TEST_CASE("Lists come in pages, a cursor names a position that survives removals", "[pagination]") {
   for (const bool modern : {false, true}) {
     Fixture f;
     if (!modern) f.client.initialize(json::object());
@@ -147,7 +147,7 @@ TEST_CASE("Lists come in pages; a cursor names a position that survives removals
   }
 }
 
-TEST_CASE("A removed tool is unknown to later calls; removing twice is false", "[pagination]") {
+TEST_CASE("A removed tool is unknown to later calls, removing twice is false", "[pagination]") {
   Fixture f;
   f.client.initialize(json::object());
   CHECK(f.call("tools/call", {{"name", "b"}, {"arguments", json::object()}})["result"]["content"][0]["text"] == "b");

@@ -138,7 +138,7 @@ TEST_CASE("modern: server/discover names both eras, the capabilities and the ser
   CHECK(r["cacheScope"] == "private");
 }
 
-TEST_CASE("modern: an unknown version is -32022 with the supported ones; no capabilities is -32602", "[modern]") {
+TEST_CASE("modern: an unknown version is -32022 with the supported ones, no capabilities is -32602", "[modern]") {
   Modern m;
   auto meta = modern_meta();
   meta["io.modelcontextprotocol/protocolVersion"] = "1900-01-01";
@@ -392,7 +392,7 @@ TEST_CASE("modern: a client without the elicitation capability is never asked: -
   CHECK(e["error"]["data"]["requiredCapabilities"]["elicitation"]["form"].is_object());
 }
 
-TEST_CASE("modern: sampling and roots requests go out in one round with a form; URL mode asks consent", "[modern]") {
+TEST_CASE("modern: sampling and roots requests go out in one round with a form, URL mode asks consent", "[modern]") {
   auto core = std::make_shared<ServerCore>(ServerInfo{"modern-server", "2.0.0"});
   core->add_tool(
       Tool{"mixed",

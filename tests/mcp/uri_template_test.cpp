@@ -29,7 +29,7 @@ TEST_CASE("Literal text is matched literally, regex metacharacters included", "[
   CHECK_FALSE(fixed.match("test://static2"));
 }
 
-TEST_CASE("A {+var} spans segments; several variables match in order", "[uri_template]") {
+TEST_CASE("A {+var} spans segments, several variables match in order", "[uri_template]") {
   const UriTemplate t("file:///{+path}");
   CHECK(t.match("file:///home/user/notes.txt") == Vars{{"path", "home/user/notes.txt"}});
   const UriTemplate two("repo://{owner}/{name}/blob/{+path}");

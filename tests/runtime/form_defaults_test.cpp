@@ -51,7 +51,7 @@ TEST_CASE("apply_defaults fills what is missing and keeps what is there, even wh
   CHECK(apply_defaults(form(), json::array()) == form_defaults(form()));
 }
 
-TEST_CASE("accept_with_defaults completes partial content with the defaults; validate_content judges it",
+TEST_CASE("accept_with_defaults completes partial content with the defaults, validate_content judges it",
           "[defaults][client]") {
   const auto f = form();
   const auto answer = ElicitAnswer::accept_with_defaults(f, json{{"email", "ann@example.com"}, {"age", 41}});

@@ -30,7 +30,7 @@ TEST_CASE("a second initialize is refused with -32600 and the capabilities stay 
   CHECK((*f.client.next())["id"] == 2);
 }
 
-TEST_CASE("a request reusing the id of a pending one is refused; the first is unaffected", "[protocol][server]") {
+TEST_CASE("a request reusing the id of a pending one is refused, the first is unaffected", "[protocol][server]") {
   ServerFixture f;
   f.server->add_tool(Tool{"ask",
                           "",

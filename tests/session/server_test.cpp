@@ -128,7 +128,7 @@ TEST_CASE("concurrent tool calls, answered out of order", "[server][elicit]") {
          (texts[2] == "no: declined" && texts[1] == "hello Second")));
 }
 
-TEST_CASE("tool failures are tool results; URLElicitationRequired is a -32042 error", "[server]") {
+TEST_CASE("tool failures are tool results, URLElicitationRequired is a -32042 error", "[server]") {
   Fixture f;
   f.server->add_tool(Tool{"fails",
                           "",

@@ -99,7 +99,7 @@ TEST_CASE("stdio: an over-long line is dropped whole and reading goes on", "[std
   CHECK(r.messages == std::vector<std::string>{"{\"ok\":true}"});
 }
 
-TEST_CASE("stdio: send writes one line; close() stops the reader without EOF", "[stdio]") {
+TEST_CASE("stdio: send writes one line, close() stops the reader without EOF", "[stdio]") {
   Pipes p;
   Received r;
   elicit::StdioTransport t({p.in[0], p.out[1], 1024});

@@ -21,7 +21,7 @@ using test_support::Recorder;
 
 using test_support::thread_count;
 
-TEST_CASE("timers fire in deadline order; cancel is true only before firing", "[timer]") {
+TEST_CASE("timers fire in deadline order, cancel is true only before firing", "[timer]") {
   TimerService timers;
   Recorder<int> fired;
   const auto now = TimerService::Clock::now();
