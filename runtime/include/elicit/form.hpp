@@ -145,15 +145,6 @@ ValidationResult validate(const T& value) {
   return form_traits<T>::binding().validate(&value);
 }
 
-/// `value` with the result of validate(value): Decoded::value is set only when there is no error.
-template <class T>
-Decoded<T> validated(T value) {
-  Decoded<T> d;
-  d.errors = validate(value);
-  if (d.errors.ok()) d.value = std::move(value);
-  return d;
-}
-
 /// The wire value of an option of a generated enum; "" for a value outside the enum.
 template <class E, class = decltype(enum_traits<E>::options)>
 std::string_view to_string(E value) noexcept {
