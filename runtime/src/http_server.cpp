@@ -175,7 +175,7 @@ struct StreamableHttpServer::Impl {
         info(std::move(i)),
         setup(std::move(s)),
         options(std::move(o)),
-        reaper(ioc) {}
+        reaper(net::make_strand(ioc)) {}
 
   static std::size_t thread_count(const HttpServerOptions& o) {
     if (o.io_threads > 0) return o.io_threads;
@@ -188,6 +188,9 @@ struct StreamableHttpServer::Impl {
   SessionSetup setup;
   HttpServerOptions options;
   std::optional<tcp::acceptor> acceptor;
+  // On a strand of its own: its handler re-arms it on whichever I/O thread runs it, and stop()
+  // cancels it from another; an Asio timer must not be used from two threads at once (TSan showed
+  // schedule_reaper's expires_after racing stop()'s cancel).
   net::steady_timer reaper;
   std::vector<std::thread> threads;
   std::atomic<int> port{0};
@@ -818,8 +821,8 @@ void StreamableHttpServer::stop() {
   net::post(impl.ioc, [&impl] {
     boost::beast::error_code ec;
     if (impl.acceptor) impl.acceptor->close(ec);
-    impl.reaper.cancel();
   });
+  net::post(impl.reaper.get_executor(), [&impl] { impl.reaper.cancel(); });
   for (auto& [id, s] : sessions) s->server->close();    // ends every open SSE stream
   for (auto& [p, ex] : stateless) ex->server->close();  // their calls end; no answer is sent
   for (auto& weak : connections) {
