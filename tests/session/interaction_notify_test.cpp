@@ -5,80 +5,23 @@
 // notify before it was handled and got nothing.
 #include <catch2/catch.hpp>
 
-#include <elicit/server.hpp>
-#include <elicit/user_interaction.hpp>
+#include <thread>
 
-#include "contact_information.hpp"
-#include "fake_client.hpp"
+#include "interaction_fixture.hpp"
 
 using namespace elicit;
 using nlohmann::json;
 
 namespace {
 
-const json kCaps = {{"userInteraction", {{"types", {"ua", "prompt"}}, {"progress", true}}}};
+using interaction_test::notify_params;
 
-struct Fixture {
-  explicit Fixture(bool enabled = true, bool progress = true)
-      : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
-    ServerOptions o;
-    o.worker_threads = 2;
-    o.session.log = [](std::string_view) {};
-    o.user_interaction.enabled = enabled;
-    o.user_interaction.progress = progress;
-    server = std::make_unique<Server>(*ends.first, ServerInfo{"ui-server", "1"}, o);
-    server->add_tool(Tool{"ask",
-                          "",
-                          {{"type", "object"}},
-                          std::nullopt,
-                          [](ToolCall& call) {
-                            auto o = call.elicit<samples::ContactInformation>("Who are you?");
-                            return ToolResult::text(o ? o.value->name : std::string(to_string(o.status)));
-                          },
-                          nullptr});
-    server->add_tool(Tool{"open",
-                          "",
-                          {{"type", "object"}},
-                          std::nullopt,
-                          [](ToolCall& call) {
-                            auto o = call.elicit_url("Sign in", "https://auth.example.com/start");
-                            return ToolResult::text(o.elicitation_id);
-                          },
-                          nullptr});
-    // What the application's page does as the user gets through a ua interaction, then at its end.
-    server->add_tool(Tool{"finish",
-                          "",
-                          {{"type", "object"}},
-                          std::nullopt,
-                          [](ToolCall& call) {
-                            const auto id = call.arguments().value("id", std::string());
-                            const auto sent = interaction_progress(call.session(), id, 50, 100, "half way");
-                            const bool ended = complete_url_elicitation(call.session(), id);
-                            return ToolResult::text(std::to_string(sent) + " " + (ended ? "ended" : "unknown"));
-                          },
-                          nullptr});
-    server->start();
-    client.initialize(kCaps);
+// A session whose client declared both interaction types and progress.
+struct Fixture : interaction_test::Fixture {
+  explicit Fixture(bool enabled = true, bool progress = true) : interaction_test::Fixture(enabled, progress) {
+    client.initialize(interaction_test::kBothTypes);
   }
-  ~Fixture() { server.reset(); }
-
-  void notify_request(const json& id, const json& params) { client.request(id, "interaction/notify", params); }
-  // True when the next message answers the ping sent now, i.e. nothing came before it.
-  bool nothing_before_ping(int ping_id = 900) {
-    client.request(ping_id, "ping");
-    const auto m = client.next().value_or(json());
-    return m.value("id", json()) == ping_id && m.contains("result");
-  }
-  json next() { return client.next().value_or(json()); }
-
-  std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
-  FakeClient client;
-  std::unique_ptr<Server> server;
 };
-
-json notify_params(const std::string& id, const json& token = "tok") {
-  return {{"id", id}, {"_meta", {{"progressToken", token}}}};
-}
 
 }  // namespace
 
@@ -100,7 +43,7 @@ TEST_CASE("notify on a prompt interaction: progress now, the answer when the use
   CHECK(answered["result"] == json::object());
   const auto result = f.next();
   CHECK(result["id"] == 1);
-  CHECK(result["result"]["content"][0]["text"] == "Ada");
+  CHECK(result["result"]["content"][0]["text"] == "hello Ada");
   // Once ended, a late notify is answered at once.
   f.notify_request("n2", notify_params(id));
   const auto late = f.next();
@@ -115,7 +58,7 @@ TEST_CASE("notify on a ua interaction follows it out of band until it completes"
   REQUIRE(create["params"]["type"] == "ua");
   const auto id = create["params"]["id"].get<std::string>();
   f.client.respond(create["id"], json::object());  // the client opened the URL
-  CHECK(f.next()["result"]["content"][0]["text"] == id);
+  CHECK(f.next()["result"]["content"][0]["text"] == "accepted " + id);
   f.notify_request("n1", notify_params(id));
   CHECK(f.next()["params"]["progress"] == 0);
   f.client.request(2, "tools/call", {{"name", "finish"}, {"arguments", {{"id", id}}}});
@@ -171,4 +114,91 @@ TEST_CASE("with the dialect off, interaction/notify is not a method", "[user_int
   Fixture f(false);
   f.notify_request("n1", notify_params("x"));
   CHECK(f.next()["error"]["code"] == -32601);
+}
+
+TEST_CASE("the oldest running interaction gives way beyond the bound, and its watchers are answered",
+          "[user_interaction][notify]") {
+  Fixture f;
+  auto& session = f.server->session();
+  f.client.request(1, "tools/call", {{"name", "ask"}});
+  const auto create = f.next();
+  REQUIRE(create["method"] == "interaction/create");
+  const auto id = create["params"]["id"].get<std::string>();
+  f.notify_request("n1", notify_params(id));
+  CHECK(f.next()["method"] == "notifications/progress");
+  // Interactions nobody ends (a ua interaction the user never completes) fill the session.
+  for (std::size_t i = 0; i + 1 < ServerSession::kRunningInteractions; ++i)
+    session.add_interaction("filler-" + std::to_string(i));
+  CHECK(f.nothing_before_ping(901));  // at the bound: still running
+  session.add_interaction("one-more");
+  const auto answered = f.next();
+  CHECK(answered["id"] == "n1");
+  CHECK(answered["result"] == json::object());
+  CHECK(session.has_interaction(id));  // remembered as ended
+  CHECK_FALSE(session.end_interaction(id));
+  CHECK(session.end_interaction("filler-0"));
+  // The question itself is not withdrawn: the user's answer still reaches the handler.
+  f.client.respond(create["id"], {{"content", {{"name", "Ada"}, {"email", "ada@example.com"}}}});
+  CHECK(f.result_text() == "hello Ada");
+}
+
+TEST_CASE("a session remembers a bounded number of URL elicitation ids", "[user_interaction]") {
+  Fixture f;
+  auto& session = f.server->session();
+  for (std::size_t i = 0; i <= ServerSession::kUrlElicitationsKept; ++i)
+    session.add_url_elicitation("u-" + std::to_string(i));
+  CHECK_FALSE(session.mark_url_elicitation_complete("u-0"));  // the oldest, forgotten
+  CHECK(session.mark_url_elicitation_complete("u-1"));
+  CHECK_FALSE(session.mark_url_elicitation_complete("u-1"));  // once
+  CHECK(session.mark_url_elicitation_complete("u-" + std::to_string(ServerSession::kUrlElicitationsKept)));
+}
+
+TEST_CASE("a watcher gets its progress in order and its answer last while other threads progress and end it",
+          "[user_interaction][notify]") {
+  Fixture f;
+  auto& session = f.server->session();
+  constexpr int kRounds = 20;
+  constexpr int kSteps = 50;
+  for (int round = 0; round < kRounds; ++round) {
+    f.client.request(round, "tools/call", {{"name", "ask"}});
+    const auto create = f.next();
+    REQUIRE(create["method"] == "interaction/create");
+    const auto id = create["params"]["id"].get<std::string>();
+    const auto token = "tok-" + std::to_string(round);
+    const auto notify = "n-" + std::to_string(round);
+    f.notify_request(notify, notify_params(id, token));
+    // Progress from another thread while the user's answer ends the interaction.
+    std::thread page([&] {
+      for (int i = 1; i <= kSteps; ++i) interaction_progress(session, id, i);
+    });
+    f.client.respond(create["id"], {{"content", {{"name", "Ada"}, {"email", "ada@example.com"}}}});
+    page.join();
+    // Every notification and answer of this round comes before the ping's answer (the dispatch
+    // thread sends them all); the tool's result comes from a worker, in any place.
+    f.client.request("ping", "ping");
+    double last = -1;
+    bool answered = false, result = false, pinged = false;
+    for (int n = 0; n < kSteps + 8 && !(pinged && result); ++n) {
+      const auto m = f.next();
+      REQUIRE(m.is_object());
+      if (m.value("id", json()) == "ping") {
+        pinged = true;
+      } else if (m.value("method", "") == "notifications/progress") {
+        CHECK_FALSE(pinged);
+        REQUIRE(m["params"]["progressToken"] == token);
+        CHECK_FALSE(answered);  // no progress after the answer
+        CHECK(m["params"]["progress"].get<double>() > last);
+        last = m["params"]["progress"].get<double>();
+      } else if (m.value("id", json()) == notify) {
+        CHECK(m["result"] == json::object());
+        answered = true;
+      } else {
+        CHECK(m.value("id", json()) == round);
+        result = true;
+      }
+    }
+    CHECK(answered);
+    CHECK(result);
+    CHECK(last >= 0);  // at least the first progress, before the answer
+  }
 }

@@ -5,78 +5,13 @@
 
 #include <set>
 
-#include <elicit/server.hpp>
-#include <elicit/user_interaction.hpp>
-
-#include "contact_information.hpp"
-#include "fake_client.hpp"
+#include "interaction_fixture.hpp"
 
 using namespace elicit;
 using nlohmann::json;
 
-namespace {
-
-const json kPrompt = {{"userInteraction", {{"types", {"ua", "prompt"}}, {"progress", true}}}};
-
-struct Fixture {
-  explicit Fixture(bool enabled = true, bool progress = true)
-      : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
-    ServerOptions o;
-    o.worker_threads = 2;
-    o.session.log = [](std::string_view) {};
-    o.user_interaction.enabled = enabled;
-    o.user_interaction.progress = progress;
-    server = std::make_unique<Server>(*ends.first, ServerInfo{"ui-server", "1"}, o);
-    server->add_tool(Tool{"ask",
-                          "",
-                          {{"type", "object"}},
-                          std::nullopt,
-                          [](ToolCall& call) {
-                            auto o = call.elicit<samples::ContactInformation>("Who are you?");
-                            if (!o)
-                              return ToolResult::text("no: " + std::string(to_string(o.status)) + " " + o.problem);
-                            return ToolResult::text("hello " + o.value->name);
-                          },
-                          nullptr});
-    server->add_tool(Tool{"open",
-                          "",
-                          {{"type", "object"}},
-                          std::nullopt,
-                          [](ToolCall& call) {
-                            auto o = call.elicit_url("Sign in", "https://auth.example.com/start?x=1");
-                            return ToolResult::text(std::string(to_string(o.status)) + " " + o.elicitation_id);
-                          },
-                          nullptr});
-    server->add_tool(Tool{"needs_auth",
-                          "",
-                          {{"type", "object"}},
-                          std::nullopt,
-                          [](ToolCall& call) -> ToolResult {
-                            throw UrlElicitationRequired({create_url_elicitation(
-                                call.session(), "Authorization is required", "https://mcp.example.com/connect")});
-                          },
-                          nullptr});
-    server->start();
-  }
-  ~Fixture() { server.reset(); }
-
-  // Calls tool `name` as request `id` and returns the interaction/create it makes.
-  json call_and_take_request(int id, const std::string& name) {
-    client.request(id, "tools/call", {{"name", name}});
-    return client.next().value_or(json());
-  }
-  // The tools/call result's text.
-  std::string result_text() {
-    const auto r = client.next().value_or(json());
-    return r.contains("result") ? r["result"]["content"][0]["text"].get<std::string>() : r.dump();
-  }
-
-  std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
-  FakeClient client;
-  std::unique_ptr<Server> server;
-};
-
-}  // namespace
+using interaction_test::Fixture;
+const json kPrompt = interaction_test::kBothTypes;
 
 TEST_CASE("which dialect a session gets", "[user_interaction]") {
   SECTION("userInteraction only: the dialect, and progress declared") {
@@ -253,4 +188,84 @@ TEST_CASE("parse_interaction reads the draft's shapes and refuses others", "[use
   CHECK_FALSE(parse_interaction(oj{{"id", 1}, {"type", "ua"}, {"interaction", {{"url", "u"}}}}, &why));
   CHECK_FALSE(parse_interaction(oj{{"id", "a"}, {"type", "video"}, {"interaction", oj::object()}}, &why));
   CHECK_FALSE(parse_interaction(oj::array(), &why));
+}
+
+TEST_CASE("an untyped elicitation/create from request_inputs goes as interaction/create", "[user_interaction]") {
+  Fixture f;
+  f.client.initialize(kPrompt);
+  const json schema{{"type", "object"}, {"properties", {{"name", {{"type", "string"}}}}}, {"required", {"name"}}};
+  SECTION("form mode is a prompt with the requestedSchema, and the answer reads as an ElicitResult") {
+    const json params{{"message", "Your name?"}, {"requestedSchema", schema}, {"_meta", {{"trace", "t-1"}}}};
+    const auto request = f.call_and_take_request(1, "raw", {{"params", params}});
+    REQUIRE(request["method"] == "interaction/create");
+    const auto& p = request["params"];
+    CHECK(p["type"] == "prompt");
+    CHECK(p["id"].get<std::string>().size() == 32);
+    CHECK(p["interaction"] == json{{"message", {{"type", "text"}, {"text", "Your name?"}}}, {"schema", schema}});
+    CHECK(p["_meta"] == json{{"trace", "t-1"}});
+    f.client.respond(request["id"], {{"content", {{"name", "Ada"}}}});
+    CHECK(json::parse(f.result_text()) == json{{"action", "accept"}, {"content", {{"name", "Ada"}}}});
+  }
+  SECTION("the client's -1 reads as decline") {
+    const auto request =
+        f.call_and_take_request(1, "raw", {{"params", {{"message", "Your name?"}, {"requestedSchema", schema}}}});
+    REQUIRE(request["method"] == "interaction/create");
+    f.client.send({{"jsonrpc", "2.0"}, {"id", request["id"]}, {"error", {{"code", -1}, {"message", "no"}}}});
+    CHECK(json::parse(f.result_text()) == json{{"action", "decline"}});
+  }
+  SECTION("URL mode is ua under the elicitationId, and complete_url_elicitation ends it") {
+    const json params{
+        {"mode", "url"}, {"message", "Sign in"}, {"url", "https://auth.example.com/x"}, {"elicitationId", "e-1"}};
+    const auto request = f.call_and_take_request(1, "raw", {{"params", params}});
+    REQUIRE(request["method"] == "interaction/create");
+    CHECK(request["params"] ==
+          json{{"id", "e-1"},
+               {"type", "ua"},
+               {"interaction",
+                {{"url", "https://auth.example.com/x"}, {"message", {{"type", "text"}, {"text", "Sign in"}}}}}});
+    f.client.respond(request["id"], json::object());
+    CHECK(json::parse(f.result_text()) == json{{"action", "accept"}});
+    f.notify_request("n1", interaction_test::notify_params("e-1"));
+    CHECK(f.next()["method"] == "notifications/progress");
+    f.client.request(2, "tools/call", {{"name", "finish"}, {"arguments", {{"id", "e-1"}}}});
+    CHECK(f.next()["method"] == "notifications/progress");  // the 50 of 100
+    CHECK(f.next()["id"] == "n1");                          // the interaction ended
+    CHECK(f.result_text() == "1 ended");
+  }
+  SECTION("params the dialect cannot carry are a tool error, and nothing is sent") {
+    f.client.request(1, "tools/call", {{"name", "raw"}, {"arguments", {{"params", {{"message", "Your name?"}}}}}});
+    const auto r = f.next();
+    REQUIRE(r["id"] == 1);
+    CHECK(r["result"]["isError"] == true);
+    CHECK(r["result"]["content"][0]["text"].get<std::string>().find("requestedSchema") != std::string::npos);
+  }
+}
+
+TEST_CASE("request_inputs in the dialect needs the interaction type, and -32021 names it", "[user_interaction]") {
+  Fixture f;
+  f.client.initialize({{"userInteraction", {{"types", {"ua"}}}}});
+  f.client.request(
+      1, "tools/call",
+      {{"name", "raw"}, {"arguments", {{"params", {{"message", "?"}, {"requestedSchema", json::object()}}}}}});
+  const auto r = f.next();
+  REQUIRE(r.contains("error"));
+  CHECK(r["error"]["code"] == -32021);
+  CHECK(r["error"]["data"]["requiredCapabilities"] == json{{"userInteraction", {{"types", {"prompt"}}}}});
+}
+
+TEST_CASE("an untyped URL elicitation is the session's in standard elicitation too", "[user_interaction]") {
+  // request_inputs registers the elicitationId, so complete_url_elicitation announces it.
+  Fixture f;
+  f.client.initialize({{"elicitation", {{"url", json::object()}}}});
+  const json params{
+      {"mode", "url"}, {"message", "Sign in"}, {"url", "https://auth.example.com/x"}, {"elicitationId", "e-2"}};
+  const auto request = f.call_and_take_request(1, "raw", {{"params", params}});
+  REQUIRE(request["method"] == "elicitation/create");
+  f.client.respond(request["id"], {{"action", "accept"}});
+  CHECK(json::parse(f.result_text()) == json{{"action", "accept"}});
+  f.client.request(2, "tools/call", {{"name", "finish"}, {"arguments", {{"id", "e-2"}}}});
+  const auto complete = f.next();
+  CHECK(complete["method"] == "notifications/elicitation/complete");
+  CHECK(complete["params"]["elicitationId"] == "e-2");
+  CHECK(f.result_text() == "0 ended");
 }

@@ -268,12 +268,19 @@ class ToolCall {
   /// sends them together and waits for all (throws std::logic_error on an event thread).
   /// Modern: answers under their keys, or throws InputRequired with every unanswered one in one
   /// round. Throws MissingClientCapability (both eras) when the client did not declare `sampling`,
-  /// `roots` or `elicitation` for a request that needs it.
+  /// `roots` or `elicitation` for a request that needs it. A URL-mode elicitationId is registered
+  /// with the session, so complete_url_elicitation() works for it. In the userInteraction dialect
+  /// (user_interaction.hpp) an elicitation/create goes as interaction/create (form mode as
+  /// "prompt", URL mode as "ua") and its outcome comes back in ElicitResult shape; params that
+  /// cannot be sent so throw std::invalid_argument before anything is sent
+  /// (detail::elicitation_params_problem).
   std::vector<RequestOutcome> request_inputs(std::vector<InputRequest> requests);
   /// One request_inputs() request.
   RequestOutcome request_input(InputRequest request) { return request_inputs({std::move(request)}).front(); }
   /// Throws MissingClientCapability unless the client declared every member of `required` (a
-  /// ClientCapabilities object such as {"sampling": {}} or {"elicitation": {"url": {}}}).
+  /// ClientCapabilities object such as {"sampling": {}} or {"elicitation": {"url": {}}}). In the
+  /// userInteraction dialect, elicitation form and URL mode are the "prompt" and "ua" types, and
+  /// the exception names those ({"userInteraction": {"types": ["ua"]}}).
   void require_client_capabilities(const nlohmann::json& required) const;
 
   /// Asynchronous typed form elicitation for async_handler tools. `on_done` runs once, on an event

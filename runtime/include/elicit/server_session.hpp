@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
+#include <list>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -92,10 +93,20 @@ class ServerSession {
 
   /// Interaction bookkeeping of the dialect (user_interaction.hpp; the draft, "Progress
   /// Tracking"): an interaction id this session created, running until end_interaction().
+  /// At most kRunningInteractions run at once per session: adding one more ends the oldest
+  /// running one (its watchers are answered `{}`, so no interaction/notify waits forever on a `ua`
+  /// interaction nobody completes). Adding an id that is already known does nothing.
   void add_interaction(std::string id);
   /// Ends a running interaction: every interaction/notify watching it is answered `{}` (the draft:
   /// "Once the interaction is complete, the server MUST respond"). False for an unknown or ended id.
   bool end_interaction(std::string_view id);
+  /// How many interactions may run at once in one session before the oldest is ended.
+  static constexpr std::size_t kRunningInteractions = 1024;
+  /// How many ended interaction ids are remembered, so a late interaction/notify is still answered.
+  static constexpr std::size_t kEndedInteractions = 256;
+  /// How many URL-mode elicitationIds one session remembers (issued, completed or not); the oldest
+  /// is forgotten beyond that, and complete_url_elicitation() of it returns false.
+  static constexpr std::size_t kUrlElicitationsKept = 1024;
   /// Whether `id` is an interaction this session created (running, or among the ended ones kept).
   bool has_interaction(std::string_view id) const;
   /// What watch_interaction did with an interaction/notify request.
@@ -107,7 +118,8 @@ class ServerSession {
   /// Registers `responder` (an interaction/notify request) for interaction `id` with
   /// `progress_token`; sends it a first notifications/progress (progress 0, or the last value sent
   /// for the interaction). At most 8 watchers per interaction; ended ids are remembered (the last
-  /// 256) so a late notify is still answered.
+  /// kEndedInteractions) so a late notify is still answered. What one watcher receives is in order:
+  /// the first progress, later progress with rising values, then the answer.
   Watch watch_interaction(std::string_view id, const Responder& responder, const nlohmann::json& progress_token);
   /// Sends notifications/progress {progressToken, progress, total?, message?} to every watcher of
   /// running interaction `id`, on its notify request's stream, when `progress` exceeds the last
@@ -116,7 +128,8 @@ class ServerSession {
                                    const std::string& message);
 
   /// URL-mode bookkeeping (elicit.hpp): an elicitationId this session issued; complete_url_elicitation
-  /// marks it, true once per issued id (false for an unknown or already completed one).
+  /// marks it, true once per issued id (false for an unknown, forgotten or already completed one).
+  /// The last kUrlElicitationsKept ids are kept.
   void add_url_elicitation(std::string elicitation_id);
   bool mark_url_elicitation_complete(std::string_view elicitation_id);
 
@@ -137,6 +150,7 @@ class ServerSession {
   mutable std::mutex mutex_;
   ClientCapabilities capabilities_;
   std::unordered_map<std::string, bool> url_elicitations_;  // elicitationId -> completed
+  std::deque<std::string> url_order_;                       // the same ids, oldest first
   UserInteractionOptions user_interaction_;
   struct Watcher {
     Responder responder;
@@ -147,9 +161,19 @@ class ServerSession {
     bool ended = false;
     double last = 0;  // the highest progress sent for it
     std::vector<Watcher> watchers;
+    std::list<std::string>::iterator running;  // its place in running_, while not ended
   };
-  std::unordered_map<std::string, Interaction> interactions_;
-  std::deque<std::string> ended_interactions_;  // oldest first, at most kEndedKept
+  using Interactions = std::unordered_map<std::string, Interaction>;
+  // Marks `it` ended, remembers it among the ended ids (forgetting the oldest beyond the bound) and
+  // moves its watchers to `answer`. Needs mutex_.
+  void end_locked(Interactions::iterator it, std::vector<Watcher>& answer);
+  Interactions interactions_;
+  std::list<std::string> running_;              // running interaction ids, oldest first
+  std::deque<std::string> ended_interactions_;  // oldest first, at most kEndedInteractions
+  // Held across deciding and sending interaction/notify messages (never under mutex_'s lock, and
+  // taken before it), so a watcher's first progress, its later progress and its answer leave in
+  // that order even when the interaction ends, or progresses, on another thread meanwhile.
+  std::mutex interaction_order_;
   std::optional<LoggingLevel> log_level_;
   std::optional<LogRateBucket> log_rate_;
 };

@@ -110,6 +110,20 @@ namespace detail {
 /// translated outcome (translate_interaction_outcome).
 std::optional<RequestId> send_interaction_ua(ServerSession& session, const UrlElicitation& e,
                                              ResponseHandler on_outcome, const ElicitOptions& options);
+
+/// Why untyped elicitation/create params (MCP 2025-11-25, Elicitation, "Creating Elicitation
+/// Requests") cannot be sent as an interaction, or "" when they can: form mode (`mode` absent or
+/// "form") needs `message` a string and `requestedSchema` an object; URL mode needs `message`,
+/// `url` and `elicitationId` strings (the elicitationId becomes the interaction id).
+std::string elicitation_params_problem(const nlohmann::ordered_json& params);
+
+/// Sends untyped elicitation/create params (ToolCall::request_inputs) in the dialect: form mode as
+/// type "prompt" with `schema` = requestedSchema, URL mode as type "ua" (the interaction stays
+/// running after consent until complete_url_elicitation(session, elicitationId)). `_meta` of the
+/// params goes with the request. `on_outcome` gets the ElicitResult-shaped outcome
+/// (translate_interaction_outcome). The params must pass elicitation_params_problem.
+std::optional<RequestId> send_elicitation_as_interaction(ServerSession& session, const nlohmann::ordered_json& params,
+                                                         ResponseHandler on_outcome, ElicitOptions options);
 }  // namespace detail
 
 }  // namespace elicit

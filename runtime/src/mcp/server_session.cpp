@@ -69,7 +69,6 @@ ElicitDialect ServerSession::dialect() const {
 
 namespace {
 
-constexpr std::size_t kEndedKept = 256;  // ended interaction ids remembered for late notifies
 constexpr std::size_t kWatchersPerInteraction = 8;
 
 nlohmann::ordered_json progress_params(const nlohmann::json& token, double progress, std::optional<double> total,
@@ -82,9 +81,30 @@ nlohmann::ordered_json progress_params(const nlohmann::json& token, double progr
 
 }  // namespace
 
+void ServerSession::end_locked(Interactions::iterator it, std::vector<Watcher>& answer) {
+  it->second.ended = true;
+  running_.erase(it->second.running);
+  for (auto& w : it->second.watchers) answer.push_back(std::move(w));
+  it->second.watchers.clear();
+  ended_interactions_.push_back(it->first);
+  if (ended_interactions_.size() > kEndedInteractions) {
+    interactions_.erase(ended_interactions_.front());
+    ended_interactions_.pop_front();
+  }
+}
+
 void ServerSession::add_interaction(std::string id) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  interactions_.emplace(std::move(id), Interaction{});
+  std::lock_guard<std::mutex> order(interaction_order_);
+  std::vector<Watcher> answer;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto [it, inserted] = interactions_.try_emplace(id);
+    if (!inserted) return;
+    it->second.running = running_.insert(running_.end(), std::move(id));
+    // A `ua` interaction the user never completes would stay forever; the oldest gives way.
+    while (running_.size() > kRunningInteractions) end_locked(interactions_.find(running_.front()), answer);
+  }
+  for (const auto& w : answer) w.responder.result(nlohmann::json::object());
 }
 
 bool ServerSession::has_interaction(std::string_view id) const {
@@ -93,26 +113,22 @@ bool ServerSession::has_interaction(std::string_view id) const {
 }
 
 bool ServerSession::end_interaction(std::string_view id) {
-  std::vector<Watcher> watchers;
+  std::lock_guard<std::mutex> order(interaction_order_);
+  std::vector<Watcher> answer;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     const auto it = interactions_.find(std::string(id));
     if (it == interactions_.end() || it->second.ended) return false;
-    it->second.ended = true;
-    watchers.swap(it->second.watchers);
-    ended_interactions_.emplace_back(id);
-    if (ended_interactions_.size() > kEndedKept) {
-      interactions_.erase(ended_interactions_.front());
-      ended_interactions_.pop_front();
-    }
+    end_locked(it, answer);
   }
-  // Outside the lock: answering writes to the transport.
-  for (const auto& w : watchers) w.responder.result(nlohmann::json::object());
+  // Outside mutex_: answering writes to the transport.
+  for (const auto& w : answer) w.responder.result(nlohmann::json::object());
   return true;
 }
 
 ServerSession::Watch ServerSession::watch_interaction(std::string_view id, const Responder& responder,
                                                       const nlohmann::json& progress_token) {
+  std::lock_guard<std::mutex> order(interaction_order_);
   bool ended = false;
   double first = 0;
   {
@@ -126,7 +142,7 @@ ServerSession::Watch ServerSession::watch_interaction(std::string_view id, const
       it->second.watchers.push_back(Watcher{responder, progress_token, first});
     }
   }
-  // Outside the lock: both write to the transport.
+  // Outside mutex_: both write to the transport.
   if (ended) {
     responder.result(nlohmann::json::object());
     return Watch::ended;
@@ -139,6 +155,7 @@ ServerSession::Watch ServerSession::watch_interaction(std::string_view id, const
 
 std::size_t ServerSession::interaction_progress(std::string_view id, double progress, std::optional<double> total,
                                                 const std::string& message) {
+  std::lock_guard<std::mutex> order(interaction_order_);
   std::vector<std::pair<RequestId, nlohmann::json>> targets;
   {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -163,7 +180,12 @@ std::size_t ServerSession::interaction_progress(std::string_view id, double prog
 
 void ServerSession::add_url_elicitation(std::string elicitation_id) {
   std::lock_guard<std::mutex> lock(mutex_);
-  url_elicitations_.emplace(std::move(elicitation_id), false);
+  if (!url_elicitations_.emplace(elicitation_id, false).second) return;
+  url_order_.push_back(std::move(elicitation_id));
+  if (url_order_.size() > kUrlElicitationsKept) {
+    url_elicitations_.erase(url_order_.front());
+    url_order_.pop_front();
+  }
 }
 
 bool ServerSession::mark_url_elicitation_complete(std::string_view elicitation_id) {

@@ -114,12 +114,16 @@ nlohmann::json capability_for(const std::string& method, const nlohmann::ordered
   return nlohmann::json::object();
 }
 
-bool client_declares(const ClientCapabilities& caps, const nlohmann::json& need) {
+// `interaction`: the session speaks the userInteraction dialect (user_interaction.hpp), where
+// elicitation goes as interaction/create: its "prompt" type stands for form mode, "ua" for URL mode.
+bool client_declares(const ClientCapabilities& caps, const nlohmann::json& need, bool interaction) {
   // `elicitation: {}` declares form mode (ClientCapabilities::from_json reads it so).
   if (const auto e = need.find("elicitation"); e != need.end()) {
-    if (e->contains("form") && !caps.elicitation_form) return false;
-    if (e->contains("url") && !caps.elicitation_url) return false;
-    if (!caps.elicitation_form && !caps.elicitation_url) return false;
+    const bool form = interaction ? caps.interaction_prompt : caps.elicitation_form;
+    const bool url = interaction ? caps.interaction_ua : caps.elicitation_url;
+    if (e->contains("form") && !form) return false;
+    if (e->contains("url") && !url) return false;
+    if (!form && !url) return false;
     auto rest = need;
     rest.erase("elicitation");
     return declares(caps.raw, rest);
@@ -127,10 +131,25 @@ bool client_declares(const ClientCapabilities& caps, const nlohmann::json& need)
   return declares(caps.raw, need);
 }
 
+// `need` as the dialect's client declares it: elicitation's form and URL modes become the
+// userInteraction types "prompt" and "ua", so the -32021 error names what that client lacks.
+nlohmann::json as_interaction_need(nlohmann::json need) {
+  const auto e = need.find("elicitation");
+  if (e == need.end()) return need;
+  auto types = nlohmann::json::array();
+  if (e->contains("form") || !e->contains("url")) types.push_back("prompt");
+  if (e->contains("url")) types.push_back("ua");
+  need.erase(e);
+  need["userInteraction"] = {{"types", std::move(types)}};
+  return need;
+}
+
 }  // namespace
 
 void ToolCall::require_client_capabilities(const nlohmann::json& required) const {
-  if (!client_declares(client_capabilities(), required)) throw MissingClientCapability(required);
+  const bool interaction = !modern_ && session_.dialect() == ElicitDialect::user_interaction;
+  if (client_declares(client_capabilities(), required, interaction)) return;
+  throw MissingClientCapability(interaction ? as_interaction_need(required) : required);
 }
 
 std::vector<RequestOutcome> ToolCall::request_inputs(std::vector<InputRequest> requests) {
@@ -155,6 +174,15 @@ std::vector<RequestOutcome> ToolCall::request_inputs(std::vector<InputRequest> r
     return out;
   }
   detail::require_blocking_allowed("request_inputs()", "Session::send_request()");
+  const bool interaction = session_.dialect() == ElicitDialect::user_interaction;
+  // Checked before anything is sent, so a bad request sends none.
+  if (interaction) {
+    for (const auto& r : requests) {
+      if (r.method != "elicitation/create") continue;
+      if (const auto problem = detail::elicitation_params_problem(r.params); !problem.empty())
+        throw std::invalid_argument(problem);
+    }
+  }
   std::vector<std::shared_ptr<std::promise<RequestOutcome>>> promises;
   CallOptions options;
   options.timeout = default_timeout_;
@@ -162,8 +190,18 @@ std::vector<RequestOutcome> ToolCall::request_inputs(std::vector<InputRequest> r
   for (auto& r : requests) {
     auto p = std::make_shared<std::promise<RequestOutcome>>();
     promises.push_back(p);
-    session_.rpc().send_request(
-        r.method, std::move(r.params), [p](RequestOutcome o) { p->set_value(std::move(o)); }, options);
+    auto done = [p](RequestOutcome o) { p->set_value(std::move(o)); };
+    if (r.method == "elicitation/create") {
+      // A URL-mode elicitationId is this session's, so complete_url_elicitation() works for it.
+      const auto id = r.params.is_object() ? r.params.find("elicitationId") : r.params.end();
+      if (r.params.is_object() && id != r.params.end() && id->is_string() && r.params.value("mode", "") == "url")
+        session_.add_url_elicitation(id->get<std::string>());
+      if (interaction) {
+        detail::send_elicitation_as_interaction(session_, r.params, std::move(done), elicit_options(std::nullopt));
+        continue;
+      }
+    }
+    session_.rpc().send_request(r.method, std::move(r.params), std::move(done), options);
   }
   for (std::size_t i = 0; i < promises.size(); ++i) out[i] = promises[i]->get_future().get();
   return out;

@@ -121,6 +121,45 @@ std::optional<RequestId> detail::send_interaction_ua(ServerSession& session, con
   return send_scoped_request(session.rpc(), "interaction/create", std::move(params), std::move(handler), options);
 }
 
+namespace {
+bool is_url_mode(const nlohmann::ordered_json& params) {
+  const auto mode = params.find("mode");
+  return mode != params.end() && *mode == "url";
+}
+}  // namespace
+
+std::string detail::elicitation_params_problem(const nlohmann::ordered_json& params) {
+  if (!params.is_object()) return "elicitation/create params must be an object";
+  const auto is_string = [&](const char* key) {
+    const auto it = params.find(key);
+    return it != params.end() && it->is_string();
+  };
+  if (!is_string("message")) return "elicitation/create params.message must be a string";
+  if (const auto mode = params.find("mode"); mode != params.end() && *mode != "form" && *mode != "url")
+    return "elicitation/create params.mode must be \"form\" or \"url\"";
+  if (is_url_mode(params)) {
+    if (!is_string("url")) return "elicitation/create params.url must be a string in URL mode";
+    if (!is_string("elicitationId")) return "elicitation/create params.elicitationId must be a string in URL mode";
+    return "";
+  }
+  const auto schema = params.find("requestedSchema");
+  if (schema == params.end() || !schema->is_object())
+    return "elicitation/create params.requestedSchema must be an object in form mode";
+  return "";
+}
+
+std::optional<RequestId> detail::send_elicitation_as_interaction(ServerSession& session,
+                                                                 const nlohmann::ordered_json& params,
+                                                                 ResponseHandler on_outcome, ElicitOptions options) {
+  if (const auto meta = params.find("_meta"); meta != params.end() && meta->is_object()) options.meta = *meta;
+  const auto& message = params["message"].get_ref<const std::string&>();
+  if (!is_url_mode(params))
+    return send_interaction_prompt(session, message, params["requestedSchema"].dump(), std::move(on_outcome), options);
+  UrlElicitation e{params["elicitationId"].get<std::string>(), params["url"].get<std::string>(), message};
+  session.add_interaction(e.elicitation_id);
+  return send_interaction_ua(session, e, std::move(on_outcome), options);
+}
+
 RpcError interaction_required_error(const UrlElicitation& e) {
   // The issue lists `message` among data's members without a shape; the draft's example makes it a
   // TextContent, as in interaction/create, and the draft wins.

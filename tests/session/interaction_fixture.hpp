@@ -1,0 +1,114 @@
+// A Server speaking the userInteraction dialect (user_interaction.hpp) over the in-memory transport,
+// with one tool per way a handler reaches the user, driven by a hand-written client (FakeClient).
+// Shared by user_interaction_test.cpp and interaction_notify_test.cpp.
+#pragma once
+
+#include <memory>
+#include <string>
+#include <utility>
+
+#include <elicit/server.hpp>
+#include <elicit/user_interaction.hpp>
+
+#include "contact_information.hpp"
+#include "fake_client.hpp"
+
+namespace interaction_test {
+
+using nlohmann::json;
+
+/// A client declaring both interaction types and progress.
+inline const json kBothTypes = {{"userInteraction", {{"types", {"ua", "prompt"}}, {"progress", true}}}};
+
+/// Tools:
+///  - ask: call.elicit<ContactInformation>("Who are you?"); "hello NAME", or "no: STATUS PROBLEM";
+///  - open: call.elicit_url("Sign in", ...); "STATUS ELICITATION_ID";
+///  - needs_auth: throws UrlElicitationRequired (one URL elicitation);
+///  - finish {id}: interaction_progress(50 of 100) then complete_url_elicitation(id); "SENT ended"
+///    or "SENT unknown", what the application's page does as the user gets through a ua interaction;
+///  - raw {params}: request_input of an untyped elicitation/create with those params; the outcome's
+///    result, or "error CODE", or "failure".
+struct Fixture {
+  explicit Fixture(bool enabled = true, bool progress = true)
+      : ends(elicit::MemoryTransport::pair()), client(std::move(ends.second)) {
+    using elicit::Tool;
+    using elicit::ToolCall;
+    using elicit::ToolResult;
+    elicit::ServerOptions o;
+    o.worker_threads = 2;
+    o.session.log = [](std::string_view) {};
+    o.user_interaction.enabled = enabled;
+    o.user_interaction.progress = progress;
+    server = std::make_unique<elicit::Server>(*ends.first, elicit::ServerInfo{"ui-server", "1"}, o);
+    const json open_args{{"type", "object"}};
+    server->add_tool(Tool{"ask", "", open_args, std::nullopt,
+                          [](ToolCall& call) {
+                            auto o = call.elicit<samples::ContactInformation>("Who are you?");
+                            if (!o)
+                              return ToolResult::text("no: " + std::string(to_string(o.status)) + " " + o.problem);
+                            return ToolResult::text("hello " + o.value->name);
+                          },
+                          nullptr});
+    server->add_tool(Tool{"open", "", open_args, std::nullopt,
+                          [](ToolCall& call) {
+                            auto o = call.elicit_url("Sign in", "https://auth.example.com/start?x=1");
+                            return ToolResult::text(std::string(to_string(o.status)) + " " + o.elicitation_id);
+                          },
+                          nullptr});
+    server->add_tool(Tool{"needs_auth", "", open_args, std::nullopt,
+                          [](ToolCall& call) -> ToolResult {
+                            throw elicit::UrlElicitationRequired({elicit::create_url_elicitation(
+                                call.session(), "Authorization is required", "https://mcp.example.com/connect")});
+                          },
+                          nullptr});
+    server->add_tool(Tool{"finish", "", open_args, std::nullopt,
+                          [](ToolCall& call) {
+                            const auto id = call.arguments().value("id", std::string());
+                            const auto sent = elicit::interaction_progress(call.session(), id, 50, 100, "half way");
+                            const bool ended = elicit::complete_url_elicitation(call.session(), id);
+                            return ToolResult::text(std::to_string(sent) + " " + (ended ? "ended" : "unknown"));
+                          },
+                          nullptr});
+    server->add_tool(Tool{"raw", "", open_args, std::nullopt,
+                          [](ToolCall& call) {
+                            const auto o = call.request_input(
+                                {"elicitation/create", call.arguments().value("params", json::object()), ""});
+                            if (o.result) return ToolResult::text(o.result->dump());
+                            if (o.error) return ToolResult::text("error " + std::to_string(o.error->code));
+                            return ToolResult::text("failure");
+                          },
+                          nullptr});
+    server->start();
+  }
+  ~Fixture() { server.reset(); }
+
+  /// Calls tool `name` as request `id` and returns the next message (the interaction/create it makes).
+  json call_and_take_request(const json& id, const std::string& name, const json& arguments = json::object()) {
+    client.request(id, "tools/call", {{"name", name}, {"arguments", arguments}});
+    return next();
+  }
+  /// The next tools/call result's text (or the whole message when it is not a result).
+  std::string result_text() {
+    const auto r = next();
+    return r.contains("result") ? r["result"]["content"][0]["text"].get<std::string>() : r.dump();
+  }
+  void notify_request(const json& id, const json& params) { client.request(id, "interaction/notify", params); }
+  /// True when the next message answers the ping sent now, i.e. nothing came before it.
+  bool nothing_before_ping(int ping_id = 900) {
+    client.request(ping_id, "ping");
+    const auto m = next();
+    return m.value("id", json()) == ping_id && m.contains("result");
+  }
+  json next() { return client.next().value_or(json()); }
+
+  std::pair<std::unique_ptr<elicit::MemoryTransport>, std::unique_ptr<elicit::MemoryTransport>> ends;
+  FakeClient client;
+  std::unique_ptr<elicit::Server> server;
+};
+
+/// interaction/notify params naming interaction `id` with `token`.
+inline json notify_params(const std::string& id, const json& token = "tok") {
+  return {{"id", id}, {"_meta", {{"progressToken", token}}}};
+}
+
+}  // namespace interaction_test
