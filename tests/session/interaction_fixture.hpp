@@ -10,6 +10,7 @@
 #include <elicit/server.hpp>
 #include <elicit/user_interaction.hpp>
 
+#include "../common/interaction_tools.hpp"
 #include "contact_information.hpp"
 #include "fake_client.hpp"
 
@@ -20,14 +21,8 @@ using nlohmann::json;
 /// A client declaring both interaction types and progress.
 inline const json kBothTypes = {{"userInteraction", {{"types", {"ua", "prompt"}}, {"progress", true}}}};
 
-/// Tools:
-///  - ask: call.elicit<ContactInformation>("Who are you?"); "hello NAME", or "no: STATUS PROBLEM";
-///  - open: call.elicit_url("Sign in", ...); "STATUS ELICITATION_ID";
-///  - needs_auth: throws UrlElicitationRequired (one URL elicitation);
-///  - finish {id}: interaction_progress(50 of 100) then complete_url_elicitation(id); "SENT ended"
-///    or "SENT unknown", what the application's page does as the user gets through a ua interaction;
-///  - raw {params}: request_input of an untyped elicitation/create with those params; the outcome's
-///    result, or "error CODE", or "failure".
+/// Tools: ask, call.elicit<ContactInformation>("Who are you?"), answers "hello NAME" or
+/// "no: STATUS PROBLEM"; and interaction_tools.hpp's.
 struct Fixture {
   explicit Fixture(bool enabled = true, bool progress = true)
       : ends(elicit::MemoryTransport::pair()), client(std::move(ends.second)) {
@@ -49,35 +44,7 @@ struct Fixture {
                             return ToolResult::text("hello " + o.value->name);
                           },
                           nullptr});
-    server->add_tool(Tool{"open", "", open_args, std::nullopt,
-                          [](ToolCall& call) {
-                            auto o = call.elicit_url("Sign in", "https://auth.example.com/start?x=1");
-                            return ToolResult::text(std::string(to_string(o.status)) + " " + o.elicitation_id);
-                          },
-                          nullptr});
-    server->add_tool(Tool{"needs_auth", "", open_args, std::nullopt,
-                          [](ToolCall& call) -> ToolResult {
-                            throw elicit::UrlElicitationRequired({elicit::create_url_elicitation(
-                                call.session(), "Authorization is required", "https://mcp.example.com/connect")});
-                          },
-                          nullptr});
-    server->add_tool(Tool{"finish", "", open_args, std::nullopt,
-                          [](ToolCall& call) {
-                            const auto id = call.arguments().value("id", std::string());
-                            const auto sent = elicit::interaction_progress(call.session(), id, 50, 100, "half way");
-                            const bool ended = elicit::complete_url_elicitation(call.session(), id);
-                            return ToolResult::text(std::to_string(sent) + " " + (ended ? "ended" : "unknown"));
-                          },
-                          nullptr});
-    server->add_tool(Tool{"raw", "", open_args, std::nullopt,
-                          [](ToolCall& call) {
-                            const auto o = call.request_input(
-                                {"elicitation/create", call.arguments().value("params", json::object()), ""});
-                            if (o.result) return ToolResult::text(o.result->dump());
-                            if (o.error) return ToolResult::text("error " + std::to_string(o.error->code));
-                            return ToolResult::text("failure");
-                          },
-                          nullptr});
+    interaction_test::add_tools(*server);
     server->start();
   }
   ~Fixture() { server.reset(); }
