@@ -1,5 +1,6 @@
-// The client end of an in-memory connection, driven by hand: tests read what the server sent and
-// answer however they like (late, twice, out of order, malformed).
+// The client end of a connection (in memory, or the stdio transport over pipes), driven by hand:
+// tests read what the server sent and answer however they like (late, twice, out of order,
+// malformed).
 #pragma once
 
 #include <chrono>
@@ -17,7 +18,7 @@
 
 class FakeClient {
  public:
-  explicit FakeClient(std::unique_ptr<elicit::MemoryTransport> end) : end_(std::move(end)) {
+  explicit FakeClient(std::unique_ptr<elicit::Transport> end) : end_(std::move(end)) {
     end_->start(
         [this](std::string m) {
           {
@@ -80,12 +81,12 @@ class FakeClient {
     return cv_.wait_for(lock, timeout, [&] { return closed_; });
   }
 
-  elicit::MemoryTransport& transport() { return *end_; }
+  elicit::Transport& transport() { return *end_; }
 
  private:
   std::mutex mutex_;
   std::condition_variable cv_;
   std::deque<std::string> inbox_;
   bool closed_ = false;
-  std::unique_ptr<elicit::MemoryTransport> end_;
+  std::unique_ptr<elicit::Transport> end_;
 };

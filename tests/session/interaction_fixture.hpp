@@ -1,11 +1,19 @@
-// A Server speaking the userInteraction dialect (user_interaction.hpp) over the in-memory transport,
-// with one tool per way a handler reaches the user, driven by a hand-written client (FakeClient).
-// Shared by user_interaction_test.cpp and interaction_notify_test.cpp.
+// A Server speaking the userInteraction dialect (user_interaction.hpp) over the in-memory transport
+// or the stdio transport (over pipes), with one tool per way a handler reaches the user, driven by a
+// hand-written client (FakeClient). Shared by user_interaction_test.cpp and
+// interaction_notify_test.cpp, whose cases run over both (GENERATE(kWires)).
 #pragma once
 
+#include <unistd.h>
+
 #include <memory>
+#include <ostream>
+#include <stdexcept>
 #include <string>
 #include <utility>
+
+#include <elicit/memory_transport.hpp>
+#include <elicit/stdio_transport.hpp>
 
 #include <elicit/server.hpp>
 #include <elicit/user_interaction.hpp>
@@ -21,11 +29,41 @@ using nlohmann::json;
 /// A client declaring both interaction types and progress.
 inline const json kBothTypes = {{"userInteraction", {{"types", {"ua", "prompt"}}, {"progress", true}}}};
 
+/// What carries the messages: MemoryTransport, or StdioTransport on both ends of two pipes.
+enum class Wire { memory, stdio };
+inline std::ostream& operator<<(std::ostream& out, Wire w) { return out << (w == Wire::memory ? "memory" : "stdio"); }
+
+/// The pipes of a stdio connection, closed once both transports are gone (StdioTransport does not
+/// own its descriptors), and the two ends of the connection.
+class Wiring {
+ public:
+  explicit Wiring(Wire wire) : wire_(wire) {
+    if (wire == Wire::stdio && (pipe(to_server_) != 0 || pipe(to_client_) != 0)) throw std::runtime_error("pipe");
+  }
+  ~Wiring() {
+    for (int fd : {to_server_[0], to_server_[1], to_client_[0], to_client_[1]})
+      if (fd >= 0) close(fd);
+  }
+  Wiring(const Wiring&) = delete;
+  Wiring& operator=(const Wiring&) = delete;
+  /// {server end, client end}.
+  std::pair<std::unique_ptr<elicit::Transport>, std::unique_ptr<elicit::Transport>> ends() const {
+    if (wire_ == Wire::memory) return elicit::MemoryTransport::pair();
+    return {std::make_unique<elicit::StdioTransport>(elicit::StdioOptions{to_server_[0], to_client_[1]}),
+            std::make_unique<elicit::StdioTransport>(elicit::StdioOptions{to_client_[0], to_server_[1]})};
+  }
+
+ private:
+  Wire wire_;
+  int to_server_[2] = {-1, -1};
+  int to_client_[2] = {-1, -1};
+};
+
 /// Tools: ask, call.elicit<ContactInformation>("Who are you?"), answers "hello NAME" or
 /// "no: STATUS PROBLEM"; and interaction_tools.hpp's.
 struct Fixture {
-  explicit Fixture(bool enabled = true, bool progress = true)
-      : ends(elicit::MemoryTransport::pair()), client(std::move(ends.second)) {
+  explicit Fixture(Wire wire, bool enabled = true, bool progress = true)
+      : wiring(wire), ends(wiring.ends()), client(std::move(ends.second)) {
     using elicit::Tool;
     using elicit::ToolCall;
     using elicit::ToolResult;
@@ -68,7 +106,8 @@ struct Fixture {
   }
   json next() { return client.next().value_or(json()); }
 
-  std::pair<std::unique_ptr<elicit::MemoryTransport>, std::unique_ptr<elicit::MemoryTransport>> ends;
+  Wiring wiring;
+  std::pair<std::unique_ptr<elicit::Transport>, std::unique_ptr<elicit::Transport>> ends;
   FakeClient client;
   std::unique_ptr<elicit::Server> server;
 };

@@ -15,10 +15,12 @@ using nlohmann::json;
 namespace {
 
 using interaction_test::notify_params;
+using interaction_test::Wire;
 
 // A session whose client declared both interaction types and progress.
 struct Fixture : interaction_test::Fixture {
-  explicit Fixture(bool enabled = true, bool progress = true) : interaction_test::Fixture(enabled, progress) {
+  explicit Fixture(Wire wire, bool enabled = true, bool progress = true)
+      : interaction_test::Fixture(wire, enabled, progress) {
     client.initialize(interaction_test::kBothTypes);
   }
 };
@@ -27,7 +29,9 @@ struct Fixture : interaction_test::Fixture {
 
 TEST_CASE("notify on a prompt interaction: progress now, the answer when the user answers",
           "[user_interaction][notify]") {
-  Fixture f;
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture f(wire);
   f.client.request(1, "tools/call", {{"name", "ask"}});
   const auto create = f.next();
   REQUIRE(create["method"] == "interaction/create");
@@ -52,7 +56,9 @@ TEST_CASE("notify on a prompt interaction: progress now, the answer when the use
 }
 
 TEST_CASE("notify on a ua interaction follows it out of band until it completes", "[user_interaction][notify]") {
-  Fixture f;
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture f(wire);
   f.client.request(1, "tools/call", {{"name", "open"}});
   const auto create = f.next();
   REQUIRE(create["params"]["type"] == "ua");
@@ -72,8 +78,10 @@ TEST_CASE("notify on a ua interaction follows it out of band until it completes"
 }
 
 TEST_CASE("notify is never answered for what is not an interaction of this session", "[user_interaction][notify]") {
-  Fixture a;
-  Fixture b;
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture a(wire);
+  Fixture b(wire);
   a.client.request(1, "tools/call", {{"name", "ask"}});
   const auto create = a.next();
   REQUIRE(create["method"] == "interaction/create");
@@ -99,7 +107,9 @@ TEST_CASE("notify is never answered for what is not an interaction of this sessi
 
 TEST_CASE("without progress support, notify is never answered, even for its own interaction",
           "[user_interaction][notify]") {
-  Fixture f(true, false);
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture f(wire, true, false);
   f.client.request(1, "tools/call", {{"name", "ask"}});
   const auto create = f.next();
   REQUIRE(create["method"] == "interaction/create");
@@ -111,14 +121,18 @@ TEST_CASE("without progress support, notify is never answered, even for its own 
 }
 
 TEST_CASE("with the dialect off, interaction/notify is not a method", "[user_interaction][notify]") {
-  Fixture f(false);
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture f(wire, false);
   f.notify_request("n1", notify_params("x"));
   CHECK(f.next()["error"]["code"] == -32601);
 }
 
 TEST_CASE("the oldest running interaction gives way beyond the bound, and its watchers are answered",
           "[user_interaction][notify]") {
-  Fixture f;
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture f(wire);
   auto& session = f.server->session();
   f.client.request(1, "tools/call", {{"name", "ask"}});
   const auto create = f.next();
@@ -143,7 +157,9 @@ TEST_CASE("the oldest running interaction gives way beyond the bound, and its wa
 }
 
 TEST_CASE("a session remembers a bounded number of URL elicitation ids", "[user_interaction]") {
-  Fixture f;
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture f(wire);
   auto& session = f.server->session();
   for (std::size_t i = 0; i <= ServerSession::kUrlElicitationsKept; ++i)
     session.add_url_elicitation("u-" + std::to_string(i));
@@ -155,7 +171,9 @@ TEST_CASE("a session remembers a bounded number of URL elicitation ids", "[user_
 
 TEST_CASE("a watcher gets its progress in order and its answer last while other threads progress and end it",
           "[user_interaction][notify]") {
-  Fixture f;
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture f(wire);
   auto& session = f.server->session();
   constexpr int kRounds = 20;
   constexpr int kSteps = 50;

@@ -11,17 +11,20 @@ using namespace elicit;
 using nlohmann::json;
 
 using interaction_test::Fixture;
+using interaction_test::Wire;
 const json kPrompt = interaction_test::kBothTypes;
 
 TEST_CASE("which dialect a session gets", "[user_interaction]") {
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
   SECTION("userInteraction only: the dialect, and progress declared") {
-    Fixture f;
+    Fixture f(wire);
     const auto r = f.client.initialize(kPrompt);
     CHECK(f.server->session().dialect() == ElicitDialect::user_interaction);
     CHECK(r["capabilities"].contains("progress"));
   }
   SECTION("both declared: standard elicitation") {
-    Fixture f;
+    Fixture f(wire);
     auto caps = kPrompt;
     caps["elicitation"] = json::object();
     const auto r = f.client.initialize(caps);
@@ -31,7 +34,7 @@ TEST_CASE("which dialect a session gets", "[user_interaction]") {
     CHECK(request["method"] == "elicitation/create");
   }
   SECTION("the dialect off: a userInteraction-only client cannot be asked") {
-    Fixture f(false);
+    Fixture f(wire, false);
     f.client.initialize(kPrompt);
     CHECK(f.server->session().dialect() == ElicitDialect::elicitation);
     f.client.request(1, "tools/call", {{"name", "ask"}});
@@ -47,7 +50,9 @@ TEST_CASE("which dialect a session gets", "[user_interaction]") {
 }
 
 TEST_CASE("a form question is interaction/create type prompt with the type's schema", "[user_interaction]") {
-  Fixture f;
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture f(wire);
   f.client.initialize(kPrompt);
   const auto request = f.call_and_take_request(1, "ask");
   REQUIRE(request["method"] == "interaction/create");
@@ -91,7 +96,9 @@ TEST_CASE("a form question is interaction/create type prompt with the type's sch
 }
 
 TEST_CASE("interaction ids are 128-bit hex and unique across concurrent interactions", "[user_interaction]") {
-  Fixture f;
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture f(wire);
   f.client.initialize(kPrompt);
   std::set<std::string> ids;
   for (int i = 1; i <= 2; ++i) {
@@ -105,7 +112,9 @@ TEST_CASE("interaction ids are 128-bit hex and unique across concurrent interact
 }
 
 TEST_CASE("URL mode is interaction/create type ua, and the answer {} is consent", "[user_interaction]") {
-  Fixture f;
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture f(wire);
   f.client.initialize(kPrompt);
   const auto request = f.call_and_take_request(1, "open");
   REQUIRE(request["method"] == "interaction/create");
@@ -128,18 +137,22 @@ TEST_CASE("URL mode is interaction/create type ua, and the answer {} is consent"
 }
 
 TEST_CASE("a client that lists only ua cannot be asked a form, and the reverse", "[user_interaction]") {
-  Fixture f;
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture f(wire);
   f.client.initialize({{"userInteraction", {{"types", {"prompt"}}}}});
   f.client.request(1, "tools/call", {{"name", "open"}});
   CHECK(f.result_text().rfind("unsupported", 0) == 0);
-  Fixture g;
+  Fixture g(wire);
   g.client.initialize({{"userInteraction", {{"types", {"ua"}}}}});
   g.client.request(1, "tools/call", {{"name", "ask"}});
   CHECK(g.result_text().rfind("no: unsupported", 0) == 0);
 }
 
 TEST_CASE("UrlElicitationRequired is -32003 interaction_required with one ua interaction", "[user_interaction]") {
-  Fixture f;
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture f(wire);
   f.client.initialize(kPrompt);
   f.client.request(1, "tools/call", {{"name", "needs_auth"}});
   const auto r = f.client.next().value_or(json());
@@ -158,7 +171,9 @@ TEST_CASE("UrlElicitationRequired is -32003 interaction_required with one ua int
 }
 
 TEST_CASE("the server's cancellation of an interaction is notifications/cancelled", "[user_interaction]") {
-  Fixture f;
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture f(wire);
   f.client.initialize(kPrompt);
   const auto request = f.call_and_take_request(1, "ask");
   REQUIRE(request["method"] == "interaction/create");
@@ -191,7 +206,9 @@ TEST_CASE("parse_interaction reads the draft's shapes and refuses others", "[use
 }
 
 TEST_CASE("an untyped elicitation/create from request_inputs goes as interaction/create", "[user_interaction]") {
-  Fixture f;
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture f(wire);
   f.client.initialize(kPrompt);
   const json schema{{"type", "object"}, {"properties", {{"name", {{"type", "string"}}}}}, {"required", {"name"}}};
   SECTION("form mode is a prompt with the requestedSchema, and the answer reads as an ElicitResult") {
@@ -242,7 +259,9 @@ TEST_CASE("an untyped elicitation/create from request_inputs goes as interaction
 }
 
 TEST_CASE("request_inputs in the dialect needs the interaction type, and -32021 names it", "[user_interaction]") {
-  Fixture f;
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  Fixture f(wire);
   f.client.initialize({{"userInteraction", {{"types", {"ua"}}}}});
   f.client.request(
       1, "tools/call",
@@ -254,8 +273,10 @@ TEST_CASE("request_inputs in the dialect needs the interaction type, and -32021 
 }
 
 TEST_CASE("an untyped URL elicitation is the session's in standard elicitation too", "[user_interaction]") {
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
   // request_inputs registers the elicitationId, so complete_url_elicitation announces it.
-  Fixture f;
+  Fixture f(wire);
   f.client.initialize({{"elicitation", {{"url", json::object()}}}});
   const json params{
       {"mode", "url"}, {"message", "Sign in"}, {"url", "https://auth.example.com/x"}, {"elicitationId", "e-2"}};
