@@ -324,3 +324,39 @@ TEST_CASE("a cancellation between the scope check and the send still cancels the
   CHECK(session.pending_requests() == 0);
   CHECK(options.cancel_scope->size() == 0);
 }
+
+TEST_CASE("a cancelled tools/call cancels its request_inputs requests and frees the worker", "[cancel][server]") {
+  Recorder<std::string> seen;  // outlives the server: the second call's handler records at its end
+  ServerFixture f(ServerFixture::workers(1));
+  f.server->add_tool(
+      Tool{"sample",
+           "",
+           {{"type", "object"}},
+           std::nullopt,
+           [&seen](ToolCall& call) {
+             const auto o =
+                 call.request_input({"sampling/createMessage", {{"messages", json::array()}, {"maxTokens", 1}}, ""});
+             seen.add(o.failure ? std::string(o.failure == RequestFailure::cancelled ? "cancelled" : "other failure")
+                                : "answered");
+             return ToolResult::text("done");
+           },
+           nullptr});
+  f.server->start();
+  f.client.initialize({{"sampling", json::object()}});
+  f.client.request(1, "tools/call", {{"name", "sample"}});
+  const auto s = f.client.next();
+  REQUIRE(s);
+  REQUIRE((*s)["method"] == "sampling/createMessage");
+  f.client.notify("notifications/cancelled", {{"requestId", 1}});
+  const auto c = f.client.next();
+  REQUIRE(c);
+  CHECK((*c)["method"] == "notifications/cancelled");
+  CHECK((*c)["params"]["requestId"] == (*s)["id"]);
+  REQUIRE(seen.wait(1));
+  CHECK(seen.values().front() == "cancelled");
+  // The one worker is free: the next call runs.
+  f.client.request(2, "tools/call", {{"name", "sample"}});
+  const auto again = f.client.next();
+  REQUIRE(again);
+  CHECK((*again)["method"] == "sampling/createMessage");
+}

@@ -161,7 +161,8 @@ std::optional<RequestId> send_form_request(Session& session, std::string_view me
 enum class FormRoute { elicitation, interaction, none };
 FormRoute form_route(const ServerSession& session);
 
-/// Sends `method` (elicitation/create or interaction/create) with serialised `params`, tied to
+/// Sends `method` (elicitation/create, interaction/create, or another request for the client, as
+/// ToolCall::request_inputs sends) with serialised `params`, tied to
 /// options.cancel_scope as documented for ElicitOptions (cancelling sends notifications/cancelled),
 /// with options.timeout and options.related_request. `on_done` runs once. Returns the request id,
 /// or nullopt when the scope was already cancelled (nothing sent).

@@ -265,7 +265,9 @@ class ToolCall {
 
   /// Blocking requests for the client other than forms (sampling/createMessage, roots/list, or an
   /// untyped elicitation/create), all at once; returns one outcome per request, in order. Legacy:
-  /// sends them together and waits for all (throws std::logic_error on an event thread).
+  /// sends them together and waits for all (throws std::logic_error on an event thread); when the
+  /// call is cancelled, each unanswered one is cancelled too (notifications/cancelled to the
+  /// client; its outcome is RequestFailure::cancelled).
   /// Modern: answers under their keys, or throws InputRequired with every unanswered one in one
   /// round. Throws MissingClientCapability (both eras) when the client did not declare `sampling`,
   /// `roots` or `elicitation` for a request that needs it. A URL-mode elicitationId is registered

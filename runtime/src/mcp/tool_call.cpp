@@ -184,9 +184,9 @@ std::vector<RequestOutcome> ToolCall::request_inputs(std::vector<InputRequest> r
     }
   }
   std::vector<std::shared_ptr<std::promise<RequestOutcome>>> promises;
-  CallOptions options;
-  options.timeout = default_timeout_;
-  options.context.related_request = request_id_;
+  // The call's cancel scope: a cancelled tools/call cancels these requests too (their outcome is
+  // RequestFailure::cancelled) instead of leaving this worker waiting for answers nobody wants.
+  const auto options = elicit_options(std::nullopt);
   for (auto& r : requests) {
     auto p = std::make_shared<std::promise<RequestOutcome>>();
     promises.push_back(p);
@@ -197,11 +197,13 @@ std::vector<RequestOutcome> ToolCall::request_inputs(std::vector<InputRequest> r
       if (r.params.is_object() && id != r.params.end() && id->is_string() && r.params.value("mode", "") == "url")
         session_.add_url_elicitation(id->get<std::string>());
       if (interaction) {
-        detail::send_elicitation_as_interaction(session_, r.params, std::move(done), elicit_options(std::nullopt));
+        detail::send_elicitation_as_interaction(session_, r.params, std::move(done), options);
         continue;
       }
     }
-    session_.rpc().send_request(r.method, std::move(r.params), std::move(done), options);
+    detail::send_scoped_request(session_.rpc(), r.method.c_str(),
+                                r.params.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace),
+                                std::move(done), options);
   }
   for (std::size_t i = 0; i < promises.size(); ++i) out[i] = promises[i]->get_future().get();
   return out;
