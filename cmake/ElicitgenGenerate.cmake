@@ -1,8 +1,10 @@
 # elicitgen_generate(TARGET <target> SCHEMAS <file>... [NAMESPACE <ns>] [OUT_DIR <dir>]
-#                    [OUT_VAR <var>] [TEMPLATES <dir>] [NO_SEND_PATTERN] [WARNINGS_AS_ERRORS])
+#                    [OUT_VAR <var>] [TEMPLATES <dir>] [LINK <library>] [NO_SEND_PATTERN]
+#                    [WARNINGS_AS_ERRORS])
 #
 # Generates typed C++ (one .hpp and one .cpp per schema file) as a build step, adds the sources to
-# <target>, puts OUT_DIR on its include path and links it to elicit::runtime. Each schema file has
+# <target>, puts OUT_DIR on its include path and links it (PUBLIC) to LINK, elicit::runtime by
+# default; generated types need only elicit::content, which a library of types can name instead. Each schema file has
 # its own custom command, depending on that file and on the generator, so only what changed is
 # regenerated; elicitgen rewrites an output only when its content changes, so an edit that does
 # not change the generated code recompiles nothing.
@@ -28,7 +30,7 @@ function(elicitgen_output_stem var path)
 endfunction()
 
 function(elicitgen_generate)
-  cmake_parse_arguments(ARG "NO_SEND_PATTERN;WARNINGS_AS_ERRORS" "TARGET;NAMESPACE;OUT_DIR;OUT_VAR;TEMPLATES" "SCHEMAS" ${ARGN})
+  cmake_parse_arguments(ARG "NO_SEND_PATTERN;WARNINGS_AS_ERRORS" "TARGET;NAMESPACE;OUT_DIR;OUT_VAR;TEMPLATES;LINK" "SCHEMAS" ${ARGN})
   if(NOT ARG_TARGET)
     message(FATAL_ERROR "elicitgen_generate: TARGET is required")
   endif()
@@ -104,7 +106,10 @@ function(elicitgen_generate)
 
   target_sources(${ARG_TARGET} PRIVATE ${generated} ${stamps})
   target_include_directories(${ARG_TARGET} PUBLIC "$<BUILD_INTERFACE:${ARG_OUT_DIR}>")
-  target_link_libraries(${ARG_TARGET} PUBLIC elicit::runtime)
+  if(NOT ARG_LINK)
+    set(ARG_LINK elicit::runtime)
+  endif()
+  target_link_libraries(${ARG_TARGET} PUBLIC ${ARG_LINK})
   if(ARG_OUT_VAR)
     set(${ARG_OUT_VAR} ${generated} PARENT_SCOPE)
   endif()

@@ -107,6 +107,15 @@ struct Fixture {
   mutable http_test::Response head;
 };
 
+// The next message on a watcher's stream is the answer `{}` to interaction/notify `id`: the
+// interaction has ended.
+void check_ended(http_test::Connection& watch, const json& id) {
+  const auto ended = watch.next_message();
+  REQUIRE(ended);
+  CHECK((*ended)["id"] == id);
+  CHECK((*ended)["result"] == json::object());
+}
+
 std::string text_of(const std::optional<json>& m) {
   if (!m || !m->contains("result")) return m ? m->dump() : "(nothing)";
   return (*m)["result"]["content"][0]["text"].get<std::string>();
@@ -153,10 +162,7 @@ TEST_CASE("HTTP: a prompt interaction rides the tools/call stream, and notify is
 
   const json answer{{"jsonrpc", "2.0"}, {"id", (*ask)["id"]}, {"result", {{"content", {{"name", "octocat"}}}}}};
   CHECK(f.post(answer, a).status == 202);
-  const auto ended = watch.next_message();
-  REQUIRE(ended);
-  CHECK((*ended)["id"] == "n-a");
-  CHECK((*ended)["result"] == json::object());
+  check_ended(watch, "n-a");
   const auto done = call.next_message();
   REQUIRE(done);
   CHECK((*done)["id"] == "call-1");
@@ -190,10 +196,7 @@ TEST_CASE("HTTP: a ua interaction, consent on its own POST, then the application
   REQUIRE(progress);
   CHECK((*progress)["params"] ==
         json{{"progressToken", "w1"}, {"progress", 50}, {"total", 100}, {"message", "half way"}});
-  const auto ended = watch->next_message();
-  REQUIRE(ended);
-  CHECK((*ended)["id"] == "w1");
-  CHECK((*ended)["result"] == json::object());
+  check_ended(*watch, "w1");
 }
 
 TEST_CASE("HTTP: UrlElicitationRequired is -32003 with an interaction of this session only",
@@ -226,7 +229,7 @@ TEST_CASE("HTTP: UrlElicitationRequired is -32003 with an interaction of this se
   auto finish = f.call(a, "c2", "finish", {{"id", interaction}});
   CHECK(text_of(f.first_message(*finish)) == "1 ended");
   CHECK(watch->next_message().value_or(json())["method"] == "notifications/progress");
-  CHECK(watch->next_message().value_or(json())["id"] == "w1");
+  check_ended(*watch, "w1");
 }
 
 TEST_CASE("HTTP: the client's error response to interaction/create is declined, cancelled or rpc_error",
@@ -267,10 +270,7 @@ TEST_CASE("HTTP: a cancelled tools/call withdraws its interaction, and the inter
   CHECK((*withdrawn)["method"] == "notifications/cancelled");
   CHECK((*withdrawn)["params"]["requestId"] == (*ask)["id"]);
   CHECK_FALSE(call->next_message());
-  const auto ended = watch->next_message();
-  REQUIRE(ended);
-  CHECK((*ended)["id"] == "w1");
-  CHECK((*ended)["result"] == json::object());
+  check_ended(*watch, "w1");
 }
 
 TEST_CASE("HTTP: an untyped elicitation/create from request_inputs is a prompt on the call's stream",

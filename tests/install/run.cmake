@@ -59,6 +59,10 @@ function(check_consumer cmake_generator build)
   if(NOT last_output MATCHES "^${expected_output}$")
     message(FATAL_ERROR "${cmake_generator}: unexpected consumer output:\n${last_output}")
   endif()
+  run("${build}/content_only")
+  if(NOT last_output MATCHES "^{\"gift\":false,\"item\":\"pen\",\"quantity\":3}\n/quantity: must be >= 1\n$")
+    message(FATAL_ERROR "${cmake_generator}: unexpected content_only output:\n${last_output}")
+  endif()
 
   # Nothing changed: the next build runs neither the generator nor the compiler.
   run(${CMAKE_COMMAND} --build "${build}")

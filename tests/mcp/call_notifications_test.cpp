@@ -187,7 +187,7 @@ TEST_CASE("log messages are rate limited per connection, in both eras", "[loggin
   CHECK(f.call(3, "chatty").back()["result"]["content"][0]["text"] == "-------");
 
   // Modern requests on one connection (stdio) share its bucket; over Streamable HTTP each modern
-  // request is a connection of its own (http_server.cpp).
+  // request is a connection of its own (runtime/src/http/server.cpp).
   Fixture m(LogRateLimit{3, 0});
   const auto debug = modern_meta({{"io.modelcontextprotocol/logLevel", "debug"}});
   CHECK(m.call(1, "chatty", debug).back()["result"]["content"][0]["text"] == "LLL----");

@@ -1,4 +1,4 @@
-// The fast JSON path of the JSON-RPC layer (runtime/src/json_fast.hpp) against nlohmann's own
+// The fast JSON path of the JSON-RPC layer (runtime/src/jsonrpc/json_fast.hpp) against nlohmann's own
 // parser and serializer: whatever it accepts it must read into exactly nlohmann's document (types
 // included: unsigned, signed and floating numbers), and what it writes must be nlohmann's bytes.
 #include <catch2/catch.hpp>

@@ -5,7 +5,7 @@
 
 #include <utility>
 
-#include "../json_fast.hpp"
+#include "json_fast.hpp"
 
 namespace elicit {
 

@@ -19,9 +19,9 @@
 
 #include "elicit/event_thread.hpp"
 #include "elicit/worker_pool.hpp"
-#include "http/connection.hpp"
-#include "http/session_transport.hpp"
-#include "http/stateless_request.hpp"
+#include "connection.hpp"
+#include "session_transport.hpp"
+#include "stateless_request.hpp"
 
 namespace elicit {
 namespace {

@@ -9,8 +9,8 @@
 
 #include "elicit/typed_tool.hpp"
 #include "elicit/user_interaction.hpp"
-#include "mcp/completion_request.hpp"
-#include "mcp/listen_streams.hpp"
+#include "completion_request.hpp"
+#include "listen_streams.hpp"
 
 namespace elicit {
 
