@@ -201,6 +201,12 @@ TEST_CASE("read_elicitation_request reads forms, URL requests and schemas outsid
   CHECK(url.url_review.allowed);
   CHECK(url.url_review.host == "example.com");
   CHECK_FALSE(read_elicitation_request(json{{"mode", "url"}, {"url", "http://169.254.169.254/"}}).url_review.allowed);
+  // A mode that is not a string is read as a form request, without throwing.
+  for (const auto& mode : {json(5), json::array(), json(nullptr)}) {
+    const auto odd =
+        read_elicitation_request(json{{"mode", mode}, {"message", "?"}, {"requestedSchema", {{"type", "object"}}}});
+    CHECK_FALSE(odd.url_mode);
+  }
 
   const auto nested = read_elicitation_request(
       json{{"message", "?"}, {"requestedSchema", {{"type", "object"}, {"properties", {{"a", {{"type", "object"}}}}}}}});

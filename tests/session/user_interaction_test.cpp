@@ -290,3 +290,27 @@ TEST_CASE("an untyped URL elicitation is the session's in standard elicitation t
   CHECK(complete["params"]["elicitationId"] == "e-2");
   CHECK(f.result_text() == "0 ended");
 }
+
+TEST_CASE("an untyped elicitation/create whose mode is not a string", "[user_interaction]") {
+  const auto wire = GENERATE(Wire::memory, Wire::stdio);
+  CAPTURE(wire);
+  const json params{{"mode", 5}, {"message", "?"}, {"requestedSchema", {{"type", "object"}}}};
+  SECTION("goes to a standard client as it is: refusing it is the client's part") {
+    Fixture f(wire);
+    f.client.initialize({{"elicitation", json::object()}});
+    const auto request = f.call_and_take_request(1, "raw", {{"params", params}});
+    REQUIRE(request["method"] == "elicitation/create");
+    CHECK(request["params"]["mode"] == 5);
+    f.client.send({{"jsonrpc", "2.0"}, {"id", request["id"]}, {"error", {{"code", -32602}, {"message", "bad mode"}}}});
+    CHECK(f.result_text() == "error -32602");
+  }
+  SECTION("cannot go as an interaction: a tool error, and nothing sent") {
+    Fixture f(wire);
+    f.client.initialize(kPrompt);
+    f.client.request(1, "tools/call", {{"name", "raw"}, {"arguments", {{"params", params}}}});
+    const auto r = f.next();
+    REQUIRE(r["id"] == 1);
+    CHECK(r["result"]["isError"] == true);
+    CHECK(r["result"]["content"][0]["text"].get<std::string>().find("params.mode") != std::string::npos);
+  }
+}

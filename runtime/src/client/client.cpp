@@ -73,7 +73,7 @@ ElicitationRequest read_request(const nlohmann::json& params, const nlohmann::or
     return r;
   }
   if (const auto m = params.find("message"); m != params.end() && m->is_string()) r.message = m->get<std::string>();
-  r.url_mode = params.value("mode", std::string()) == "url";
+  r.url_mode = params.value("mode", nlohmann::json()) == "url";  // a non-string mode is not URL mode, and no throw
   if (r.url_mode) {
     if (const auto u = params.find("url"); u != params.end() && u->is_string()) r.url = u->get<std::string>();
     if (const auto e = params.find("elicitationId"); e != params.end() && e->is_string())

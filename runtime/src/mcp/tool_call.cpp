@@ -108,8 +108,9 @@ nlohmann::json capability_for(const std::string& method, const nlohmann::ordered
   if (method == "sampling/createMessage") return {{"sampling", nlohmann::json::object()}};
   if (method == "roots/list") return {{"roots", nlohmann::json::object()}};
   if (method == "elicitation/create") {
-    const auto mode = params.is_object() ? params.value("mode", std::string("form")) : std::string("form");
-    return {{"elicitation", {{mode == "url" ? "url" : "form", nlohmann::json::object()}}}};
+    // A json default: a `mode` that is not a string must not throw here (it is the client's to refuse).
+    const bool url = params.is_object() && params.value("mode", nlohmann::ordered_json()) == "url";
+    return {{"elicitation", {{url ? "url" : "form", nlohmann::json::object()}}}};
   }
   return nlohmann::json::object();
 }
@@ -194,7 +195,8 @@ std::vector<RequestOutcome> ToolCall::request_inputs(std::vector<InputRequest> r
     if (r.method == "elicitation/create") {
       // A URL-mode elicitationId is this session's, so complete_url_elicitation() works for it.
       const auto id = r.params.is_object() ? r.params.find("elicitationId") : r.params.end();
-      if (r.params.is_object() && id != r.params.end() && id->is_string() && r.params.value("mode", "") == "url")
+      if (r.params.is_object() && id != r.params.end() && id->is_string() &&
+          r.params.value("mode", nlohmann::ordered_json()) == "url")
         session_.add_url_elicitation(id->get<std::string>());
       if (interaction) {
         detail::send_elicitation_as_interaction(session_, r.params, std::move(done), options);

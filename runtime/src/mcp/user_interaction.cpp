@@ -154,7 +154,10 @@ std::optional<RequestId> detail::send_elicitation_as_interaction(ServerSession& 
   if (const auto meta = params.find("_meta"); meta != params.end() && meta->is_object()) options.meta = *meta;
   const auto& message = params["message"].get_ref<const std::string&>();
   if (!is_url_mode(params))
-    return send_interaction_prompt(session, message, params["requestedSchema"].dump(), std::move(on_outcome), options);
+    return send_interaction_prompt(
+        session, message,
+        params["requestedSchema"].dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace),
+        std::move(on_outcome), options);
   UrlElicitation e{params["elicitationId"].get<std::string>(), params["url"].get<std::string>(), message};
   session.add_interaction(e.elicitation_id);
   return send_interaction_ua(session, e, std::move(on_outcome), options);
