@@ -106,10 +106,15 @@ std::optional<Interaction> parse_interaction(const nlohmann::ordered_json& param
 std::optional<Interaction> parse_interaction_required(const RpcError& error);
 
 namespace detail {
-/// Sends interaction/create type "ua" for `e` (id = e.elicitation_id); `on_outcome` gets the
-/// translated outcome (translate_interaction_outcome).
+/// Registers `e.elicitation_id` as a running interaction of `session` and sends interaction/create
+/// type "ua" for `e` (id = e.elicitation_id); `on_outcome` gets the translated outcome
+/// (translate_interaction_outcome).
 std::optional<RequestId> send_interaction_ua(ServerSession& session, const UrlElicitation& e,
                                              ResponseHandler on_outcome, const ElicitOptions& options);
+
+/// Whether elicitation/create params ask for URL mode (`mode` is "url"); false for params that
+/// are not an object or a `mode` that is not a string. Never throws.
+bool is_url_mode(const nlohmann::ordered_json& params);
 
 /// Why untyped elicitation/create params (MCP 2025-11-25, Elicitation, "Creating Elicitation
 /// Requests") cannot be sent as an interaction, or "" when they can: form mode (`mode` absent or

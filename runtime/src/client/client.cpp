@@ -199,6 +199,9 @@ struct Client::Impl {
   }
 
   bool has_handler() const { return fallback || !form_handlers.empty(); }
+  // URL requests are declared and answered only with url_elicitation on and a handler that sees
+  // them (form handlers never do).
+  bool handles_url() const { return options.url_elicitation && fallback; }
 
   nlohmann::json capabilities() const {
     nlohmann::json caps = nlohmann::json::object();
@@ -206,12 +209,12 @@ struct Client::Impl {
     if (options.user_interaction) {
       // The draft's capability; progress is not declared: this client sends no interaction/notify.
       nlohmann::json types{"prompt"};
-      if (options.url_elicitation && fallback) types.push_back("ua");
+      if (handles_url()) types.push_back("ua");
       caps["userInteraction"] = {{"types", types}};
       return caps;
     }
     nlohmann::json elicitation{{"form", nlohmann::json::object()}};
-    if (options.url_elicitation && fallback) elicitation["url"] = nlohmann::json::object();
+    if (handles_url()) elicitation["url"] = nlohmann::json::object();
     caps["elicitation"] = elicitation;
     return caps;
   }
@@ -251,7 +254,7 @@ struct Client::Impl {
                           const Responder& out) {
     std::string why;
     const auto interaction = parse_interaction(nlohmann::ordered_json(params), &why);
-    if (!interaction || (interaction->type == "ua" && !(options.url_elicitation && fallback))) {
+    if (!interaction || (interaction->type == "ua" && !handles_url())) {
       // A type this client did not list, or params without the draft's shape.
       out.error({error_code::invalid_params,
                  "Invalid params: " + (interaction ? std::string("interaction type not supported") : why),
@@ -262,8 +265,7 @@ struct Client::Impl {
     nlohmann::ordered_json ordered;
     const bool prompt = interaction->type == "prompt";
     if (prompt) {
-      as_elicitation = {
-          {"mode", "form"}, {"message", interaction->message}, {"requestedSchema", params["interaction"]["schema"]}};
+      as_elicitation = {{"mode", "form"}, {"message", interaction->message}, {"requestedSchema", interaction->schema}};
       const auto schema = ordered_at(text, {"params", "interaction", "schema"});
       if (!schema.is_null()) ordered = {{"requestedSchema", schema}};
     } else {

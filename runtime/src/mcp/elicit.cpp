@@ -389,7 +389,6 @@ std::optional<RequestId> elicit_url_async(ServerSession& mcp, std::string_view m
     // The dialect: interaction/create type "ua", the elicitationId as interaction id. Accepted
     // means the client opened the URL (consent); the interaction runs until
     // complete_url_elicitation().
-    mcp.add_interaction(e.elicitation_id);
     return detail::send_interaction_ua(
         mcp, e,
         [on_done = std::move(on_done), id = e.elicitation_id](RequestOutcome o) {

@@ -7,9 +7,9 @@
 #include <stdexcept>
 #include <variant>
 
+#include "completion_request.hpp"
 #include "elicit/typed_tool.hpp"
 #include "elicit/user_interaction.hpp"
-#include "completion_request.hpp"
 #include "listen_streams.hpp"
 
 namespace elicit {

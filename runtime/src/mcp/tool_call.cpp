@@ -108,9 +108,8 @@ nlohmann::json capability_for(const std::string& method, const nlohmann::ordered
   if (method == "sampling/createMessage") return {{"sampling", nlohmann::json::object()}};
   if (method == "roots/list") return {{"roots", nlohmann::json::object()}};
   if (method == "elicitation/create") {
-    // A json default: a `mode` that is not a string must not throw here (it is the client's to refuse).
-    const bool url = params.is_object() && params.value("mode", nlohmann::ordered_json()) == "url";
-    return {{"elicitation", {{url ? "url" : "form", nlohmann::json::object()}}}};
+    // A `mode` that is not a string is the client's to refuse: it asks for form mode here.
+    return {{"elicitation", {{detail::is_url_mode(params) ? "url" : "form", nlohmann::json::object()}}}};
   }
   return nlohmann::json::object();
 }
@@ -194,9 +193,8 @@ std::vector<RequestOutcome> ToolCall::request_inputs(std::vector<InputRequest> r
     auto done = [p](RequestOutcome o) { p->set_value(std::move(o)); };
     if (r.method == "elicitation/create") {
       // A URL-mode elicitationId is this session's, so complete_url_elicitation() works for it.
-      const auto id = r.params.is_object() ? r.params.find("elicitationId") : r.params.end();
-      if (r.params.is_object() && id != r.params.end() && id->is_string() &&
-          r.params.value("mode", nlohmann::ordered_json()) == "url")
+      const auto id = r.params.find("elicitationId");  // end() when params are not an object
+      if (id != r.params.end() && id->is_string() && detail::is_url_mode(r.params))
         session_.add_url_elicitation(id->get<std::string>());
       if (interaction) {
         detail::send_elicitation_as_interaction(session_, r.params, std::move(done), options);

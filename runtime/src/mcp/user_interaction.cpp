@@ -117,16 +117,16 @@ std::optional<RequestId> detail::send_interaction_ua(ServerSession& session, con
   }
   params += '}';
   close_params(params, options);
+  session.add_interaction(e.elicitation_id);
   auto handler = ending(session, e.elicitation_id, false, std::move(on_outcome));
   return send_scoped_request(session.rpc(), "interaction/create", std::move(params), std::move(handler), options);
 }
 
-namespace {
-bool is_url_mode(const nlohmann::ordered_json& params) {
+bool detail::is_url_mode(const nlohmann::ordered_json& params) {
+  // find() is end() on a non-object; comparing with a JSON value never throws on a non-string.
   const auto mode = params.find("mode");
   return mode != params.end() && *mode == "url";
 }
-}  // namespace
 
 std::string detail::elicitation_params_problem(const nlohmann::ordered_json& params) {
   if (!params.is_object()) return "elicitation/create params must be an object";
@@ -159,7 +159,6 @@ std::optional<RequestId> detail::send_elicitation_as_interaction(ServerSession& 
         params["requestedSchema"].dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace),
         std::move(on_outcome), options);
   UrlElicitation e{params["elicitationId"].get<std::string>(), params["url"].get<std::string>(), message};
-  session.add_interaction(e.elicitation_id);
   return send_interaction_ua(session, e, std::move(on_outcome), options);
 }
 
