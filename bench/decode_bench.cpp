@@ -12,7 +12,7 @@
 #include <string>
 #include <vector>
 
-#include <elicit/elicit.hpp>
+#include <elicit/elicitation.hpp>
 #include <nlohmann/json.hpp>
 
 #include "contact_form.hpp"

@@ -1,5 +1,5 @@
-// Form elicitations round-tripped over the in-memory transport: a server-side Session sends
-// elicitation/create for a generated type, a client-side Session answers accept with content,
+// Form elicitations round-tripped over the in-memory transport: a server-side jsonrpc::Connection sends
+// elicitation/create for a generated type, a client-side jsonrpc::Connection answers accept with content,
 // and the server decodes and validates it into the typed value. Also: the server's heap per
 // pending elicitation with 10,000 in flight.
 //
@@ -17,8 +17,8 @@
 #include <mutex>
 #include <utility>
 
-#include <elicit/elicit.hpp>
-#include <elicit/memory_transport.hpp>
+#include <elicit/elicitation.hpp>
+#include <elicit/jsonrpc/memory_transport.hpp>
 
 #include "contact_information.hpp"
 
@@ -44,11 +44,11 @@ double process_cpu_seconds() {
 
 struct Pair {
   Pair() : ends(elicit::MemoryTransport::pair()) {
-    elicit::SessionOptions options;
+    elicit::jsonrpc::ConnectionOptions options;
     options.max_pending_requests = 4096;  // above every window measured
-    server_rpc = std::make_unique<elicit::Session>(*ends.first, options);
-    server = std::make_unique<elicit::ServerSession>(*server_rpc);
-    client = std::make_unique<elicit::Session>(*ends.second);
+    server_rpc = std::make_unique<elicit::jsonrpc::Connection>(*ends.first, options);
+    server = std::make_unique<elicit::SessionState>(*server_rpc);
+    client = std::make_unique<elicit::jsonrpc::Connection>(*ends.second);
     // The client answers every request with a document it builds afresh, member by member (nested
     // initializer lists would make nlohmann build each member twice, as a two-element array first:
     // half of this stand-in client's allocations, which no runtime change can touch).
@@ -72,9 +72,9 @@ struct Pair {
     server_rpc.reset();
   }
   std::pair<std::unique_ptr<elicit::MemoryTransport>, std::unique_ptr<elicit::MemoryTransport>> ends;
-  std::unique_ptr<elicit::Session> server_rpc;
-  std::unique_ptr<elicit::ServerSession> server;  // the MCP state (capabilities) over server_rpc
-  std::unique_ptr<elicit::Session> client;
+  std::unique_ptr<elicit::jsonrpc::Connection> server_rpc;
+  std::unique_ptr<elicit::SessionState> server;  // the MCP state (capabilities) over server_rpc
+  std::unique_ptr<elicit::jsonrpc::Connection> client;
 };
 
 // Counts completions and wakes the benchmark thread once all have arrived.
@@ -189,7 +189,7 @@ BENCHMARK(BM_FormElicitationFromAnotherThread)
     ->Unit(benchmark::kMillisecond);
 
 // A client that never answers: sent messages are counted and dropped, so the heap that grows is the
-// server Session's own (pending entries, callbacks, timers), not a peer's.
+// server jsonrpc::Connection's own (pending entries, callbacks, timers), not a peer's.
 class SilentTransport final : public elicit::Transport {
  public:
   void start(MessageHandler, CloseHandler on_close) override { on_close_ = std::move(on_close); }
@@ -206,16 +206,16 @@ class SilentTransport final : public elicit::Transport {
 std::size_t heap_in_use() { return mallinfo2().uordblks; }
 
 // Heap bytes per pending elicitation: 10,000 typed form elicitations with a 1-hour timeout (so each
-// also holds a timer entry) waiting at once on one server Session.
+// also holds a timer entry) waiting at once on one server jsonrpc::Connection.
 void BM_PendingElicitationMemory(benchmark::State& state) {
   const auto pending = static_cast<int>(state.range(0));
   double per_pending = 0;
   for (auto _ : state) {
     SilentTransport transport;
-    elicit::SessionOptions session_options;
+    elicit::jsonrpc::ConnectionOptions session_options;
     session_options.max_pending_requests = static_cast<std::size_t>(pending);  // the default (1,024) is below it
-    elicit::Session rpc(transport, session_options);
-    elicit::ServerSession server(rpc);
+    elicit::jsonrpc::Connection rpc(transport, session_options);
+    elicit::SessionState server(rpc);
     server.set_client_capabilities(elicit::ClientCapabilities::from_json({{"elicitation", nlohmann::json::object()}}));
     rpc.start();
     elicit::ElicitOptions options;

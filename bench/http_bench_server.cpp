@@ -10,7 +10,7 @@
 #include <cstring>
 #include <iostream>
 
-#include <elicit/http_server.hpp>
+#include <elicit/http/server.hpp>
 
 #include "github_username.hpp"
 #include "sample_tools.hpp"
@@ -34,27 +34,26 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // before any thread starts: only sigwait sees them
 
-  auto setup = [minimal](elicit::Server& server) {
+  auto setup = [minimal](elicit::ServerSession& server) {
     if (!minimal) add_sample_tools(server);
-    server.add_tool(elicit::Tool{
-        "github_username_async",
-        "Asks for a GitHub username, holding no thread while the user answers",
-        {{"type", "object"}},
-        std::nullopt,
-        nullptr,
-        [](std::shared_ptr<elicit::ToolCall> call) {
-          call->elicit_async<bench::GithubUsername>([call](elicit::Outcome<bench::GithubUsername> o) {
-            if (o) {
-              call->reply(elicit::ToolResult::text("accept: " + nlohmann::json(*o.value).dump()));
-            } else {
-              call->reply(elicit::ToolResult::error(std::string(elicit::to_string(o.status))));
-            }
-          });
-        }});
+    server.add_tool(
+        elicit::Tool{"github_username_async",
+                     "Asks for a GitHub username, holding no thread while the user answers",
+                     {{"type", "object"}},
+                     std::nullopt,
+                     nullptr,
+                     [](std::shared_ptr<elicit::RequestContext> call) {
+                       call->elicit_async<bench::GithubUsername>([call](elicit::Outcome<bench::GithubUsername> o) {
+                         if (o) {
+                           call->reply(elicit::ToolResult::text("accept: " + nlohmann::json(*o.value).dump()));
+                         } else {
+                           call->reply(elicit::ToolResult::error(std::string(elicit::to_string(o.status))));
+                         }
+                       });
+                     }});
   };
-  elicit::StreamableHttpServer server({"elicitgen-bench-server", "0.1.0", "elicitgen sample server + async tool",
-                                       std::nullopt},
-                                      setup, options);
+  elicit::StreamableHttpServer server(
+      {"elicitgen-bench-server", "0.1.0", "elicitgen sample server + async tool", std::nullopt}, setup, options);
   server.start();
   std::cout << "http://127.0.0.1:" << server.port() << options.path << std::endl;
   int received = 0;

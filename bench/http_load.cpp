@@ -15,7 +15,7 @@
 //   elicit_http_load roundtrip --in-flight K [options] -- SERVER COMMAND...
 //     K callers (each with a call connection and an answer connection, over --sessions sessions) loop:
 //     tools/call, read elicitation/create, POST the answer, read the result; for --seconds seconds.
-//   elicit_http_load modern --in-flight K [options] -- SERVER COMMAND...
+//   elicit_http_load 2026-07-28 --in-flight K [options] -- SERVER COMMAND...
 //     MCP 2026-07-28 multi round-trip requests over stateless HTTP: K callers, each on one keep-alive
 //     connection, loop: POST tools/call (no session; MCP-Protocol-Version, Mcp-Method, Mcp-Name
 //     headers; params._meta with protocolVersion, clientInfo, clientCapabilities {elicitation: {}}),
@@ -23,8 +23,8 @@
 //     elicitation/create, POST the retry (new id, inputResponses under that key, requestState
 //     echoed), expect a complete result naming the user. Round trips (2 HTTP requests each) per
 //     second over --seconds after --warmup seconds (default 1; each round counted by the share of its
-//     time inside the window), latency, the server's and this process's CPU time in that window, and failures (a failed round is counted, reported, and its
-//     caller goes on with a new connection; "ok" is false when there was any).
+//     time inside the window), latency, the server's and this process's CPU time in that window, and failures (a failed
+//     round is counted, reported, and its caller goes on with a new connection; "ok" is false when there was any).
 //
 // Options: --tool NAME (default github_username), --samples S (new-client samples, default 100),
 //   --openers C (sessions opened at once, default 64), --sessions S (roundtrip, default 1),
@@ -45,6 +45,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <dirent.h>
 #include <algorithm>
 #include <cctype>
 #include <chrono>
@@ -52,7 +53,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <deque>
-#include <dirent.h>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -88,7 +88,7 @@ using nlohmann::json;
 using Clock = std::chrono::steady_clock;
 
 constexpr const char* kProtocolVersion = "2025-11-25";
-constexpr const char* kModernVersion = "2026-07-28";
+constexpr const char* kStatelessVersion = "2026-07-28";
 
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
 
@@ -202,7 +202,8 @@ std::optional<Child> start_server(const std::vector<std::string>& args, const st
       line += ch;
     }
     close(out[0]);  // the sample server writes nothing more to stdout
-    if (line.rfind("http://", 0) != 0) return error = "no endpoint URL on the server's stdout: '" + line + "'", std::nullopt;
+    if (line.rfind("http://", 0) != 0)
+      return error = "no endpoint URL on the server's stdout: '" + line + "'", std::nullopt;
     c.url = line;
     return c;
   }
@@ -265,7 +266,7 @@ class Conn {
     stream_.socket().set_option(tcp::no_delay(true));
   }
 
-  /// POSTs one JSON-RPC message (`headers`: more header fields, e.g. a modern request's).
+  /// POSTs one JSON-RPC message (`headers`: more header fields, e.g. a 2026-07-28 request's).
   awaitable<void> post(const std::string& body, const std::string& session,
                        std::vector<std::pair<std::string, std::string>> headers = {}) {
     http::request<http::string_body> req{http::verb::post, ep_.path, 11};
@@ -405,7 +406,8 @@ awaitable<void> notify_initialized(Conn& c, const std::string& session) {
   co_await c.post(kInitialized, session);
   const int status = co_await c.read_head();
   co_await c.read_to_end();
-  if (status != 202 && status != 200) throw std::runtime_error("notifications/initialized: HTTP " + std::to_string(status));
+  if (status != 202 && status != 200)
+    throw std::runtime_error("notifications/initialized: HTTP " + std::to_string(status));
 }
 
 // A new session on `c`: initialize + notifications/initialized. Its id.
@@ -422,15 +424,15 @@ awaitable<std::string> open_session(Conn& c) {
 awaitable<json> read_elicitation(Conn& c) {
   while (auto m = co_await c.next_message()) {
     if (m->value("method", "") == "elicitation/create") co_return *m;
-    if (m->contains("result") || m->contains("error")) throw std::runtime_error("call ended without eliciting: " + m->dump());
+    if (m->contains("result") || m->contains("error"))
+      throw std::runtime_error("call ended without eliciting: " + m->dump());
   }
   throw std::runtime_error("the call's stream ended without an elicitation");
 }
 
 json answer_for(const json& elicitation, const std::string& user) {
-  return {{"jsonrpc", "2.0"},
-          {"id", elicitation["id"]},
-          {"result", {{"action", "accept"}, {"content", {{"name", user}}}}}};
+  return {
+      {"jsonrpc", "2.0"}, {"id", elicitation["id"]}, {"result", {{"action", "accept"}, {"content", {{"name", user}}}}}};
 }
 
 // True when the call succeeded and its text content names `user` ("user12", not "user123").
@@ -645,8 +647,8 @@ class Run {
     gate_.cancel();
     for (int i = 0; i < o_.answerers; ++i) net::co_spawn(ioc_, answerer(), net::detached);
     // Calls that were not waiting yet (a server that queues them) keep coming: quiet bound 30 s.
-    co_await wait_for([&] { return ended_ >= calls_sent_; }, [&] { return ended_; },
-                      std::chrono::seconds(300), std::chrono::seconds(30));
+    co_await wait_for([&] { return ended_ >= calls_sent_; }, [&] { return ended_; }, std::chrono::seconds(300),
+                      std::chrono::seconds(30));
     finished_ = true;
     answers_ready_.cancel();
     out["answer_ms"] = ms_since(t_answer);
@@ -710,28 +712,28 @@ class Run {
     out["resources"] = resources();
   }
 
-  // ---- modern mode: MCP 2026-07-28 multi round-trip requests over stateless HTTP
+  // ---- 2026-07-28 mode: MCP 2026-07-28 multi round-trip requests over stateless HTTP
 
-  // A modern tools/call: no session; the era, the client and its capabilities in params._meta (as the
+  // A 2026-07-28 tools/call: no session; the era, the client and its capabilities in params._meta (as the
   // conformance suite sends them, tests/conformance-2026/SCENARIOS.md 2.1); `extra` adds members to
   // params (the retry's inputResponses and requestState). Built by hand: the client thread is shared
   // with JSON parsing of every response and must not be what limits the rate.
-  std::string modern_call(int id, const std::string& extra) const {
+  std::string stateless_call(int id, const std::string& extra) const {
     static const std::string meta =
-        R"("_meta":{"io.modelcontextprotocol/protocolVersion":")" + std::string(kModernVersion) +
+        R"("_meta":{"io.modelcontextprotocol/protocolVersion":")" + std::string(kStatelessVersion) +
         R"(","io.modelcontextprotocol/clientInfo":{"name":"elicit_http_load","version":"1"},)"
         R"("io.modelcontextprotocol/clientCapabilities":{"elicitation":{}}})";
     return R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":"tools/call","params":{"name":)" +
            json(o_.tool).dump() + R"(,"arguments":{})" + extra + "," + meta + "}}";
   }
 
-  // POSTs a modern request and reads its response (JSON or SSE) to the end of the body.
-  awaitable<json> modern_request(Conn& c, int id, const std::string& extra) {
+  // POSTs a 2026-07-28 request and reads its response (JSON or SSE) to the end of the body.
+  awaitable<json> stateless_request(Conn& c, int id, const std::string& extra) {
     std::vector<std::pair<std::string, std::string>> headers;  // (a braced list here trips GCC's coroutines)
-    headers.emplace_back("MCP-Protocol-Version", kModernVersion);
+    headers.emplace_back("MCP-Protocol-Version", kStatelessVersion);
     headers.emplace_back("Mcp-Method", "tools/call");
     headers.emplace_back("Mcp-Name", o_.tool);
-    co_await c.post(modern_call(id, extra), "", std::move(headers));
+    co_await c.post(stateless_call(id, extra), "", std::move(headers));
     const int status = co_await c.read_head();
     if (status != 200) {
       std::string body;
@@ -775,15 +777,15 @@ class Run {
 
   // The retry's additions to params: the answer under the asked key, the state echoed verbatim.
   static std::string retry_extra(const Asked& a, const std::string& user) {
-    std::string extra = R"(,"inputResponses":{)" + json(a.key).dump() +
-                        R"(:{"action":"accept","content":{"name":")" + user + R"("}}})";
+    std::string extra =
+        R"(,"inputResponses":{)" + json(a.key).dump() + R"(:{"action":"accept","content":{"name":")" + user + R"("}}})";
     if (a.state) extra += R"(,"requestState":)" + json(*a.state).dump();
     return extra;
   }
 
   // One caller: on one keep-alive connection, round trip after round trip until `end` (a failed round
   // is counted, its connection dropped and a new one made after 10 ms).
-  awaitable<void> modern_caller(int slot, Clock::time_point end) {
+  awaitable<void> stateless_caller(int slot, Clock::time_point end) {
     std::unique_ptr<Conn> c;
     while (Clock::now() < end) {
       const auto t = Clock::now();
@@ -795,9 +797,9 @@ class Run {
         c->deadline(std::chrono::seconds(30));  // one round's bound
         const int id = ++next_id_;
         const std::string user = "user" + std::to_string(id);
-        const auto asked = input_required_of(co_await modern_request(*c, id, ""));
+        const auto asked = input_required_of(co_await stateless_request(*c, id, ""));
         const int retry_id = ++next_id_;
-        const auto done = co_await modern_request(*c, retry_id, retry_extra(asked, user));
+        const auto done = co_await stateless_request(*c, retry_id, retry_extra(asked, user));
         if (!done.contains("result") || done["result"].value("resultType", "") != "complete" ||
             !result_names(done, user))
           throw std::runtime_error("retry: not a complete result naming " + user + ": " + done.dump().substr(0, 300));
@@ -815,11 +817,11 @@ class Run {
     ++callers_done_;
   }
 
-  awaitable<void> modern_mode() {
+  awaitable<void> stateless_mode() {
     const auto start = Clock::now();
     const auto warm_end = start + std::chrono::milliseconds(static_cast<long>(o_.warmup * 1000));
     const auto end = warm_end + std::chrono::milliseconds(static_cast<long>(o_.seconds * 1000));
-    for (int i = 0; i < o_.in_flight; ++i) net::co_spawn(ioc_, modern_caller(i, end), net::detached);
+    for (int i = 0; i < o_.in_flight; ++i) net::co_spawn(ioc_, stateless_caller(i, end), net::detached);
     // The measured window: after the warm-up (connections made, a JIT warmed), up to `end`; the
     // counts and CPU times are read at its two ends.
     struct Mark {
@@ -837,8 +839,9 @@ class Run {
     timer.expires_at(end);
     co_await timer.async_wait(use_awaitable);
     const Mark b = mark();
-    co_await wait_for([&] { return callers_done_ == o_.in_flight; }, [&] { return completed_ + failures_ + callers_done_; },
-                      std::chrono::seconds(60), std::chrono::seconds(35));
+    co_await wait_for([&] { return callers_done_ == o_.in_flight; },
+                      [&] { return completed_ + failures_ + callers_done_; }, std::chrono::seconds(60),
+                      std::chrono::seconds(35));
     const double secs = std::chrono::duration<double>(b.at - a.at).count();
     const int measured = b.completed - a.completed;
     // Round trips done in the window, each counted by the share of its time that fell inside it: with
@@ -879,7 +882,7 @@ class Run {
       if (o_.mode == "wait") {
         co_await wait_mode();
       } else if (o_.mode == "modern") {
-        co_await modern_mode();
+        co_await stateless_mode();
       } else {
         co_await roundtrip_mode();
       }
@@ -917,7 +920,7 @@ class Run {
   net::steady_timer answers_ready_;
   std::deque<int> answer_queue_;
   std::vector<double> latencies_;
-  std::vector<std::pair<Clock::time_point, Clock::time_point>> rounds_;  // modern: start and end of each
+  std::vector<std::pair<Clock::time_point, Clock::time_point>> rounds_;  // 2026-07-28: start and end of each
 };
 
 int usage() {
@@ -943,19 +946,32 @@ int main(int argc, char** argv) {
     }
     if (i + 1 >= argc) return usage();
     const std::string v = argv[++i];
-    if (a == "--users") o.users = std::atoi(v.c_str());
-    else if (a == "--in-flight") o.in_flight = std::atoi(v.c_str());
-    else if (a == "--sessions") o.sessions = std::atoi(v.c_str());
-    else if (a == "--seconds") o.seconds = std::atof(v.c_str());
-    else if (a == "--warmup") o.warmup = std::atof(v.c_str());
-    else if (a == "--samples") o.samples = std::atoi(v.c_str());
-    else if (a == "--openers") o.openers = std::atoi(v.c_str());
-    else if (a == "--tool") o.tool = v;
-    else if (a == "--port-env") o.port_env = v;
-    else if (a == "--server-log") o.server_log = v;
-    else if (a == "--deadline") o.deadline = std::atof(v.c_str());
-    else if (a == "--quiet") o.quiet = std::atoi(v.c_str());
-    else return usage();
+    if (a == "--users")
+      o.users = std::atoi(v.c_str());
+    else if (a == "--in-flight")
+      o.in_flight = std::atoi(v.c_str());
+    else if (a == "--sessions")
+      o.sessions = std::atoi(v.c_str());
+    else if (a == "--seconds")
+      o.seconds = std::atof(v.c_str());
+    else if (a == "--warmup")
+      o.warmup = std::atof(v.c_str());
+    else if (a == "--samples")
+      o.samples = std::atoi(v.c_str());
+    else if (a == "--openers")
+      o.openers = std::atoi(v.c_str());
+    else if (a == "--tool")
+      o.tool = v;
+    else if (a == "--port-env")
+      o.port_env = v;
+    else if (a == "--server-log")
+      o.server_log = v;
+    else if (a == "--deadline")
+      o.deadline = std::atof(v.c_str());
+    else if (a == "--quiet")
+      o.quiet = std::atoi(v.c_str());
+    else
+      return usage();
   }
   for (; i < argc; ++i) o.server.emplace_back(argv[i]);
   if (o.server.empty() || o.users < 1 || o.in_flight < 1 || o.sessions < 1 || o.samples < 0 || o.seconds <= 0 ||

@@ -8,8 +8,8 @@
 #include <string>
 #include <string_view>
 
-#include <elicit/elicit.hpp>
-#include <elicit/schema.hpp>
+#include <elicit/content/schema.hpp>
+#include <elicit/elicitation.hpp>
 
 #include "contact_information.hpp"
 #include "sep1330_enums.hpp"

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include <elicit/schema.hpp>
+#include <elicit/content/schema.hpp>
 
 #include "emit.hpp"
 #include "plan.hpp"

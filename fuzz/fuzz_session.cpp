@@ -1,8 +1,8 @@
-// libFuzzer: any bytes as a stream of JSON-RPC lines from a client -> a Server whose tool elicits.
+// libFuzzer: any bytes as a stream of JSON-RPC lines from a client -> a ServerSession whose tool elicits.
 // Every line is delivered synchronously on the fuzzer's thread. Must never crash; every request
-// must get at most one answer. The lines go to two servers: one that may be initialized (legacy
+// must get at most one answer. The lines go to two servers: one that may be initialized (2025-11-25
 // session), and one that never sees `initialize`, so MCP 2026-07-28 requests (input-required
-// results, inputResponses, requestState) stay modern for the whole run. Each line is also read
+// results, inputResponses, requestState) stay 2026-07-28 for the whole run. Each line is also read
 // by the runtime's fast JSON path, which must agree with nlohmann exactly (document, types, and
 // bytes written back).
 #include <cstddef>
@@ -42,8 +42,8 @@ class DirectTransport final : public elicit::Transport {
   CloseHandler on_close_;
 };
 
-elicit::ServerOptions quiet_options() {
-  elicit::ServerOptions o;
+elicit::ServerSessionOptions quiet_options() {
+  elicit::ServerSessionOptions o;
   o.worker_threads = 1;
   o.session.log = [](std::string_view) {};
   return o;
@@ -52,28 +52,28 @@ elicit::ServerOptions quiet_options() {
 // One server for the whole run: state (capabilities, pending elicitations) carries across inputs.
 struct Fixture {
   DirectTransport transport;
-  elicit::Server server{transport, {"fuzz", "1"}, quiet_options()};
+  elicit::ServerSession server{transport, {"fuzz", "1"}, quiet_options()};
   Fixture() {
     server.add_tool({"ask",
                      "asks a username",
                      {{"type", "object"}},
                      std::nullopt,
                      nullptr,
-                     [](std::shared_ptr<elicit::ToolCall> call) {
+                     [](std::shared_ptr<elicit::RequestContext> call) {
                        elicit::elicit_async<samples::GithubUsername>(
-                           call->session(), "Your GitHub username?",
+                           call->state(), "Your GitHub username?",
                            [call](elicit::Outcome<samples::GithubUsername> o) {
                              call->reply(elicit::ToolResult::text(o ? o.value->name : "none"));
                            },
                            call->elicit_options());
                      }});
-    // Both eras through ToolCall: replays in the modern era.
+    // Both eras through RequestContext: replays in the 2026-07-28 era.
     server.add_tool({"ask_typed",
                      "asks a username, then a second one",
                      {{"type", "object"}},
                      std::nullopt,
                      nullptr,
-                     [](std::shared_ptr<elicit::ToolCall> call) {
+                     [](std::shared_ptr<elicit::RequestContext> call) {
                        call->elicit_async<samples::GithubUsername>(
                            "Your GitHub username?", [call](elicit::Outcome<samples::GithubUsername> first) {
                              if (!first) {
@@ -118,7 +118,7 @@ bool same(const nlohmann::json& a, const nlohmann::json& b) {
 // The JSON-RPC members the fast path read must be the document's.
 void check_fast_envelope(std::string_view text) {
   elicit::detail::PlainEnvelope e;
-  if (!elicit::detail::parse_plain_envelope(text, e)) return;
+  if (!elicit::jsonrpc::detail::parse_plain_envelope(text, e)) return;
   nlohmann::json j;
   try {
     j = nlohmann::json::parse(text.begin(), text.end());
@@ -145,7 +145,7 @@ void check_fast_envelope(std::string_view text) {
 void check_fast_json(std::string_view text) {
   check_fast_envelope(text);
   nlohmann::json fast;
-  if (!elicit::detail::parse_plain_json(text, fast)) return;
+  if (!elicit::jsonrpc::detail::parse_plain_json(text, fast)) return;
   nlohmann::json reference;
   try {
     reference = nlohmann::json::parse(text.begin(), text.end());
@@ -154,7 +154,7 @@ void check_fast_json(std::string_view text) {
   }
   if (!same(fast, reference)) __builtin_trap();
   std::string written;
-  elicit::detail::append_dump(written, reference);
+  elicit::jsonrpc::detail::append_dump(written, reference);
   if (written != reference.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)) __builtin_trap();
 }
 
@@ -164,14 +164,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   // Never destroyed: at exit, the generated types' static schemas may be gone before a fixture whose
   // closing session would fail pending elicitations into callbacks that use them.
   static Fixture& f = *new Fixture;
-  static Fixture& modern = *new Fixture;
+  static Fixture& stateless = *new Fixture;
   std::string_view rest(reinterpret_cast<const char*>(data), size);
   while (!rest.empty()) {
     const auto nl = rest.find('\n');
     const std::string line(rest.substr(0, nl));
     check_fast_json(line);
     f.transport.deliver(line);
-    if (line.find("initialize") == std::string::npos) modern.transport.deliver(line);
+    if (line.find("initialize") == std::string::npos) stateless.transport.deliver(line);
     if (nl == std::string_view::npos) break;
     rest.remove_prefix(nl + 1);
   }

@@ -2,8 +2,8 @@
 
 #include "names.hpp"
 
-#include <elicit/checks.hpp>
-#include <elicit/json_depth.hpp>
+#include <elicit/content/checks.hpp>
+#include <elicit/content/json_depth.hpp>
 
 #include <algorithm>
 #include <fstream>

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include <elicit/schema.hpp>
+#include <elicit/content/schema.hpp>
 
 #include "diagnostics.hpp"
 

@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <elicit/schema.hpp>
+#include <elicit/content/schema.hpp>
 
 #include "diagnostics.hpp"
 #include "load.hpp"

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdint>
 
-#include <elicit/checks.hpp>
+#include <elicit/content/checks.hpp>
 
 #include "cpp_text.hpp"
 #include "elicitgen_version.hpp"

@@ -12,7 +12,7 @@
 #include <thread>
 #include <vector>
 
-#include <elicit/content.hpp>
+#include <elicit/content_blocks.hpp>
 #include <nlohmann/json.hpp>
 
 #include "sample_tools.hpp"
@@ -20,8 +20,8 @@
 namespace {
 
 using elicit::LoggingLevel;
+using elicit::RequestContext;
 using elicit::Tool;
-using elicit::ToolCall;
 using elicit::ToolResult;
 namespace content = elicit::content;
 using nlohmann::json;
@@ -81,49 +81,53 @@ std::string wav_silence() {
 
 }  // namespace
 
-void add_conformance_fixtures(elicit::Server& server) {
-  server.add_tool(blocking("test_simple_text", "Returns a text content block",
-                           [](ToolCall&) { return ToolResult::text("This is a simple text response for testing."); }));
+void add_conformance_fixtures(elicit::ServerSession& server) {
+  server.add_tool(blocking("test_simple_text", "Returns a text content block", [](RequestContext&) {
+    return ToolResult::text("This is a simple text response for testing.");
+  }));
   server.add_tool(blocking("test_image_content", "Returns an image content block (a 1x1 PNG)",
-                           [](ToolCall&) { return ToolResult::of({content::image(png_1x1(), "image/png")}); }));
-  server.add_tool(blocking("test_audio_content", "Returns an audio content block (a short WAV)",
-                           [](ToolCall&) { return ToolResult::of({content::audio(wav_silence(), "audio/wav")}); }));
-  server.add_tool(blocking("test_embedded_resource", "Returns an embedded text resource", [](ToolCall&) {
+                           [](RequestContext&) { return ToolResult::of({content::image(png_1x1(), "image/png")}); }));
+  server.add_tool(blocking("test_audio_content", "Returns an audio content block (a short WAV)", [](RequestContext&) {
+    return ToolResult::of({content::audio(wav_silence(), "audio/wav")});
+  }));
+  server.add_tool(blocking("test_embedded_resource", "Returns an embedded text resource", [](RequestContext&) {
     return ToolResult::of(
         {content::embedded_text("test://embedded-resource", "text/plain", "This is an embedded resource content.")});
   }));
   server.add_tool(
-      blocking("test_multiple_content_types", "Returns text, an image and an embedded resource", [](ToolCall&) {
+      blocking("test_multiple_content_types", "Returns text, an image and an embedded resource", [](RequestContext&) {
         return ToolResult::of({content::text("Multiple content types test:"), content::image(png_1x1(), "image/png"),
                                content::embedded_text("test://mixed-content-resource", "application/json",
                                                       json{{"test", "data"}, {"value", 123}}.dump())});
       }));
-  server.add_tool(blocking("test_error_handling", "Always fails: a tool error in the result", [](ToolCall&) {
+  server.add_tool(blocking("test_error_handling", "Always fails: a tool error in the result", [](RequestContext&) {
     return ToolResult::error("This tool intentionally returns an error for testing");
   }));
   // Blocking handlers may wait: the pauses let the client see the messages arrive one by one.
-  server.add_tool(blocking("test_tool_with_logging", "Sends three log messages while it runs", [](ToolCall& call) {
-    call.log(LoggingLevel::info, "Tool execution started", "conformance");
-    std::this_thread::sleep_for(50ms);
-    call.log(LoggingLevel::info, "Tool processing data", "conformance");
-    std::this_thread::sleep_for(50ms);
-    call.log(LoggingLevel::info, "Tool execution completed", "conformance");
-    return ToolResult::text("Tool with logging executed successfully");
-  }));
-  server.add_tool(blocking("test_tool_with_progress", "Reports progress 0, 50 and 100 of 100", [](ToolCall& call) {
-    call.progress(0, 100);
-    std::this_thread::sleep_for(50ms);
-    call.progress(50, 100);
-    std::this_thread::sleep_for(50ms);
-    call.progress(100, 100);
-    return ToolResult::text("Tool with progress executed successfully");
-  }));
+  server.add_tool(
+      blocking("test_tool_with_logging", "Sends three log messages while it runs", [](RequestContext& call) {
+        call.log(LoggingLevel::info, "Tool execution started", "conformance");
+        std::this_thread::sleep_for(50ms);
+        call.log(LoggingLevel::info, "Tool processing data", "conformance");
+        std::this_thread::sleep_for(50ms);
+        call.log(LoggingLevel::info, "Tool execution completed", "conformance");
+        return ToolResult::text("Tool with logging executed successfully");
+      }));
+  server.add_tool(
+      blocking("test_tool_with_progress", "Reports progress 0, 50 and 100 of 100", [](RequestContext& call) {
+        call.progress(0, 100);
+        std::this_thread::sleep_for(50ms);
+        call.progress(50, 100);
+        std::this_thread::sleep_for(50ms);
+        call.progress(100, 100);
+        return ToolResult::text("Tool with progress executed successfully");
+      }));
   server.add_tool(blocking(
       "test_sampling", "Asks the client's model to answer a prompt",
-      [](ToolCall& call) {
+      [](RequestContext& call) {
         const auto prompt = call.arguments().value("prompt", std::string());
         // Without the sampling capability: -32021 in 2026-07-28, a tool error in 2025-11-25.
-        if (!call.modern() && !call.client_capabilities().raw.contains("sampling"))
+        if (!call.stateless() && !call.client_capabilities().raw.contains("sampling"))
           return ToolResult::error("the client does not support sampling");
         const auto o = call.request_input(elicit::InputRequest{
             "sampling/createMessage",
@@ -141,16 +145,17 @@ void add_conformance_fixtures(elicit::Server& server) {
        {"properties", {{"prompt", {{"type", "string"}, {"description", "The prompt to send to the LLM"}}}}},
        {"required", {"prompt"}}}));
 
-  server.add_prompt(elicit::Prompt{"test_simple_prompt", "A prompt without arguments", {}, std::nullopt, [](ToolCall&) {
-                                     return user_messages({content::text("This is a simple prompt for testing.")});
-                                   }});
+  server.add_prompt(
+      elicit::Prompt{"test_simple_prompt", "A prompt without arguments", {}, std::nullopt, [](RequestContext&) {
+                       return user_messages({content::text("This is a simple prompt for testing.")});
+                     }});
   server.add_prompt(elicit::Prompt{
       "test_prompt_with_arguments",
       "A prompt with two arguments",
       {{"arg1", "First test argument", true, elicit::complete_from({"test", "testing", "test value", "other"})},
        {"arg2", "Second test argument", true}},
       std::nullopt,
-      [](ToolCall& call) {
+      [](RequestContext& call) {
         const auto arg = [&](const char* name) {
           const auto v = call.arguments().find(name);
           return v != call.arguments().end() && v->is_string() ? v->get<std::string>() : std::string();
@@ -163,20 +168,21 @@ void add_conformance_fixtures(elicit::Server& server) {
                      "A prompt that embeds a resource",
                      {{"resourceUri", "URI of the resource to embed", true}},
                      std::nullopt,
-                     [](ToolCall& call) {
+                     [](RequestContext& call) {
                        const auto uri = call.arguments().value("resourceUri", json("test://example-resource"));
                        return user_messages(
                            {content::embedded_text(uri.is_string() ? uri.get<std::string>() : "test://example-resource",
                                                    "text/plain", "Embedded resource content for testing."),
                             content::text("Please process the embedded resource above.")});
                      }});
-  server.add_prompt(elicit::Prompt{"test_prompt_with_image", "A prompt with an image", {}, std::nullopt, [](ToolCall&) {
-                                     return user_messages({content::image(png_1x1(), "image/png"),
-                                                           content::text("Please analyze the image above.")});
-                                   }});
+  server.add_prompt(
+      elicit::Prompt{"test_prompt_with_image", "A prompt with an image", {}, std::nullopt, [](RequestContext&) {
+                       return user_messages(
+                           {content::image(png_1x1(), "image/png"), content::text("Please analyze the image above.")});
+                     }});
 
   server.add_resource(elicit::Resource{
-      "test://static-text", "static-text", "A static text resource", std::string("text/plain"), [](ToolCall&) {
+      "test://static-text", "static-text", "A static text resource", std::string("text/plain"), [](RequestContext&) {
         return json{{"contents",
                      {{{"uri", "test://static-text"},
                        {"mimeType", "text/plain"},
@@ -184,7 +190,7 @@ void add_conformance_fixtures(elicit::Server& server) {
       }});
   server.add_resource(elicit::Resource{
       "test://static-binary", "static-binary", "A static binary resource (a 1x1 PNG)", std::string("image/png"),
-      [](ToolCall&) {
+      [](RequestContext&) {
         return json{{"contents", {{{"uri", "test://static-binary"}, {"mimeType", "image/png"}, {"blob", png_1x1()}}}}};
       }});
   // resources/subscribe (2025-11-25) and subscriptions/listen resourceSubscriptions (2026-07-28):
@@ -192,21 +198,22 @@ void add_conformance_fixtures(elicit::Server& server) {
   // test_trigger_resource_update stands for that change.
   server.add_resource(elicit::Resource{
       "test://watched-resource", "watched-resource", "A resource to subscribe to", std::string("text/plain"),
-      [](ToolCall&) {
+      [](RequestContext&) {
         return json{
             {"contents",
              {{{"uri", "test://watched-resource"}, {"mimeType", "text/plain"}, {"text", "Watched resource content"}}}}};
       }});
-  const std::weak_ptr<elicit::ServerCore> weak_core = server.core();  // weakly: the core owns the tool
+  const std::weak_ptr<elicit::Server> weak_core = server.server();  // weakly: the core owns the tool
   server.add_tool(blocking("test_trigger_resource_update",
-                           "Announces a change of test://watched-resource to its subscribers", [weak_core](ToolCall&) {
+                           "Announces a change of test://watched-resource to its subscribers",
+                           [weak_core](RequestContext&) {
                              const auto core = weak_core.lock();
                              const auto told = core ? core->notify_resource_updated("test://watched-resource") : 0;
                              return ToolResult::text("told " + std::to_string(told) + " subscriber(s)");
                            }));
   elicit::ResourceTemplate data{
       "test://template/{id}/data", "template-data", "Data of one item, by id", std::string("application/json"),
-      [](ToolCall& call) {
+      [](RequestContext& call) {
         const auto id = call.arguments()["variables"]["id"].get<std::string>();
         return json{{"contents",
                      {{{"uri", call.arguments()["uri"]},
@@ -219,7 +226,7 @@ void add_conformance_fixtures(elicit::Server& server) {
   // JSON Schema 2020-12 keywords (SEP-1613, SEP-2106) in an inputSchema, listed as written.
   server.add_tool(blocking(
       "json_schema_2020_12_tool", "A tool whose inputSchema uses JSON Schema 2020-12",
-      [](ToolCall&) { return ToolResult::text("ok"); }, json::parse(R"({
+      [](RequestContext&) { return ToolResult::text("ok"); }, json::parse(R"({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "$defs": {"address": {"$anchor": "addressDef", "type": "object",

@@ -16,9 +16,9 @@
 #include <memory>
 #include <string>
 
-#include <elicit/http_server.hpp>
+#include <elicit/http/server.hpp>
 #ifdef ELICITGEN_SAMPLE_REDIS
-#include <elicit/redis_completion_store.hpp>
+#include <elicit/redis/completion_store.hpp>
 #endif
 
 #include "sample_tools.hpp"
@@ -76,7 +76,7 @@ int main(int argc, char** argv) {
 
   elicit::StreamableHttpServer server(
       {"elicitgen-sample-server", "0.1.0", title, std::nullopt},
-      [completions](elicit::Server& s) { add_sample_tools(s, completions); }, options);
+      [completions](elicit::ServerSession& s) { add_sample_tools(s, completions); }, options);
   try {
     server.start();
   } catch (const std::exception& e) {  // cannot listen, or no thread could be created

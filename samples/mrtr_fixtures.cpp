@@ -16,8 +16,8 @@
 namespace {
 
 using elicit::InputRequest;
+using elicit::RequestContext;
 using elicit::Tool;
-using elicit::ToolCall;
 using elicit::ToolResult;
 using nlohmann::json;
 
@@ -59,38 +59,39 @@ std::string action_text(elicit::ElicitStatus s) { return std::string(elicit::to_
 
 }  // namespace
 
-void add_mrtr_fixtures(elicit::Server& server) {
+void add_mrtr_fixtures(elicit::ServerSession& server) {
   using namespace samples;
 
   server.add_tool(blocking("test_input_required_result_elicitation", "Asks for the user's name (input-required result)",
-                           [](ToolCall& call) {
+                           [](RequestContext& call) {
                              const auto o = call.elicit_keyed<UserName>("user_name", "What is your name?");
                              if (!o) return ToolResult::text("No name: " + action_text(o.status));
                              return ToolResult::text("Hello, " + o.value->name + "!");
                            }));
 
   server.add_tool(
-      blocking("test_input_required_result_sampling", "Asks the client's model a question", [](ToolCall& call) {
+      blocking("test_input_required_result_sampling", "Asks the client's model a question", [](RequestContext& call) {
         const auto o = call.request_input(sampling_request("capital_question", "What is the capital of France?", 100));
         return ToolResult::text("Sampling result: " + sampled_text(o));
       }));
 
   server.add_tool(
-      blocking("test_input_required_result_list_roots", "Asks the client for its roots", [](ToolCall& call) {
+      blocking("test_input_required_result_list_roots", "Asks the client for its roots", [](RequestContext& call) {
         const auto o = call.request_input(InputRequest{"roots/list", json::object(), "client_roots"});
         return ToolResult::text("Found " + std::to_string(roots_count(o)) + " root(s)");
       }));
 
-  server.add_tool(blocking(
-      "test_input_required_result_request_state", "Asks for a confirmation, with a requestState", [](ToolCall& call) {
-        const auto o = call.elicit_keyed<ConfirmOk>("confirm", "Please confirm");
-        if (!o) return ToolResult::text("not confirmed: " + action_text(o.status));
-        return ToolResult::text(std::string("state-ok: confirmed=") + (o.value->ok ? "true" : "false"));
-      }));
+  server.add_tool(blocking("test_input_required_result_request_state", "Asks for a confirmation, with a requestState",
+                           [](RequestContext& call) {
+                             const auto o = call.elicit_keyed<ConfirmOk>("confirm", "Please confirm");
+                             if (!o) return ToolResult::text("not confirmed: " + action_text(o.status));
+                             return ToolResult::text(std::string("state-ok: confirmed=") +
+                                                     (o.value->ok ? "true" : "false"));
+                           }));
 
   server.add_tool(blocking(
       "test_input_required_result_multiple_inputs", "Asks for a form, a sampling and the roots in one round",
-      [](ToolCall& call) {
+      [](RequestContext& call) {
         const auto out =
             call.request_inputs({form_request("user_name", "What is your name?", elicit::requested_schema<UserName>()),
                                  sampling_request("greeting", "Generate a greeting", 50),
@@ -102,7 +103,8 @@ void add_mrtr_fixtures(elicit::Server& server) {
       }));
 
   server.add_tool(blocking(
-      "test_input_required_result_multi_round", "Asks in two rounds, the first answer carried", [](ToolCall& call) {
+      "test_input_required_result_multi_round", "Asks in two rounds, the first answer carried",
+      [](RequestContext& call) {
         const auto name = call.elicit_keyed<UserName>("step1", "Step 1: What is your name?");
         if (!name) return ToolResult::text("No name: " + action_text(name.status));
         const auto color = call.elicit_keyed<FavoriteColor>("step2", elicit::default_message<FavoriteColor>());
@@ -112,13 +114,13 @@ void add_mrtr_fixtures(elicit::Server& server) {
 
   server.add_tool(blocking("test_input_required_result_tampered_state",
                            "Asks for a confirmation; a requestState altered on the retry is refused",
-                           [](ToolCall& call) {
+                           [](RequestContext& call) {
                              const auto o = call.elicit_keyed<ConfirmOk>("confirm", "Please confirm");
                              return ToolResult::text("tampered-state-ok: " + action_text(o.status));
                            }));
 
   server.add_tool(blocking("test_input_required_result_capabilities",
-                           "Asks only for what the request's client capabilities declare", [](ToolCall& call) {
+                           "Asks only for what the request's client capabilities declare", [](RequestContext& call) {
                              const auto caps = call.client_capabilities();
                              std::vector<InputRequest> requests;
                              std::vector<std::string> keys;
@@ -139,39 +141,40 @@ void add_mrtr_fixtures(elicit::Server& server) {
                            }));
 
   // server-stateless: needs sampling, which a client declaring {} does not have: -32021.
-  server.add_tool(blocking("test_missing_capability", "Needs the client's sampling capability", [](ToolCall& call) {
-    call.require_client_capabilities({{"sampling", json::object()}});
-    return ToolResult::text("sampling is available");
-  }));
+  server.add_tool(
+      blocking("test_missing_capability", "Needs the client's sampling capability", [](RequestContext& call) {
+        call.require_client_capabilities({{"sampling", json::object()}});
+        return ToolResult::text("sampling is available");
+      }));
   // server-stateless: asking must not put a server-to-client request on the response stream.
-  server.add_tool(blocking("test_streaming_elicitation", "Asks for the user's name", [](ToolCall& call) {
+  server.add_tool(blocking("test_streaming_elicitation", "Asks for the user's name", [](RequestContext& call) {
     const auto o = call.elicit<UserName>();
     return ToolResult::text(o ? "Hello, " + o.value->name + "!" : "No name: " + action_text(o.status));
   }));
   // server-stateless: no log message for a request that did not ask for one.
   server.add_tool(blocking("test_logging_tool", "Does some work without logging",
-                           [](ToolCall&) { return ToolResult::text("done, nothing logged"); }));
+                           [](RequestContext&) { return ToolResult::text("done, nothing logged"); }));
 
   // server-stateless, subscriptions/listen: each call adds a tool (prompt) or, when it is there,
-  // removes it; ServerCore announces the change to every listener that asked for it. The core is
+  // removes it; Server announces the change to every listener that asked for it. The core is
   // held weakly: it owns these tools.
-  const std::weak_ptr<elicit::ServerCore> weak_core = server.core();
+  const std::weak_ptr<elicit::Server> weak_core = server.server();
   server.add_tool(
-      blocking("test_trigger_tool_change", "Adds or removes the tool test_dynamic_tool", [weak_core](ToolCall&) {
+      blocking("test_trigger_tool_change", "Adds or removes the tool test_dynamic_tool", [weak_core](RequestContext&) {
         const auto core = weak_core.lock();
         if (!core) return ToolResult::error("the server is shutting down");
         if (core->remove_tool("test_dynamic_tool")) return ToolResult::text("removed test_dynamic_tool");
         core->add_tool(blocking("test_dynamic_tool", "Added by test_trigger_tool_change",
-                                [](ToolCall&) { return ToolResult::text("dynamic"); }));
+                                [](RequestContext&) { return ToolResult::text("dynamic"); }));
         return ToolResult::text("added test_dynamic_tool");
       }));
-  server.add_tool(
-      blocking("test_trigger_prompt_change", "Adds or removes the prompt test_dynamic_prompt", [weak_core](ToolCall&) {
+  server.add_tool(blocking(
+      "test_trigger_prompt_change", "Adds or removes the prompt test_dynamic_prompt", [weak_core](RequestContext&) {
         const auto core = weak_core.lock();
         if (!core) return ToolResult::error("the server is shutting down");
         if (core->remove_prompt("test_dynamic_prompt")) return ToolResult::text("removed test_dynamic_prompt");
         core->add_prompt(elicit::Prompt{
-            "test_dynamic_prompt", "Added by test_trigger_prompt_change", {}, std::nullopt, [](ToolCall&) {
+            "test_dynamic_prompt", "Added by test_trigger_prompt_change", {}, std::nullopt, [](RequestContext&) {
               return json{{"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", "dynamic"}}}}}}};
             }});
         return ToolResult::text("added test_dynamic_prompt");
@@ -182,7 +185,7 @@ void add_mrtr_fixtures(elicit::Server& server) {
       "A prompt that asks for its context first",
       {},
       std::nullopt,
-      [](ToolCall& call) {
+      [](RequestContext& call) {
         const auto o = call.elicit_keyed<PromptContext>("user_context", "What context should the prompt use?");
         const std::string text =
             o ? "Prompt with context: " + o.value->context : "Prompt without context (" + action_text(o.status) + ")";

@@ -1,13 +1,13 @@
-// One elicitation round trip per sample schema, through the real runtime: a server Session sends
+// One elicitation round trip per sample schema, through the real runtime: a server jsonrpc::Connection sends
 // elicitation/create for each generated type over an in-memory transport, a scripted client
-// Session shows the request and answers as a user would, and the server gets the typed outcome.
+// jsonrpc::Connection shows the request and answers as a user would, and the server gets the typed outcome.
 #include <deque>
 #include <iostream>
 #include <mutex>
 #include <string>
 
-#include <elicit/elicit.hpp>
-#include <elicit/memory_transport.hpp>
+#include <elicit/elicitation.hpp>
+#include <elicit/jsonrpc/memory_transport.hpp>
 #include <nlohmann/json.hpp>
 
 #include "confirm_deletion.hpp"
@@ -50,7 +50,7 @@ class ScriptedClient {
  private:
   std::mutex mutex_;
   std::deque<json> answers_;
-  elicit::Session session_;
+  elicit::jsonrpc::Connection session_;
 };
 
 json accept(const char* content) { return {{"action", "accept"}, {"content", json::parse(content)}}; }
@@ -59,7 +59,7 @@ int failures = 0;
 
 // Elicits a T (blocking) and prints the typed outcome; `expect_valid` is what the answer deserves.
 template <class T>
-void round_trip(const char* label, elicit::ServerSession& server, ScriptedClient& client, json answer,
+void round_trip(const char* label, elicit::SessionState& server, ScriptedClient& client, json answer,
                 std::string_view message, bool expect_valid) {
   std::cout << "== " << label << "\n";
   client.will_answer(std::move(answer));
@@ -80,8 +80,8 @@ void round_trip(const char* label, elicit::ServerSession& server, ScriptedClient
 int main() {
   using namespace samples;
   auto [server_end, client_end] = elicit::MemoryTransport::pair();
-  elicit::Session rpc(*server_end);
-  elicit::ServerSession server(rpc);
+  elicit::jsonrpc::Connection rpc(*server_end);
+  elicit::SessionState server(rpc);
   ScriptedClient client(*client_end);
   // What the client declared in initialize (a full server reads it from the initialize request).
   server.set_client_capabilities(elicit::ClientCapabilities::from_json({{"elicitation", json::object()}}));

@@ -21,8 +21,8 @@
 namespace {
 
 using elicit::ElicitStatus;
+using elicit::RequestContext;
 using elicit::Tool;
-using elicit::ToolCall;
 using elicit::ToolResult;
 
 // The ElicitResult action a status came from ("accept", "decline", "cancel"), else the status.
@@ -70,7 +70,7 @@ Tool form_tool(std::string name, std::string description, std::string message) {
               {{"type", "object"}},
               std::nullopt,
               nullptr,
-              [message = std::move(message)](std::shared_ptr<ToolCall> call) {
+              [message = std::move(message)](std::shared_ptr<RequestContext> call) {
                 call->elicit_async<T>(message, [call](elicit::Outcome<T> o) { call->reply(describe(o)); });
               }};
 }
@@ -80,7 +80,7 @@ Tool form_tool(std::string name, std::string description, std::string message) {
 template <class T>
 Tool conformance_tool(std::string name, std::string description) {
   return Tool{
-      std::move(name), std::move(description), {{"type", "object"}}, std::nullopt, [](ToolCall& call) {
+      std::move(name), std::move(description), {{"type", "object"}}, std::nullopt, [](RequestContext& call) {
         const auto o = call.elicit<T>();
         const auto content = o ? nlohmann::json(*o.value) : nlohmann::json::object();
         return ToolResult::text("Elicitation completed: action=" + action_of(o.status) + ", content=" + content.dump());
@@ -89,9 +89,9 @@ Tool conformance_tool(std::string name, std::string description) {
 
 }  // namespace
 
-void add_sample_tools(elicit::Server& server) { add_sample_tools(server, nullptr); }
+void add_sample_tools(elicit::ServerSession& server) { add_sample_tools(server, nullptr); }
 
-void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::CompletionStore> completions) {
+void add_sample_tools(elicit::ServerSession& server, std::shared_ptr<elicit::CompletionStore> completions) {
   if (!completions) completions = std::make_shared<elicit::InMemoryCompletionStore>();
   using namespace samples;
   server.add_tool(form_tool<ContactInformation>("contact_information", "Asks for name, email and age",
@@ -112,13 +112,13 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
                                              std::string(elicit::default_message<ShippingAddress>())));
   server.add_tool(form_tool<DeliveryWindow>("delivery_window", "Asks when to deliver", "When should we deliver?"));
 
-  // Two forms one after the other; in the modern era two rounds, the address carried in the
+  // Two forms one after the other; in the 2026-07-28 era two rounds, the address carried in the
   // sealed requestState of the second.
   server.add_tool(Tool{"plan_delivery",
                        "Asks where to ship, then when to deliver",
                        {{"type", "object"}},
                        std::nullopt,
-                       [](ToolCall& call) {
+                       [](RequestContext& call) {
                          const auto address = call.elicit<ShippingAddress>("Where should we ship your order?");
                          if (!address) return describe(address);
                          const auto window = call.elicit<DeliveryWindow>("When should we deliver?");
@@ -136,7 +136,7 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
             {"properties", {{"message", {{"type", "string"}, {"description", "The message to show the user"}}}}},
             {"required", {"message"}}},
            std::nullopt,
-           [](ToolCall& call) {
+           [](RequestContext& call) {
              const auto message = call.arguments().value("message", std::string("Please provide your information"));
              const auto o = call.elicit<ToolsCallElicitation>(message);
              nlohmann::json content = o ? nlohmann::json(*o.value) : nlohmann::json::object();
@@ -150,14 +150,14 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
                        "Sends the user to a page to connect an account (URL mode)",
                        {{"type", "object"}},
                        std::nullopt,
-                       [](ToolCall& call) {
+                       [](RequestContext& call) {
                          const auto o = call.elicit_url("Connect your Example Co account to continue.",
                                                         "https://mcp.example.com/connect");
                          if (o.status != ElicitStatus::accepted)
                            return ToolResult::text("url " + std::string(elicit::to_string(o.status)));
                          // 2026-07-28 has no elicitationId: the client learns by retrying.
-                         if (call.modern()) return ToolResult::text("url accepted");
-                         elicit::complete_url_elicitation(call.session(), o.elicitation_id);
+                         if (call.stateless()) return ToolResult::text("url accepted");
+                         elicit::complete_url_elicitation(call.state(), o.elicitation_id);
                          return ToolResult::text("url accepted: " + o.elicitation_id);
                        },
                        nullptr});
@@ -166,20 +166,20 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
   // web side, not part of this sample) marks the interaction complete in the CompletionStore,
   // keyed by the id in the URL. The tool goes on only once it is. In MCP 2026-07-28 the server
   // learns of it on the client's retry, so the processes behind a load balancer share the store
-  // (elicitgen_http_server --redis PORT). Legacy: `accepted` is the user's consent; the page would
+  // (elicitgen_http_server --redis PORT). 2025-11-25: `accepted` is the user's consent; the page would
   // announce completion with complete_url_elicitation().
   server.add_tool(Tool{"sign_in",
                        "Signs the user in with Example Co (URL mode, finished out of band)",
                        {{"type", "object"}},
                        std::nullopt,
-                       [completions](ToolCall& call) {
+                       [completions](RequestContext& call) {
                          const auto id = call.interaction_id("sign-in");
                          const auto o = call.elicit_url_completed("Sign in with Example Co to continue.",
                                                                   "https://mcp.example.com/sign-in?interaction=" + id,
                                                                   id, *completions);
                          if (o.status != ElicitStatus::accepted)
                            return ToolResult::text("sign-in " + std::string(elicit::to_string(o.status)));
-                         if (call.modern()) return ToolResult::text("signed in: " + id);
+                         if (call.stateless()) return ToolResult::text("signed in: " + id);
                          return ToolResult::text("sign-in opened: " + o.elicitation_id);
                        },
                        nullptr});
@@ -189,9 +189,9 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
                        "Needs third-party authorization first",
                        {{"type", "object"}},
                        std::nullopt,
-                       [](ToolCall& call) -> ToolResult {
+                       [](RequestContext& call) -> ToolResult {
                          throw elicit::UrlElicitationRequired({elicit::create_url_elicitation(
-                             call.session(), "Authorization is required to access your Example Co files.",
+                             call.state(), "Authorization is required to access your Example Co files.",
                              "https://mcp.example.com/authorize")});
                        },
                        nullptr});
@@ -203,7 +203,7 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
                        "Closes the call's SSE connection mid-call; the result arrives after the client resumes",
                        {{"type", "object"}},
                        std::nullopt,
-                       [](ToolCall& call) {
+                       [](RequestContext& call) {
                          call.close_sse_stream();
                          // Blocking handlers may wait; 100 ms lets the close reach the client first.
                          std::this_thread::sleep_for(std::chrono::milliseconds(100));

@@ -2,20 +2,20 @@
 // Run it from an MCP client (e.g. the TypeScript SDK's StdioClientTransport); logs go to stderr.
 #include <iostream>
 
+#include <elicit/jsonrpc/stdio_transport.hpp>
 #include <elicit/server.hpp>
-#include <elicit/stdio_transport.hpp>
 
 #include "sample_tools.hpp"
 
 int main() {
   try {
     elicit::StdioTransport transport;
-    elicit::ServerOptions options;
+    elicit::ServerSessionOptions options;
     // The opt-in userInteraction dialect (user_interaction.hpp): a client declaring only
     // `userInteraction` gets the same tools' questions as interaction/create.
     options.user_interaction.enabled = true;
-    elicit::Server server(transport, {"elicitgen-sample-server", "0.1.0", "elicitgen sample server", std::nullopt},
-                          options);
+    elicit::ServerSession server(
+        transport, {"elicitgen-sample-server", "0.1.0", "elicitgen sample server", std::nullopt}, options);
     add_sample_tools(server);
     std::cerr << "elicitgen-sample-server: serving on stdio\n";
     server.run();

@@ -80,7 +80,7 @@ TEST_CASE("client: two forms in one call, 2026-07-28 takes two rounds with the r
       CHECK(json(r.requested_schema) == json(elicit::requested_schema<samples::DeliveryWindow>()));
       samples::DeliveryWindow w;  // the schema's defaults, and the one required member
       w.day = "2026-12-01";
-      return ElicitAnswer::accept(json(w));
+      return Answer::accept(json(w));
     });
     client->connect();
     const auto text = text_of(client->call_tool("plan_delivery"));
@@ -107,7 +107,7 @@ TEST_CASE("client: a form's properties reach the handler in the server's order, 
       REQUIRE(r.form);
       for (const auto& f : r.form->fields) fields.push_back(f.name);
       for (const auto& p : r.requested_schema["properties"].items()) properties.push_back(p.key());
-      return ElicitAnswer::decline();
+      return Answer::decline();
     });
     client->connect();
     CHECK(text_of(client->call_tool("sep1034_defaults")).find("decline") != std::string::npos);
@@ -120,16 +120,15 @@ TEST_CASE("client: decline reaches the tool, the bound on rounds stops a call", 
   for (const char* version : {"2025-11-25", "2026-07-28"}) {
     INFO(version);
     auto client = sample_client(version);
-    client->on_elicitation([](const ElicitationRequest&) { return ElicitAnswer::decline(); });
+    client->on_elicitation([](const ElicitationRequest&) { return Answer::decline(); });
     client->connect();
     CHECK(text_of(client->call_tool("contact_information")) == "decline");
   }
   auto bounded = sample_client("2026-07-28", 1);
   bounded->on_elicitation([](const ElicitationRequest& r) {
-    return ElicitAnswer::accept(
-        r.message == "When should we deliver?"
-            ? json{{"day", "2026-12-01"}}
-            : json{{"recipient", "A"}, {"street", "S"}, {"postalCode", "12345"}, {"country", "US"}});
+    return Answer::accept(r.message == "When should we deliver?"
+                              ? json{{"day", "2026-12-01"}}
+                              : json{{"recipient", "A"}, {"street", "S"}, {"postalCode", "12345"}, {"country", "US"}});
   });
   bounded->connect();
   try {
@@ -142,14 +141,14 @@ TEST_CASE("client: decline reaches the tool, the bound on rounds stops a call", 
 }
 
 TEST_CASE("client: without a handler no elicitation capability is declared", "[client]") {
-  auto legacy = sample_client("2025-11-25");
-  legacy->connect();
-  CHECK(text_of(legacy->call_tool("github_username")) == "unsupported: the client cannot show forms");
+  auto session_era = sample_client("2025-11-25");
+  session_era->connect();
+  CHECK(text_of(session_era->call_tool("github_username")) == "unsupported: the client cannot show forms");
 
-  auto modern = sample_client("2026-07-28");
-  modern->connect();
+  auto stateless = sample_client("2026-07-28");
+  stateless->connect();
   try {
-    modern->call_tool("github_username");
+    stateless->call_tool("github_username");
     FAIL("a modern server asked a client that declared no elicitation");
   } catch (const ClientError& e) {
     CHECK(e.code() == -32021);
@@ -214,10 +213,10 @@ TEST_CASE("read_elicitation_request reads forms, URL requests and schemas outsid
   REQUIRE_FALSE(nested.schema_problems.empty());
   CHECK(nested.schema_problems[0].pointer.rfind("/requestedSchema/properties/a", 0) == 0);
 
-  CHECK(ElicitAnswer::accept(json{{"a", 1}}).to_json(true) == json{{"action", "accept"}, {"content", {{"a", 1}}}});
-  CHECK(ElicitAnswer::accept().to_json(false) == json{{"action", "accept"}});
-  CHECK(ElicitAnswer::decline().to_json(true) == json{{"action", "decline"}});
-  CHECK(ElicitAnswer::cancel().to_json(true) == json{{"action", "cancel"}});
+  CHECK(Answer::accept(json{{"a", 1}}).to_json(true) == json{{"action", "accept"}, {"content", {{"a", 1}}}});
+  CHECK(Answer::accept().to_json(false) == json{{"action", "accept"}});
+  CHECK(Answer::decline().to_json(true) == json{{"action", "decline"}});
+  CHECK(Answer::cancel().to_json(true) == json{{"action", "cancel"}});
 }
 
 TEST_CASE("ChildProcess: a program that does not exist is a system_error, a child is ended", "[client]") {
@@ -247,18 +246,18 @@ TEST_CASE("client: URL mode only when declared, the handler sees the reviewed UR
       CHECK(r.url == "https://mcp.example.com/connect");
       CHECK(r.url_review.allowed);
       seen_host = r.url_review.host;
-      return ElicitAnswer::accept();  // the user consented to open it
+      return Answer::accept();  // the user consented to open it
     });
     client->connect();
     CHECK(client->server_capabilities().is_object());
     CHECK(text_of(client->call_tool("connect_account")).rfind("url accepted", 0) == 0);
     CHECK(seen_host == "mcp.example.com");
   }
-  // Not declared: the server does not ask (legacy: the tool says so; modern: -32021).
-  auto legacy = sample_client("2025-11-25");
-  legacy->on_elicitation([](const ElicitationRequest&) { return ElicitAnswer::accept(); });
-  legacy->connect();
-  CHECK(text_of(legacy->call_tool("connect_account")) == "url unsupported");
+  // Not declared: the server does not ask (2025-11-25: the tool says so; 2026-07-28: -32021).
+  auto session_era = sample_client("2025-11-25");
+  session_era->on_elicitation([](const ElicitationRequest&) { return Answer::accept(); });
+  session_era->connect();
+  CHECK(text_of(session_era->call_tool("connect_account")) == "url unsupported");
 }
 
 // The userInteraction dialect (user_interaction.hpp) against the sample stdio server, which turns
@@ -290,10 +289,10 @@ TEST_CASE("client: the userInteraction dialect answers prompt and ua with the sa
       seen_url = r.url;
       CHECK(r.url_review.allowed);
       CHECK(r.elicitation_id.size() == 32);
-      return ElicitAnswer::accept();
+      return Answer::accept();
     }
     REQUIRE(r.form);
-    return r.message == "Please provide your contact information" ? ElicitAnswer::decline() : ElicitAnswer::cancel();
+    return r.message == "Please provide your contact information" ? Answer::decline() : Answer::cancel();
   });
   const auto init = client->connect();
   CHECK(init["capabilities"].contains("progress"));  // the server speaks the dialect to this client
@@ -325,12 +324,12 @@ TEST_CASE("client: userInteraction declares prompt (and ua only with URL handlin
   ChildProcessOptions quiet;
   quiet.stderr_fd = -1;
   auto client = Client::spawn({SAMPLE_STDIO_SERVER}, o, quiet);
-  client->on_elicitation([](const ElicitationRequest&) { return ElicitAnswer::accept(); });
+  client->on_elicitation([](const ElicitationRequest&) { return Answer::accept(); });
   client->connect();
   CHECK(text_of(client->call_tool("connect_account")) == "url unsupported");
 
   o.protocol_version = "2026-07-28";
-  auto modern = Client::spawn({SAMPLE_STDIO_SERVER}, o, quiet);
-  modern->on_elicitation([](const ElicitationRequest&) { return ElicitAnswer::accept(); });
-  CHECK_THROWS_AS(modern->connect(), ClientError);
+  auto stateless = Client::spawn({SAMPLE_STDIO_SERVER}, o, quiet);
+  stateless->on_elicitation([](const ElicitationRequest&) { return Answer::accept(); });
+  CHECK_THROWS_AS(stateless->connect(), ClientError);
 }

@@ -14,8 +14,8 @@
 #include <string>
 
 #include <elicit/client.hpp>
-#include <elicit/form_defaults.hpp>
-#include <elicit/http_client_transport.hpp>
+#include <elicit/content/form_defaults.hpp>
+#include <elicit/http/client_transport.hpp>
 
 using namespace elicit;
 using nlohmann::json;
@@ -56,14 +56,14 @@ void answer_forms_and_urls(Client& client, std::string& seen_url, std::string& s
     if (r.url_mode) {
       seen_url = r.url;
       seen_id = r.elicitation_id;
-      return r.url_review.allowed ? ElicitAnswer::accept() : ElicitAnswer::decline();
+      return r.url_review.allowed ? Answer::accept() : Answer::decline();
     }
     INFO(r.requested_schema.dump());
     REQUIRE(r.form);  // the server's form is within the spec's subset (all five enum shapes)
     auto content = form_defaults(*r.form);
     content["name"] = "Ada Lovelace";
     content["check"] = true;
-    return ElicitAnswer::accept(content);
+    return Answer::accept(content);
   });
 }
 
@@ -85,7 +85,7 @@ void exercise(Client& client, const std::string& seen_url, const std::string& se
         std::string::npos);
   const auto raw = raw_result(form);
   CHECK(raw["action"] == "accept");
-  // The defaults of every kind arrived as sent: string, enum, multi-select, titled and legacy.
+  // The defaults of every kind arrived as sent: string, enum, multi-select, titled and 2025-11-25.
   CHECK(raw["content"]["firstLine"] == "It was a dark and stormy night.");
   CHECK(raw["content"]["untitledSingleSelectEnum"] == "Monica");
   CHECK(raw["content"]["untitledMultipleSelectEnum"] == json::array({"Guitar"}));

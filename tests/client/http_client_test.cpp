@@ -12,7 +12,7 @@
 #include <string>
 
 #include <elicit/client.hpp>
-#include <elicit/http_client_transport.hpp>
+#include <elicit/http/client_transport.hpp>
 
 #include "../common/run_command.hpp"
 
@@ -73,7 +73,7 @@ TEST_CASE("client over HTTP: a form's properties reach the handler in the server
     client->on_elicitation([&](const ElicitationRequest& r) {
       REQUIRE(r.form);
       for (const auto& f : r.form->fields) fields.push_back(f.name);
-      return ElicitAnswer::decline();
+      return Answer::decline();
     });
     client->connect();
     CHECK(text_of(client->call_tool("sep1034_defaults")).find("decline") != std::string::npos);

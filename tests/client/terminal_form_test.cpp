@@ -8,7 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include <elicit/client.hpp>
-#include <elicit/schema.hpp>
+#include <elicit/content/schema.hpp>
 
 #include "terminal_form.hpp"
 
@@ -25,7 +25,7 @@ elicit::Form form_of(const char* schema) {
 }
 
 struct Run {
-  elicit::ElicitAnswer answer;
+  elicit::Answer answer;
   std::string screen;
 };
 

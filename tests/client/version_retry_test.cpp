@@ -1,7 +1,7 @@
 // elicit::Client over HttpClientTransport against a scripted loopback HTTP server: a 2026-07-28
 // request refused with -32022 (UnsupportedProtocolVersionError) is retried once with a version both
 // sides speak (Versioning, "Protocol Version Negotiation"), under a new id, its MCP-Protocol-Version
-// header equal to its _meta version; a server that lists no modern version is an error, not a loop.
+// header equal to its _meta version; a server that lists no 2026-07-28 version is an error, not a loop.
 #include <catch2/catch.hpp>
 
 #include <netinet/in.h>
@@ -13,7 +13,7 @@
 #include <vector>
 
 #include <elicit/client.hpp>
-#include <elicit/http_client_transport.hpp>
+#include <elicit/http/client_transport.hpp>
 
 using namespace elicit;
 using nlohmann::json;
@@ -128,8 +128,8 @@ TEST_CASE("client: -32022 is retried once with a version both speak", "[client][
   }
 }
 
-TEST_CASE("client: -32022 listing no modern version ends the request with that error", "[client][http]") {
-  // Only a legacy version listed (an initialize-based server): nothing to retry with.
+TEST_CASE("client: -32022 listing no 2026-07-28 version ends the request with that error", "[client][http]") {
+  // Only a 2025-11-25 version listed (an initialize-based server): nothing to retry with.
   ScriptedServer server(std::vector<std::pair<int, json>>{{400, unsupported({"2025-11-25"})}});
   auto client = client_for(server.url);
   try {

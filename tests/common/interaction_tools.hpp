@@ -17,35 +17,35 @@ namespace interaction_test {
 ///    or "SENT unknown", what the application's page does as the user gets through a ua interaction;
 ///  - raw {params}: request_input of an untyped elicitation/create with those params; the outcome's
 ///    result, or "error CODE", or "failure".
-inline void add_tools(elicit::Server& server) {
+inline void add_tools(elicit::ServerSession& server) {
+  using elicit::RequestContext;
   using elicit::Tool;
-  using elicit::ToolCall;
   using elicit::ToolResult;
   using nlohmann::json;
   const json open_args{{"type", "object"}};
   server.add_tool(Tool{"open", "", open_args, std::nullopt,
-                       [](ToolCall& call) {
+                       [](RequestContext& call) {
                          auto o = call.elicit_url("Sign in", "https://auth.example.com/start?x=1");
                          return ToolResult::text(std::string(to_string(o.status)) + " " + o.elicitation_id);
                        },
                        nullptr});
   server.add_tool(Tool{"needs_auth", "", open_args, std::nullopt,
-                       [](ToolCall& call) -> ToolResult {
+                       [](RequestContext& call) -> ToolResult {
                          throw elicit::UrlElicitationRequired({elicit::create_url_elicitation(
-                             call.session(), "Authorization is required", "https://mcp.example.com/connect")});
+                             call.state(), "Authorization is required", "https://mcp.example.com/connect")});
                        },
                        nullptr});
   server.add_tool(Tool{"finish", "", open_args, std::nullopt,
-                       [](ToolCall& call) {
+                       [](RequestContext& call) {
                          const auto id = call.arguments().value("id", std::string());
-                         const auto sent = elicit::interaction_progress(call.session(), id, 50, 100, "half way");
-                         const bool ended = elicit::complete_url_elicitation(call.session(), id);
+                         const auto sent = elicit::interaction_progress(call.state(), id, 50, 100, "half way");
+                         const bool ended = elicit::complete_url_elicitation(call.state(), id);
                          return ToolResult::text(std::to_string(sent) + " " + (ended ? "ended" : "unknown"));
                        },
                        nullptr});
   server.add_tool(Tool{
       "raw", "", open_args, std::nullopt,
-      [](ToolCall& call) {
+      [](RequestContext& call) {
         const auto o = call.request_input({"elicitation/create", call.arguments().value("params", json::object()), ""});
         if (o.result) return ToolResult::text(o.result->dump());
         if (o.error) return ToolResult::text("error " + std::to_string(o.error->code));

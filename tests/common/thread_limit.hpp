@@ -92,7 +92,7 @@ inline int wait_child(pid_t pid, std::chrono::milliseconds limit) {
 
 /// Runs this test program again, in a fresh process, on the test cases that `tag` selects (hidden
 /// ones, "[.name]"), with ELICIT_TEST_CHILD=1 in its environment; gives up after `limit`. A fresh
-/// process starts with one thread and none of this process's state (e.g. TimerService::shared()).
+/// process starts with one thread and none of this process's state (e.g. jsonrpc::TimerService::shared()).
 inline ChildResult run_self(const std::string& tag, std::chrono::milliseconds limit) {
   ChildResult r;
   char exe[4096];

@@ -19,8 +19,8 @@
 #include <vector>
 
 #include <elicit/client.hpp>
-#include <elicit/form_defaults.hpp>
-#include <elicit/http_client_transport.hpp>
+#include <elicit/content/form_defaults.hpp>
+#include <elicit/http/client_transport.hpp>
 
 namespace {
 
@@ -136,11 +136,11 @@ int main(int argc, char** argv) {
       if (r.url_mode || !r.form) {
         say("elicitation declined: " +
             (r.url_mode ? std::string("URL mode") : std::string("a form outside the subset")));
-        return elicit::ElicitAnswer::decline();
+        return elicit::Answer::decline();
       }
       auto content = elicit::form_defaults(*r.form);
       say("elicitation \"" + r.message + "\": accept " + content.dump());
-      return elicit::ElicitAnswer::accept(std::move(content));
+      return elicit::Answer::accept(std::move(content));
     });
     const auto server = client.connect();
     say("connected (" + version + "): " + client.server_info().dump());

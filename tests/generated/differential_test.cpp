@@ -8,7 +8,7 @@
 #include <cstdio>
 #include <fstream>
 
-#include <elicit/schema.hpp>
+#include <elicit/content/schema.hpp>
 #include <nlohmann/json.hpp>
 
 #include "../common/run_command.hpp"

@@ -10,7 +10,7 @@
 #include <functional>
 #include <sstream>
 
-#include <elicit/schema.hpp>
+#include <elicit/content/schema.hpp>
 
 #include "../common/run_command.hpp"
 #include "emit.hpp"
@@ -277,7 +277,7 @@ TEST_CASE("additionalProperties: false is accepted with a warning and honoured",
   CHECK(r.out ==
         "/name: is required\n/age: must be an integer\n/a~1b~0c: is not allowed (additionalProperties: false)\n");
 
-  // validate_content, as a Session runs it.
+  // validate_content, as a jsonrpc::Connection runs it.
   const auto parsed = elicit::parse_requested_schema(nlohmann::ordered_json::parse(closed));
   REQUIRE(parsed.ok());
   CHECK(parsed.form.closed);

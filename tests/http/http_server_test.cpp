@@ -7,7 +7,7 @@
 #include <future>
 #include <thread>
 
-#include <elicit/http_server.hpp>
+#include <elicit/http/server.hpp>
 
 #include "../common/patience.hpp"
 #include "../common/threads.hpp"
@@ -64,19 +64,20 @@ struct Fixture {
     auto seen_ptr = seen;
     server = std::make_unique<elicit::StreamableHttpServer>(
         elicit::ServerInfo{"http-test", "1"},
-        [seen_ptr](elicit::Server& s) {
-          s.add_tool({"ask", "asks a username", {{"type", "object"}}, std::nullopt, [seen_ptr](elicit::ToolCall& call) {
-                        auto o = call.elicit<samples::GithubUsername>();
-                        seen_ptr->add(std::string(elicit::to_string(o.status)));
-                        return elicit::ToolResult::text(o ? o.value->name : std::string(elicit::to_string(o.status)));
-                      }});
+        [seen_ptr](elicit::ServerSession& s) {
+          s.add_tool(
+              {"ask", "asks a username", {{"type", "object"}}, std::nullopt, [seen_ptr](elicit::RequestContext& call) {
+                 auto o = call.elicit<samples::GithubUsername>();
+                 seen_ptr->add(std::string(elicit::to_string(o.status)));
+                 return elicit::ToolResult::text(o ? o.value->name : std::string(elicit::to_string(o.status)));
+               }});
           s.add_tool(
               {"ask_async",
                "asks a username, holding no thread",
                {{"type", "object"}},
                std::nullopt,
                nullptr,
-               [seen_ptr](std::shared_ptr<elicit::ToolCall> call) {
+               [seen_ptr](std::shared_ptr<elicit::RequestContext> call) {
                  call->elicit_async<samples::GithubUsername>([call,
                                                               seen_ptr](elicit::Outcome<samples::GithubUsername> o) {
                    seen_ptr->add(std::string(elicit::to_string(o.status)));
@@ -87,7 +88,7 @@ struct Fixture {
                       "lets go of its connection, then answers",
                       {{"type", "object"}},
                       std::nullopt,
-                      [](elicit::ToolCall& call) {
+                      [](elicit::RequestContext& call) {
                         call.close_sse_stream();
                         return elicit::ToolResult::text("polled");
                       }});
@@ -95,10 +96,10 @@ struct Fixture {
                       "sends notifications unrelated to any request",
                       {{"type", "object"}},
                       std::nullopt,
-                      [](elicit::ToolCall& call) {
+                      [](elicit::RequestContext& call) {
                         for (int i = 0; i < 200; ++i) {
-                          call.session().rpc().notify("notifications/message",
-                                                      {{"level", "info"}, {"data", std::string(100, 'x')}});
+                          call.state().rpc().notify("notifications/message",
+                                                    {{"level", "info"}, {"data", std::string(100, 'x')}});
                         }
                         return elicit::ToolResult::text("done");
                       }});

@@ -1,7 +1,7 @@
 // MCP 2026-07-28 requests over Streamable HTTP, served statelessly next to 2025-11-25 sessions on the
 // same endpoint: every validation rule with its HTTP status, JSON-RPC code and echoed id (in the
 // order tests/conformance-2026/SCENARIOS.md section 4 gives), a tool that elicits answered over two
-// POSTs (input_required, then the retry with inputResponses and requestState), a session and modern
+// POSTs (input_required, then the retry with inputResponses and requestState), a session and 2026-07-28
 // requests interleaved, no session made, no thread per request, cancellation by disconnect, and
 // max_modern_requests. Loopback only; every loop is bounded, every wait by test_support::kPatience.
 #include <catch2/catch.hpp>
@@ -13,7 +13,7 @@
 #include <mutex>
 #include <thread>
 
-#include <elicit/http_server.hpp>
+#include <elicit/http/server.hpp>
 
 #include "../common/patience.hpp"
 #include "../common/threads.hpp"
@@ -26,10 +26,10 @@ using nlohmann::json;
 
 namespace {
 
-constexpr const char* kModern = "2026-07-28";
+constexpr const char* kStateless = "2026-07-28";
 
 json meta(const json& capabilities = {{"elicitation", json::object()}}) {
-  return {{"io.modelcontextprotocol/protocolVersion", kModern},
+  return {{"io.modelcontextprotocol/protocolVersion", kStateless},
           {"io.modelcontextprotocol/clientInfo", {{"name", "modern-test"}, {"version", "1"}}},
           {"io.modelcontextprotocol/clientCapabilities", capabilities}};
 }
@@ -38,17 +38,17 @@ json rpc(const json& id, const std::string& method, json params = json::object()
   return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", std::move(params)}};
 }
 
-// A well-formed modern request.
-json modern(const json& id, const std::string& method, json params = json::object(),
-            const json& capabilities = {{"elicitation", json::object()}}) {
+// A well-formed 2026-07-28 request.
+json stateless(const json& id, const std::string& method, json params = json::object(),
+               const json& capabilities = {{"elicitation", json::object()}}) {
   params["_meta"] = meta(capabilities);
   return rpc(id, method, std::move(params));
 }
 
 // The headers a 2026-07-28 client sends (SCENARIOS.md 2.1).
-http_test::Headers modern_headers(const std::string& method, const std::string& name = "") {
+http_test::Headers stateless_headers(const std::string& method, const std::string& name = "") {
   auto h = http_test::kAccept;
-  h.emplace_back("MCP-Protocol-Version", kModern);
+  h.emplace_back("MCP-Protocol-Version", kStateless);
   h.emplace_back("Mcp-Method", method);
   if (!name.empty()) h.emplace_back("Mcp-Name", name);
   return h;
@@ -85,9 +85,9 @@ struct Gate {
   }
 };
 
-std::shared_ptr<elicit::ServerCore> make_core(const std::shared_ptr<Gate>& gate) {
-  auto core = std::make_shared<elicit::ServerCore>(elicit::ServerInfo{"modern-test", "1"});
-  core->add_tool({"ask", "asks a username", {{"type", "object"}}, std::nullopt, [](elicit::ToolCall& call) {
+std::shared_ptr<elicit::Server> make_core(const std::shared_ptr<Gate>& gate) {
+  auto core = std::make_shared<elicit::Server>(elicit::ServerInfo{"modern-test", "1"});
+  core->add_tool({"ask", "asks a username", {{"type", "object"}}, std::nullopt, [](elicit::RequestContext& call) {
                     auto o = call.elicit<samples::GithubUsername>();
                     return elicit::ToolResult::text(o ? o.value->name : std::string(elicit::to_string(o.status)));
                   }});
@@ -96,7 +96,7 @@ std::shared_ptr<elicit::ServerCore> make_core(const std::shared_ptr<Gate>& gate)
                   {{"type", "object"}},
                   std::nullopt,
                   nullptr,
-                  [](std::shared_ptr<elicit::ToolCall> call) {
+                  [](std::shared_ptr<elicit::RequestContext> call) {
                     call->elicit_async<samples::GithubUsername>([call](elicit::Outcome<samples::GithubUsername> o) {
                       call->reply(
                           elicit::ToolResult::text(o ? o.value->name : std::string(elicit::to_string(o.status))));
@@ -108,7 +108,7 @@ std::shared_ptr<elicit::ServerCore> make_core(const std::shared_ptr<Gate>& gate)
        {{"type", "object"}},
        std::nullopt,
        nullptr,
-       [](std::shared_ptr<elicit::ToolCall> call) {
+       [](std::shared_ptr<elicit::RequestContext> call) {
          if (!call->client_capabilities().elicitation_url) {
            call->reply_error(elicit::missing_required_client_capability({{"elicitation", {{"url", json::object()}}}}));
            return;
@@ -119,7 +119,7 @@ std::shared_ptr<elicit::ServerCore> make_core(const std::shared_ptr<Gate>& gate)
                   "reports progress twice and logs once",
                   {{"type", "object"}},
                   std::nullopt,
-                  [](elicit::ToolCall& call) {
+                  [](elicit::RequestContext& call) {
                     std::string sent;
                     sent += call.progress(1, 2) ? "P" : "-";
                     sent += call.log(elicit::LoggingLevel::info, "halfway") ? "L" : "-";
@@ -130,7 +130,7 @@ std::shared_ptr<elicit::ServerCore> make_core(const std::shared_ptr<Gate>& gate)
                   "waits for the test's gate or a cancellation",
                   {{"type", "object"}},
                   std::nullopt,
-                  [gate](elicit::ToolCall& call) {
+                  [gate](elicit::RequestContext& call) {
                     call.on_cancel([gate] {
                       std::lock_guard<std::mutex> lock(gate->mutex);
                       ++gate->cancelled;
@@ -168,18 +168,18 @@ struct Fixture {
     return c.request(verb::post, "/mcp", headers, body.dump());
   }
 
-  // Posts a modern request with the matching headers.
+  // Posts a 2026-07-28 request with the matching headers.
   http_test::Response call(const json& body) const {
     const auto method = body["method"].get<std::string>();
     std::string name;
     if (body["params"].contains("name")) name = body["params"]["name"].get<std::string>();
-    return post(body, modern_headers(method, name));
+    return post(body, stateless_headers(method, name));
   }
 
-  // The modern request count drops once the answer is out: wait for it (bounded).
+  // The 2026-07-28 request count drops once the answer is out: wait for it (bounded).
   bool idle() const {
-    for (int i = 0; i < 6000 && server->modern_request_count() > 0; ++i) std::this_thread::sleep_for(10ms);
-    return server->modern_request_count() == 0;
+    for (int i = 0; i < 6000 && server->stateless_request_count() > 0; ++i) std::this_thread::sleep_for(10ms);
+    return server->stateless_request_count() == 0;
   }
 
   std::shared_ptr<Gate> gate = std::make_shared<Gate>();
@@ -206,127 +206,129 @@ json initialize_body(int id = 1) {
 
 }  // namespace
 
-TEST_CASE("modern requests are validated in the conformance suite's order, each error with its id", "[http][modern]") {
+TEST_CASE("2026-07-28 requests are validated in the conformance suite's order, each error with its id",
+          "[http][modern]") {
   Fixture f;
-  const auto discover = [](const json& id) { return modern(id, "server/discover"); };
+  const auto discover = [](const json& id) { return stateless(id, "server/discover"); };
 
-  SECTION("1. MCP-Protocol-Version missing on a request with modern _meta: 400, -32020") {
-    const auto r = f.post(discover(11), without(modern_headers("server/discover"), "MCP-Protocol-Version"));
+  SECTION("1. MCP-Protocol-Version missing on a request with 2026-07-28 _meta: 400, -32020") {
+    const auto r = f.post(discover(11), without(stateless_headers("server/discover"), "MCP-Protocol-Version"));
     CHECK(r.status == 400);
     CHECK(error_of(r, 11)["code"] == -32020);
   }
   SECTION("2. _meta missing, or its protocolVersion or clientCapabilities missing: 400, -32602") {
-    auto r = f.post(rpc(101, "server/discover"), modern_headers("server/discover"));
+    auto r = f.post(rpc(101, "server/discover"), stateless_headers("server/discover"));
     CHECK(r.status == 400);
     CHECK(error_of(r, 101)["code"] == -32602);
     auto body = discover(102);
     body["params"]["_meta"].erase("io.modelcontextprotocol/protocolVersion");
-    r = f.post(body, modern_headers("server/discover"));
+    r = f.post(body, stateless_headers("server/discover"));
     CHECK(r.status == 400);
     CHECK(error_of(r, 102)["code"] == -32602);  // not -32020: presence comes before the match
     body = discover(104);
     body["params"]["_meta"].erase("io.modelcontextprotocol/clientCapabilities");
-    r = f.post(body, modern_headers("server/discover"));
+    r = f.post(body, stateless_headers("server/discover"));
     CHECK(r.status == 400);
     CHECK(error_of(r, 104)["code"] == -32602);
     // A string id is echoed as well.
-    r = f.post(rpc("req-a", "tools/list"), modern_headers("tools/list"));
+    r = f.post(rpc("req-a", "tools/list"), stateless_headers("tools/list"));
     CHECK(r.status == 400);
     CHECK(error_of(r, "req-a")["code"] == -32602);
   }
   SECTION("clientInfo is optional") {
     auto body = discover(105);
     body["params"]["_meta"].erase("io.modelcontextprotocol/clientInfo");
-    const auto r = f.post(body, modern_headers("server/discover"));
+    const auto r = f.post(body, stateless_headers("server/discover"));
     CHECK(r.status == 200);
     const auto j = json::parse(r.body);
     CHECK(j["id"] == 105);
-    CHECK(j["result"]["supportedVersions"][0] == kModern);
+    CHECK(j["result"]["supportedVersions"][0] == kStateless);
     CHECK(j["result"]["_meta"]["io.modelcontextprotocol/serverInfo"]["name"] == "modern-test");
   }
   SECTION("3. header and _meta name different versions: 400, -32020 (before the version's support)") {
     auto body = discover(302);
     body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = "v999.0.0";
-    const auto r = f.post(body, modern_headers("server/discover"));
+    const auto r = f.post(body, stateless_headers("server/discover"));
     CHECK(r.status == 400);
     CHECK(error_of(r, 302)["code"] == -32020);
   }
   SECTION("4. a version not served: 400, -32022 with data.supported and data.requested") {
     auto body = discover(301);
     body["params"]["_meta"]["io.modelcontextprotocol/protocolVersion"] = "v999.0.0";
-    const auto r = f.post(body, with(modern_headers("server/discover"), "MCP-Protocol-Version", "v999.0.0"));
+    const auto r = f.post(body, with(stateless_headers("server/discover"), "MCP-Protocol-Version", "v999.0.0"));
     CHECK(r.status == 400);
     const auto e = error_of(r, 301);
     CHECK(e["code"] == -32022);
     CHECK(e["data"]["requested"] == "v999.0.0");
     REQUIRE(e["data"]["supported"].is_array());
-    CHECK(e["data"]["supported"][0] == kModern);
+    CHECK(e["data"]["supported"][0] == kStateless);
   }
   SECTION("5. Mcp-Method and Mcp-Name must mirror the body: 400, -32020") {
-    auto r = f.post(discover(21), without(modern_headers("server/discover"), "Mcp-Method"));
+    auto r = f.post(discover(21), without(stateless_headers("server/discover"), "Mcp-Method"));
     CHECK(r.status == 400);
     CHECK(error_of(r, 21)["code"] == -32020);
-    r = f.post(discover(22), modern_headers("tools/list"));
+    r = f.post(discover(22), stateless_headers("tools/list"));
     CHECK(r.status == 400);
     CHECK(error_of(r, 22)["code"] == -32020);
-    const auto call = modern(23, "tools/call", {{"name", "needs_url"}, {"arguments", json::object()}});
-    r = f.post(call, modern_headers("tools/call"));  // no Mcp-Name
+    const auto call = stateless(23, "tools/call", {{"name", "needs_url"}, {"arguments", json::object()}});
+    r = f.post(call, stateless_headers("tools/call"));  // no Mcp-Name
     CHECK(r.status == 400);
     CHECK(error_of(r, 23)["code"] == -32020);
-    r = f.post(call, modern_headers("tools/call", "ask"));
+    r = f.post(call, stateless_headers("tools/call", "ask"));
     CHECK(r.status == 400);
     CHECK(error_of(r, 23)["code"] == -32020);
-    r = f.post(call, modern_headers("tools/call", "=?base64?not base64!?="));
+    r = f.post(call, stateless_headers("tools/call", "=?base64?not base64!?="));
     CHECK(r.status == 400);
     CHECK(error_of(r, 23)["code"] == -32020);
     // The Base64 sentinel form is decoded before comparing ("needs_url").
-    r = f.post(call, modern_headers("tools/call", "=?base64?bmVlZHNfdXJs?="));
+    r = f.post(call, stateless_headers("tools/call", "=?base64?bmVlZHNfdXJs?="));
     CHECK(r.status == 400);
     CHECK(error_of(r, 23)["code"] == -32021);  // past the headers: the tool's own answer
   }
-  SECTION("methods not in the modern era, and unknown ones: 404, -32601") {
+  SECTION("methods not in the 2026-07-28 era, and unknown ones: 404, -32601") {
     for (const char* method :
          {"initialize", "ping", "logging/setLevel", "resources/subscribe", "resources/unsubscribe", "unknown/method"}) {
       INFO(method);
-      const auto r = f.post(modern(500, method), modern_headers(method));
+      const auto r = f.post(stateless(500, method), stateless_headers(method));
       CHECK(r.status == 404);
       CHECK(error_of(r, 500)["code"] == -32601);
     }
   }
   SECTION("-32021 from a handler is 400; other answers 200") {
-    auto r = f.call(modern(401, "tools/call", {{"name", "needs_url"}, {"arguments", json::object()}}, json::object()));
+    auto r =
+        f.call(stateless(401, "tools/call", {{"name", "needs_url"}, {"arguments", json::object()}}, json::object()));
     CHECK(r.status == 400);
     const auto e = error_of(r, 401);
     CHECK(e["code"] == -32021);
     CHECK(e["data"]["requiredCapabilities"]["elicitation"]["url"] == json::object());
-    r = f.call(modern(402, "tools/call", {{"name", "needs_url"}, {"arguments", json::object()}},
-                      {{"elicitation", {{"url", json::object()}}}}));
+    r = f.call(stateless(402, "tools/call", {{"name", "needs_url"}, {"arguments", json::object()}},
+                         {{"elicitation", {{"url", json::object()}}}}));
     CHECK(r.status == 200);
     CHECK(json::parse(r.body)["result"]["resultType"] == "complete");
     // An unknown tool is the handler's -32602: a JSON-RPC error with HTTP 200.
-    r = f.call(modern(403, "tools/call", {{"name", "nope"}, {"arguments", json::object()}}));
+    r = f.call(stateless(403, "tools/call", {{"name", "nope"}, {"arguments", json::object()}}));
     CHECK(r.status == 200);
     CHECK(error_of(r, 403)["code"] == -32602);
   }
   SECTION("Accept must allow application/json; notifications are 202, responses 400") {
-    auto r = f.post(discover(31), with(modern_headers("server/discover"), "Accept", "text/event-stream"));
+    auto r = f.post(discover(31), with(stateless_headers("server/discover"), "Accept", "text/event-stream"));
     CHECK(r.status == 406);
     r = f.post({{"jsonrpc", "2.0"}, {"method", "notifications/cancelled"}, {"params", {{"requestId", 1}}}},
-               modern_headers("notifications/cancelled"));
+               stateless_headers("notifications/cancelled"));
     CHECK(r.status == 202);
     CHECK(r.body.empty());
-    r = f.post({{"jsonrpc", "2.0"}, {"id", 1}, {"result", json::object()}}, modern_headers("x"));
+    r = f.post({{"jsonrpc", "2.0"}, {"id", 1}, {"result", json::object()}}, stateless_headers("x"));
     CHECK(r.status == 400);
   }
   CHECK(f.server->session_count() == 0);
   CHECK(f.idle());
 }
 
-TEST_CASE("a modern tools/call that elicits: input_required, then the retry completes", "[http][modern][elicit]") {
+TEST_CASE("a 2026-07-28 tools/call that elicits: input_required, then the retry completes", "[http][modern][elicit]") {
   Fixture f;
   for (const char* tool : {"ask", "ask_async"}) {
     INFO(tool);
-    const auto first = f.call(modern(1, "tools/call", {{"name", tool}, {"arguments", json::object()}}));
+    const auto first = f.call(stateless(1, "tools/call", {{"name", tool}, {"arguments", json::object()}}));
     REQUIRE(first.status == 200);
     CHECK(first.header("mcp-session-id").empty());
     CHECK(first.header("content-type") == "application/json");
@@ -345,11 +347,11 @@ TEST_CASE("a modern tools/call that elicits: input_required, then the retry comp
 
     // The retry: a new id, the answer under its key, the state echoed.
     const auto retry =
-        f.call(modern(2, "tools/call",
-                      {{"name", tool},
-                       {"arguments", json::object()},
-                       {"inputResponses", {{key, {{"action", "accept"}, {"content", {{"name", "octocat"}}}}}}},
-                       {"requestState", result["requestState"]}}));
+        f.call(stateless(2, "tools/call",
+                         {{"name", tool},
+                          {"arguments", json::object()},
+                          {"inputResponses", {{key, {{"action", "accept"}, {"content", {{"name", "octocat"}}}}}}},
+                          {"requestState", result["requestState"]}}));
     REQUIRE(retry.status == 200);
     const auto done = json::parse(retry.body);
     CHECK(done["id"] == 2);
@@ -372,21 +374,21 @@ TEST_CASE("HttpServerOptions::principal binds each requestState to the principal
   Fixture f(std::move(options));
   const auto as = [&](const std::string& user, const json& body) {
     const auto method = body["method"].get<std::string>();
-    auto headers = modern_headers(method, body["params"].value("name", std::string()));
+    auto headers = stateless_headers(method, body["params"].value("name", std::string()));
     if (!user.empty()) headers.emplace_back("X-Test-User", user);
     return f.post(body, headers);
   };
-  const auto first = as("alice", modern(1, "tools/call", {{"name", "ask"}, {"arguments", json::object()}}));
+  const auto first = as("alice", stateless(1, "tools/call", {{"name", "ask"}, {"arguments", json::object()}}));
   REQUIRE(first.status == 200);
   const auto result = json::parse(first.body)["result"];
   REQUIRE(result["resultType"] == "input_required");
   const auto key = result["inputRequests"].begin().key();
   const auto retry = [&](int id) {
-    return modern(id, "tools/call",
-                  {{"name", "ask"},
-                   {"arguments", json::object()},
-                   {"inputResponses", {{key, {{"action", "accept"}, {"content", {{"name", "octocat"}}}}}}},
-                   {"requestState", result["requestState"]}});
+    return stateless(id, "tools/call",
+                     {{"name", "ask"},
+                      {"arguments", json::object()},
+                      {"inputResponses", {{key, {{"action", "accept"}, {"content", {{"name", "octocat"}}}}}}},
+                      {"requestState", result["requestState"]}});
   };
   // Another principal, or none, cannot use alice's state.
   for (const std::string user : {"bob", ""}) {
@@ -410,14 +412,14 @@ TEST_CASE("HttpServerOptions::principal binds each requestState to the principal
   CHECK(f.idle());
 }
 
-TEST_CASE("a modern request's progress and log messages come first, on an SSE reply the client accepts",
+TEST_CASE("a 2026-07-28 request's progress and log messages come first, on an SSE reply the client accepts",
           "[http][modern][progress]") {
   Fixture f;
-  auto body = modern(1, "tools/call", {{"name", "report"}, {"arguments", json::object()}});
+  auto body = stateless(1, "tools/call", {{"name", "report"}, {"arguments", json::object()}});
   body["params"]["_meta"]["progressToken"] = "tok";
   body["params"]["_meta"]["io.modelcontextprotocol/logLevel"] = "info";
   http_test::Connection c(f.server->port());
-  c.send(verb::post, "/mcp", modern_headers("tools/call", "report"), body.dump());
+  c.send(verb::post, "/mcp", stateless_headers("tools/call", "report"), body.dump());
   const auto head = c.read_head();
   REQUIRE(head.status == 200);
   CHECK(head.header("content-type") == "text/event-stream");
@@ -441,18 +443,18 @@ TEST_CASE("a modern request's progress and log messages come first, on an SSE re
   CHECK(seen[3]["result"]["content"][0]["text"] == "PLP");
 
   // A client that accepts only JSON gets the response alone: the notifications are not sent.
-  const auto plain = f.post(body, with(modern_headers("tools/call", "report"), "Accept", "application/json"));
+  const auto plain = f.post(body, with(stateless_headers("tools/call", "report"), "Accept", "application/json"));
   CHECK(plain.status == 200);
   CHECK(plain.header("content-type") == "application/json");
   CHECK(json::parse(plain.body)["result"]["content"][0]["text"] == "---");
   // Without a token or a log level nothing goes out, and the reply stays plain JSON.
-  const auto r = f.call(modern(2, "tools/call", {{"name", "report"}, {"arguments", json::object()}}));
+  const auto r = f.call(stateless(2, "tools/call", {{"name", "report"}, {"arguments", json::object()}}));
   CHECK(r.header("content-type") == "application/json");
   CHECK(json::parse(r.body)["result"]["content"][0]["text"] == "---");
   CHECK(f.idle());
 }
 
-TEST_CASE("a legacy session and modern requests interleave on one server", "[http][modern]") {
+TEST_CASE("a 2025-11-25 session and 2026-07-28 requests interleave on one server", "[http][modern]") {
   Fixture f;
   // The session opens; its tools/call waits in a form on its SSE stream.
   auto init = f.connect();
@@ -462,61 +464,63 @@ TEST_CASE("a legacy session and modern requests interleave on one server", "[htt
   const auto session = head.header("mcp-session-id");
   REQUIRE(session.size() == 32);
   REQUIRE(init.next_message());
-  auto legacy = http_test::kAccept;
-  legacy.emplace_back("Mcp-Session-Id", session);
+  auto session_era = http_test::kAccept;
+  session_era.emplace_back("Mcp-Session-Id", session);
   auto call = f.connect();
-  call.send(verb::post, "/mcp", legacy, rpc("legacy-1", "tools/call", {{"name", "ask"}}).dump());
+  call.send(verb::post, "/mcp", session_era, rpc("legacy-1", "tools/call", {{"name", "ask"}}).dump());
   REQUIRE(call.read_head().status == 200);
   const auto form = call.next_message();
   REQUIRE(form);
   CHECK((*form)["method"] == "elicitation/create");
 
-  // Meanwhile, modern requests: no session is made, the tools are the same.
-  const auto list = f.call(modern(7, "tools/list"));
+  // Meanwhile, 2026-07-28 requests: no session is made, the tools are the same.
+  const auto list = f.call(stateless(7, "tools/list"));
   REQUIRE(list.status == 200);
   CHECK(list.header("mcp-session-id").empty());
   const auto tools = json::parse(list.body)["result"];
   CHECK(tools["tools"].size() == 5);
   CHECK(tools["resultType"] == "complete");
   CHECK(tools.contains("ttlMs"));
-  const auto modern_call = f.call(modern(8, "tools/call", {{"name", "ask"}, {"arguments", json::object()}}));
-  REQUIRE(modern_call.status == 200);
-  CHECK(json::parse(modern_call.body)["result"]["resultType"] == "input_required");
+  const auto stateless_call = f.call(stateless(8, "tools/call", {{"name", "ask"}, {"arguments", json::object()}}));
+  REQUIRE(stateless_call.status == 200);
+  CHECK(json::parse(stateless_call.body)["result"]["resultType"] == "input_required");
   CHECK(f.server->session_count() == 1);
 
-  // A legacy ping keeps today's rules: its header names a legacy version, or none.
-  CHECK(f.post(rpc(9, "ping"), legacy).status == 200);
-  CHECK(f.post(rpc(10, "ping"), with(legacy, "MCP-Protocol-Version", kModern)).status == 400);
-  // Without a session, a legacy request is refused as before.
+  // A 2025-11-25 ping keeps today's rules: its header names a 2025-11-25 version, or none.
+  CHECK(f.post(rpc(9, "ping"), session_era).status == 200);
+  CHECK(f.post(rpc(10, "ping"), with(session_era, "MCP-Protocol-Version", kStateless)).status == 400);
+  // Without a session, a 2025-11-25 request is refused as before.
   CHECK(f.post(rpc(11, "ping"), http_test::kAccept).status == 400);
 
   // The session's form is answered; its call completes on its own stream.
   const auto answer = json{
       {"jsonrpc", "2.0"}, {"id", (*form)["id"]}, {"result", {{"action", "accept"}, {"content", {{"name", "hubot"}}}}}};
-  CHECK(f.post(answer, legacy).status == 202);
+  CHECK(f.post(answer, session_era).status == 202);
   const auto done = call.next_message();
   REQUIRE(done);
   CHECK((*done)["id"] == "legacy-1");
   CHECK((*done)["result"]["content"][0]["text"] == "hubot");
-  CHECK_FALSE((*done)["result"].contains("resultType"));  // a legacy result
+  CHECK_FALSE((*done)["result"].contains("resultType"));  // a 2025-11-25 result
   CHECK(f.server->session_count() == 1);
   CHECK(f.idle());
 }
 
-TEST_CASE("1,000 modern requests in a row make no session and no thread", "[http][modern][load]") {
+TEST_CASE("1,000 2026-07-28 requests in a row make no session and no thread", "[http][modern][load]") {
   Fixture f;
   auto c = f.connect();
   // One round first, so whatever starts lazily (the shared timer thread) has started.
-  REQUIRE(c.request(verb::post, "/mcp", modern_headers("tools/list"), modern(0, "tools/list").dump()).status == 200);
+  REQUIRE(c.request(verb::post, "/mcp", stateless_headers("tools/list"), stateless(0, "tools/list").dump()).status ==
+          200);
   const auto threads_before = test_support::thread_count();
   int ok = 0;
   for (int i = 1; i <= 1000; ++i) {
     // Alternately a blocking tool (answered from a worker) and a list (answered at once), on one
     // keep-alive connection.
-    const auto body =
-        i % 2 ? modern(i, "tools/call", {{"name", "ask"}, {"arguments", json::object()}}) : modern(i, "tools/list");
-    const auto r = c.request(verb::post, "/mcp",
-                             i % 2 ? modern_headers("tools/call", "ask") : modern_headers("tools/list"), body.dump());
+    const auto body = i % 2 ? stateless(i, "tools/call", {{"name", "ask"}, {"arguments", json::object()}})
+                            : stateless(i, "tools/list");
+    const auto r =
+        c.request(verb::post, "/mcp", i % 2 ? stateless_headers("tools/call", "ask") : stateless_headers("tools/list"),
+                  body.dump());
     ok += r.status == 200 && json::parse(r.body)["id"] == i && r.header("mcp-session-id").empty();
   }
   CHECK(ok == 1000);
@@ -525,26 +529,26 @@ TEST_CASE("1,000 modern requests in a row make no session and no thread", "[http
   CHECK(f.idle());
 }
 
-TEST_CASE("a client that disconnects cancels its modern request", "[http][modern][cancel]") {
+TEST_CASE("a client that disconnects cancels its 2026-07-28 request", "[http][modern][cancel]") {
   Fixture f;
   {
     auto c = f.connect();
-    c.send(verb::post, "/mcp", modern_headers("tools/call", "hold"),
-           modern(1, "tools/call", {{"name", "hold"}, {"arguments", json::object()}}).dump());
+    c.send(verb::post, "/mcp", stateless_headers("tools/call", "hold"),
+           stateless(1, "tools/call", {{"name", "hold"}, {"arguments", json::object()}}).dump());
     REQUIRE(f.gate->wait_for([&] { return f.gate->started == 1; }));
-    CHECK(f.server->modern_request_count() == 1);
+    CHECK(f.server->stateless_request_count() == 1);
   }  // the connection closes with the handler still running
   REQUIRE(f.gate->wait_for([&] { return f.gate->cancelled == 1 && f.gate->finished == 1; }));
   CHECK(f.idle());
   // The server goes on serving.
-  CHECK(f.call(modern(2, "tools/list")).status == 200);
+  CHECK(f.call(stateless(2, "tools/list")).status == 200);
 }
 
 TEST_CASE("an answer that comes later from a worker is written when it comes", "[http][modern]") {
   Fixture f;
   auto c = f.connect();
-  c.send(verb::post, "/mcp", modern_headers("tools/call", "hold"),
-         modern("later", "tools/call", {{"name", "hold"}, {"arguments", json::object()}}).dump());
+  c.send(verb::post, "/mcp", stateless_headers("tools/call", "hold"),
+         stateless("later", "tools/call", {{"name", "hold"}, {"arguments", json::object()}}).dump());
   REQUIRE(f.gate->wait_for([&] { return f.gate->started == 1; }));
   f.gate->release();
   const auto head = c.read_head();
@@ -554,34 +558,35 @@ TEST_CASE("an answer that comes later from a worker is written when it comes", "
   CHECK(j["result"]["content"][0]["text"] == "released");
   CHECK(f.gate->cancelled == 0);
   // The keep-alive connection serves the next request.
-  CHECK(c.request(verb::post, "/mcp", modern_headers("tools/list"), modern(3, "tools/list").dump()).status == 200);
+  CHECK(c.request(verb::post, "/mcp", stateless_headers("tools/list"), stateless(3, "tools/list").dump()).status ==
+        200);
 }
 
-TEST_CASE("modern requests beyond max_modern_requests get 503 with Retry-After", "[http][modern][limits]") {
+TEST_CASE("2026-07-28 requests beyond max_modern_requests get 503 with Retry-After", "[http][modern][limits]") {
   auto o = test_options();
-  o.max_modern_requests = 2;
+  o.max_stateless_requests = 2;
   Fixture f(o);
   std::vector<std::unique_ptr<http_test::Connection>> held;
   for (int i = 0; i < 2; ++i) {
     held.push_back(std::make_unique<http_test::Connection>(f.server->port()));
-    held.back()->send(verb::post, "/mcp", modern_headers("tools/call", "hold"),
-                      modern(i, "tools/call", {{"name", "hold"}, {"arguments", json::object()}}).dump());
+    held.back()->send(verb::post, "/mcp", stateless_headers("tools/call", "hold"),
+                      stateless(i, "tools/call", {{"name", "hold"}, {"arguments", json::object()}}).dump());
   }
   REQUIRE(f.gate->wait_for([&] { return f.gate->started == 2; }));
-  CHECK(f.server->modern_request_count() == 2);
-  const auto r = f.call(modern(9, "tools/list"));
+  CHECK(f.server->stateless_request_count() == 2);
+  const auto r = f.call(stateless(9, "tools/list"));
   CHECK(r.status == 503);
   CHECK(r.header("retry-after") == "1");
   CHECK(error_of(r, 9)["code"] == -32603);
   // A request refused by the checks does not need a slot.
-  CHECK(f.post(rpc(10, "tools/list"), modern_headers("tools/list")).status == 400);
+  CHECK(f.post(rpc(10, "tools/list"), stateless_headers("tools/list")).status == 400);
   f.gate->release();
   for (auto& c : held) {
     CHECK(c->read_head().status == 200);
     CHECK(json::parse(c->read_body())["result"]["content"][0]["text"] == "released");
   }
   CHECK(f.idle());
-  CHECK(f.call(modern(11, "tools/list")).status == 200);
+  CHECK(f.call(stateless(11, "tools/list")).status == 200);
 }
 
 TEST_CASE("the SessionSetup constructor runs setup once, whatever the number of sessions", "[http][modern]") {
@@ -589,25 +594,25 @@ TEST_CASE("the SessionSetup constructor runs setup once, whatever the number of 
   auto o = test_options();
   elicit::StreamableHttpServer server(
       {"setup-once", "1"},
-      [&](elicit::Server& s) {
+      [&](elicit::ServerSession& s) {
         ++setups;
-        s.add_tool({"hello", "says hello", {{"type", "object"}}, std::nullopt, [](elicit::ToolCall&) {
+        s.add_tool({"hello", "says hello", {{"type", "object"}}, std::nullopt, [](elicit::RequestContext&) {
                       return elicit::ToolResult::text("hello");
                     }});
       },
       o);
   server.start();
   CHECK(setups == 1);
-  REQUIRE(server.core());
-  CHECK(server.core()->find_tool("hello"));
+  REQUIRE(server.server());
+  CHECK(server.server()->find_tool("hello"));
   for (int i = 0; i < 3; ++i) {
     http_test::Connection c(server.port());
     CHECK(c.request(verb::post, "/mcp", http_test::kAccept, initialize_body().dump()).status == 200);
   }
   CHECK(server.session_count() == 3);
   http_test::Connection c(server.port());
-  const auto r = c.request(verb::post, "/mcp", modern_headers("tools/call", "hello"),
-                           modern(1, "tools/call", {{"name", "hello"}, {"arguments", json::object()}}).dump());
+  const auto r = c.request(verb::post, "/mcp", stateless_headers("tools/call", "hello"),
+                           stateless(1, "tools/call", {{"name", "hello"}, {"arguments", json::object()}}).dump());
   CHECK(r.status == 200);
   CHECK(json::parse(r.body)["result"]["content"][0]["text"] == "hello");
   CHECK(setups == 1);
@@ -616,10 +621,10 @@ TEST_CASE("the SessionSetup constructor runs setup once, whatever the number of 
 TEST_CASE("subscriptions/listen holds an SSE reply open for the changes it asked for, until the client leaves",
           "[http][modern][listen]") {
   Fixture f;
-  const auto core = f.server->core();
+  const auto core = f.server->server();
   auto c = std::make_unique<http_test::Connection>(f.server->port());
-  c->send(verb::post, "/mcp", modern_headers("subscriptions/listen"),
-          modern("L", "subscriptions/listen", {{"notifications", {{"toolsListChanged", true}}}}).dump());
+  c->send(verb::post, "/mcp", stateless_headers("subscriptions/listen"),
+          stateless("L", "subscriptions/listen", {{"notifications", {{"toolsListChanged", true}}}}).dump());
   const auto head = c->read_head();
   REQUIRE(head.status == 200);
   CHECK(head.header("content-type") == "text/event-stream");
@@ -628,11 +633,11 @@ TEST_CASE("subscriptions/listen holds an SSE reply open for the changes it asked
   CHECK((*ack)["method"] == "notifications/subscriptions/acknowledged");
   CHECK((*ack)["params"]["notifications"] == json{{"toolsListChanged", true}});
   CHECK((*ack)["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == "L");
-  CHECK(f.server->modern_request_count() == 1);
+  CHECK(f.server->stateless_request_count() == 1);
 
   // Other requests go on meanwhile; a change reaches the stream, tagged.
-  CHECK(f.call(modern(2, "tools/list")).status == 200);
-  core->add_tool({"late", "added while served", {{"type", "object"}}, std::nullopt, [](elicit::ToolCall&) {
+  CHECK(f.call(stateless(2, "tools/list")).status == 200);
+  core->add_tool({"late", "added while served", {{"type", "object"}}, std::nullopt, [](elicit::RequestContext&) {
                     return elicit::ToolResult::text("late");
                   }});
   const auto changed = c->next_message();
@@ -640,17 +645,17 @@ TEST_CASE("subscriptions/listen holds an SSE reply open for the changes it asked
   CHECK(*changed == json{{"jsonrpc", "2.0"},
                          {"method", "notifications/tools/list_changed"},
                          {"params", {{"_meta", {{"io.modelcontextprotocol/subscriptionId", "L"}}}}}});
-  CHECK(json::parse(f.call(modern(3, "tools/call", {{"name", "late"}, {"arguments", json::object()}}))
+  CHECK(json::parse(f.call(stateless(3, "tools/call", {{"name", "late"}, {"arguments", json::object()}}))
                         .body)["result"]["content"][0]["text"] == "late");
 
   // A client that accepts only JSON cannot listen: there is no stream to send on.
-  const auto plain = f.post(modern(4, "subscriptions/listen", {{"notifications", {{"toolsListChanged", true}}}}),
-                            with(modern_headers("subscriptions/listen"), "Accept", "application/json"));
+  const auto plain = f.post(stateless(4, "subscriptions/listen", {{"notifications", {{"toolsListChanged", true}}}}),
+                            with(stateless_headers("subscriptions/listen"), "Accept", "application/json"));
   CHECK(error_of(plain, 4)["code"] == -32600);
 
   // Leaving the stream ends the subscription: no request is left, nothing more is sent.
   c.reset();
   CHECK(f.idle());
   CHECK(core->remove_tool("late"));
-  CHECK(f.call(modern(5, "tools/list")).status == 200);
+  CHECK(f.call(stateless(5, "tools/list")).status == 200);
 }

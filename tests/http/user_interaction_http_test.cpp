@@ -3,7 +3,7 @@
 // Loopback only; every wait is bounded by test_support::kPatience.
 #include <catch2/catch.hpp>
 
-#include <elicit/http_server.hpp>
+#include <elicit/http/server.hpp>
 #include <elicit/user_interaction.hpp>
 
 #include "../common/interaction_tools.hpp"
@@ -28,8 +28,8 @@ struct Fixture {
     o.server.user_interaction.enabled = true;
     server = std::make_unique<elicit::StreamableHttpServer>(
         elicit::ServerInfo{"ui-http", "1"},
-        [](elicit::Server& s) {
-          s.add_tool({"ask", "asks a username", {{"type", "object"}}, std::nullopt, [](elicit::ToolCall& call) {
+        [](elicit::ServerSession& s) {
+          s.add_tool({"ask", "asks a username", {{"type", "object"}}, std::nullopt, [](elicit::RequestContext& call) {
                         auto o = call.elicit<samples::GithubUsername>();
                         return elicit::ToolResult::text(o ? o.value->name : std::string(elicit::to_string(o.status)));
                       }});

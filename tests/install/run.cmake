@@ -17,7 +17,7 @@ file(REMOVE_RECURSE "${WORK}")
 file(MAKE_DIRECTORY "${WORK}")
 set(prefix "${WORK}/prefix")
 run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${prefix}")
-foreach(f bin/elicitgen include/elicit/validation.hpp lib/cmake/elicitgen/elicitgenConfig.cmake
+foreach(f bin/elicitgen include/elicit/content/validation.hpp include/elicit/jsonrpc/connection.hpp include/elicit/elicit.hpp lib/cmake/elicitgen/elicitgenConfig.cmake
           lib/cmake/elicitgen/ElicitgenGenerate.cmake share/elicitgen/templates/header.hpp.mustache)
   if(NOT EXISTS "${prefix}/${f}")
     message(FATAL_ERROR "not installed: ${f}")

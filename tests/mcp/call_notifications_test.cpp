@@ -5,7 +5,7 @@
 
 #include <optional>
 
-#include <elicit/content.hpp>
+#include <elicit/content_blocks.hpp>
 #include <elicit/server.hpp>
 
 #include "../session/fake_client.hpp"
@@ -18,7 +18,7 @@ namespace {
 // Logs at every level, reports progress 1, 1 (dropped: not increasing), 2 of 2, and says what the
 // calls returned.
 Tool chatty() {
-  return Tool{"chatty", "Logs and reports progress", {{"type", "object"}}, std::nullopt, [](ToolCall& call) {
+  return Tool{"chatty", "Logs and reports progress", {{"type", "object"}}, std::nullopt, [](RequestContext& call) {
                 std::string sent;
                 for (const auto level :
                      {LoggingLevel::debug, LoggingLevel::info, LoggingLevel::warning, LoggingLevel::emergency}) {
@@ -32,7 +32,7 @@ Tool chatty() {
 }
 
 Tool rich() {
-  return Tool{"rich", "Every content kind", {{"type", "object"}}, std::nullopt, [](ToolCall&) {
+  return Tool{"rich", "Every content kind", {{"type", "object"}}, std::nullopt, [](RequestContext&) {
                 return ToolResult::of({content::text("t"), content::image(base64_encode("png"), "image/png"),
                                        content::audio(base64_encode("wav"), "audio/wav"),
                                        content::embedded_text("test://x", "text/plain", "x"),
@@ -43,11 +43,11 @@ Tool rich() {
 struct Fixture {
   explicit Fixture(std::optional<LogRateLimit> log_rate = LogRateLimit{})
       : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
-    ServerOptions o;
+    ServerSessionOptions o;
     o.worker_threads = 1;
     o.log_rate = log_rate;
     o.session.log = [](std::string_view) {};
-    server = std::make_unique<Server>(*ends.first, ServerInfo{"notify-test", "1"}, o);
+    server = std::make_unique<ServerSession>(*ends.first, ServerInfo{"notify-test", "1"}, o);
     server->add_tool(chatty());
     server->add_tool(rich());
     server->start();
@@ -71,7 +71,7 @@ struct Fixture {
 
   std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
   FakeClient client;
-  std::unique_ptr<Server> server;
+  std::unique_ptr<ServerSession> server;
 };
 
 std::vector<json> of_method(const std::vector<json>& messages, const std::string& method) {
@@ -82,7 +82,7 @@ std::vector<json> of_method(const std::vector<json>& messages, const std::string
   return out;
 }
 
-json modern_meta(const json& extra = json::object()) {
+json stateless_meta(const json& extra = json::object()) {
   json meta{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
             {"io.modelcontextprotocol/clientCapabilities", json::object()}};
   meta.update(extra);
@@ -91,7 +91,7 @@ json modern_meta(const json& extra = json::object()) {
 
 }  // namespace
 
-TEST_CASE("legacy: every level until logging/setLevel, then only at or above it", "[logging][legacy]") {
+TEST_CASE("2025-11-25: every level until logging/setLevel, then only at or above it", "[logging][legacy]") {
   Fixture f;
   const auto init = f.client.initialize(json::object());
   CHECK(init["capabilities"].contains("logging"));
@@ -119,7 +119,7 @@ TEST_CASE("legacy: every level until logging/setLevel, then only at or above it"
   }
 }
 
-TEST_CASE("legacy: progress for the request's progressToken, increasing only", "[progress][legacy]") {
+TEST_CASE("2025-11-25: progress for the request's progressToken, increasing only", "[progress][legacy]") {
   Fixture f;
   f.client.initialize(json::object());
   for (const json& token : {json("p-1"), json(7)}) {
@@ -135,27 +135,27 @@ TEST_CASE("legacy: progress for the request's progressToken, increasing only", "
   CHECK(of_method(seen, "notifications/progress").empty());
 }
 
-TEST_CASE("modern: log messages only with _meta logLevel, at or above it, setLevel is not a method",
+TEST_CASE("2026-07-28: log messages only with _meta logLevel, at or above it, setLevel is not a method",
           "[logging][modern]") {
   Fixture f;
-  auto seen = f.call(1, "chatty", modern_meta());
+  auto seen = f.call(1, "chatty", stateless_meta());
   CHECK(of_method(seen, "notifications/message").empty());  // "MUST NOT emit" without a level
   CHECK(seen.back()["result"]["content"][0]["text"] == "-------");
-  seen = f.call(2, "chatty", modern_meta({{"io.modelcontextprotocol/logLevel", "info"}, {"progressToken", "t"}}));
+  seen = f.call(2, "chatty", stateless_meta({{"io.modelcontextprotocol/logLevel", "info"}, {"progressToken", "t"}}));
   CHECK(of_method(seen, "notifications/message").size() == 3);
   CHECK(of_method(seen, "notifications/progress").size() == 2);
   CHECK(seen.back()["result"]["content"][0]["text"] == "-LLLP-P");
   CHECK(seen.back()["result"]["resultType"] == "complete");
 
-  seen = f.call(3, "chatty", modern_meta({{"io.modelcontextprotocol/logLevel", "verbose"}}));
+  seen = f.call(3, "chatty", stateless_meta({{"io.modelcontextprotocol/logLevel", "verbose"}}));
   REQUIRE(seen.size() == 1);
   CHECK(seen[0]["error"]["code"] == -32602);
 
-  f.client.request(4, "logging/setLevel", {{"level", "info"}, {"_meta", modern_meta()}});
+  f.client.request(4, "logging/setLevel", {{"level", "info"}, {"_meta", stateless_meta()}});
   const auto r = f.client.next();
   REQUIRE(r);
   CHECK((*r)["error"]["code"] == -32601);
-  f.client.request(5, "server/discover", {{"_meta", modern_meta()}});
+  f.client.request(5, "server/discover", {{"_meta", stateless_meta()}});
   const auto d = f.client.next();
   REQUIRE(d);
   CHECK((*d)["result"]["capabilities"].contains("logging"));
@@ -183,13 +183,13 @@ TEST_CASE("log messages are rate limited per connection, in both eras", "[loggin
   auto seen = f.call(2, "chatty");
   CHECK(of_method(seen, "notifications/message").size() == 2);
   CHECK(seen.back()["result"]["content"][0]["text"] == "LL-----");
-  CHECK(f.server->session().logs_dropped() == 2);
+  CHECK(f.server->state().logs_dropped() == 2);
   CHECK(f.call(3, "chatty").back()["result"]["content"][0]["text"] == "-------");
 
-  // Modern requests on one connection (stdio) share its bucket; over Streamable HTTP each modern
+  // 2026-07-28 requests on one connection (stdio) share its bucket; over Streamable HTTP each 2026-07-28
   // request is a connection of its own (runtime/src/http/server.cpp).
   Fixture m(LogRateLimit{3, 0});
-  const auto debug = modern_meta({{"io.modelcontextprotocol/logLevel", "debug"}});
+  const auto debug = stateless_meta({{"io.modelcontextprotocol/logLevel", "debug"}});
   CHECK(m.call(1, "chatty", debug).back()["result"]["content"][0]["text"] == "LLL----");
   CHECK(m.call(2, "chatty", debug).back()["result"]["content"][0]["text"] == "-------");
   // No limit.

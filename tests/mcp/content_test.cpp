@@ -2,7 +2,7 @@
 // test vectors.
 #include <catch2/catch.hpp>
 
-#include <elicit/content.hpp>
+#include <elicit/content_blocks.hpp>
 #include <elicit/logging.hpp>
 
 using namespace elicit;

@@ -14,7 +14,7 @@ using nlohmann::json;
 
 namespace {
 
-json modern_meta() {
+json stateless_meta() {
   return {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
           {"io.modelcontextprotocol/clientCapabilities", json::object()},
           {"io.modelcontextprotocol/clientInfo", {{"name", "test-client"}, {"version", "1"}}}};
@@ -22,9 +22,9 @@ json modern_meta() {
 
 struct Fixture {
   Fixture() : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
-    ServerOptions o;
+    ServerSessionOptions o;
     o.worker_threads = 1;
-    server = std::make_unique<Server>(*ends.first, ServerInfo{"input-schema-test", "1"}, o);
+    server = std::make_unique<ServerSession>(*ends.first, ServerInfo{"input-schema-test", "1"}, o);
     server->add_tool(Tool{"order", "Orders n items of a kind", json::parse(R"({
                             "type": "object",
                             "properties": {
@@ -35,7 +35,7 @@ struct Fixture {
                             "additionalProperties": false
                           })"),
                           std::nullopt,
-                          [this](ToolCall& call) {
+                          [this](RequestContext& call) {
                             ++runs;
                             return ToolResult::text("ordered " + call.arguments()["n"].dump());
                           },
@@ -44,9 +44,9 @@ struct Fixture {
   }
   ~Fixture() { server.reset(); }
 
-  json call(const json& arguments, bool modern) {
+  json call(const json& arguments, bool stateless) {
     json params{{"name", "order"}, {"arguments", arguments}};
-    if (modern) params["_meta"] = modern_meta();
+    if (stateless) params["_meta"] = stateless_meta();
     client.request(++id, "tools/call", params);
     auto m = client.next();
     REQUIRE(m);
@@ -55,7 +55,7 @@ struct Fixture {
 
   std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
   FakeClient client;
-  std::unique_ptr<Server> server;
+  std::unique_ptr<ServerSession> server;
   std::atomic<int> runs{0};
   int id = 0;
 };
@@ -63,21 +63,21 @@ struct Fixture {
 }  // namespace
 
 TEST_CASE("invalid tool arguments are a tool error naming each pointer, the handler does not run", "[input_schema]") {
-  for (const bool modern : {false, true}) {
-    INFO((modern ? "2026-07-28" : "2025-11-25"));
+  for (const bool stateless : {false, true}) {
+    INFO((stateless ? "2026-07-28" : "2025-11-25"));
     Fixture f;
-    if (!modern) f.client.initialize(json::object());
-    const auto bad = f.call(json{{"n", 0}, {"kind", "c"}, {"extra", true}}, modern);
+    if (!stateless) f.client.initialize(json::object());
+    const auto bad = f.call(json{{"n", 0}, {"kind", "c"}, {"extra", true}}, stateless);
     CHECK(bad["isError"] == true);
     CHECK(bad["content"][0]["text"] ==
           "Invalid arguments for tool order:\n/extra: is not allowed (additionalProperties: false)\n/kind: must be one "
           "of "
           "[\"a\",\"b\"]\n/n: must be at least 1");
-    if (modern) CHECK(bad["resultType"] == "complete");
-    CHECK(f.call(json::object(), modern)["content"][0]["text"] ==
+    if (stateless) CHECK(bad["resultType"] == "complete");
+    CHECK(f.call(json::object(), stateless)["content"][0]["text"] ==
           "Invalid arguments for tool order:\n/: missing required property \"n\"");
     CHECK(f.runs == 0);
-    const auto good = f.call(json{{"n", 2}, {"kind", "a"}}, modern);
+    const auto good = f.call(json{{"n", 2}, {"kind", "a"}}, stateless);
     CHECK_FALSE(good.contains("isError"));
     CHECK(good["content"][0]["text"] == "ordered 2");
     CHECK(f.runs == 1);
@@ -85,10 +85,10 @@ TEST_CASE("invalid tool arguments are a tool error naming each pointer, the hand
 }
 
 TEST_CASE("a tool whose inputSchema cannot be compiled is refused when added, saying where", "[input_schema]") {
-  ServerCore core(ServerInfo{"t", "1"});
+  Server core(ServerInfo{"t", "1"});
   try {
     core.add_tool(Tool{"bad", "", json::parse(R"({"type": "object", "properties": {"n": {"minimum": "1"}}})"),
-                       std::nullopt, [](ToolCall&) { return ToolResult::text(""); }, nullptr});
+                       std::nullopt, [](RequestContext&) { return ToolResult::text(""); }, nullptr});
     FAIL("a malformed inputSchema was accepted");
   } catch (const std::invalid_argument& e) {
     CHECK(std::string(e.what()) == "tool bad: inputSchema /properties/n/minimum: must be a number");
@@ -98,7 +98,7 @@ TEST_CASE("a tool whose inputSchema cannot be compiled is refused when added, sa
                "",
                json::parse(R"({"type": "object", "properties": {"n": {"minimum": "1"}}})"),
                std::nullopt,
-               [](ToolCall&) { return ToolResult::text(""); },
+               [](RequestContext&) { return ToolResult::text(""); },
                nullptr};
   lenient.validate_arguments = false;
   core.add_tool(lenient);
@@ -108,7 +108,7 @@ TEST_CASE("a tool whose inputSchema cannot be compiled is refused when added, sa
 
 TEST_CASE("a prompt named like a tool is not checked against the tool's inputSchema", "[input_schema]") {
   Fixture f;
-  f.server->add_prompt(Prompt{"order", "A prompt with the tool's name", {}, std::nullopt, [](ToolCall&) {
+  f.server->add_prompt(Prompt{"order", "A prompt with the tool's name", {}, std::nullopt, [](RequestContext&) {
                                 return json{{"messages", json::array()}};
                               }});
   f.client.initialize(json::object());

@@ -1,5 +1,5 @@
 // Lists that change while served, in both eras: pagination with cursors that survive changes
-// (MCP, Server, Utilities, "Pagination"), notifications/<kind>/list_changed to initialized legacy
+// (MCP, Server, Utilities, "Pagination"), notifications/<kind>/list_changed to initialized 2025-11-25
 // sessions (2025-11-25, Tools/Prompts/Resources, "List Changed Notification") and the 2026-07-28
 // subscriptions/listen stream (Basic, Patterns, "Subscriptions").
 #include <catch2/catch.hpp>
@@ -15,7 +15,7 @@ namespace {
 
 const char* const kSubscriptionId = "io.modelcontextprotocol/subscriptionId";
 
-json modern_meta() {
+json stateless_meta() {
   return {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
           {"io.modelcontextprotocol/clientCapabilities", json::object()},
           {"io.modelcontextprotocol/clientInfo", {{"name", "test-client"}, {"version", "1"}}}};
@@ -26,29 +26,29 @@ Tool named_tool(const std::string& name) {
               "Answers its name",
               {{"type", "object"}},
               std::nullopt,
-              [name](ToolCall&) { return ToolResult::text(name); },
+              [name](RequestContext&) { return ToolResult::text(name); },
               nullptr};
 }
 
 Resource text_resource(const std::string& uri) {
-  return Resource{uri, uri, "A text", std::string("text/plain"), [uri](ToolCall&) {
+  return Resource{uri, uri, "A text", std::string("text/plain"), [uri](RequestContext&) {
                     return json{{"contents", {{{"uri", uri}, {"mimeType", "text/plain"}, {"text", "t"}}}}};
                   }};
 }
 
 struct Fixture {
   explicit Fixture(bool with_prompt = true) : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
-    ServerOptions o;
+    ServerSessionOptions o;
     o.worker_threads = 1;
-    server = std::make_unique<Server>(*ends.first, ServerInfo{"listen-test", "1"}, o);
+    server = std::make_unique<ServerSession>(*ends.first, ServerInfo{"listen-test", "1"}, o);
     for (const char* name : {"a", "b", "c", "d", "e"}) server->add_tool(named_tool(name));
     server->add_resource(text_resource("test://r"));
     server->add_resource_template(
-        ResourceTemplate{"test://items/{id}", "items", "Items", std::nullopt, [](ToolCall& call) {
+        ResourceTemplate{"test://items/{id}", "items", "Items", std::nullopt, [](RequestContext& call) {
                            return json{{"contents", json::array()}, {"uri", call.arguments()["uri"]}};
                          }});
     if (with_prompt) {
-      server->add_prompt(Prompt{"p", "A prompt", {}, std::nullopt, [](ToolCall&) {
+      server->add_prompt(Prompt{"p", "A prompt", {}, std::nullopt, [](RequestContext&) {
                                   return json{{"messages", json::array()}};
                                 }});
     }
@@ -57,9 +57,9 @@ struct Fixture {
   ~Fixture() { server.reset(); }
 
   // Sends a request; returns its response, keeping what came before it in `seen`.
-  json call(const std::string& method, json params, bool modern = false) {
+  json call(const std::string& method, json params, bool stateless = false) {
     const json id = "r" + std::to_string(++next_id);
-    if (modern) params["_meta"] = modern_meta();
+    if (stateless) params["_meta"] = stateless_meta();
     client.request(id, method, params);
     for (int i = 0; i < 64; ++i) {
       auto m = client.next();
@@ -79,7 +79,7 @@ struct Fixture {
   }
   // Opens a listen stream with id `id` and returns its acknowledgment (the first message).
   json listen(const json& id, const json& filter) {
-    client.request(id, "subscriptions/listen", {{"notifications", filter}, {"_meta", modern_meta()}});
+    client.request(id, "subscriptions/listen", {{"notifications", filter}, {"_meta", stateless_meta()}});
     auto m = client.next();
     REQUIRE(m);
     return *m;
@@ -87,7 +87,7 @@ struct Fixture {
 
   std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
   FakeClient client;
-  std::unique_ptr<Server> server;
+  std::unique_ptr<ServerSession> server;
   std::vector<json> seen;
   int next_id = 0;
 };
@@ -108,42 +108,42 @@ json tagged(const std::string& method, const json& subscription, json params = j
 }  // namespace
 
 TEST_CASE("Lists come in pages, a cursor names a position that survives removals", "[pagination]") {
-  for (const bool modern : {false, true}) {
+  for (const bool stateless : {false, true}) {
     Fixture f;
-    if (!modern) f.client.initialize(json::object());
-    f.server->core()->set_page_size(2);
-    auto first = f.call("tools/list", json::object(), modern)["result"];
+    if (!stateless) f.client.initialize(json::object());
+    f.server->server()->set_page_size(2);
+    auto first = f.call("tools/list", json::object(), stateless)["result"];
     CHECK(names(first, "tools", "name") == std::vector<std::string>{"a", "b"});
     REQUIRE(first["nextCursor"].is_string());
-    auto second = f.call("tools/list", {{"cursor", first["nextCursor"]}}, modern)["result"];
+    auto second = f.call("tools/list", {{"cursor", first["nextCursor"]}}, stateless)["result"];
     CHECK(names(second, "tools", "name") == std::vector<std::string>{"c", "d"});
     REQUIRE(second["nextCursor"].is_string());
 
     // c (where the second page began) goes away and f comes: the cursor still holds its place.
-    REQUIRE(f.server->core()->remove_tool("c"));
+    REQUIRE(f.server->server()->remove_tool("c"));
     f.server->add_tool(named_tool("f"));
-    auto again = f.call("tools/list", {{"cursor", first["nextCursor"]}}, modern)["result"];
+    auto again = f.call("tools/list", {{"cursor", first["nextCursor"]}}, stateless)["result"];
     CHECK(names(again, "tools", "name") == std::vector<std::string>{"d", "e"});
-    auto last = f.call("tools/list", {{"cursor", again["nextCursor"]}}, modern)["result"];
+    auto last = f.call("tools/list", {{"cursor", again["nextCursor"]}}, stateless)["result"];
     CHECK(names(last, "tools", "name") == std::vector<std::string>{"f"});
     CHECK_FALSE(last.contains("nextCursor"));
 
     // Every list pages the same way.
-    f.server->core()->set_page_size(1);
-    auto resources = f.call("resources/list", json::object(), modern)["result"];
+    f.server->server()->set_page_size(1);
+    auto resources = f.call("resources/list", json::object(), stateless)["result"];
     CHECK(names(resources, "resources", "uri") == std::vector<std::string>{"test://r"});
     CHECK_FALSE(resources.contains("nextCursor"));
-    CHECK(f.call("resources/templates/list", json::object(), modern)["result"]["resourceTemplates"].size() == 1);
-    CHECK(f.call("prompts/list", json::object(), modern)["result"]["prompts"].size() == 1);
+    CHECK(f.call("resources/templates/list", json::object(), stateless)["result"]["resourceTemplates"].size() == 1);
+    CHECK(f.call("prompts/list", json::object(), stateless)["result"]["prompts"].size() == 1);
 
     // Cursors the server did not make, and cursors that are not strings.
     for (const json& bad : {json("c9zz"), json("x"), json(""), json("c"), json(3), json::object()}) {
-      auto r = f.call("tools/list", {{"cursor", bad}}, modern);
+      auto r = f.call("tools/list", {{"cursor", bad}}, stateless);
       INFO(bad.dump() << " -> " << r.dump());
       CHECK(r["error"]["code"] == -32602);
     }
     // A null cursor is no cursor.
-    CHECK(f.call("tools/list", {{"cursor", nullptr}}, modern)["result"]["tools"].size() == 1);
+    CHECK(f.call("tools/list", {{"cursor", nullptr}}, stateless)["result"]["tools"].size() == 1);
   }
 }
 
@@ -151,8 +151,8 @@ TEST_CASE("A removed tool is unknown to later calls, removing twice is false", "
   Fixture f;
   f.client.initialize(json::object());
   CHECK(f.call("tools/call", {{"name", "b"}, {"arguments", json::object()}})["result"]["content"][0]["text"] == "b");
-  CHECK(f.server->core()->remove_tool("b"));
-  CHECK_FALSE(f.server->core()->remove_tool("b"));
+  CHECK(f.server->server()->remove_tool("b"));
+  CHECK_FALSE(f.server->server()->remove_tool("b"));
   const auto r = f.call("tools/call", {{"name", "b"}, {"arguments", json::object()}});
   CHECK(r["error"]["code"] == -32602);
   CHECK_THAT(r["error"]["message"].get<std::string>(), Catch::Contains("Unknown tool"));
@@ -163,7 +163,7 @@ TEST_CASE("A removed tool is unknown to later calls, removing twice is false", "
   CHECK(f.call("tools/call", {{"name", "b"}, {"arguments", json::object()}})["result"]["content"][0]["text"] == "b");
 }
 
-TEST_CASE("An initialized legacy session hears of every list change, and only once initialized", "[list_changed]") {
+TEST_CASE("An initialized 2025-11-25 session hears of every list change, and only once initialized", "[list_changed]") {
   Fixture f;
   f.server->add_tool(named_tool("early"));  // before initialize: nobody to tell
   CHECK(f.drain().empty());
@@ -177,10 +177,10 @@ TEST_CASE("An initialized legacy session hears of every list change, and only on
   CHECK(f.drain().empty());
 
   f.server->add_tool(named_tool("late"));
-  CHECK(f.server->core()->remove_prompt("p"));
-  CHECK_FALSE(f.server->core()->remove_prompt("p"));  // no change, no notification
+  CHECK(f.server->server()->remove_prompt("p"));
+  CHECK_FALSE(f.server->server()->remove_prompt("p"));  // no change, no notification
   f.server->add_resource(text_resource("test://s"));
-  CHECK(f.server->core()->remove_resource_template("test://items/{id}"));
+  CHECK(f.server->server()->remove_resource_template("test://items/{id}"));
   const auto seen = f.drain();
   REQUIRE(seen.size() == 4);
   CHECK(seen[0] ==
@@ -188,7 +188,7 @@ TEST_CASE("An initialized legacy session hears of every list change, and only on
   CHECK(seen[1]["method"] == "notifications/prompts/list_changed");
   CHECK(seen[2]["method"] == "notifications/resources/list_changed");
   CHECK(seen[3]["method"] == "notifications/resources/list_changed");
-  // A legacy session has no subscriptions/listen.
+  // A 2025-11-25 session has no subscriptions/listen.
   CHECK(f.call("subscriptions/listen", {{"notifications", {{"toolsListChanged", true}}}})["error"]["code"] == -32601);
 }
 
@@ -205,10 +205,10 @@ TEST_CASE("subscriptions/listen: acknowledged first, then only what the filter n
                         {{"toolsListChanged", true}, {"resourceSubscriptions", {"test://r", "test://items/7"}}}}}));
 
   f.server->add_tool(named_tool("new"));
-  f.server->add_prompt(Prompt{"q", "Another", {}, std::nullopt, [](ToolCall&) { return json::object(); }});
-  CHECK(f.server->core()->notify_resource_updated("test://items/7") == 1);
-  CHECK(f.server->core()->notify_resource_updated("test://items/8") == 0);
-  CHECK(f.server->core()->notify_resource_updated("other://unknown") == 0);
+  f.server->add_prompt(Prompt{"q", "Another", {}, std::nullopt, [](RequestContext&) { return json::object(); }});
+  CHECK(f.server->server()->notify_resource_updated("test://items/7") == 1);
+  CHECK(f.server->server()->notify_resource_updated("test://items/8") == 0);
+  CHECK(f.server->server()->notify_resource_updated("other://unknown") == 0);
   auto seen = f.drain();
   REQUIRE(seen.size() == 2);
   CHECK(seen[0] == tagged("notifications/tools/list_changed", "L1"));
@@ -218,20 +218,20 @@ TEST_CASE("subscriptions/listen: acknowledged first, then only what the filter n
   const auto ack2 = f.listen(7, {{"promptsListChanged", true}, {"toolsListChanged", false}});
   CHECK(ack2 ==
         tagged("notifications/subscriptions/acknowledged", 7, {{"notifications", {{"promptsListChanged", true}}}}));
-  f.server->core()->remove_prompt("q");
-  f.server->core()->remove_tool("new");
+  f.server->server()->remove_prompt("q");
+  f.server->server()->remove_tool("new");
   seen = f.drain();
   REQUIRE(seen.size() == 2);
   CHECK(seen[0] == tagged("notifications/prompts/list_changed", 7));
   CHECK(seen[1] == tagged("notifications/tools/list_changed", "L1"));
 
   // The client's cancellation ends a stream, with no answer.
-  f.client.notify("notifications/cancelled", {{"requestId", "L1"}, {"_meta", modern_meta()}});
+  f.client.notify("notifications/cancelled", {{"requestId", "L1"}, {"_meta", stateless_meta()}});
   f.drain();
-  CHECK(f.server->core()->notify_resource_updated("test://r") == 0);
+  CHECK(f.server->server()->notify_resource_updated("test://r") == 0);
   f.server->add_tool(named_tool("newer"));
   CHECK(f.drain().empty());
-  f.server->add_prompt(Prompt{"q", "Again", {}, std::nullopt, [](ToolCall&) { return json::object(); }});
+  f.server->add_prompt(Prompt{"q", "Again", {}, std::nullopt, [](RequestContext&) { return json::object(); }});
   seen = f.drain();
   REQUIRE(seen.size() == 1);
   CHECK(seen[0] == tagged("notifications/prompts/list_changed", 7));
@@ -265,7 +265,7 @@ TEST_CASE("subscriptions/listen refuses malformed filters and too many streams",
                true)["error"]["code"] == -32602);
   CHECK(f.call("subscriptions/listen", {{"notifications", {{"resourceSubscriptions", {1}}}}}, true)["error"]["code"] ==
         -32602);
-  // Without the modern _meta (and without initialize) the request is legacy: no such method.
+  // Without the 2026-07-28 _meta (and without initialize) the request is 2025-11-25: no such method.
   CHECK(f.call("subscriptions/listen", {{"notifications", json::object()}})["error"]["code"] == -32601);
 
   for (int i = 0; i < 64; ++i) {
@@ -275,7 +275,7 @@ TEST_CASE("subscriptions/listen refuses malformed filters and too many streams",
   const auto over = f.call("subscriptions/listen", {{"notifications", json::object()}}, true);
   CHECK(over["error"]["code"] == -32600);
   // One ends; then there is room for another.
-  f.client.notify("notifications/cancelled", {{"requestId", "s0"}, {"_meta", modern_meta()}});
+  f.client.notify("notifications/cancelled", {{"requestId", "s0"}, {"_meta", stateless_meta()}});
   f.drain();
   CHECK(f.listen("again", json::object())["method"] == "notifications/subscriptions/acknowledged");
 }

@@ -1,6 +1,6 @@
-// The modern era (MCP 2026-07-28) on the Server: per-request era and metadata, server/discover,
+// The 2026-07-28 era (MCP 2026-07-28) on the Server: per-request era and metadata, server/discover,
 // and tools that elicit answering input-required results, replayed on each retry, with the
-// answers carried in a sealed requestState. The same tools serve the legacy era (server_test.cpp).
+// answers carried in a sealed requestState. The same tools serve the 2025-11-25 era (server_test.cpp).
 #include <catch2/catch.hpp>
 
 #include <elicit/completion_store.hpp>
@@ -15,7 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-json modern_meta(const json& caps = {{"elicitation", {{"form", json::object()}}}}) {
+json stateless_meta(const json& caps = {{"elicitation", {{"form", json::object()}}}}) {
   return {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
           {"io.modelcontextprotocol/clientCapabilities", caps},
           {"io.modelcontextprotocol/clientInfo", {{"name", "test-client"}, {"version", "1"}}}};
@@ -26,7 +26,7 @@ Tool blocking_contact() {
               "Asks for contact details",
               {{"type", "object"}},
               std::nullopt,
-              [](ToolCall& call) {
+              [](RequestContext& call) {
                 auto o = call.elicit<samples::ContactInformation>();
                 if (!o) return ToolResult::text(std::string("no: ") + std::string(to_string(o.status)));
                 return ToolResult::text("hello " + o.value->name + " <" + o.value->email + ">");
@@ -40,7 +40,7 @@ Tool async_contact() {
               {{"type", "object"}},
               std::nullopt,
               nullptr,
-              [](std::shared_ptr<ToolCall> call) {
+              [](std::shared_ptr<RequestContext> call) {
                 call->elicit_async<samples::ContactInformation>([call](Outcome<samples::ContactInformation> o) {
                   if (!o) {
                     call->reply(ToolResult::text(std::string("no: ") + std::string(to_string(o.status))));
@@ -57,7 +57,7 @@ Tool two_rounds() {
               "Asks twice",
               {{"type", "object"}},
               std::nullopt,
-              [](ToolCall& call) {
+              [](RequestContext& call) {
                 auto g = call.elicit_keyed<samples::GithubUsername>("github", "Your GitHub name?");
                 if (!g) return ToolResult::text("no github");
                 auto c = call.elicit<samples::ContactInformation>("Contact for " + g.value->name + "?");
@@ -73,7 +73,7 @@ Tool both_at_once() {
               "Asks two things at once",
               {{"type", "object"}},
               std::nullopt,
-              [](ToolCall& call) {
+              [](RequestContext& call) {
                 auto [g, c] = call.elicit_all(ask<samples::GithubUsername>("GitHub?", "gh"),
                                               ask<samples::ContactInformation>("Contact?", "contact"));
                 return ToolResult::text(std::string(to_string(g.status)) + "," + std::string(to_string(c.status)) +
@@ -82,23 +82,23 @@ Tool both_at_once() {
               nullptr};
 }
 
-struct Modern {
-  explicit Modern(std::shared_ptr<ServerCore> core = nullptr)
+struct Stateless {
+  explicit Stateless(std::shared_ptr<Server> core = nullptr)
       : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
-    ServerOptions o;
+    ServerSessionOptions o;
     o.worker_threads = 2;
     o.session.log = [](std::string_view) {};
     if (!core) {
-      core = std::make_shared<ServerCore>(ServerInfo{"modern-server", "2.0.0", std::nullopt, "Ask away."});
+      core = std::make_shared<Server>(ServerInfo{"modern-server", "2.0.0", std::nullopt, "Ask away."});
       core->add_tool(blocking_contact());
       core->add_tool(async_contact());
       core->add_tool(two_rounds());
       core->add_tool(both_at_once());
     }
-    server = std::make_unique<Server>(*ends.first, std::move(core), o);
+    server = std::make_unique<ServerSession>(*ends.first, std::move(core), o);
     server->start();
   }
-  ~Modern() { server.reset(); }
+  ~Stateless() { server.reset(); }
 
   // Sends a request and returns the response message.
   json call(const std::string& method, json params) {
@@ -109,7 +109,7 @@ struct Modern {
     CHECK((*m)["id"] == id);
     return *m;
   }
-  json call_tool(const std::string& name, json extra = json::object(), const json& meta = modern_meta()) {
+  json call_tool(const std::string& name, json extra = json::object(), const json& meta = stateless_meta()) {
     json params{{"name", name}, {"arguments", json::object()}, {"_meta", meta}};
     params.update(extra);
     return call("tools/call", params);
@@ -117,7 +117,7 @@ struct Modern {
 
   std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
   FakeClient client;
-  std::unique_ptr<Server> server;
+  std::unique_ptr<ServerSession> server;
   int next_id = 1;
 };
 
@@ -126,9 +126,9 @@ std::string text_of(const json& m) { return m["result"]["content"][0]["text"].ge
 
 }  // namespace
 
-TEST_CASE("modern: server/discover names both eras, the capabilities and the server", "[modern]") {
-  Modern m;
-  const auto r = m.call("server/discover", {{"_meta", modern_meta()}})["result"];
+TEST_CASE("2026-07-28: server/discover names both eras, the capabilities and the server", "[modern]") {
+  Stateless m;
+  const auto r = m.call("server/discover", {{"_meta", stateless_meta()}})["result"];
   CHECK(r["resultType"] == "complete");
   CHECK(r["supportedVersions"] == json::array({"2026-07-28", "2025-11-25", "2025-06-18"}));
   CHECK(r["capabilities"].contains("tools"));
@@ -138,9 +138,9 @@ TEST_CASE("modern: server/discover names both eras, the capabilities and the ser
   CHECK(r["cacheScope"] == "private");
 }
 
-TEST_CASE("modern: an unknown version is -32022 with the supported ones, no capabilities is -32602", "[modern]") {
-  Modern m;
-  auto meta = modern_meta();
+TEST_CASE("2026-07-28: an unknown version is -32022 with the supported ones, no capabilities is -32602", "[modern]") {
+  Stateless m;
+  auto meta = stateless_meta();
   meta["io.modelcontextprotocol/protocolVersion"] = "1900-01-01";
   auto e = m.call("tools/list", {{"_meta", meta}})["error"];
   CHECK(e["code"] == -32022);
@@ -152,15 +152,15 @@ TEST_CASE("modern: an unknown version is -32022 with the supported ones, no capa
   CHECK(e["code"] == -32022);
   CHECK(e["data"]["requested"] == 2026);
 
-  meta = modern_meta();
+  meta = stateless_meta();
   meta.erase("io.modelcontextprotocol/clientCapabilities");
   e = m.call("tools/list", {{"_meta", meta}})["error"];
   CHECK(e["code"] == -32602);
 }
 
-TEST_CASE("modern: tools/list carries resultType, serverInfo and caching hints", "[modern]") {
-  Modern m;
-  const auto r = m.call("tools/list", {{"_meta", modern_meta()}})["result"];
+TEST_CASE("2026-07-28: tools/list carries resultType, serverInfo and caching hints", "[modern]") {
+  Stateless m;
+  const auto r = m.call("tools/list", {{"_meta", stateless_meta()}})["result"];
   CHECK(r["resultType"] == "complete");
   CHECK(r["tools"].size() == 4);
   CHECK(r["tools"][0]["name"] == "contact");
@@ -169,8 +169,8 @@ TEST_CASE("modern: tools/list carries resultType, serverInfo and caching hints",
   CHECK(r.contains("cacheScope"));
 }
 
-TEST_CASE("modern: a form tool answers input_required, then completes on the retry", "[modern]") {
-  Modern m;
+TEST_CASE("2026-07-28: a form tool answers input_required, then completes on the retry", "[modern]") {
+  Stateless m;
   for (const std::string tool : {"contact", "contact_async"}) {
     INFO(tool);
     const auto first = m.call_tool(tool)["result"];
@@ -195,9 +195,9 @@ TEST_CASE("modern: a form tool answers input_required, then completes on the ret
   }
 }
 
-TEST_CASE("modern: the requestedSchema keeps its property order on the wire", "[modern]") {
-  Modern m;
-  m.client.request(1, "tools/call", {{"name", "contact"}, {"arguments", json::object()}, {"_meta", modern_meta()}});
+TEST_CASE("2026-07-28: the requestedSchema keeps its property order on the wire", "[modern]") {
+  Stateless m;
+  m.client.request(1, "tools/call", {{"name", "contact"}, {"arguments", json::object()}, {"_meta", stateless_meta()}});
   const auto text = m.client.next_text();
   REQUIRE(text);
   const auto name = text->find("\"name\":{");
@@ -208,8 +208,8 @@ TEST_CASE("modern: the requestedSchema keeps its property order on the wire", "[
   CHECK(email < age);
 }
 
-TEST_CASE("modern: an invalid answer is asked again with the reason, then a corrected one completes", "[modern]") {
-  Modern m;
+TEST_CASE("2026-07-28: an invalid answer is asked again with the reason, then a corrected one completes", "[modern]") {
+  Stateless m;
   for (const std::string tool : {"contact", "contact_async"}) {
     INFO(tool);
     const auto first = m.call_tool(tool)["result"];
@@ -231,8 +231,8 @@ TEST_CASE("modern: an invalid answer is asked again with the reason, then a corr
   }
 }
 
-TEST_CASE("modern: decline and cancel reach the handler as outcomes", "[modern]") {
-  Modern m;
+TEST_CASE("2026-07-28: decline and cancel reach the handler as outcomes", "[modern]") {
+  Stateless m;
   for (const std::string tool : {"contact", "contact_async"}) {
     for (const auto& [action, expected] :
          std::vector<std::pair<std::string, std::string>>{{"decline", "no: declined"}, {"cancel", "no: cancelled"}}) {
@@ -244,8 +244,8 @@ TEST_CASE("modern: decline and cancel reach the handler as outcomes", "[modern]"
   }
 }
 
-TEST_CASE("modern: a multi-round tool carries the first answer in requestState", "[modern]") {
-  Modern m;
+TEST_CASE("2026-07-28: a multi-round tool carries the first answer in requestState", "[modern]") {
+  Stateless m;
   const auto r1 = m.call_tool("two_rounds")["result"];
   REQUIRE(r1["inputRequests"].size() == 1);
   REQUIRE(r1["inputRequests"].contains("github"));
@@ -263,8 +263,8 @@ TEST_CASE("modern: a multi-round tool carries the first answer in requestState",
   CHECK(text_of(done) == "octocat/Ada");
 }
 
-TEST_CASE("modern: elicit_all asks every unanswered question in one round", "[modern]") {
-  Modern m;
+TEST_CASE("2026-07-28: elicit_all asks every unanswered question in one round", "[modern]") {
+  Stateless m;
   const auto r1 = m.call_tool("both")["result"];
   REQUIRE(r1["resultType"] == "input_required");
   CHECK(r1["inputRequests"].size() == 2);
@@ -286,8 +286,8 @@ TEST_CASE("modern: elicit_all asks every unanswered question in one round", "[mo
   CHECK(text_of(done) == "accepted,accepted:octocat/Ada");
 }
 
-TEST_CASE("modern: answers count only for the question asked under their key", "[modern]") {
-  Modern m;
+TEST_CASE("2026-07-28: answers count only for the question asked under their key", "[modern]") {
+  Stateless m;
   // No requestState: an answer under the key the handler asks is used (the client answered unasked).
   auto r = m.call_tool(
       "contact", {{"inputResponses", {{"elicitation-1", accept({{"name", "Eve"}, {"email", "eve@example.com"}})}}}});
@@ -321,9 +321,9 @@ TEST_CASE("modern: answers count only for the question asked under their key", "
   CHECK(r["result"]["inputRequests"].contains("github"));
 }
 
-TEST_CASE("modern: a requestState that is tampered with, or moved to other arguments or tools, is refused",
+TEST_CASE("2026-07-28: a requestState that is tampered with, or moved to other arguments or tools, is refused",
           "[modern]") {
-  Modern m;
+  Stateless m;
   const auto first = m.call_tool("contact")["result"];
   const auto state = first["requestState"].get<std::string>();
   const json answer{{"elicitation-1", accept({{"name", "Ada"}, {"email", "ada@example.com"}})}};
@@ -337,7 +337,7 @@ TEST_CASE("modern: a requestState that is tampered with, or moved to other argum
            {"garbage", {{"name", "contact"}, {"requestState", "not a state"}}},
        }) {
     INFO(label);
-    json p{{"arguments", json::object()}, {"_meta", modern_meta()}, {"inputResponses", answer}};
+    json p{{"arguments", json::object()}, {"_meta", stateless_meta()}, {"inputResponses", answer}};
     p.update(params);
     const auto e = m.call("tools/call", p);
     REQUIRE(e.contains("error"));
@@ -346,16 +346,16 @@ TEST_CASE("modern: a requestState that is tampered with, or moved to other argum
   }
 }
 
-TEST_CASE("modern: another server with the same keys continues the flow (several processes)", "[modern]") {
+TEST_CASE("2026-07-28: another server with the same keys continues the flow (several processes)", "[modern]") {
   RequestStateOptions keys;
   keys.keys = {RequestStateSealer::generate_key()};
   auto make_core = [&] {
-    auto core = std::make_shared<ServerCore>(ServerInfo{"modern-server", "2.0.0"}, keys);
+    auto core = std::make_shared<Server>(ServerInfo{"modern-server", "2.0.0"}, keys);
     core->add_tool(two_rounds());
     return core;
   };
-  Modern a(make_core());
-  Modern b(make_core());
+  Stateless a(make_core());
+  Stateless b(make_core());
   const auto r1 = a.call_tool("two_rounds")["result"];
   const auto r2 = b.call_tool("two_rounds", {{"inputResponses", {{"github", accept({{"name", "octocat"}})}}},
                                              {"requestState", r1["requestState"]}})["result"];
@@ -366,13 +366,13 @@ TEST_CASE("modern: another server with the same keys continues the flow (several
   CHECK(text_of(done) == "octocat/Ada");
 
   // A server with a key of its own cannot open it.
-  Modern c;
+  Stateless c;
   const auto e = c.call_tool("two_rounds", {{"requestState", r2["requestState"]}});
   CHECK(e["error"]["code"] == -32602);
 }
 
-TEST_CASE("modern: a malformed inputResponses or requestState is -32602", "[modern]") {
-  Modern m;
+TEST_CASE("2026-07-28: a malformed inputResponses or requestState is -32602", "[modern]") {
+  Stateless m;
   for (const auto& extra : std::vector<json>{{{"inputResponses", json::array()}},
                                              {{"inputResponses", nullptr}},
                                              {{"inputResponses", {{"elicitation-1", "accept"}}}},
@@ -384,22 +384,23 @@ TEST_CASE("modern: a malformed inputResponses or requestState is -32602", "[mode
   }
 }
 
-TEST_CASE("modern: a client without the elicitation capability is never asked: -32021", "[modern]") {
-  Modern m;
-  const auto e = m.call_tool("contact", json::object(), modern_meta(json::object()));
+TEST_CASE("2026-07-28: a client without the elicitation capability is never asked: -32021", "[modern]") {
+  Stateless m;
+  const auto e = m.call_tool("contact", json::object(), stateless_meta(json::object()));
   REQUIRE(e.contains("error"));
   CHECK(e["error"]["code"] == -32021);
   CHECK(e["error"]["data"]["requiredCapabilities"]["elicitation"]["form"].is_object());
 }
 
-TEST_CASE("modern: sampling and roots requests go out in one round with a form, URL mode asks consent", "[modern]") {
-  auto core = std::make_shared<ServerCore>(ServerInfo{"modern-server", "2.0.0"});
+TEST_CASE("2026-07-28: sampling and roots requests go out in one round with a form, URL mode asks consent",
+          "[modern]") {
+  auto core = std::make_shared<Server>(ServerInfo{"modern-server", "2.0.0"});
   core->add_tool(
       Tool{"mixed",
            "Asks three things",
            {{"type", "object"}},
            std::nullopt,
-           [](ToolCall& call) {
+           [](RequestContext& call) {
              auto out = call.request_inputs(
                  {InputRequest{
                       "elicitation/create",
@@ -416,7 +417,7 @@ TEST_CASE("modern: sampling and roots requests go out in one round with a form, 
                       "Asks to open a page",
                       {{"type", "object"}},
                       std::nullopt,
-                      [](ToolCall& call) {
+                      [](RequestContext& call) {
                         const auto o = call.elicit_url("Connect", "https://example.com/connect");
                         return ToolResult::text(std::string(to_string(o.status)) + "/" + o.elicitation_id);
                       },
@@ -425,16 +426,16 @@ TEST_CASE("modern: sampling and roots requests go out in one round with a form, 
                       "Needs sampling",
                       {{"type", "object"}},
                       std::nullopt,
-                      [](ToolCall& call) {
+                      [](RequestContext& call) {
                         call.require_client_capabilities({{"sampling", json::object()}});
                         return ToolResult::text("ok");
                       },
                       nullptr});
-  Modern m(core);
+  Stateless m(core);
   const json all{{"elicitation", {{"form", json::object()}, {"url", json::object()}}},
                  {"sampling", json::object()},
                  {"roots", json::object()}};
-  const auto r1 = m.call_tool("mixed", json::object(), modern_meta(all))["result"];
+  const auto r1 = m.call_tool("mixed", json::object(), stateless_meta(all))["result"];
   REQUIRE(r1["resultType"] == "input_required");
   REQUIRE(r1["inputRequests"].size() == 3);
   CHECK(r1["inputRequests"]["user_name"]["method"] == "elicitation/create");
@@ -447,18 +448,18 @@ TEST_CASE("modern: sampling and roots requests go out in one round with a form, 
          {"greeting", {{"role", "assistant"}, {"content", {{"type", "text"}, {"text", "Hi"}}}, {"model", "m1"}}},
          {"roots-1", {{"roots", json::array({{{"uri", "file:///a"}}})}}}}},
        {"requestState", r1["requestState"]}},
-      modern_meta(all));
+      stateless_meta(all));
   CHECK(text_of(done) == "accept,m1,1");
 
   // Without sampling declared, nothing is asked: -32021 names it.
-  auto e = m.call_tool("mixed", json::object(), modern_meta({{"elicitation", json::object()}}));
+  auto e = m.call_tool("mixed", json::object(), stateless_meta({{"elicitation", json::object()}}));
   CHECK(e["error"]["code"] == -32021);
   CHECK(e["error"]["data"]["requiredCapabilities"]["sampling"].is_object());
-  e = m.call_tool("needs_sampling", json::object(), modern_meta(json::object()));
+  e = m.call_tool("needs_sampling", json::object(), stateless_meta(json::object()));
   CHECK(e["error"]["code"] == -32021);
-  CHECK(text_of(m.call_tool("needs_sampling", json::object(), modern_meta(all))) == "ok");
+  CHECK(text_of(m.call_tool("needs_sampling", json::object(), stateless_meta(all))) == "ok");
 
-  const auto u1 = m.call_tool("url", json::object(), modern_meta(all))["result"];
+  const auto u1 = m.call_tool("url", json::object(), stateless_meta(all))["result"];
   REQUIRE(u1["resultType"] == "input_required");
   const auto& q = u1["inputRequests"]["elicitation-1"];
   CHECK(q["params"]["mode"] == "url");
@@ -466,79 +467,81 @@ TEST_CASE("modern: sampling and roots requests go out in one round with a form, 
   CHECK_FALSE(q["params"].contains("elicitationId"));
   const auto u2 = m.call_tool(
       "url", {{"inputResponses", {{"elicitation-1", {{"action", "accept"}}}}}, {"requestState", u1["requestState"]}},
-      modern_meta(all));
+      stateless_meta(all));
   CHECK(text_of(u2) == "accepted/");
-  e = m.call_tool("url", json::object(), modern_meta({{"elicitation", json::object()}}));
+  e = m.call_tool("url", json::object(), stateless_meta({{"elicitation", json::object()}}));
   CHECK(e["error"]["data"]["requiredCapabilities"]["elicitation"]["url"].is_object());
 }
 
 TEST_CASE("prompts/get and resources/read can elicit in both eras", "[modern]") {
-  auto core = std::make_shared<ServerCore>(ServerInfo{"modern-server", "2.0.0"});
+  auto core = std::make_shared<Server>(ServerInfo{"modern-server", "2.0.0"});
   core->add_prompt(Prompt{
-      "greet", "Greets", {{"style", "How to greet", false}}, std::nullopt, [](ToolCall& call) {
+      "greet", "Greets", {{"style", "How to greet", false}}, std::nullopt, [](RequestContext& call) {
         auto o = call.elicit_keyed<samples::GithubUsername>("who", "Whom to greet?");
         const auto name = o ? o.value->name : std::string("nobody");
         return json{{"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", "Greet " + name}}}}}}};
       }});
-  core->add_resource(Resource{"test://secret", "secret", "A secret", std::string("text/plain"), [](ToolCall& call) {
-                                auto o = call.elicit<samples::GithubUsername>("Who is asking?");
-                                return json{{"contents",
-                                             {{{"uri", "test://secret"},
-                                               {"mimeType", "text/plain"},
-                                               {"text", o ? "for " + o.value->name : std::string("no")}}}}};
-                              }});
-  Modern m(core);
-  const auto list = m.call("prompts/list", {{"_meta", modern_meta()}})["result"];
+  core->add_resource(
+      Resource{"test://secret", "secret", "A secret", std::string("text/plain"), [](RequestContext& call) {
+                 auto o = call.elicit<samples::GithubUsername>("Who is asking?");
+                 return json{{"contents",
+                              {{{"uri", "test://secret"},
+                                {"mimeType", "text/plain"},
+                                {"text", o ? "for " + o.value->name : std::string("no")}}}}};
+               }});
+  Stateless m(core);
+  const auto list = m.call("prompts/list", {{"_meta", stateless_meta()}})["result"];
   CHECK(list["prompts"][0]["name"] == "greet");
   CHECK(list["prompts"][0]["arguments"][0]["name"] == "style");
   CHECK(list.contains("ttlMs"));
-  const auto discover = m.call("server/discover", {{"_meta", modern_meta()}})["result"];
+  const auto discover = m.call("server/discover", {{"_meta", stateless_meta()}})["result"];
   CHECK(discover["capabilities"].contains("prompts"));
   CHECK(discover["capabilities"].contains("resources"));
 
-  auto r1 = m.call("prompts/get", {{"name", "greet"}, {"_meta", modern_meta()}})["result"];
+  auto r1 = m.call("prompts/get", {{"name", "greet"}, {"_meta", stateless_meta()}})["result"];
   REQUIRE(r1["resultType"] == "input_required");
   auto done = m.call("prompts/get", {{"name", "greet"},
-                                     {"_meta", modern_meta()},
+                                     {"_meta", stateless_meta()},
                                      {"inputResponses", {{"who", accept({{"name", "Ada"}})}}},
                                      {"requestState", r1["requestState"]}})["result"];
   CHECK(done["resultType"] == "complete");
   CHECK(done["messages"][0]["content"]["text"] == "Greet Ada");
   // The state is bound to the prompt: it does not open on the resource.
   const auto e = m.call("resources/read",
-                        {{"uri", "test://secret"}, {"_meta", modern_meta()}, {"requestState", r1["requestState"]}});
+                        {{"uri", "test://secret"}, {"_meta", stateless_meta()}, {"requestState", r1["requestState"]}});
   CHECK(e["error"]["code"] == -32602);
 
-  r1 = m.call("resources/read", {{"uri", "test://secret"}, {"_meta", modern_meta()}})["result"];
+  r1 = m.call("resources/read", {{"uri", "test://secret"}, {"_meta", stateless_meta()}})["result"];
   REQUIRE(r1["resultType"] == "input_required");
   done = m.call("resources/read", {{"uri", "test://secret"},
-                                   {"_meta", modern_meta()},
+                                   {"_meta", stateless_meta()},
                                    {"inputResponses", {{"elicitation-1", accept({{"name", "Ada"}})}}},
                                    {"requestState", r1["requestState"]}})["result"];
   CHECK(done["contents"][0]["text"] == "for Ada");
   CHECK(done.contains("ttlMs"));
   CHECK(done.contains("cacheScope"));
-  CHECK(m.call("resources/read", {{"uri", "test://none"}, {"_meta", modern_meta()}})["error"]["code"] == -32602);
+  CHECK(m.call("resources/read", {{"uri", "test://none"}, {"_meta", stateless_meta()}})["error"]["code"] == -32602);
 
-  // Legacy: the prompt's question goes out as elicitation/create on the session.
-  Modern legacy(core);
-  legacy.client.initialize({{"elicitation", json::object()}});
-  legacy.client.request(7, "prompts/get", {{"name", "greet"}});
-  const auto ask = legacy.client.next();
+  // 2025-11-25: the prompt's question goes out as elicitation/create on the session.
+  Stateless session_era(core);
+  session_era.client.initialize({{"elicitation", json::object()}});
+  session_era.client.request(7, "prompts/get", {{"name", "greet"}});
+  const auto ask = session_era.client.next();
   REQUIRE(ask);
   CHECK((*ask)["method"] == "elicitation/create");
-  legacy.client.respond((*ask)["id"], accept({{"name", "Bob"}}));
-  const auto answer = legacy.client.next();
+  session_era.client.respond((*ask)["id"], accept({{"name", "Bob"}}));
+  const auto answer = session_era.client.next();
   REQUIRE(answer);
   CHECK((*answer)["result"]["messages"][0]["content"]["text"] == "Greet Bob");
   CHECK_FALSE((*answer)["result"].contains("resultType"));
 }
 
-TEST_CASE("modern and legacy: initialize selects the legacy era for the rest of the connection", "[modern]") {
-  Modern m;
+TEST_CASE("2026-07-28 and 2025-11-25: initialize selects the 2025-11-25 era for the rest of the connection",
+          "[modern]") {
+  Stateless m;
   m.client.initialize({{"elicitation", json::object()}});
-  // A legacy session sends elicitation/create and waits, whatever a request's _meta says.
-  m.client.request(50, "tools/call", {{"name", "contact"}, {"arguments", json::object()}, {"_meta", modern_meta()}});
+  // A 2025-11-25 session sends elicitation/create and waits, whatever a request's _meta says.
+  m.client.request(50, "tools/call", {{"name", "contact"}, {"arguments", json::object()}, {"_meta", stateless_meta()}});
   const auto ask = m.client.next();
   REQUIRE(ask);
   CHECK((*ask)["method"] == "elicitation/create");
@@ -550,22 +553,22 @@ TEST_CASE("modern and legacy: initialize selects the legacy era for the rest of 
   CHECK(text_of(*done) == "hello Ada <ada@example.com>");
 }
 
-TEST_CASE("modern: URL mode completed out of band: pending is asked again, complete goes on", "[modern]") {
+TEST_CASE("2026-07-28: URL mode completed out of band: pending is asked again, complete goes on", "[modern]") {
   auto store = std::make_shared<InMemoryCompletionStore>();
-  auto core = std::make_shared<ServerCore>(ServerInfo{"modern-server", "2.0.0"});
+  auto core = std::make_shared<Server>(ServerInfo{"modern-server", "2.0.0"});
   core->add_tool(Tool{"sign_in",
                       "Signs in out of band",
                       {{"type", "object"}},
                       std::nullopt,
-                      [store](ToolCall& call) {
+                      [store](RequestContext& call) {
                         const auto id = call.interaction_id();
                         const auto o = call.elicit_url_completed("Sign in to Example Co",
                                                                  "https://example.com/sign-in?state=" + id, id, *store);
                         return ToolResult::text(std::string(to_string(o.status)) + ":" + o.elicitation_id);
                       },
                       nullptr});
-  Modern m(core);
-  const auto meta = modern_meta({{"elicitation", {{"url", json::object()}}}});
+  Stateless m(core);
+  const auto meta = stateless_meta({{"elicitation", {{"url", json::object()}}}});
   const auto r1 = m.call_tool("sign_in", json::object(), meta)["result"];
   REQUIRE(r1["resultType"] == "input_required");
   const auto url = r1["inputRequests"]["elicitation-1"]["params"]["url"].get<std::string>();
@@ -593,9 +596,9 @@ TEST_CASE("modern: URL mode completed out of band: pending is asked again, compl
 }
 
 TEST_CASE("asynchronous prompts/get and resources/read handlers elicit in both eras", "[modern][async]") {
-  auto core = std::make_shared<ServerCore>(ServerInfo{"modern-server", "2.0.0"});
+  auto core = std::make_shared<Server>(ServerInfo{"modern-server", "2.0.0"});
   Prompt prompt{"greet_async", "Greets, holding no thread", {}, std::nullopt, nullptr};
-  prompt.async_handler = [](std::shared_ptr<ToolCall> call) {
+  prompt.async_handler = [](std::shared_ptr<RequestContext> call) {
     call->elicit_async<samples::GithubUsername>("Whom to greet?", [call](Outcome<samples::GithubUsername> o) {
       const auto name = o ? o.value->name : std::string(to_string(o.status));
       call->reply_json(
@@ -604,7 +607,7 @@ TEST_CASE("asynchronous prompts/get and resources/read handlers elicit in both e
   };
   core->add_prompt(std::move(prompt));
   Resource resource{"test://async", "async", "A resource read asynchronously", std::string("text/plain"), nullptr};
-  resource.async_handler = [](std::shared_ptr<ToolCall> call) {
+  resource.async_handler = [](std::shared_ptr<RequestContext> call) {
     call->elicit_async<samples::GithubUsername>("Who is asking?", [call](Outcome<samples::GithubUsername> o) {
       call->reply_json(json{{"contents",
                              {{{"uri", "test://async"},
@@ -615,22 +618,22 @@ TEST_CASE("asynchronous prompts/get and resources/read handlers elicit in both e
   core->add_resource(std::move(resource));
   CHECK_THROWS_AS(core->add_prompt(Prompt{"none", "no handler", {}, std::nullopt, nullptr}), std::invalid_argument);
 
-  Modern m(core);
-  auto r1 = m.call("prompts/get", {{"name", "greet_async"}, {"_meta", modern_meta()}})["result"];
+  Stateless m(core);
+  auto r1 = m.call("prompts/get", {{"name", "greet_async"}, {"_meta", stateless_meta()}})["result"];
   REQUIRE(r1["resultType"] == "input_required");
   REQUIRE(r1["inputRequests"].contains("elicitation-1"));
   auto done = m.call("prompts/get", {{"name", "greet_async"},
-                                     {"_meta", modern_meta()},
+                                     {"_meta", stateless_meta()},
                                      {"inputResponses", {{"elicitation-1", accept({{"name", "Ada"}})}}},
                                      {"requestState", r1["requestState"]}})["result"];
   CHECK(done["resultType"] == "complete");
   CHECK(done["messages"][0]["content"]["text"] == "Greet Ada");
   CHECK_FALSE(done.contains("ttlMs"));  // caching hints belong to resources/read
 
-  r1 = m.call("resources/read", {{"uri", "test://async"}, {"_meta", modern_meta()}})["result"];
+  r1 = m.call("resources/read", {{"uri", "test://async"}, {"_meta", stateless_meta()}})["result"];
   REQUIRE(r1["resultType"] == "input_required");
   done = m.call("resources/read", {{"uri", "test://async"},
-                                   {"_meta", modern_meta()},
+                                   {"_meta", stateless_meta()},
                                    {"inputResponses", {{"elicitation-1", accept({{"name", "Bo"}})}}},
                                    {"requestState", r1["requestState"]}})["result"];
   CHECK(done["resultType"] == "complete");
@@ -638,15 +641,15 @@ TEST_CASE("asynchronous prompts/get and resources/read handlers elicit in both e
   CHECK(done["ttlMs"] == 0);
   CHECK(done["cacheScope"] == "private");
 
-  // Legacy: elicitation/create goes out on the session; no thread waits for the answer.
-  Modern legacy(core);
-  legacy.client.initialize({{"elicitation", json::object()}});
-  legacy.client.request(7, "resources/read", {{"uri", "test://async"}});
-  const auto ask = legacy.client.next();
+  // 2025-11-25: elicitation/create goes out on the session; no thread waits for the answer.
+  Stateless session_era(core);
+  session_era.client.initialize({{"elicitation", json::object()}});
+  session_era.client.request(7, "resources/read", {{"uri", "test://async"}});
+  const auto ask = session_era.client.next();
   REQUIRE(ask);
   CHECK((*ask)["method"] == "elicitation/create");
-  legacy.client.respond((*ask)["id"], {{"action", "decline"}});
-  const auto answer = legacy.client.next();
+  session_era.client.respond((*ask)["id"], {{"action", "decline"}});
+  const auto answer = session_era.client.next();
   REQUIRE(answer);
   CHECK((*answer)["id"] == 7);
   CHECK((*answer)["result"]["contents"][0]["text"] == "no");
@@ -654,24 +657,26 @@ TEST_CASE("asynchronous prompts/get and resources/read handlers elicit in both e
   CHECK_FALSE((*answer)["result"].contains("ttlMs"));
 }
 
-TEST_CASE("modern: the free elicitation functions send nothing in a modern request (its session knows no capabilities)",
-          "[modern]") {
-  auto core = std::make_shared<ServerCore>(ServerInfo{"modern-server", "2.0.0"});
+TEST_CASE(
+    "2026-07-28: the free elicitation functions send nothing in a 2026-07-28 request (its session knows no "
+    "capabilities)",
+    "[modern]") {
+  auto core = std::make_shared<Server>(ServerInfo{"modern-server", "2.0.0"});
   core->add_tool(Tool{"free_function",
                       "Asks through the free function",
                       {{"type", "object"}},
                       std::nullopt,
                       nullptr,
-                      [](std::shared_ptr<ToolCall> call) {
-                        // 2026-07-28 has no server-to-client requests: ToolCall::elicit_async is the way.
+                      [](std::shared_ptr<RequestContext> call) {
+                        // 2026-07-28 has no server-to-client requests: RequestContext::elicit_async is the way.
                         elicit::elicit_async<samples::GithubUsername>(
-                            call->session(), "Your GitHub name?", [call](Outcome<samples::GithubUsername> o) {
+                            call->state(), "Your GitHub name?", [call](Outcome<samples::GithubUsername> o) {
                               call->reply(ToolResult::text(std::string(to_string(o.status))));
                             });
                       }});
-  Modern m(core);
+  Stateless m(core);
   const auto r = m.call_tool("free_function");
   CHECK(r["result"]["resultType"] == "complete");
   CHECK(text_of(r) == "unsupported");
-  CHECK(m.server->session().rpc().pending_requests() == 0);
+  CHECK(m.server->state().rpc().pending_requests() == 0);
 }

@@ -11,8 +11,8 @@
 #include <thread>
 #include <vector>
 
-#include <elicit/event_thread.hpp>
-#include <elicit/redis_completion_store.hpp>
+#include <elicit/jsonrpc/event_thread.hpp>
+#include <elicit/redis/completion_store.hpp>
 
 #include "../common/patience.hpp"
 #include "redis_server.hpp"
@@ -44,7 +44,7 @@ CompletionState lookup_wait(RedisCompletionStore& store, std::string_view id) {
   auto event_thread = std::make_shared<bool>(false);
   store.lookup(id, [promise, calls, thread, event_thread](CompletionState s) {
     *thread = std::this_thread::get_id();
-    *event_thread = elicit::on_event_thread();
+    *event_thread = elicit::jsonrpc::on_event_thread();
     if (++*calls == 1) promise->set_value(s);
   });
   REQUIRE(future.wait_for(kPatience) == std::future_status::ready);

@@ -1,4 +1,4 @@
-// Resource templates, completion/complete and resource subscriptions through elicit::Server, in
+// Resource templates, completion/complete and resource subscriptions through elicit::ServerSession, in
 // both eras (MCP 2025-11-25, Server, Resources and Utilities, "Completion"; 2026-07-28 has no
 // resources/subscribe: listen_test.cpp).
 #include <catch2/catch.hpp>
@@ -15,7 +15,7 @@ using nlohmann::json;
 
 namespace {
 
-json modern_meta() {
+json stateless_meta() {
   return {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
           {"io.modelcontextprotocol/clientCapabilities", json::object()},
           {"io.modelcontextprotocol/clientInfo", {{"name", "test-client"}, {"version", "1"}}}};
@@ -27,19 +27,20 @@ json contents(const std::string& uri, const std::string& text) {
 
 struct Fixture {
   explicit Fixture(bool with_completers = true) : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
-    ServerOptions o;
+    ServerSessionOptions o;
     o.worker_threads = 1;
     o.session.log = [this](std::string_view line) {
       std::lock_guard<std::mutex> lock(log_mutex);
       log += std::string(line) + "\n";
     };
-    server = std::make_unique<Server>(*ends.first, ServerInfo{"resources-test", "1"}, o);
+    server = std::make_unique<ServerSession>(*ends.first, ServerInfo{"resources-test", "1"}, o);
     server->add_resource(Resource{"test://exact/1/data", "exact", "An exact resource", std::string("text/plain"),
-                                  [](ToolCall& call) { return contents(call.arguments()["uri"], "exact"); }});
-    ResourceTemplate items{"test://items/{id}/data", "items", "Items by id", std::string("text/plain"),
-                           [](ToolCall& call) { return contents(call.arguments()["uri"], call.arguments().dump()); }};
+                                  [](RequestContext& call) { return contents(call.arguments()["uri"], "exact"); }});
+    ResourceTemplate items{
+        "test://items/{id}/data", "items", "Items by id", std::string("text/plain"),
+        [](RequestContext& call) { return contents(call.arguments()["uri"], call.arguments().dump()); }};
     ResourceTemplate files{"test://{+path}", "files", "Anything else", std::nullopt,
-                           [](ToolCall& call) { return contents(call.arguments()["uri"], "file"); }};
+                           [](RequestContext& call) { return contents(call.arguments()["uri"], "file"); }};
     PromptArgument language{"language", "A programming language", true};
     PromptArgument style{"style", "No completer", false};
     if (with_completers) {
@@ -58,11 +59,11 @@ struct Fixture {
       PromptArgument failing{"failing", "Throws", false,
                              [](const CompletionRequest&) -> Completion { throw std::runtime_error("secret detail"); }};
       server->add_prompt(
-          Prompt{"code", "Code", {language, style, many, by_context, failing}, std::nullopt, [](ToolCall&) {
+          Prompt{"code", "Code", {language, style, many, by_context, failing}, std::nullopt, [](RequestContext&) {
                    return json{{"messages", json::array()}};
                  }});
     } else {
-      server->add_prompt(Prompt{"code", "Code", {language, style}, std::nullopt, [](ToolCall&) {
+      server->add_prompt(Prompt{"code", "Code", {language, style}, std::nullopt, [](RequestContext&) {
                                   return json{{"messages", json::array()}};
                                 }});
     }
@@ -92,7 +93,7 @@ struct Fixture {
 
   std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
   FakeClient client;
-  std::unique_ptr<Server> server;
+  std::unique_ptr<ServerSession> server;
   std::vector<json> seen;
   int next_id = 0;
   std::mutex log_mutex;
@@ -114,9 +115,9 @@ TEST_CASE("resources/templates/list lists the templates in the order added", "[r
                                           {"mimeType", "text/plain"}});
   CHECK(r["resourceTemplates"][1]["uriTemplate"] == "test://{+path}");
   CHECK_FALSE(r["resourceTemplates"][1].contains("mimeType"));
-  // Modern (a connection without initialize): the same list with caching hints.
+  // 2026-07-28 (a connection without initialize): the same list with caching hints.
   Fixture g;
-  const auto m = g.call("resources/templates/list", {{"_meta", modern_meta()}})["result"];
+  const auto m = g.call("resources/templates/list", {{"_meta", stateless_meta()}})["result"];
   CHECK(m["resourceTemplates"] == r["resourceTemplates"]);
   CHECK(m["resultType"] == "complete");
   CHECK(m.contains("ttlMs"));
@@ -137,15 +138,15 @@ TEST_CASE("resources/read of a template URI runs its handler with the variables"
   const auto miss = f.call("resources/read", {{"uri", "other://x"}});
   CHECK(miss["error"]["code"] == -32602);
   CHECK(miss["error"]["data"] == json{{"uri", "other://x"}});
-  Fixture g;  // modern: no initialize
-  const auto modern = g.call("resources/read", {{"uri", "test://items/7/data"}, {"_meta", modern_meta()}});
-  CHECK(modern["result"]["resultType"] == "complete");
-  CHECK(json::parse(modern["result"]["contents"][0]["text"].get<std::string>())["variables"] == json{{"id", "7"}});
+  Fixture g;  // 2026-07-28: no initialize
+  const auto stateless = g.call("resources/read", {{"uri", "test://items/7/data"}, {"_meta", stateless_meta()}});
+  CHECK(stateless["result"]["resultType"] == "complete");
+  CHECK(json::parse(stateless["result"]["contents"][0]["text"].get<std::string>())["variables"] == json{{"id", "7"}});
 }
 
 TEST_CASE("Adding a template checks it", "[resources]") {
   Fixture f;
-  const auto handler = [](ToolCall&) { return json::object(); };
+  const auto handler = [](RequestContext&) { return json::object(); };
   CHECK_THROWS_WITH(f.server->add_resource_template(ResourceTemplate{"x://{a", "bad", "", std::nullopt, handler}),
                     Catch::Contains("without '}'"));
   CHECK_THROWS_WITH(
@@ -182,9 +183,9 @@ TEST_CASE("completion/complete answers from the argument's Completer", "[complet
   // A template variable.
   r = f.complete({{"type", "ref/resource"}, {"uri", "test://items/{id}/data"}}, "id", "10")["result"];
   CHECK(r["completion"]["values"] == json{"100", "101"});
-  // Modern (no initialize): the same answer, stamped.
+  // 2026-07-28 (no initialize): the same answer, stamped.
   Fixture g;
-  const auto m = g.complete(prompt_ref(), "language", "go", {{"_meta", modern_meta()}})["result"];
+  const auto m = g.complete(prompt_ref(), "language", "go", {{"_meta", stateless_meta()}})["result"];
   CHECK(m["completion"]["values"] == json{"Go"});
   CHECK(m["resultType"] == "complete");
 }
@@ -224,8 +225,8 @@ TEST_CASE("A subscribed session is told when the resource changes, until it unsu
   CHECK(f.call("resources/subscribe", {{"uri", "test://items/5/data"}})["result"] == json::object());
   CHECK(f.call("resources/subscribe", {{"uri", "test://exact/1/data"}})["result"] == json::object());  // again
 
-  CHECK(f.server->core()->notify_resource_updated("test://exact/1/data") == 1);  // once, not twice
-  CHECK(f.server->core()->notify_resource_updated("test://items/6/data") == 0);
+  CHECK(f.server->server()->notify_resource_updated("test://exact/1/data") == 1);  // once, not twice
+  CHECK(f.server->server()->notify_resource_updated("test://items/6/data") == 0);
   f.call("ping", json::object());  // after the notification, in order
   REQUIRE(f.seen.size() == 1);
   CHECK(f.seen[0] == json{{"jsonrpc", "2.0"},
@@ -234,8 +235,8 @@ TEST_CASE("A subscribed session is told when the resource changes, until it unsu
 
   CHECK(f.call("resources/unsubscribe", {{"uri", "test://exact/1/data"}})["result"] == json::object());
   CHECK(f.call("resources/unsubscribe", {{"uri", "test://never/subscribed"}})["result"] == json::object());
-  CHECK(f.server->core()->notify_resource_updated("test://exact/1/data") == 0);
-  CHECK(f.server->core()->notify_resource_updated("test://items/5/data") == 1);
+  CHECK(f.server->server()->notify_resource_updated("test://exact/1/data") == 0);
+  CHECK(f.server->server()->notify_resource_updated("test://items/5/data") == 1);
 
   // Unknown resources and malformed params.
   const auto miss = f.call("resources/subscribe", {{"uri", "other://x"}});
@@ -260,9 +261,9 @@ TEST_CASE("Subscriptions per session are bounded", "[subscribe]") {
 
 TEST_CASE("MCP 2026-07-28 has no resources/subscribe: it subscribes with subscriptions/listen", "[subscribe]") {
   Fixture f;
-  const auto discover = f.call("server/discover", {{"_meta", modern_meta()}})["result"];
+  const auto discover = f.call("server/discover", {{"_meta", stateless_meta()}})["result"];
   CHECK(discover["capabilities"]["resources"]["subscribe"] == true);  // through resourceSubscriptions
-  const auto r = f.call("resources/subscribe", {{"uri", "test://exact/1/data"}, {"_meta", modern_meta()}});
+  const auto r = f.call("resources/subscribe", {{"uri", "test://exact/1/data"}, {"_meta", stateless_meta()}});
   CHECK(r["error"]["code"] == -32601);
 }
 
@@ -270,7 +271,7 @@ TEST_CASE("A server that goes away is detached, even while updates are being sen
   Fixture f;
   f.client.initialize(json::object());
   REQUIRE(f.call("resources/subscribe", {{"uri", "test://exact/1/data"}})["result"] == json::object());
-  const auto core = f.server->core();
+  const auto core = f.server->server();
   std::atomic<bool> stop{false};
   std::atomic<int> rounds{0};
   std::thread notifier([&] {

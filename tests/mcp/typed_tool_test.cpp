@@ -17,13 +17,13 @@ namespace {
 
 struct Fixture {
   Fixture() : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
-    ServerOptions o;
+    ServerSessionOptions o;
     o.worker_threads = 1;
     o.session.log = [](std::string_view) {};
-    server = std::make_unique<Server>(*ends.first, ServerInfo{"typed-tool-test", "1"}, o);
+    server = std::make_unique<ServerSession>(*ends.first, ServerInfo{"typed-tool-test", "1"}, o);
     // Typed arguments, a plain ToolResult.
     server->add_tool(typed_tool<samples::ContactInformation>(
-        "greet", "Greets a contact", [this](ToolCall&, samples::ContactInformation c) {
+        "greet", "Greets a contact", [this](RequestContext&, samples::ContactInformation c) {
           ++runs;
           return ToolResult::text("Hello " + c.name + " <" + c.email + ">" +
                                   (c.age ? " aged " + std::to_string(int(*c.age)) : ""));
@@ -31,15 +31,16 @@ struct Fixture {
     // Typed arguments and a typed result: structuredContent.
     server->add_tool(typed_tool<samples::ContactInformation>(
         "name_of", "The contact's name",
-        [](ToolCall&, samples::ContactInformation c) { return samples::UserName{c.name}; }));
+        [](RequestContext&, samples::ContactInformation c) { return samples::UserName{c.name}; }));
     // A result that breaks its own outputSchema (recipient must not be empty).
-    server->add_tool(typed_tool<samples::UserName>("address_for", "An address", [](ToolCall&, samples::UserName n) {
-      samples::ShippingAddress a;
-      a.recipient = n.name == "nobody" ? "" : n.name;
-      a.street = "1 Main St";
-      a.postal_code = "12345";
-      return a;
-    }));
+    server->add_tool(
+        typed_tool<samples::UserName>("address_for", "An address", [](RequestContext&, samples::UserName n) {
+          samples::ShippingAddress a;
+          a.recipient = n.name == "nobody" ? "" : n.name;
+          a.street = "1 Main St";
+          a.postal_code = "12345";
+          return a;
+        }));
     server->start();
   }
   ~Fixture() { server.reset(); }
@@ -57,7 +58,7 @@ struct Fixture {
 
   std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
   FakeClient client;
-  std::unique_ptr<Server> server;
+  std::unique_ptr<ServerSession> server;
   int next_id = 0;
   std::atomic<int> runs{0};
 };

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include <elicit/schema.hpp>
+#include <elicit/content/schema.hpp>
 
 using namespace elicit;
 

@@ -2,7 +2,7 @@
 #include <catch2/catch.hpp>
 
 #include <elicit/client.hpp>
-#include <elicit/form_defaults.hpp>
+#include <elicit/content/form_defaults.hpp>
 
 using namespace elicit;
 using nlohmann::json;
@@ -54,16 +54,16 @@ TEST_CASE("apply_defaults fills what is missing and keeps what is there, even wh
 TEST_CASE("accept_with_defaults completes partial content with the defaults, validate_content judges it",
           "[defaults][client]") {
   const auto f = form();
-  const auto answer = ElicitAnswer::accept_with_defaults(f, json{{"email", "ann@example.com"}, {"age", 41}});
+  const auto answer = Answer::accept_with_defaults(f, json{{"email", "ann@example.com"}, {"age", 41}});
   CHECK(answer.action == ElicitAction::accept);
   CHECK(answer.content == json::parse(R"({"email":"ann@example.com","age":41,"name":"John Doe","score":95.5,
                                           "status":"active","tags":["b"],"verified":true})"));
   CHECK(validate_content(f, answer.content).ok());
   CHECK(answer.to_json(true) == json{{"action", "accept"}, {"content", answer.content}});
   // The required email has no default: the answer is not valid, and validate_content says where.
-  const auto missing = ElicitAnswer::accept_with_defaults(f);
+  const auto missing = Answer::accept_with_defaults(f);
   CHECK(validate_content(f, missing.content).to_string() == "/email: is required\n");
   CHECK(to_string(ElicitAction::decline) == "decline");
-  CHECK(ElicitAnswer::cancel().to_json(true) == json{{"action", "cancel"}});
-  CHECK(ElicitAnswer::decline().to_json(false) == json{{"action", "decline"}});
+  CHECK(Answer::cancel().to_json(true) == json{{"action", "cancel"}});
+  CHECK(Answer::decline().to_json(false) == json{{"action", "decline"}});
 }

@@ -1,6 +1,6 @@
 #include <catch2/catch.hpp>
 
-#include <elicit/formats.hpp>
+#include <elicit/content/formats.hpp>
 
 using namespace elicit;
 

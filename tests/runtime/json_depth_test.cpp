@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include <elicit/json_depth.hpp>
+#include <elicit/content/json_depth.hpp>
 
 using elicit::find_too_deep;
 

@@ -63,7 +63,7 @@ Reference nlohmann_parse(const std::string& text) {
 // Checks one text; returns whether the fast path took it.
 bool check_text(const std::string& text) {
   json fast;
-  const bool taken = elicit::detail::parse_plain_json(text, fast);
+  const bool taken = elicit::jsonrpc::detail::parse_plain_json(text, fast);
   if (!taken) return false;
   const auto ref = nlohmann_parse(text);
   INFO("text: " << text);
@@ -75,7 +75,7 @@ bool check_text(const std::string& text) {
 template <class Json>
 void check_dump(const Json& j) {
   std::string fast = "prefix";
-  elicit::detail::append_dump(fast, j);
+  elicit::jsonrpc::detail::append_dump(fast, j);
   const auto ref = "prefix" + j.dump(-1, ' ', false, json::error_handler_t::replace);
   REQUIRE(fast == ref);
 }
@@ -331,8 +331,8 @@ namespace {
 
 // The envelope the fast path read must be what the document says, member by member.
 bool check_envelope(const std::string& text) {
-  elicit::detail::PlainEnvelope e;
-  if (!elicit::detail::parse_plain_envelope(text, e)) return false;
+  elicit::jsonrpc::detail::PlainEnvelope e;
+  if (!elicit::jsonrpc::detail::parse_plain_envelope(text, e)) return false;
   const auto ref = nlohmann_parse(text);
   INFO("text: " << text);
   REQUIRE(ref.ok);
@@ -417,13 +417,13 @@ TEST_CASE("dispose leaves an empty container of the same type, at any depth", "[
   for (int i = 0; i < 2000; ++i) {
     auto j = g.value<json>(0);
     const auto type = j.type();
-    elicit::detail::dispose(j);
+    elicit::jsonrpc::detail::dispose(j);
     CHECK(j.type() == type);
     if (j.is_structured()) CHECK(j.empty());
   }
   json deep = json::array();
   json* at = &deep;
   for (int i = 0; i < 200; ++i) at = &(at->emplace_back(json::object())["k"] = json::array());
-  elicit::detail::dispose(deep);  // the 64 levels it takes apart; the destructor does the rest
+  elicit::jsonrpc::detail::dispose(deep);  // the 64 levels it takes apart; the destructor does the rest
   CHECK(deep.empty());
 }

@@ -10,7 +10,7 @@
 #include <optional>
 #include <set>
 
-#include <elicit/json_schema.hpp>
+#include <elicit/content/json_schema.hpp>
 
 using namespace elicit;
 using nlohmann::json;

@@ -2,7 +2,7 @@
 
 #include <string>
 
-#include <elicit/pattern.hpp>
+#include <elicit/content/pattern.hpp>
 
 using elicit::Pattern;
 using elicit::PatternError;

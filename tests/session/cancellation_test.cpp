@@ -31,7 +31,7 @@ Tool blocking_tool(Recorder<ElicitStatus>& seen) {
               "",
               {{"type", "object"}},
               std::nullopt,
-              [&seen](ToolCall& call) {
+              [&seen](RequestContext& call) {
                 auto o = call.elicit<ContactInformation>();
                 seen.add(o.status);
                 return ToolResult::text(describe(o));
@@ -40,7 +40,7 @@ Tool blocking_tool(Recorder<ElicitStatus>& seen) {
 }
 
 Tool async_tool(Recorder<ElicitStatus>& seen) {
-  return Tool{"ask", "", {{"type", "object"}}, std::nullopt, nullptr, [&seen](std::shared_ptr<ToolCall> call) {
+  return Tool{"ask", "", {{"type", "object"}}, std::nullopt, nullptr, [&seen](std::shared_ptr<RequestContext> call) {
                 call->elicit_async<ContactInformation>([&seen, call](Outcome<ContactInformation> o) {
                   seen.add(o.status);
                   call->reply(ToolResult::text(describe(o)));
@@ -77,7 +77,7 @@ void run_cascade(ServerFixture& f, Recorder<ElicitStatus>& seen) {
   const auto statuses = seen.values();
   for (int i = 0; i < kCancelled; ++i) CHECK(statuses[i] == ElicitStatus::aborted);
   CHECK(statuses[kCancelled] == ElicitStatus::accepted);
-  CHECK(f.server->session().rpc().pending_requests() == 0);
+  CHECK(f.server->state().rpc().pending_requests() == 0);
 }
 
 }  // namespace
@@ -106,7 +106,7 @@ TEST_CASE("an elicitation started after the call was cancelled is not sent and e
                           "",
                           {{"type", "object"}},
                           std::nullopt,
-                          [&](ToolCall& call) {
+                          [&](RequestContext& call) {
                             call.on_cancel([&] { cancel_seen.add(true); });
                             seen.add(call.elicit<ContactInformation>().status);  // cancelled while open
                             seen.add(call.elicit<ContactInformation>().status);  // after: never sent
@@ -133,14 +133,14 @@ TEST_CASE("an elicitation started after the call was cancelled is not sent and e
   const auto r = f.client.next();  // nothing else was sent: no second form, no tool result
   REQUIRE(r);
   CHECK((*r)["id"] == 9);
-  CHECK(f.server->session().rpc().pending_requests() == 0);
+  CHECK(f.server->state().rpc().pending_requests() == 0);
 }
 
 TEST_CASE("an asynchronous tool's elicitation after cancellation is not sent", "[cancel][async]") {
   ServerFixture f;
   Recorder<ElicitStatus> seen;
   f.server->add_tool(
-      Tool{"ask", "", {{"type", "object"}}, std::nullopt, nullptr, [&](std::shared_ptr<ToolCall> call) {
+      Tool{"ask", "", {{"type", "object"}}, std::nullopt, nullptr, [&](std::shared_ptr<RequestContext> call) {
              call->on_cancel([&seen, call] {
                call->elicit_async<ContactInformation>([&seen](Outcome<ContactInformation> o) { seen.add(o.status); });
              });
@@ -161,7 +161,7 @@ TEST_CASE("an asynchronous tool's elicitation after cancellation is not sent", "
 TEST_CASE("a closed session ends open elicitations transport_closed and frees the shared pool's worker",
           "[cancel][close][server]") {
   auto pool = std::make_shared<WorkerPool>(1);
-  ServerOptions o;
+  ServerSessionOptions o;
   o.workers = pool;
   ServerFixture f(o);
   Recorder<ElicitStatus> seen;
@@ -170,7 +170,7 @@ TEST_CASE("a closed session ends open elicitations transport_closed and frees th
                           "",
                           {{"type", "object"}},
                           std::nullopt,
-                          [&](ToolCall& call) {
+                          [&](RequestContext& call) {
                             call.on_cancel([&] { cancelled.add(true); });
                             seen.add(call.elicit<ContactInformation>().status);
                             return ToolResult::text("late");
@@ -197,14 +197,14 @@ TEST_CASE("a server destroyed with calls still queued on a shared pool leaves th
   std::shared_future<void> released = release.get_future().share();
   REQUIRE(pool->post([released] { released.wait(); }));  // hold the only thread
   {
-    ServerOptions o;
+    ServerSessionOptions o;
     o.workers = pool;
     ServerFixture f(o);
     f.server->add_tool(Tool{"never",
                             "",
                             {{"type", "object"}},
                             std::nullopt,
-                            [](ToolCall&) -> ToolResult { throw std::logic_error("must not run"); },
+                            [](RequestContext&) -> ToolResult { throw std::logic_error("must not run"); },
                             nullptr});
     f.server->start();
     f.client.initialize(kForm);
@@ -219,7 +219,7 @@ TEST_CASE("a server destroyed with calls still queued on a shared pool leaves th
 }
 
 TEST_CASE("default_elicitation_timeout applies when a call passes none", "[cancel][timeout][server]") {
-  ServerOptions o = ServerFixture::workers(1);
+  ServerSessionOptions o = ServerFixture::workers(1);
   o.default_elicitation_timeout = 1ms;
   ServerFixture f(o);
   Recorder<ElicitStatus> seen;
@@ -243,8 +243,8 @@ TEST_CASE("default_elicitation_timeout applies when a call passes none", "[cance
 TEST_CASE("a cancel scope forgets each elicitation once it completes", "[cancel][scope]") {
   auto ends = MemoryTransport::pair();
   FakeClient client(std::move(ends.second));
-  Session session(*ends.first, SessionOptions{[](std::string_view) {}});
-  ServerSession mcp(session);
+  jsonrpc::Connection session(*ends.first, jsonrpc::ConnectionOptions{[](std::string_view) {}});
+  SessionState mcp(session);
   session.start();
   mcp.set_client_capabilities(ClientCapabilities::from_json(kForm));
   ElicitOptions options;
@@ -304,8 +304,8 @@ TEST_CASE("a cancellation between the scope check and the send still cancels the
   ElicitOptions options;
   options.cancel_scope = std::make_shared<CancelScope>();
   CancellingTransport transport(*ends.first, options.cancel_scope);
-  Session session(transport, SessionOptions{[](std::string_view) {}});
-  ServerSession mcp(session);
+  jsonrpc::Connection session(transport, jsonrpc::ConnectionOptions{[](std::string_view) {}});
+  SessionState mcp(session);
   session.start();
   mcp.set_client_capabilities(ClientCapabilities::from_json(kForm));
   Recorder<ElicitStatus> seen;
@@ -333,7 +333,7 @@ TEST_CASE("a cancelled tools/call cancels its request_inputs requests and frees 
            "",
            {{"type", "object"}},
            std::nullopt,
-           [&seen](ToolCall& call) {
+           [&seen](RequestContext& call) {
              const auto o =
                  call.request_input({"sampling/createMessage", {{"messages", json::array()}, {"maxTokens", 1}}, ""});
              seen.add(o.failure ? std::string(o.failure == RequestFailure::cancelled ? "cancelled" : "other failure")

@@ -4,7 +4,7 @@
 #include <future>
 #include <set>
 
-#include <elicit/elicit.hpp>
+#include <elicit/elicitation.hpp>
 
 #include "confirm_deletion.hpp"
 #include "contact_information.hpp"
@@ -19,8 +19,8 @@ namespace {
 
 struct Fixture {
   explicit Fixture(const json& capabilities) : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
-    session = std::make_unique<Session>(*ends.first, SessionOptions{[](std::string_view) {}});
-    mcp = std::make_unique<ServerSession>(*session);
+    session = std::make_unique<jsonrpc::Connection>(*ends.first, jsonrpc::ConnectionOptions{[](std::string_view) {}});
+    mcp = std::make_unique<SessionState>(*session);
     session->start();
     mcp->set_client_capabilities(ClientCapabilities::from_json(capabilities));
   }
@@ -42,8 +42,8 @@ struct Fixture {
 
   std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
   FakeClient client;
-  std::unique_ptr<Session> session;
-  std::unique_ptr<ServerSession> mcp;  // the MCP state (capabilities, URL-mode ids) over `session`
+  std::unique_ptr<jsonrpc::Connection> session;
+  std::unique_ptr<SessionState> mcp;  // the MCP state (capabilities, URL-mode ids) over `session`
 };
 
 const json kForm = {{"elicitation", json::object()}};
@@ -78,7 +78,7 @@ TEST_CASE("elicitation/create is the text of its params dumped as one ordered do
       elicit_async<ContactInformation>(
           *f.mcp, message, [](Outcome<ContactInformation>) {}, o);
       elicit_form_async(
-          *f.mcp, message, elicit::requested_schema<ContactInformation>(), [](ElicitResponse) {}, o);
+          *f.mcp, message, elicit::requested_schema<ContactInformation>(), [](RawOutcome) {}, o);
       elicit_url_async(
           *f.mcp, message, "https://example.com/x?a=1", [](UrlOutcome) {}, o);
       for (int kind = 0; kind < 3; ++kind) {

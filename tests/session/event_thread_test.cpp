@@ -1,10 +1,10 @@
 // No silent deadlock, no crash: blocking calls refuse to run on event threads, and exceptions from
-// asynchronous elicitation callbacks are caught (logged; a ToolCall's answer the call).
+// asynchronous elicitation callbacks are caught (logged; a RequestContext's answer the call).
 #include <catch2/catch.hpp>
 
 #include <future>
 
-#include <elicit/event_thread.hpp>
+#include <elicit/jsonrpc/event_thread.hpp>
 #include <elicit/server.hpp>
 
 #include "contact_information.hpp"
@@ -22,31 +22,32 @@ const json kForm = {{"elicitation", {{"form", json::object()}, {"url", json::obj
 const json kAnn = {{"action", "accept"}, {"content", {{"name", "Ann"}, {"email", "ann@example.com"}}}};
 }  // namespace
 
-TEST_CASE("EventThreadScope marks the thread while alive, nested", "[event_thread]") {
-  CHECK_FALSE(on_event_thread());
+TEST_CASE("jsonrpc::EventThreadScope marks the thread while alive, nested", "[event_thread]") {
+  CHECK_FALSE(jsonrpc::on_event_thread());
   {
-    EventThreadScope outer;
-    CHECK(on_event_thread());
+    jsonrpc::EventThreadScope outer;
+    CHECK(jsonrpc::on_event_thread());
     {
-      EventThreadScope inner;
-      CHECK(on_event_thread());
+      jsonrpc::EventThreadScope inner;
+      CHECK(jsonrpc::on_event_thread());
     }
-    CHECK(on_event_thread());
-    CHECK_THROWS_AS(detail::require_blocking_allowed("x()", "y()"), std::logic_error);
-    CHECK(std::async(std::launch::async, [] { return on_event_thread(); }).get() == false);  // per thread
+    CHECK(jsonrpc::on_event_thread());
+    CHECK_THROWS_AS(jsonrpc::detail::require_blocking_allowed("x()", "y()"), std::logic_error);
+    CHECK(std::async(std::launch::async, [] { return jsonrpc::on_event_thread(); }).get() == false);  // per thread
   }
-  CHECK_FALSE(on_event_thread());
-  CHECK_NOTHROW(detail::require_blocking_allowed("x()", "y()"));
+  CHECK_FALSE(jsonrpc::on_event_thread());
+  CHECK_NOTHROW(jsonrpc::detail::require_blocking_allowed("x()", "y()"));
 }
 
 TEST_CASE("blocking elicit in an async handler is a logic_error naming elicit_async, answered as a tool error",
           "[event_thread][async]") {
   ServerFixture f;
-  f.server->add_tool(Tool{"bad", "", {{"type", "object"}}, std::nullopt, nullptr, [](std::shared_ptr<ToolCall> call) {
-                            call->reply(ToolResult::text(call->elicit<ContactInformation>().value->name));
-                          }});
   f.server->add_tool(
-      Tool{"bad_url", "", {{"type", "object"}}, std::nullopt, nullptr, [](std::shared_ptr<ToolCall> call) {
+      Tool{"bad", "", {{"type", "object"}}, std::nullopt, nullptr, [](std::shared_ptr<RequestContext> call) {
+             call->reply(ToolResult::text(call->elicit<ContactInformation>().value->name));
+           }});
+  f.server->add_tool(
+      Tool{"bad_url", "", {{"type", "object"}}, std::nullopt, nullptr, [](std::shared_ptr<RequestContext> call) {
              call->elicit_url("m", "https://example.com/x");
            }});
   f.server->start();
@@ -61,13 +62,13 @@ TEST_CASE("blocking elicit in an async handler is a logic_error naming elicit_as
     CHECK(text.find("event thread") != std::string::npos);
     CHECK(text.find("_async") != std::string::npos);
   }
-  CHECK(f.server->session().rpc().pending_requests() == 0);
+  CHECK(f.server->state().rpc().pending_requests() == 0);
 }
 
 TEST_CASE("Session::call in a request handler is a logic_error (-32603), not a deadlock", "[event_thread][session]") {
   auto ends = MemoryTransport::pair();
   FakeClient client(std::move(ends.second));
-  Session session(*ends.first, SessionOptions{[](std::string_view) {}});
+  jsonrpc::Connection session(*ends.first, jsonrpc::ConnectionOptions{[](std::string_view) {}});
   session.on_request("test/nested", [&session](const Request&, Responder out) {
     out.result(*session.call("test/inner", json::object()).result);
   });
@@ -84,9 +85,9 @@ TEST_CASE("blocking elicit inside an elicit_async callback throws a logic_error 
   ServerFixture f;
   Recorder<std::string> what;
   f.server->add_tool(
-      Tool{"nested", "", {{"type", "object"}}, std::nullopt, nullptr, [&](std::shared_ptr<ToolCall> call) {
+      Tool{"nested", "", {{"type", "object"}}, std::nullopt, nullptr, [&](std::shared_ptr<RequestContext> call) {
              elicit_async<ContactInformation>(
-                 call->session(), "first",
+                 call->state(), "first",
                  [&what, call](Outcome<ContactInformation>) {
                    try {
                      call->elicit<ContactInformation>();
@@ -111,31 +112,31 @@ TEST_CASE("blocking elicit inside an elicit_async callback throws a logic_error 
 }
 
 TEST_CASE("timer callbacks run on an event thread", "[event_thread][timer]") {
-  TimerService timers;
+  jsonrpc::TimerService timers;
   std::promise<bool> marked;
-  timers.schedule(TimerService::Clock::now(), [&] { marked.set_value(on_event_thread()); });
+  timers.schedule(jsonrpc::TimerService::Clock::now(), [&] { marked.set_value(jsonrpc::on_event_thread()); });
   auto future = marked.get_future();
   REQUIRE(future.wait_for(kPatience) == std::future_status::ready);
   CHECK(future.get());
 }
 
-TEST_CASE("an exception in a ToolCall::elicit_async callback answers the call with a tool error",
+TEST_CASE("an exception in a RequestContext::elicit_async callback answers the call with a tool error",
           "[async][exceptions][server]") {
   ServerFixture f;
   f.server->add_tool(
-      Tool{"throws", "", {{"type", "object"}}, std::nullopt, nullptr, [](std::shared_ptr<ToolCall> call) {
+      Tool{"throws", "", {{"type", "object"}}, std::nullopt, nullptr, [](std::shared_ptr<RequestContext> call) {
              call->elicit_async<ContactInformation>(
                  "Who?", [](Outcome<ContactInformation>) { throw std::runtime_error("boom in callback"); });
            }});
   f.server->add_tool(
-      Tool{"needs_url", "", {{"type", "object"}}, std::nullopt, nullptr, [](std::shared_ptr<ToolCall> call) {
+      Tool{"needs_url", "", {{"type", "object"}}, std::nullopt, nullptr, [](std::shared_ptr<RequestContext> call) {
              call->elicit_async<ContactInformation>([call](Outcome<ContactInformation>) {
                throw UrlElicitationRequired(
-                   {create_url_elicitation(call->session(), "Authorize", "https://example.com/auth")});
+                   {create_url_elicitation(call->state(), "Authorize", "https://example.com/auth")});
              });
            }});
   f.server->add_tool(
-      Tool{"url_throws", "", {{"type", "object"}}, std::nullopt, nullptr, [](std::shared_ptr<ToolCall> call) {
+      Tool{"url_throws", "", {{"type", "object"}}, std::nullopt, nullptr, [](std::shared_ptr<RequestContext> call) {
              call->elicit_url_async("Connect", "https://example.com/c",
                                     [](UrlOutcome) { throw std::runtime_error("url boom"); });
            }});
@@ -178,8 +179,9 @@ TEST_CASE("an exception in a free elicit_async / elicit_url_async callback is lo
   auto ends = MemoryTransport::pair();
   FakeClient client(std::move(ends.second));
   Recorder<std::string> log;
-  Session session(*ends.first, SessionOptions{[&](std::string_view line) { log.add(std::string(line)); }});
-  ServerSession mcp(session);
+  jsonrpc::Connection session(*ends.first,
+                              jsonrpc::ConnectionOptions{[&](std::string_view line) { log.add(std::string(line)); }});
+  SessionState mcp(session);
   session.start();
   mcp.set_client_capabilities(ClientCapabilities::from_json(kForm));
   elicit_async<ContactInformation>(mcp, "m",

@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include <elicit/memory_transport.hpp>
+#include <elicit/jsonrpc/memory_transport.hpp>
 #include <nlohmann/json.hpp>
 
 #include "../common/patience.hpp"

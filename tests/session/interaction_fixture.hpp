@@ -12,8 +12,8 @@
 #include <string>
 #include <utility>
 
-#include <elicit/memory_transport.hpp>
-#include <elicit/stdio_transport.hpp>
+#include <elicit/jsonrpc/memory_transport.hpp>
+#include <elicit/jsonrpc/stdio_transport.hpp>
 
 #include <elicit/server.hpp>
 #include <elicit/user_interaction.hpp>
@@ -64,18 +64,18 @@ class Wiring {
 struct Fixture {
   explicit Fixture(Wire wire, bool enabled = true, bool progress = true)
       : wiring(wire), ends(wiring.ends()), client(std::move(ends.second)) {
+    using elicit::RequestContext;
     using elicit::Tool;
-    using elicit::ToolCall;
     using elicit::ToolResult;
-    elicit::ServerOptions o;
+    elicit::ServerSessionOptions o;
     o.worker_threads = 2;
     o.session.log = [](std::string_view) {};
     o.user_interaction.enabled = enabled;
     o.user_interaction.progress = progress;
-    server = std::make_unique<elicit::Server>(*ends.first, elicit::ServerInfo{"ui-server", "1"}, o);
+    server = std::make_unique<elicit::ServerSession>(*ends.first, elicit::ServerInfo{"ui-server", "1"}, o);
     const json open_args{{"type", "object"}};
     server->add_tool(Tool{"ask", "", open_args, std::nullopt,
-                          [](ToolCall& call) {
+                          [](RequestContext& call) {
                             auto o = call.elicit<samples::ContactInformation>("Who are you?");
                             if (!o)
                               return ToolResult::text("no: " + std::string(to_string(o.status)) + " " + o.problem);
@@ -109,7 +109,7 @@ struct Fixture {
   Wiring wiring;
   std::pair<std::unique_ptr<elicit::Transport>, std::unique_ptr<elicit::Transport>> ends;
   FakeClient client;
-  std::unique_ptr<elicit::Server> server;
+  std::unique_ptr<elicit::ServerSession> server;
 };
 
 /// interaction/notify params naming interaction `id` with `token`.

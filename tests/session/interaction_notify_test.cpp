@@ -87,7 +87,7 @@ TEST_CASE("notify is never answered for what is not an interaction of this sessi
   REQUIRE(create["method"] == "interaction/create");
   const auto id = create["params"]["id"].get<std::string>();
 
-  // Session B naming session A's interaction: silence.
+  // jsonrpc::Connection B naming session A's interaction: silence.
   b.notify_request("n1", notify_params(id));
   CHECK(b.nothing_before_ping(901));
   // Unknown ids, and params without a string id: silence.
@@ -133,7 +133,7 @@ TEST_CASE("the oldest running interaction gives way beyond the bound, and its wa
   const auto wire = GENERATE(Wire::memory, Wire::stdio);
   CAPTURE(wire);
   Fixture f(wire);
-  auto& session = f.server->session();
+  auto& session = f.server->state();
   f.client.request(1, "tools/call", {{"name", "ask"}});
   const auto create = f.next();
   REQUIRE(create["method"] == "interaction/create");
@@ -141,7 +141,7 @@ TEST_CASE("the oldest running interaction gives way beyond the bound, and its wa
   f.notify_request("n1", notify_params(id));
   CHECK(f.next()["method"] == "notifications/progress");
   // Interactions nobody ends (a ua interaction the user never completes) fill the session.
-  for (std::size_t i = 0; i + 1 < ServerSession::kRunningInteractions; ++i)
+  for (std::size_t i = 0; i + 1 < SessionState::kRunningInteractions; ++i)
     session.add_interaction("filler-" + std::to_string(i));
   CHECK(f.nothing_before_ping(901));  // at the bound: still running
   session.add_interaction("one-more");
@@ -160,13 +160,13 @@ TEST_CASE("a session remembers a bounded number of URL elicitation ids", "[user_
   const auto wire = GENERATE(Wire::memory, Wire::stdio);
   CAPTURE(wire);
   Fixture f(wire);
-  auto& session = f.server->session();
-  for (std::size_t i = 0; i <= ServerSession::kUrlElicitationsKept; ++i)
+  auto& session = f.server->state();
+  for (std::size_t i = 0; i <= SessionState::kUrlElicitationsKept; ++i)
     session.add_url_elicitation("u-" + std::to_string(i));
   CHECK_FALSE(session.mark_url_elicitation_complete("u-0"));  // the oldest, forgotten
   CHECK(session.mark_url_elicitation_complete("u-1"));
   CHECK_FALSE(session.mark_url_elicitation_complete("u-1"));  // once
-  CHECK(session.mark_url_elicitation_complete("u-" + std::to_string(ServerSession::kUrlElicitationsKept)));
+  CHECK(session.mark_url_elicitation_complete("u-" + std::to_string(SessionState::kUrlElicitationsKept)));
 }
 
 TEST_CASE("a watcher gets its progress in order and its answer last while other threads progress and end it",
@@ -174,7 +174,7 @@ TEST_CASE("a watcher gets its progress in order and its answer last while other 
   const auto wire = GENERATE(Wire::memory, Wire::stdio);
   CAPTURE(wire);
   Fixture f(wire);
-  auto& session = f.server->session();
+  auto& session = f.server->state();
   constexpr int kRounds = 20;
   constexpr int kSteps = 50;
   for (int round = 0; round < kRounds; ++round) {

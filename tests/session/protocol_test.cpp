@@ -23,7 +23,7 @@ TEST_CASE("a second initialize is refused with -32600 and the capabilities stay 
   CHECK((*r)["id"] == "again");
   CHECK((*r)["error"]["code"] == error_code::invalid_request);
   CHECK((*r)["error"]["message"].get<std::string>().find("already initialized") != std::string::npos);
-  const auto caps = f.server->session().client_capabilities();
+  const auto caps = f.server->state().client_capabilities();
   CHECK(caps.elicitation_url);
   CHECK_FALSE(caps.elicitation_form);
   f.client.request(2, "ping");
@@ -36,7 +36,7 @@ TEST_CASE("a request reusing the id of a pending one is refused, the first is un
                           "",
                           {{"type", "object"}},
                           std::nullopt,
-                          [](ToolCall& call) {
+                          [](RequestContext& call) {
                             auto o = call.elicit<samples::ContactInformation>();
                             return ToolResult::text(o ? o.value->name : "none");
                           },
@@ -56,7 +56,7 @@ TEST_CASE("a request reusing the id of a pending one is refused, the first is un
   r = f.client.next();
   REQUIRE(r);
   CHECK((*r)["error"]["code"] == error_code::invalid_request);
-  CHECK(f.server->session().rpc().pending_requests() == 1);  // no second form
+  CHECK(f.server->state().rpc().pending_requests() == 1);  // no second form
   f.client.respond((*e)["id"], {{"action", "accept"}, {"content", {{"name", "Ann"}, {"email", "a@b.co"}}}});
   r = f.client.next();
   REQUIRE(r);

@@ -16,7 +16,7 @@
 namespace test_support {
 
 struct ServerFixture {
-  explicit ServerFixture(elicit::ServerOptions o = {})
+  explicit ServerFixture(elicit::ServerSessionOptions o = {})
       : ends(elicit::MemoryTransport::pair()), client(std::move(ends.second)) {
     if (!o.session.log) {
       o.session.log = [this](std::string_view line) {
@@ -24,12 +24,12 @@ struct ServerFixture {
         log.emplace_back(line);
       };
     }
-    server = std::make_unique<elicit::Server>(*ends.first, elicit::ServerInfo{"test-server", "1"}, std::move(o));
+    server = std::make_unique<elicit::ServerSession>(*ends.first, elicit::ServerInfo{"test-server", "1"}, std::move(o));
   }
   ~ServerFixture() { server.reset(); }
 
-  static elicit::ServerOptions workers(std::size_t n) {
-    elicit::ServerOptions o;
+  static elicit::ServerSessionOptions workers(std::size_t n) {
+    elicit::ServerSessionOptions o;
     o.worker_threads = n;
     return o;
   }
@@ -45,7 +45,7 @@ struct ServerFixture {
   FakeClient client;
   std::mutex log_mutex;
   std::vector<std::string> log;
-  std::unique_ptr<elicit::Server> server;
+  std::unique_ptr<elicit::ServerSession> server;
 };
 
 /// Values recorded from any thread; wait() ends as soon as `n` are there (or after kPatience).

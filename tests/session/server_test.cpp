@@ -17,16 +17,17 @@ namespace {
 
 struct Fixture {
   explicit Fixture(std::size_t workers = 2) : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
-    ServerOptions o;
+    ServerSessionOptions o;
     o.worker_threads = workers;
     o.session.log = [](std::string_view) {};
-    server = std::make_unique<Server>(*ends.first, ServerInfo{"test-server", "1.2.3", std::nullopt, "Be nice."}, o);
+    server =
+        std::make_unique<ServerSession>(*ends.first, ServerInfo{"test-server", "1.2.3", std::nullopt, "Be nice."}, o);
   }
   ~Fixture() { server.reset(); }
 
   std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
   FakeClient client;
-  std::unique_ptr<Server> server;
+  std::unique_ptr<ServerSession> server;
 };
 
 Tool ask_contact() {
@@ -34,7 +35,7 @@ Tool ask_contact() {
               "Asks for contact details",
               {{"type", "object"}},
               std::nullopt,
-              [](ToolCall& call) {
+              [](RequestContext& call) {
                 auto o = call.elicit<samples::ContactInformation>();
                 if (!o) return ToolResult::text(std::string("no: ") + std::string(to_string(o.status)));
                 return ToolResult::text("hello " + o.value->name);
@@ -55,7 +56,7 @@ TEST_CASE("initialize negotiates the protocol version and reads the capabilities
     CHECK(r["serverInfo"]["version"] == "1.2.3");
     CHECK(r["instructions"] == "Be nice.");
     CHECK(r["capabilities"].contains("tools"));
-    const auto caps = f.server->session().client_capabilities();
+    const auto caps = f.server->state().client_capabilities();
     CHECK(caps.elicitation_form);
     CHECK_FALSE(caps.elicitation_url);
   }
@@ -134,15 +135,15 @@ TEST_CASE("tool failures are tool results, URLElicitationRequired is a -32042 er
                           "",
                           {{"type", "object"}},
                           std::nullopt,
-                          [](ToolCall&) -> ToolResult { throw std::runtime_error("disk full"); },
+                          [](RequestContext&) -> ToolResult { throw std::runtime_error("disk full"); },
                           nullptr});
   f.server->add_tool(Tool{"needs_auth",
                           "",
                           {{"type", "object"}},
                           std::nullopt,
-                          [](ToolCall& call) -> ToolResult {
-                            throw UrlElicitationRequired({create_url_elicitation(call.session(), "Authorize",
-                                                                                 "https://mcp.example.com/connect")});
+                          [](RequestContext& call) -> ToolResult {
+                            throw UrlElicitationRequired(
+                                {create_url_elicitation(call.state(), "Authorize", "https://mcp.example.com/connect")});
                           },
                           nullptr});
   f.server->start();
@@ -158,16 +159,16 @@ TEST_CASE("tool failures are tool results, URLElicitationRequired is a -32042 er
       parse_url_elicitation_required(RpcError{r["error"]["code"], r["error"]["message"], r["error"]["data"]});
   REQUIRE(parsed);
   CHECK((*parsed)[0].url == "https://mcp.example.com/connect");
-  CHECK(complete_url_elicitation(f.server->session(), (*parsed)[0].elicitation_id));
+  CHECK(complete_url_elicitation(f.server->state(), (*parsed)[0].elicitation_id));
   CHECK((*f.client.next())["method"] == "notifications/elicitation/complete");
 }
 
 TEST_CASE("a thousand asynchronous tool calls elicit at once on one worker thread", "[server][async]") {
   Fixture f(1);
   f.server->add_tool(Tool{
-      "ask_async", "", {{"type", "object"}}, std::nullopt, nullptr, [](std::shared_ptr<ToolCall> call) {
+      "ask_async", "", {{"type", "object"}}, std::nullopt, nullptr, [](std::shared_ptr<RequestContext> call) {
         elicit_async<samples::GithubUsername>(
-            call->session(), "Your GitHub username?",
+            call->state(), "Your GitHub username?",
             [call](Outcome<samples::GithubUsername> o) { call->reply(ToolResult::text(o ? o.value->name : "none")); },
             call->elicit_options());
       }});
@@ -177,7 +178,7 @@ TEST_CASE("a thousand asynchronous tool calls elicit at once on one worker threa
   for (int i = 0; i < kCalls; ++i) f.client.request(i, "tools/call", {{"name", "ask_async"}});
   std::vector<json> elicitations;
   for (int i = 0; i < kCalls; ++i) elicitations.push_back(*f.client.next());
-  CHECK(f.server->session().rpc().pending_requests() == kCalls);
+  CHECK(f.server->state().rpc().pending_requests() == kCalls);
   for (int i = kCalls - 1; i >= 0; --i) {
     f.client.respond(elicitations[i]["id"],
                      {{"action", "accept"}, {"content", {{"name", "user" + std::to_string(i)}}}});
@@ -189,7 +190,7 @@ TEST_CASE("a thousand asynchronous tool calls elicit at once on one worker threa
     answered += (*r)["result"]["content"][0]["text"].get<std::string>().rfind("user", 0) == 0;
   }
   CHECK(answered == kCalls);
-  CHECK(f.server->session().rpc().pending_requests() == 0);
+  CHECK(f.server->state().rpc().pending_requests() == 0);
 }
 
 TEST_CASE("a tools/call the client cancels gets no answer", "[server][cancel]") {

@@ -1,4 +1,4 @@
-// Session behaviour against a hand-driven client: out-of-order, duplicated, late and unknown
+// jsonrpc::Connection behaviour against a hand-driven client: out-of-order, duplicated, late and unknown
 // responses, malformed input, cancellation both ways, and closing with requests pending.
 #include <catch2/catch.hpp>
 
@@ -6,8 +6,8 @@
 #include <future>
 #include <thread>
 
-#include <elicit/elicit.hpp>
-#include <elicit/session.hpp>
+#include <elicit/elicitation.hpp>
+#include <elicit/jsonrpc/connection.hpp>
 
 #include "fake_client.hpp"
 
@@ -18,23 +18,23 @@ using nlohmann::json;
 namespace {
 
 struct Fixture {
-  explicit Fixture(std::size_t max_pending_requests = SessionOptions{}.max_pending_requests,
+  explicit Fixture(std::size_t max_pending_requests = jsonrpc::ConnectionOptions{}.max_pending_requests,
                    bool keep_message_text = false)
       : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
-    SessionOptions o;
+    jsonrpc::ConnectionOptions o;
     o.log = [this](std::string_view line) {
       std::lock_guard<std::mutex> lock(log_mutex);
       log.emplace_back(line);
     };
     o.max_pending_requests = max_pending_requests;
     o.keep_message_text = keep_message_text;
-    session = std::make_unique<Session>(*ends.first, o);
+    session = std::make_unique<jsonrpc::Connection>(*ends.first, o);
   }
   ~Fixture() { session.reset(); }
 
   std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
   FakeClient client;
-  std::unique_ptr<Session> session;
+  std::unique_ptr<jsonrpc::Connection> session;
   std::mutex log_mutex;
   std::vector<std::string> log;
 };
@@ -90,7 +90,7 @@ TEST_CASE("responses that arrive out of order reach their own requests", "[sessi
 TEST_CASE("keep_message_text: the text of the peer's requests and responses, only when asked", "[session]") {
   for (const bool keep : {false, true}) {
     INFO("keep_message_text " << keep);
-    Fixture f(SessionOptions{}.max_pending_requests, keep);
+    Fixture f(jsonrpc::ConnectionOptions{}.max_pending_requests, keep);
     std::promise<std::shared_ptr<const std::string>> request_text;
     f.session->on_request("test/ask", [&](const Request& r, Responder out) {
       request_text.set_value(r.text);
@@ -370,10 +370,10 @@ TEST_CASE("requests beyond max_pending_requests are not sent and fail at once", 
   Collector c;  // declared first: the session, destroyed before it, fails what is still pending into it
   auto ends = MemoryTransport::pair();
   FakeClient client(std::move(ends.second));
-  SessionOptions o;
+  jsonrpc::ConnectionOptions o;
   o.log = [](std::string_view) {};
   o.max_pending_requests = 2;
-  Session session(*ends.first, o);
+  jsonrpc::Connection session(*ends.first, o);
   session.start();
   session.send_request("test/a", json::object(), c.handler(0));
   session.send_request("test/b", json::object(), c.handler(1));
@@ -392,7 +392,7 @@ TEST_CASE("requests beyond max_pending_requests are not sent and fail at once", 
   REQUIRE(fourth);
   CHECK((*fourth)["method"] == "test/d");  // test/c was never sent
   // An elicitation that finds the session full ends `aborted`, saying why.
-  ElicitResponse r = read_elicit_result(RequestOutcome{std::nullopt, std::nullopt, RequestFailure::too_many_pending});
+  RawOutcome r = read_elicit_result(RequestOutcome{std::nullopt, std::nullopt, RequestFailure::too_many_pending});
   CHECK(r.status == ElicitStatus::aborted);
   CHECK_THAT(r.problem, Catch::Contains("max_pending_requests"));
 }

@@ -7,8 +7,8 @@
 #include <optional>
 #include <string>
 
+#include <elicit/jsonrpc/stdio_transport.hpp>
 #include <elicit/server.hpp>
-#include <elicit/stdio_transport.hpp>
 
 #include "../common/patience.hpp"
 #include "contact_information.hpp"
@@ -58,15 +58,15 @@ TEST_CASE("stdio: eight tool calls cancelled while their forms are open, on one 
           "[cancel][cascade][stdio]") {
   PipeClient client;
   StdioTransport transport(StdioOptions{client.to_server[0], client.from_server[1]});
-  ServerOptions o;
+  ServerSessionOptions o;
   o.worker_threads = 1;
   o.session.log = [](std::string_view) {};
-  Server server(transport, ServerInfo{"stdio-test", "1"}, o);
+  ServerSession server(transport, ServerInfo{"stdio-test", "1"}, o);
   server.add_tool(Tool{"ask",
                        "",
                        {{"type", "object"}},
                        std::nullopt,
-                       [](ToolCall& call) {
+                       [](RequestContext& call) {
                          auto r = call.elicit<samples::ContactInformation>();
                          return ToolResult::text(r ? r.value->name : std::string(to_string(r.status)));
                        },

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <elicit/stdio_transport.hpp>
+#include <elicit/jsonrpc/stdio_transport.hpp>
 
 #include "../common/patience.hpp"
 

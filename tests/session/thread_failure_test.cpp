@@ -9,11 +9,11 @@
 #include <optional>
 #include <system_error>
 
-#include <elicit/memory_transport.hpp>
+#include <elicit/jsonrpc/connection.hpp>
+#include <elicit/jsonrpc/memory_transport.hpp>
+#include <elicit/jsonrpc/timer_service.hpp>
+#include <elicit/jsonrpc/worker_pool.hpp>
 #include <elicit/server.hpp>
-#include <elicit/session.hpp>
-#include <elicit/timer_service.hpp>
-#include <elicit/worker_pool.hpp>
 
 #include "../common/thread_limit.hpp"
 #include "fake_client.hpp"
@@ -40,18 +40,18 @@ TEST_CASE(
 // Run by the test above in a process of its own.
 TEST_CASE("thread limit child", "[.thread_limit_child]") {
   if (!test_support::in_child()) return;
-  SessionOptions quiet;
+  jsonrpc::ConnectionOptions quiet;
   quiet.log = [](std::string_view) {};
   // Made while threads can still be created: the services a running server already has.
-  quiet.timers = std::make_shared<TimerService>();
+  quiet.timers = std::make_shared<jsonrpc::TimerService>();
   auto pool = std::make_shared<WorkerPool>(1);
-  ServerOptions shared;
+  ServerSessionOptions shared;
   shared.workers = pool;
   shared.session = quiet;
   shared.default_elicitation_timeout = std::chrono::minutes(10);  // each elicitation holds a timer
   auto ends = MemoryTransport::pair();
-  Server server(*ends.first, {"t", "1"}, shared);
-  server.add_tool({"ask", "asks on a worker", {{"type", "object"}}, std::nullopt, [](ToolCall& call) {
+  ServerSession server(*ends.first, {"t", "1"}, shared);
+  server.add_tool({"ask", "asks on a worker", {{"type", "object"}}, std::nullopt, [](RequestContext& call) {
                      const auto o = call.elicit<samples::GithubUsername>();
                      return ToolResult::text(o ? o.value->name : std::string(to_string(o.status)));
                    }});
@@ -67,12 +67,12 @@ TEST_CASE("thread limit child", "[.thread_limit_child]") {
 
   // Constructors that start threads throw std::system_error, as documented.
   CHECK_THROWS_AS(WorkerPool(4), std::system_error);
-  CHECK_THROWS_AS(TimerService(), std::system_error);
+  CHECK_THROWS_AS(jsonrpc::TimerService(), std::system_error);
   {
     auto other = MemoryTransport::pair();
-    ServerOptions own;  // its own pool of worker_threads
+    ServerSessionOptions own;  // its own pool of worker_threads
     own.session = quiet;
-    CHECK_THROWS_AS(Server(*other.first, {"t", "1"}, own), std::system_error);
+    CHECK_THROWS_AS(ServerSession(*other.first, {"t", "1"}, own), std::system_error);
   }
 
   // A session whose transport cannot start its delivery thread: start() throws, what was pending
@@ -80,7 +80,7 @@ TEST_CASE("thread limit child", "[.thread_limit_child]") {
   // for a transport end that never comes).
   {
     auto other = MemoryTransport::pair();
-    Session session(*other.first, quiet);
+    jsonrpc::Connection session(*other.first, quiet);
     std::optional<RequestFailure> failure;
     session.send_request("test/pending", json::object(), [&](RequestOutcome o) { failure = o.failure; });
     CHECK(session.pending_requests() == 1);
@@ -93,7 +93,7 @@ TEST_CASE("thread limit child", "[.thread_limit_child]") {
   }
   {
     auto other = MemoryTransport::pair();
-    Server failing(*other.first, {"t", "1"}, shared);
+    ServerSession failing(*other.first, {"t", "1"}, shared);
     CHECK_THROWS_AS(failing.start(), std::system_error);
   }  // ~Server returns
 
@@ -115,5 +115,5 @@ TEST_CASE("thread limit child", "[.thread_limit_child]") {
   // With the limit lifted, threads come back.
   REQUIRE(test_support::set_thread_limit(0, false));
   CHECK_NOTHROW(WorkerPool(2));
-  CHECK_NOTHROW(TimerService());
+  CHECK_NOTHROW(jsonrpc::TimerService());
 }

@@ -1,13 +1,13 @@
-// The shared TimerService and WorkerPool: semantics, and threads that do not grow with sessions.
+// The shared jsonrpc::TimerService and WorkerPool: semantics, and threads that do not grow with sessions.
 #include <catch2/catch.hpp>
 
 #include <atomic>
 #include <future>
 #include <thread>
 
-#include <elicit/session.hpp>
-#include <elicit/timer_service.hpp>
-#include <elicit/worker_pool.hpp>
+#include <elicit/jsonrpc/connection.hpp>
+#include <elicit/jsonrpc/timer_service.hpp>
+#include <elicit/jsonrpc/worker_pool.hpp>
 
 #include "../common/threads.hpp"
 #include "fake_client.hpp"
@@ -22,9 +22,9 @@ using test_support::Recorder;
 using test_support::thread_count;
 
 TEST_CASE("timers fire in deadline order, cancel is true only before firing", "[timer]") {
-  TimerService timers;
+  jsonrpc::TimerService timers;
   Recorder<int> fired;
-  const auto now = TimerService::Clock::now();
+  const auto now = jsonrpc::TimerService::Clock::now();
   const auto never = timers.schedule(now + std::chrono::hours(1), [&] { fired.add(-1); });
   timers.schedule(now + 2ms, [&] { fired.add(2); });
   const auto first = timers.schedule(now, [&] { fired.add(1); });
@@ -35,17 +35,17 @@ TEST_CASE("timers fire in deadline order, cancel is true only before firing", "[
   CHECK(timers.cancel(never));
   CHECK_FALSE(timers.cancel(never));  // already cancelled
   CHECK(timers.pending() == 0);
-  CHECK(TimerService::shared() == TimerService::shared());
+  CHECK(jsonrpc::TimerService::shared() == jsonrpc::TimerService::shared());
 }
 
-TEST_CASE("a TimerService may be destroyed from its own callback", "[timer]") {
-  auto timers = std::make_shared<TimerService>();
-  std::weak_ptr<TimerService> weak = timers;
+TEST_CASE("a jsonrpc::TimerService may be destroyed from its own callback", "[timer]") {
+  auto timers = std::make_shared<jsonrpc::TimerService>();
+  std::weak_ptr<jsonrpc::TimerService> weak = timers;
   std::promise<void> go;
   std::shared_future<void> going = go.get_future().share();
   // The callback holds the last reference once the test drops its own: the service is destroyed
   // on its own thread when the callback is released after running.
-  timers->schedule(TimerService::Clock::now(), [keep = timers, going] { going.wait(); });
+  timers->schedule(jsonrpc::TimerService::Clock::now(), [keep = timers, going] { going.wait(); });
   timers.reset();
   go.set_value();
   const auto give_up = std::chrono::steady_clock::now() + kPatience;
@@ -55,19 +55,19 @@ TEST_CASE("a TimerService may be destroyed from its own callback", "[timer]") {
 
 TEST_CASE("many sessions share one timer thread: timeouts fire and the thread count does not grow",
           "[timer][session]") {
-  auto timers = std::make_shared<TimerService>();
+  auto timers = std::make_shared<jsonrpc::TimerService>();
   const auto before = thread_count();
   constexpr int kSessions = 64;
   std::vector<std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>>> ends;
-  std::vector<std::unique_ptr<Session>> sessions;
+  std::vector<std::unique_ptr<jsonrpc::Connection>> sessions;
   Recorder<RequestFailure> failures;
   for (int i = 0; i < kSessions; ++i) {
     ends.push_back(MemoryTransport::pair());
-    SessionOptions o;
+    jsonrpc::ConnectionOptions o;
     o.log = [](std::string_view) {};
     o.timers = timers;
     // Not started: a started MemoryTransport has a delivery thread of its own, which is not what is counted.
-    sessions.push_back(std::make_unique<Session>(*ends.back().first, o));
+    sessions.push_back(std::make_unique<jsonrpc::Connection>(*ends.back().first, o));
     CallOptions c;
     c.timeout = 1ms;
     sessions.back()->send_request(
@@ -84,14 +84,14 @@ TEST_CASE("many sessions share one timer thread: timeouts fire and the thread co
 }
 
 TEST_CASE("a session destroyed with a timeout pending leaves no timer behind", "[timer][session]") {
-  auto timers = std::make_shared<TimerService>();
+  auto timers = std::make_shared<jsonrpc::TimerService>();
   {
     auto ends = MemoryTransport::pair();
     FakeClient client(std::move(ends.second));
-    SessionOptions o;
+    jsonrpc::ConnectionOptions o;
     o.log = [](std::string_view) {};
     o.timers = timers;
-    Session session(*ends.first, o);
+    jsonrpc::Connection session(*ends.first, o);
     session.start();
     CallOptions c;
     c.timeout = std::chrono::hours(1);

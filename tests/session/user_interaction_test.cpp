@@ -1,4 +1,4 @@
-// The userInteraction dialect (user_interaction.hpp; user-interaction-draft.md) served by a Server
+// The userInteraction dialect (user_interaction.hpp; user-interaction-draft.md) served by a ServerSession
 // over the in-memory transport, against a hand-driven client: which dialect a session gets, the
 // interaction/create shapes, how answers and errors read, -32003, cancellation, interaction/notify.
 #include <catch2/catch.hpp>
@@ -20,7 +20,7 @@ TEST_CASE("which dialect a session gets", "[user_interaction]") {
   SECTION("userInteraction only: the dialect, and progress declared") {
     Fixture f(wire);
     const auto r = f.client.initialize(kPrompt);
-    CHECK(f.server->session().dialect() == ElicitDialect::user_interaction);
+    CHECK(f.server->state().dialect() == ElicitDialect::user_interaction);
     CHECK(r["capabilities"].contains("progress"));
   }
   SECTION("both declared: standard elicitation") {
@@ -28,7 +28,7 @@ TEST_CASE("which dialect a session gets", "[user_interaction]") {
     auto caps = kPrompt;
     caps["elicitation"] = json::object();
     const auto r = f.client.initialize(caps);
-    CHECK(f.server->session().dialect() == ElicitDialect::elicitation);
+    CHECK(f.server->state().dialect() == ElicitDialect::elicitation);
     CHECK_FALSE(r["capabilities"].contains("progress"));
     const auto request = f.call_and_take_request(1, "ask");
     CHECK(request["method"] == "elicitation/create");
@@ -36,7 +36,7 @@ TEST_CASE("which dialect a session gets", "[user_interaction]") {
   SECTION("the dialect off: a userInteraction-only client cannot be asked") {
     Fixture f(wire, false);
     f.client.initialize(kPrompt);
-    CHECK(f.server->session().dialect() == ElicitDialect::elicitation);
+    CHECK(f.server->state().dialect() == ElicitDialect::elicitation);
     f.client.request(1, "tools/call", {{"name", "ask"}});
     CHECK(f.result_text().rfind("no: unsupported", 0) == 0);
   }
@@ -126,7 +126,7 @@ TEST_CASE("URL mode is interaction/create type ua, and the answer {} is consent"
     f.client.respond(request["id"], json::object());
     CHECK(f.result_text() == "accepted " + p["id"].get<std::string>());
     // No notifications/elicitation/complete in the dialect: the client never heard of it.
-    CHECK(complete_url_elicitation(f.server->session(), p["id"].get<std::string>()));
+    CHECK(complete_url_elicitation(f.server->state(), p["id"].get<std::string>()));
     f.client.request(9, "ping");
     CHECK(f.client.next().value_or(json())["id"] == 9);
   }

@@ -21,10 +21,10 @@
 #include <nlohmann/json.hpp>
 
 #include "elicit/child_process.hpp"
-#include "elicit/form.hpp"
-#include "elicit/schema.hpp"
-#include "elicit/session.hpp"
-#include "elicit/transport.hpp"
+#include "elicit/content/form.hpp"
+#include "elicit/content/schema.hpp"
+#include "elicit/jsonrpc/connection.hpp"
+#include "elicit/jsonrpc/transport.hpp"
 #include "elicit/url_safety.hpp"
 
 namespace elicit {
@@ -35,18 +35,18 @@ enum class ElicitAction { accept, decline, cancel };
 /// "accept", "decline" or "cancel": the `action` of an ElicitResult.
 std::string_view to_string(ElicitAction action) noexcept;
 
-struct ElicitAnswer {
+struct Answer {
   ElicitAction action = ElicitAction::cancel;
   /// The form's content (accept of a form only): an object of the requested properties.
   nlohmann::json content;
 
-  static ElicitAnswer accept(nlohmann::json content = nlohmann::json::object());
+  static Answer accept(nlohmann::json content = nlohmann::json::object());
   /// accept with `partial` (an object; anything else counts as {}) completed by the form's
   /// defaults (apply_defaults in <elicit/form_defaults.hpp>; SEP-1034). Properties in `partial`
   /// are kept as they are: validate_content(form, answer.content) says whether they are valid.
-  static ElicitAnswer accept_with_defaults(const Form& form, nlohmann::json partial = nlohmann::json::object());
-  static ElicitAnswer decline();
-  static ElicitAnswer cancel();
+  static Answer accept_with_defaults(const Form& form, nlohmann::json partial = nlohmann::json::object());
+  static Answer decline();
+  static Answer cancel();
   /// {"action": ...[, "content": {...}]}: content only for a form's accept.
   nlohmann::json to_json(bool form) const;
 };
@@ -85,7 +85,7 @@ struct ElicitationRequest {
 /// Answers one elicitation. Runs on a worker thread of the Client (2025-11-25) or on the thread
 /// that called the tool (2026-07-28); it may block while a person answers. What it throws becomes
 /// an error response (-32603) to the server (2025-11-25) or fails the call (2026-07-28).
-using ElicitationHandler = std::function<ElicitAnswer(const ElicitationRequest&)>;
+using ElicitationHandler = std::function<Answer(const ElicitationRequest&)>;
 
 /// A JSON-RPC error the server answered with, or a protocol failure of the client (code 0: the
 /// server broke the protocol, e.g. more input-required rounds than ClientOptions::max_rounds).
@@ -104,7 +104,7 @@ class ClientError : public std::runtime_error {
 struct ClientOptions {
   /// "2026-07-28" (per-request metadata, no session) or "2025-11-25" / "2025-06-18" (initialize).
   /// In both, ElicitationRequest::requested_schema and `form` keep the server's property order
-  /// (read from the message's text: the session keeps it, SessionOptions::keep_message_text).
+  /// (read from the message's text: the session keeps it, jsonrpc::ConnectionOptions::keep_message_text).
   std::string protocol_version = "2026-07-28";
   /// clientInfo / `io.modelcontextprotocol/clientInfo`.
   nlohmann::json client_info = {{"name", "elicitgen-client"}, {"version", "1"}};
@@ -117,7 +117,7 @@ struct ClientOptions {
   /// then on_elicitation) as a form request; `ua` to on_elicitation as a URL request (reviewed as
   /// URL mode; "ua" is listed only with url_elicitation and an on_elicitation handler).
   /// Accept answers {"content": ...} (prompt) or {} (ua); decline answers error -1 ("User did
-  /// not consent to the interaction", the draft's example); cancel answers error -2. Legacy
+  /// not consent to the interaction", the draft's example); cancel answers error -2. 2025-11-25
   /// protocol versions only (2025-11-25, 2025-06-18): connect() throws ClientError for a
   /// 2026-07-28 client asking for it; the draft belongs to no revision of that era.
   bool user_interaction = false;
@@ -127,7 +127,7 @@ struct ClientOptions {
   std::size_t max_rounds = 16;
   /// Timeout of each request to the server (ms); none by default (a tool may wait for a person).
   std::optional<std::chrono::milliseconds> request_timeout;
-  SessionOptions session;
+  jsonrpc::ConnectionOptions session;
 };
 
 /// An MCP client over one transport. connect() first; then call_tool() and the list_*() calls
@@ -161,7 +161,7 @@ class Client {
     add_form_handler(nlohmann::json(::elicit::requested_schema<T>()),
                      [handler = std::move(handler)](const ElicitationRequest& request) {
                        auto answer = handler(request);
-                       ElicitAnswer out;
+                       Answer out;
                        out.action = answer.action;
                        if (answer.action == ElicitAction::accept) out.content = nlohmann::json(answer.value);
                        return out;
@@ -190,7 +190,7 @@ class Client {
   nlohmann::json list_resources();
 
   /// The JSON-RPC session underneath (for requests this class has no method for).
-  Session& session() noexcept;
+  jsonrpc::Connection& rpc() noexcept;
   /// Ends the connection (a spawned child is then ended by the destructor).
   void close();
 

@@ -1,5 +1,5 @@
 // The replay engine behind one handler for both MCP eras (MCP 2026-07-28, Basic, Patterns,
-// "Multi Round-Trip Requests"). A handler for a modern request runs from the top on every retry;
+// "Multi Round-Trip Requests"). A handler for a 2026-07-28 request runs from the top on every retry;
 // each question it asks is looked up by its key among the answers the client sent
 // (`inputResponses`) and those carried from earlier rounds in the sealed `requestState`. The first
 // run that meets a question without an answer ends, and the server answers an InputRequiredResult
@@ -13,16 +13,16 @@
 
 #include <nlohmann/json.hpp>
 
-#include "elicit/jsonrpc.hpp"
+#include "elicit/jsonrpc/message.hpp"
 
 namespace elicit {
 
-/// Checks the MRTR members of a modern request's params: `inputResponses`, when present, must be
+/// Checks the MRTR members of a 2026-07-28 request's params: `inputResponses`, when present, must be
 /// an object (not null) whose members are objects (results), and `requestState`, when present, a string.
 /// Returns the -32602 error to answer with, or nullopt (MCP 2026-07-28, MRTR, "Error Handling").
 std::optional<RpcError> check_input_responses(const nlohmann::json& params);
 
-/// One run of a handler for a modern request. An answer is used only for the question it
+/// One run of a handler for a 2026-07-28 request. An answer is used only for the question it
 /// answers: the requestState records, for each key asked, a digest of the question (method and
 /// params: mode, message, requestedSchema or url), and an answer under that key counts only if the
 /// handler asks the same question again; a handler that asks something else under a key asks it

@@ -1,7 +1,7 @@
 // Logging to the client (MCP 2025-11-25, Server, Utilities, "Logging"; MCP 2026-07-28, the same
 // page: the level is set per request with `_meta["io.modelcontextprotocol/logLevel"]`, and
 // `logging/setLevel` is gone). The feature is deprecated as of 2026-07-28 (SEP-2577) but still
-// served by both revisions; ToolCall::log() sends the messages.
+// served by both revisions; RequestContext::log() sends the messages.
 #pragma once
 
 #include <chrono>
@@ -27,9 +27,9 @@ std::optional<LoggingLevel> parse_logging_level(const nlohmann::json& name) noex
 /// The params of notifications/message: {"level", "logger" (when not empty), "data"}.
 nlohmann::ordered_json log_message_params(LoggingLevel level, const nlohmann::json& data, std::string_view logger);
 
-/// How many notifications/message one connection may send (ServerOptions::log_rate): a token bucket, as the spec asks
-/// servers to "rate limit log messages" (Logging, "Security Considerations"). Messages over the limit are dropped and
-/// counted, not queued.
+/// How many notifications/message one connection may send (ServerSessionOptions::log_rate): a token bucket, as the spec
+/// asks servers to "rate limit log messages" (Logging, "Security Considerations"). Messages over the limit are dropped
+/// and counted, not queued.
 struct LogRateLimit {
   /// Messages that may go out at once after a quiet period (the bucket's size). 0 sends none.
   std::size_t burst = 100;
@@ -37,7 +37,7 @@ struct LogRateLimit {
   double per_second = 50;
 };
 
-/// The token bucket of a LogRateLimit. Not synchronised (ServerSession locks around it).
+/// The token bucket of a LogRateLimit. Not synchronised (SessionState locks around it).
 class LogRateBucket {
  public:
   explicit LogRateBucket(LogRateLimit limit) noexcept : limit_(limit), tokens_(static_cast<double>(limit.burst)) {}

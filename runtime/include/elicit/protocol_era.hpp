@@ -1,6 +1,6 @@
-// Which MCP era a request belongs to, and the per-request metadata of the modern era (MCP
-// 2026-07-28, Basic, "_meta" and "Versioning and Compatibility"): a modern request carries its
-// protocol version and client capabilities in `_meta`; a legacy session is opened by `initialize`
+// Which MCP era a request belongs to, and the per-request metadata of the 2026-07-28 era (MCP
+// 2026-07-28, Basic, "_meta" and "Versioning and Compatibility"): a 2026-07-28 request carries its
+// protocol version and client capabilities in `_meta`; a 2025-11-25 session is opened by `initialize`
 // (2025-11-25 and 2025-06-18).
 #pragma once
 
@@ -11,9 +11,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "elicit/jsonrpc.hpp"
+#include "elicit/jsonrpc/message.hpp"
 #include "elicit/logging.hpp"
-#include "elicit/server_session.hpp"
+#include "elicit/session_state.hpp"
 
 namespace elicit {
 
@@ -35,14 +35,14 @@ inline constexpr int unsupported_protocol_version = -32022;
 }  // namespace error_code
 
 /// Protocol revisions served per request, without a session (newest first).
-const std::vector<std::string>& modern_protocol_versions();
+const std::vector<std::string>& stateless_protocol_versions();
 /// Protocol revisions served in a session opened with `initialize` (newest first).
-const std::vector<std::string>& legacy_protocol_versions();
+const std::vector<std::string>& session_protocol_versions();
 /// Both, newest first: what `server/discover` and -32022 list.
 const std::vector<std::string>& all_protocol_versions();
 
-/// A modern request's protocol fields, read from `params._meta`.
-struct ModernRequest {
+/// A 2026-07-28 request's protocol fields, read from `params._meta`.
+struct StatelessFields {
   std::string protocol_version;
   ClientCapabilities capabilities;  ///< from `io.modelcontextprotocol/clientCapabilities`
   nlohmann::json client_info;       ///< `io.modelcontextprotocol/clientInfo`, null when absent
@@ -51,19 +51,19 @@ struct ModernRequest {
   std::optional<LoggingLevel> log_level;
 };
 
-/// What read_request_era found: a legacy request (no protocol version in `_meta`), a modern one,
+/// What read_request_era found: a 2025-11-25 request (no protocol version in `_meta`), a 2026-07-28 one,
 /// or the error to answer with.
 struct RequestEra {
-  std::optional<ModernRequest> modern;  ///< set for a well-formed modern request
-  std::optional<RpcError> error;        ///< set when the request must be refused
+  std::optional<StatelessFields> stateless;  ///< set for a well-formed 2026-07-28 request
+  std::optional<RpcError> error;             ///< set when the request must be refused
 };
 
 /// Reads the era of a request from its params (`params` may be null or not an object).
-///  - no `_meta.io.modelcontextprotocol/protocolVersion`: legacy (neither member set);
-///  - a version that is not a string, or not one of modern_protocol_versions(): -32022
+///  - no `_meta.io.modelcontextprotocol/protocolVersion`: 2025-11-25 (neither member set);
+///  - a version that is not a string, or not one of stateless_protocol_versions(): -32022
 ///    UnsupportedProtocolVersion with `data.supported` (all_protocol_versions()) and
 ///    `data.requested` (MCP 2026-07-28, Versioning, "Protocol Version Negotiation");
-///  - a modern version without an object `clientCapabilities`: -32602 Invalid params (Basic,
+///  - a 2026-07-28 version without an object `clientCapabilities`: -32602 Invalid params (Basic,
 ///    "Per-request protocol fields": a request missing a required field is malformed);
 ///  - a `logLevel` that names no level: -32602 (Server, Utilities, Logging, "Error Handling").
 /// Never throws.
@@ -75,9 +75,9 @@ RpcError unsupported_protocol_version(const nlohmann::json& requested);
 /// is missing, e.g. {"elicitation": {"url": {}}}.
 RpcError missing_required_client_capability(nlohmann::json required);
 
-/// Adds what every modern result carries: `resultType` ("complete" unless already set) and
+/// Adds what every 2026-07-28 result carries: `resultType` ("complete" unless already set) and
 /// `_meta.io.modelcontextprotocol/serverInfo` (`server_info`: {name, version[, title]}).
-void stamp_modern_result(nlohmann::json& result, const nlohmann::json& server_info);
-void stamp_modern_result(nlohmann::ordered_json& result, const nlohmann::json& server_info);
+void stamp_stateless_result(nlohmann::json& result, const nlohmann::json& server_info);
+void stamp_stateless_result(nlohmann::ordered_json& result, const nlohmann::json& server_info);
 
 }  // namespace elicit

@@ -1,6 +1,6 @@
 // Who hears about changes to a server's offer, in both eras:
 //  - MCP 2025-11-25 (Server, Resources, "Subscriptions"; Tools, Prompts, Resources, "List Changed
-//    Notification"): a legacy session subscribes to resource URIs with resources/subscribe and
+//    Notification"): a 2025-11-25 session subscribes to resource URIs with resources/subscribe and
 //    then receives `notifications/resources/updated`; once initialized it receives
 //    `notifications/{tools,prompts,resources}/list_changed` (the capabilities say listChanged).
 //  - MCP 2026-07-28 (Basic, Patterns, "Subscriptions"): a `subscriptions/listen` request opens a
@@ -36,7 +36,7 @@ struct ListFilter {
   bool wants(ListKind kind) const noexcept;
 };
 
-/// Every listener of one ServerCore (so one call reaches all of its sessions and streams, stdio or
+/// Every listener of one Server (so one call reaches all of its sessions and streams, stdio or
 /// HTTP). Thread-safe: any method from any thread.
 class Subscriptions {
  public:
@@ -48,7 +48,7 @@ class Subscriptions {
   /// at once for different notifications.
   using Sink = std::function<bool(const char* method, nlohmann::ordered_json params)>;
 
-  /// One listener: a legacy session, or one subscriptions/listen stream. Made by attach(); detach()
+  /// One listener: a 2025-11-25 session, or one subscriptions/listen stream. Made by attach(); detach()
   /// it before what its Sink uses is destroyed.
   class Subscriber;
 
@@ -59,7 +59,7 @@ class Subscriptions {
   /// message could not be sent.
   std::shared_ptr<Subscriber> attach_with_first(Sink sink, ListFilter lists, const std::vector<std::string>& uris,
                                                 const char* first_method, nlohmann::ordered_json first_params);
-  /// Changes which list changes `subscriber` hears about (a legacy session: all, once initialized).
+  /// Changes which list changes `subscriber` hears about (a 2025-11-25 session: all, once initialized).
   void set_lists(const std::shared_ptr<Subscriber>& subscriber, ListFilter lists);
   /// Subscribes to `uri` (again: no change). False when the subscriber holds max_uris_per_subscriber.
   bool subscribe(const std::shared_ptr<Subscriber>& subscriber, const std::string& uri);

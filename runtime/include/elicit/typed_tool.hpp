@@ -29,7 +29,7 @@ ToolResult invalid_output_result(const std::string& tool, const ValidationResult
 /// handler: the call answers a tool error (isError) listing every error by JSON Pointer into the
 /// arguments, e.g. "/age: must be at least 0", so the model can correct its call.
 ///
-/// `handler(ToolCall&, Args)` returns either a ToolResult, or a value of a generated type `Result`:
+/// `handler(RequestContext&, Args)` returns either a ToolResult, or a value of a generated type `Result`:
 /// then the tool declares outputSchema requested_schema<Result>() and answers with
 /// ToolResult::structured (structuredContent, and the same JSON as a text block). A Result that
 /// fails validate(result) is answered as a tool error instead, as the schema promises clients.
@@ -37,7 +37,7 @@ ToolResult invalid_output_result(const std::string& tool, const ValidationResult
 /// errors).
 template <class Args, class Handler>
 Tool typed_tool(std::string name, std::string description, Handler handler) {
-  using Returned = std::invoke_result_t<Handler&, ToolCall&, Args&&>;
+  using Returned = std::invoke_result_t<Handler&, RequestContext&, Args&&>;
   Tool tool;
   tool.name = std::move(name);
   tool.description = std::move(description);
@@ -46,7 +46,7 @@ Tool typed_tool(std::string name, std::string description, Handler handler) {
   if constexpr (!std::is_same_v<Returned, ToolResult>) {
     tool.output_schema = nlohmann::json(requested_schema<Returned>());
   }
-  tool.handler = [tool_name = tool.name, handler = std::move(handler)](ToolCall& call) mutable -> ToolResult {
+  tool.handler = [tool_name = tool.name, handler = std::move(handler)](RequestContext& call) mutable -> ToolResult {
     auto decoded = decode<Args>(call.arguments());
     if (!decoded) return ToolResult::error(detail::invalid_arguments_text(tool_name, decoded.errors));
     if constexpr (std::is_same_v<Returned, ToolResult>) {

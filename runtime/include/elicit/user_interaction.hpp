@@ -4,13 +4,13 @@
 // elicitation took its place); the 2026-07-28 era (stateless requests, input-required results)
 // has no such dialect.
 //
-// It is a layer over the MCP session (ServerSession), not part of the JSON-RPC Session. The typed
-// API does not change: ServerOptions::user_interaction.enabled turns it on, and each session picks
-// its dialect from the client's declared capabilities (ServerSession::dialect()):
-//  - form elicitation (elicit<T>, elicit_async<T>, elicit_form_async, ToolCall::elicit...) sends
+// It is a layer over the MCP session (SessionState), not part of the JSON-RPC jsonrpc::Connection. The typed
+// API does not change: ServerSessionOptions::user_interaction.enabled turns it on, and each session picks
+// its dialect from the client's declared capabilities (SessionState::dialect()):
+//  - form elicitation (elicit<T>, elicit_async<T>, elicit_form_async, RequestContext::elicit...) sends
 //    interaction/create {id, type: "prompt", interaction: {message: TextContent, schema}} and reads
 //    `result.content` with the same decoding and validation;
-//  - URL mode (elicit_url, ToolCall::elicit_url...) sends type "ua" {url, message: TextContent},
+//  - URL mode (elicit_url, RequestContext::elicit_url...) sends type "ua" {url, message: TextContent},
 //    the elicitationId being the interaction id; `accepted` means the client opened the URL;
 //  - UrlElicitationRequired thrown by a handler is answered -32003 `interaction_required` with
 //    `data` = {id, type: "ua", url, message: TextContent} (the draft, "Requiring Interaction as an
@@ -25,10 +25,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "elicit/elicit.hpp"
-#include "elicit/jsonrpc.hpp"
-#include "elicit/server_session.hpp"
-#include "elicit/session.hpp"
+#include "elicit/elicitation.hpp"
+#include "elicit/jsonrpc/connection.hpp"
+#include "elicit/jsonrpc/message.hpp"
+#include "elicit/session_state.hpp"
 
 namespace elicit {
 
@@ -66,13 +66,13 @@ RpcError interaction_required_error(const UrlElicitation& e);
 /// The error a handler's UrlElicitationRequired becomes in `session`: -32003 in the
 /// userInteraction dialect, registering its first elicitation as a running `ua` interaction (the
 /// draft's `data` holds one interaction; further ones are not sent), else -32042.
-RpcError url_elicitation_required_error(ServerSession& session, const UrlElicitationRequired& e);
+RpcError url_elicitation_required_error(SessionState& session, const UrlElicitationRequired& e);
 
 /// Sends notifications/progress for a running interaction of `session` to each interaction/notify
-/// watching it (ServerSession::interaction_progress): e.g. from the page of a `ua` interaction as
+/// watching it (SessionState::interaction_progress): e.g. from the page of a `ua` interaction as
 /// the user gets through it. `progress` must exceed the last value sent. Returns how many were sent.
 /// Any thread.
-std::size_t interaction_progress(ServerSession& session, std::string_view interaction_id, double progress,
+std::size_t interaction_progress(SessionState& session, std::string_view interaction_id, double progress,
                                  std::optional<double> total = std::nullopt, const std::string& message = "");
 
 /// Serves an interaction/notify request (the draft, "Progress Tracking"). Never answers (Responder::
@@ -82,7 +82,7 @@ std::size_t interaction_progress(ServerSession& session, std::string_view intera
 /// session: -32602 when `params._meta.progressToken` is not a string or an integer; else one
 /// notifications/progress now, more from interaction_progress(), and the answer `{}` when the
 /// interaction ends (at once if it has). Runs on the dispatch thread; does not block.
-void answer_interaction_notify(ServerSession& session, const Request& request, const Responder& responder);
+void answer_interaction_notify(SessionState& session, const Request& request, const Responder& responder);
 
 // --- client side ---------------------------------------------------------------------------------
 
@@ -109,8 +109,8 @@ namespace detail {
 /// Registers `e.elicitation_id` as a running interaction of `session` and sends interaction/create
 /// type "ua" for `e` (id = e.elicitation_id); `on_outcome` gets the translated outcome
 /// (translate_interaction_outcome).
-std::optional<RequestId> send_interaction_ua(ServerSession& session, const UrlElicitation& e,
-                                             ResponseHandler on_outcome, const ElicitOptions& options);
+std::optional<RequestId> send_interaction_ua(SessionState& session, const UrlElicitation& e, ResponseHandler on_outcome,
+                                             const ElicitOptions& options);
 
 /// Whether elicitation/create params ask for URL mode (`mode` is "url"); false for params that
 /// are not an object or a `mode` that is not a string. Never throws.
@@ -122,12 +122,12 @@ bool is_url_mode(const nlohmann::ordered_json& params);
 /// `url` and `elicitationId` strings (the elicitationId becomes the interaction id).
 std::string elicitation_params_problem(const nlohmann::ordered_json& params);
 
-/// Sends untyped elicitation/create params (ToolCall::request_inputs) in the dialect: form mode as
+/// Sends untyped elicitation/create params (RequestContext::request_inputs) in the dialect: form mode as
 /// type "prompt" with `schema` = requestedSchema, URL mode as type "ua" (the interaction stays
 /// running after consent until complete_url_elicitation(session, elicitationId)). `_meta` of the
 /// params goes with the request. `on_outcome` gets the ElicitResult-shaped outcome
 /// (translate_interaction_outcome). The params must pass elicitation_params_problem.
-std::optional<RequestId> send_elicitation_as_interaction(ServerSession& session, const nlohmann::ordered_json& params,
+std::optional<RequestId> send_elicitation_as_interaction(SessionState& session, const nlohmann::ordered_json& params,
                                                          ResponseHandler on_outcome, ElicitOptions options);
 }  // namespace detail
 

@@ -9,20 +9,20 @@
 #include <stdexcept>
 #include <string>
 
-#include "elicit/form_defaults.hpp"
+#include "elicit/content/form_defaults.hpp"
+#include "elicit/jsonrpc/stdio_transport.hpp"
+#include "elicit/jsonrpc/worker_pool.hpp"
 #include "elicit/protocol_era.hpp"
-#include "elicit/stdio_transport.hpp"
 #include "elicit/user_interaction.hpp"
-#include "elicit/worker_pool.hpp"
 
 namespace elicit {
 
-ElicitAnswer ElicitAnswer::accept(nlohmann::json content) { return {ElicitAction::accept, std::move(content)}; }
-ElicitAnswer ElicitAnswer::accept_with_defaults(const Form& form, nlohmann::json partial) {
+Answer Answer::accept(nlohmann::json content) { return {ElicitAction::accept, std::move(content)}; }
+Answer Answer::accept_with_defaults(const Form& form, nlohmann::json partial) {
   return accept(apply_defaults(form, std::move(partial)));
 }
-ElicitAnswer ElicitAnswer::decline() { return {ElicitAction::decline, nullptr}; }
-ElicitAnswer ElicitAnswer::cancel() { return {ElicitAction::cancel, nullptr}; }
+Answer Answer::decline() { return {ElicitAction::decline, nullptr}; }
+Answer Answer::cancel() { return {ElicitAction::cancel, nullptr}; }
 
 std::string_view to_string(ElicitAction action) noexcept {
   switch (action) {
@@ -36,7 +36,7 @@ std::string_view to_string(ElicitAction action) noexcept {
   return "cancel";
 }
 
-nlohmann::json ElicitAnswer::to_json(bool form) const {
+nlohmann::json Answer::to_json(bool form) const {
   nlohmann::json out{{"action", to_string(action)}};
   // URL mode has no content; a form's accept always has an object.
   if (action == ElicitAction::accept && form) out["content"] = content.is_object() ? content : nlohmann::json::object();
@@ -109,8 +109,8 @@ ElicitationRequest read_elicitation_request(const nlohmann::json& params, const 
 
 namespace {
 
-bool is_modern(const std::string& version) {
-  const auto& v = modern_protocol_versions();
+bool is_stateless(const std::string& version) {
+  const auto& v = stateless_protocol_versions();
   return std::find(v.begin(), v.end(), version) != v.end();
 }
 
@@ -144,23 +144,23 @@ struct Client::Impl {
 
   // The session keeps the text of what it receives: the only place where a requestedSchema's
   // property order survives (its parsed form sorts them).
-  static SessionOptions keep_text(SessionOptions o) {
+  static jsonrpc::ConnectionOptions keep_text(jsonrpc::ConnectionOptions o) {
     o.keep_message_text = true;
     return o;
   }
 
   ClientOptions options;
-  Session session;
+  jsonrpc::Connection session;
   std::vector<std::pair<nlohmann::json, ElicitationHandler>> form_handlers;
   ElicitationHandler fallback;
   // 2025-11-25: the server's elicitation/create arrives on the transport's thread, which must not
   // block; its handler, which may wait for a person, runs here.
   std::unique_ptr<WorkerPool> workers;
-  bool modern = false;
+  bool stateless = false;
   nlohmann::json server_info;
   nlohmann::json server_capabilities;
-  // The version modern requests carry: ClientOptions::protocol_version until a server answers one
-  // with -32022 naming another modern version this client speaks (requests run in parallel, so it
+  // The version 2026-07-28 requests carry: ClientOptions::protocol_version until a server answers one
+  // with -32022 naming another 2026-07-28 version this client speaks (requests run in parallel, so it
   // is guarded).
   mutable std::mutex version_mutex;
   std::string version;
@@ -171,13 +171,13 @@ struct Client::Impl {
   }
 
   // After -32022 (Versioning, "Protocol Version Negotiation": the client SHOULD select a mutually
-  // supported version from `supported` and retry): the version to retry with, the newest modern
-  // one both speak; none when the server lists none (only legacy versions, or no list).
+  // supported version from `supported` and retry): the version to retry with, the newest 2026-07-28
+  // one both speak; none when the server lists none (only 2025-11-25 versions, or no list).
   std::optional<std::string> mutual_version(const std::optional<nlohmann::json>& data) const {
     if (!data || !data->is_object()) return std::nullopt;
     const auto supported = data->find("supported");
     if (supported == data->end() || !supported->is_array()) return std::nullopt;
-    for (const auto& mine : modern_protocol_versions()) {
+    for (const auto& mine : stateless_protocol_versions()) {
       for (const auto& theirs : *supported) {
         if (theirs.is_string() && theirs.get<std::string>() == mine) return mine;
       }
@@ -188,7 +188,7 @@ struct Client::Impl {
   // Keeps what connect()'s result says of the server.
   nlohmann::json remember(nlohmann::json result) {
     server_capabilities = result.value("capabilities", nlohmann::json::object());
-    if (modern) {
+    if (stateless) {
       const auto meta = result.find("_meta");
       if (meta != result.end() && meta->is_object())
         server_info = meta->value(std::string(meta_key::server_info), nlohmann::json());
@@ -233,7 +233,7 @@ struct Client::Impl {
     if (request.url_mode && !request.url_review.allowed) {
       // Never offered to the user (Safe URL Handling): declined, and said in the log.
       session.log("declined a URL-mode elicitation: " + request.url_review.refusal);
-      return ElicitAnswer::decline().to_json(false);
+      return Answer::decline().to_json(false);
     }
     if (!request.url_mode) {
       const auto schema = params.is_object() ? params.find("requestedSchema") : params.end();
@@ -244,7 +244,7 @@ struct Client::Impl {
       }
     }
     if (fallback && (!request.url_mode || options.url_elicitation)) return fallback(request).to_json(!request.url_mode);
-    return ElicitAnswer::cancel().to_json(false);
+    return Answer::cancel().to_json(false);
   }
 
   // The answer to one interaction/create (the userInteraction dialect): the interaction is read
@@ -293,10 +293,10 @@ struct Client::Impl {
     return session.call(method, std::move(params), o);
   }
 
-  // One request of the era: legacy as is; modern with _meta, retried while the server answers
+  // One request of the era: 2025-11-25 as is; 2026-07-28 with _meta, retried while the server answers
   // input_required, each retry a new request (a new id) with the answers and the state it gave.
   nlohmann::json request(const std::string& method, nlohmann::ordered_json params) {
-    if (!modern) {
+    if (!stateless) {
       auto o = call(method, std::move(params));
       if (!o.result) throw_outcome(o, method);
       return std::move(*o.result);
@@ -375,9 +375,9 @@ struct Client::Impl {
 Client::Client(Transport& transport, ClientOptions options)
     : impl_(std::make_unique<Impl>(transport, std::move(options))) {
   const auto& version = impl_->options.protocol_version;
-  impl_->modern = is_modern(version);
-  const auto& legacy = legacy_protocol_versions();
-  if (!impl_->modern && std::find(legacy.begin(), legacy.end(), version) == legacy.end())
+  impl_->stateless = is_stateless(version);
+  const auto& session_era = session_protocol_versions();
+  if (!impl_->stateless && std::find(session_era.begin(), session_era.end(), version) == session_era.end())
     throw std::invalid_argument("ClientOptions::protocol_version: \"" + version +
                                 "\" is not a version this client speaks");
 }
@@ -413,7 +413,7 @@ void Client::add_form_handler(nlohmann::json schema, ElicitationHandler handler)
 
 nlohmann::json Client::connect() {
   auto* impl = impl_.get();
-  if (!impl->modern) {
+  if (!impl->stateless) {
     impl->workers = std::make_unique<WorkerPool>(2);
     impl->session.on_request("elicitation/create", [impl](const Request& r, Responder out) {
       impl->workers->post([impl, params = r.params, text = r.text, out] {
@@ -427,7 +427,7 @@ nlohmann::json Client::connect() {
     });
   }
   if (impl->options.user_interaction) {
-    if (impl->modern)
+    if (impl->stateless)
       throw ClientError(0,
                         "ClientOptions::user_interaction: the userInteraction dialect is for protocol versions "
                         "2025-11-25 and 2025-06-18 only");
@@ -444,14 +444,14 @@ nlohmann::json Client::connect() {
   }
   impl->session.on_request("ping", [](const Request&, Responder out) { out.result(nlohmann::json::object()); });
   impl->session.start();
-  if (impl->modern) return impl->remember(impl->request("server/discover", nlohmann::ordered_json::object()));
+  if (impl->stateless) return impl->remember(impl->request("server/discover", nlohmann::ordered_json::object()));
   nlohmann::ordered_json params{{"protocolVersion", impl->options.protocol_version},
                                 {"capabilities", impl->capabilities()},
                                 {"clientInfo", impl->options.client_info}};
   auto result = impl->request("initialize", std::move(params));
   const auto version = result.value("protocolVersion", std::string());
-  const auto& legacy = legacy_protocol_versions();
-  if (std::find(legacy.begin(), legacy.end(), version) == legacy.end())
+  const auto& session_era = session_protocol_versions();
+  if (std::find(session_era.begin(), session_era.end(), version) == session_era.end())
     throw ClientError(
         0, "initialize: the server answered protocol version \"" + version + "\", which this client does not speak");
   impl->session.notify("notifications/initialized", nlohmann::ordered_json::object());
@@ -477,7 +477,7 @@ nlohmann::json Client::list_tools() { return impl_->list_all("tools/list", "tool
 nlohmann::json Client::list_prompts() { return impl_->list_all("prompts/list", "prompts"); }
 nlohmann::json Client::list_resources() { return impl_->list_all("resources/list", "resources"); }
 
-Session& Client::session() noexcept { return impl_->session; }
+jsonrpc::Connection& Client::rpc() noexcept { return impl_->session; }
 void Client::close() { impl_->session.close(); }
 
 }  // namespace elicit

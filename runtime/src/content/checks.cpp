@@ -1,4 +1,4 @@
-#include "elicit/checks.hpp"
+#include "elicit/content/checks.hpp"
 
 #include <cmath>
 #include <limits>

@@ -1,11 +1,11 @@
-#include "elicit/content_rules.hpp"
+#include "elicit/content/content_rules.hpp"
 
 #include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
 
-#include "elicit/checks.hpp"
+#include "elicit/content/checks.hpp"
 
 namespace elicit {
 namespace {

@@ -2,9 +2,9 @@
 // JSON content. Generated types read through read_content too (form.cpp).
 #include <string>
 
-#include "elicit/checks.hpp"
-#include "elicit/content_rules.hpp"
-#include "elicit/schema.hpp"
+#include "elicit/content/checks.hpp"
+#include "elicit/content/content_rules.hpp"
+#include "elicit/content/schema.hpp"
 
 namespace elicit {
 

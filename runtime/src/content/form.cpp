@@ -1,6 +1,6 @@
 // FormBinding and form_from_table: generated types run on the same Form model and the same
 // read/check functions (content_rules.hpp) as validate_content.
-#include "elicit/form.hpp"
+#include "elicit/content/form.hpp"
 
 #include <stdexcept>
 #include <string>
@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "elicit/checks.hpp"
-#include "elicit/content_rules.hpp"
-#include "elicit/schema.hpp"
+#include "elicit/content/checks.hpp"
+#include "elicit/content/content_rules.hpp"
+#include "elicit/content/schema.hpp"
 
 namespace elicit {
 

@@ -1,5 +1,5 @@
 // Defaults of a form (form_defaults.hpp).
-#include "elicit/form_defaults.hpp"
+#include "elicit/content/form_defaults.hpp"
 
 namespace elicit {
 

@@ -1,4 +1,4 @@
-#include "elicit/formats.hpp"
+#include "elicit/content/formats.hpp"
 
 #include <array>
 #include <cstdint>

@@ -1,13 +1,13 @@
 // JsonSchema (json_schema.hpp): a checked schema, interpreted on the instance's DOM.
-#include "elicit/json_schema.hpp"
+#include "elicit/content/json_schema.hpp"
 
 #include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
 
-#include "elicit/checks.hpp"
-#include "elicit/pattern.hpp"
+#include "elicit/content/checks.hpp"
+#include "elicit/content/pattern.hpp"
 
 namespace elicit {
 namespace {

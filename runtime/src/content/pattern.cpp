@@ -1,4 +1,4 @@
-#include "elicit/pattern.hpp"
+#include "elicit/content/pattern.hpp"
 
 #include <re2/re2.h>
 

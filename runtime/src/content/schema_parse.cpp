@@ -4,8 +4,8 @@
 #include <string>
 #include <unordered_set>
 
-#include "elicit/checks.hpp"
-#include "elicit/schema.hpp"
+#include "elicit/content/checks.hpp"
+#include "elicit/content/schema.hpp"
 
 namespace elicit {
 

@@ -1,4 +1,4 @@
-#include "elicit/validation.hpp"
+#include "elicit/content/validation.hpp"
 
 namespace elicit {
 

@@ -1,5 +1,5 @@
 // HttpClientTransport (http_client_transport.hpp): Streamable HTTP, client side, on Boost.Beast.
-#include "elicit/http_client_transport.hpp"
+#include "elicit/http/client_transport.hpp"
 
 #include <sys/socket.h>
 
@@ -20,8 +20,8 @@
 #include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
 
-#include "elicit/content.hpp"
-#include "elicit/jsonrpc.hpp"
+#include "elicit/content_blocks.hpp"
+#include "elicit/jsonrpc/message.hpp"
 
 namespace elicit::http {
 namespace {
@@ -158,7 +158,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       req.set(bhttp::field::host, port == "80" ? host : host + ":" + port);
       req.set(bhttp::field::content_type, "application/json");
       req.set(bhttp::field::accept, "application/json, text/event-stream");
-      // A modern request's header names the version its _meta carries (they must match,
+      // A 2026-07-28 request's header names the version its _meta carries (they must match,
       // Streamable HTTP, "Protocol Version Header"; the client may retry another version after
       // -32022); otherwise the session's.
       std::string meta_version;

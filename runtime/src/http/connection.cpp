@@ -176,7 +176,7 @@ void Connection::await_reply(std::shared_ptr<PendingReply> pending) {
       self->pending_.reset();
       ++self->watch_generation_;
       reply.pending.reset();
-      // A reply given later may be an SSE stream (a modern request whose notifications came
+      // A reply given later may be an SSE stream (a 2026-07-28 request whose notifications came
       // before its response).
       if (reply.sse) {
         self->start_sse(std::move(reply));

@@ -1,4 +1,4 @@
-#include "elicit/http_server.hpp"
+#include "elicit/http/server.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -17,9 +17,9 @@
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
-#include "elicit/event_thread.hpp"
-#include "elicit/worker_pool.hpp"
 #include "connection.hpp"
+#include "elicit/jsonrpc/event_thread.hpp"
+#include "elicit/jsonrpc/worker_pool.hpp"
 #include "session_transport.hpp"
 #include "stateless_request.hpp"
 
@@ -37,7 +37,7 @@ struct HttpSession {
   std::string id;
   bool priming = false;  // the client speaks 2025-11-25 or later: its POST streams start with a priming event
   http::SessionTransport transport;  // declared first: it must outlive the server
-  std::unique_ptr<Server> server;
+  std::unique_ptr<ServerSession> server;
 };
 
 std::string lower(std::string_view s) {
@@ -70,11 +70,11 @@ bool has_header(const HttpRequest& req, std::string_view name) {
   return req.find(boost::beast::string_view(name.data(), name.size())) != req.end();
 }
 
-// One modern request being served: its one-request transport and the Server on the shared core.
+// One 2026-07-28 request being served: its one-request transport and the Server on the shared core.
 struct StatelessExchange {
   explicit StatelessExchange(RequestId id) : transport(std::move(id)) {}
   http::StatelessRequest transport;  // declared first: it must outlive the server
-  std::unique_ptr<Server> server;
+  std::unique_ptr<ServerSession> server;
 };
 
 // How many StatelessExchanges exist (stop() waits for none).
@@ -106,7 +106,7 @@ Reply rpc_error_reply(unsigned status, const RequestId& id, RpcError error) {
   Reply r;
   r.status = status;
   r.content_type = "application/json";
-  r.body = serialize(Response{id, std::nullopt, std::move(error)});
+  r.body = jsonrpc::serialize(Response{id, std::nullopt, std::move(error)});
   return r;
 }
 
@@ -147,8 +147,8 @@ std::optional<std::string> decode_header_value(std::string_view v) {
 }
 
 // Methods that exist only in sessions opened with initialize (MCP 2026-07-28 removed them): a
-// modern request for one is 404/-32601, like an unknown method.
-bool legacy_only_method(std::string_view method) {
+// 2026-07-28 request for one is 404/-32601, like an unknown method.
+bool session_only_method(std::string_view method) {
   return method == "initialize" || method == "ping" || method == "logging/setLevel" ||
          method == "resources/subscribe" || method == "resources/unsubscribe";
 }
@@ -169,7 +169,7 @@ const nlohmann::json* meta_member(const nlohmann::json* meta, std::string_view k
 }  // namespace
 
 struct StreamableHttpServer::Impl {
-  Impl(std::shared_ptr<ServerCore> c, ServerInfo i, SessionSetup s, HttpServerOptions o)
+  Impl(std::shared_ptr<Server> c, ServerInfo i, SessionSetup s, HttpServerOptions o)
       : ioc(static_cast<int>(thread_count(o))),
         core(std::move(c)),
         info(std::move(i)),
@@ -182,9 +182,9 @@ struct StreamableHttpServer::Impl {
     return std::max(1u, std::thread::hardware_concurrency());
   }
 
-  net::io_context ioc;               // first: destroyed last, after everything that holds its handlers
-  std::shared_ptr<ServerCore> core;  // what every session and modern request serves
-  ServerInfo info;                   // with setup: makes `core` at start()
+  net::io_context ioc;           // first: destroyed last, after everything that holds its handlers
+  std::shared_ptr<Server> core;  // what every session and 2026-07-28 request serves
+  ServerInfo info;               // with setup: makes `core` at start()
   SessionSetup setup;
   HttpServerOptions options;
   std::optional<tcp::acceptor> acceptor;
@@ -267,7 +267,7 @@ struct StreamableHttpServer::Impl {
     auto s = std::make_shared<HttpSession>(options.max_held_bytes);
     s->id = new_elicitation_id();  // 128 bits from the CSPRNG: unguessable
     try {
-      s->server = std::make_unique<Server>(s->transport, core, options.server);
+      s->server = std::make_unique<ServerSession>(s->transport, core, options.server);
     } catch (const std::system_error&) {  // no thread could be created
       rejection = error_reply(503, -32000, "Service Unavailable: out of resources");
       rejection.headers.emplace_back("Retry-After", "1");
@@ -354,13 +354,13 @@ struct StreamableHttpServer::Impl {
   }
 
   // A version a session may speak, or the one the spec assumes when the header is absent.
-  static bool legacy_version(std::string_view v) {
+  static bool session_version(std::string_view v) {
     return v == "2025-03-26" || contains(supported_protocol_versions(), v);
   }
 
-  // The MCP-Protocol-Version check of a legacy request (MCP 2025-11-25, Streamable HTTP).
-  static std::optional<Reply> refuse_legacy_version(const HttpRequest& req) {
-    if (has_header(req, "MCP-Protocol-Version") && !legacy_version(header(req, "MCP-Protocol-Version"))) {
+  // The MCP-Protocol-Version check of a 2025-11-25 request (MCP 2025-11-25, Streamable HTTP).
+  static std::optional<Reply> refuse_session_version(const HttpRequest& req) {
+    if (has_header(req, "MCP-Protocol-Version") && !session_version(header(req, "MCP-Protocol-Version"))) {
       return error_reply(
           400, -32000,
           "Bad Request: unsupported MCP-Protocol-Version " + json_text(header(req, "MCP-Protocol-Version")));
@@ -387,8 +387,8 @@ struct StreamableHttpServer::Impl {
     }
   }
 
-  // Whether a POST without Mcp-Session-Id is a modern (2026-07-28) message, served statelessly.
-  static bool is_modern(const HttpRequest& req, const ParseResult& parsed) {
+  // Whether a POST without Mcp-Session-Id is a 2026-07-28 message, served statelessly.
+  static bool is_stateless(const HttpRequest& req, const jsonrpc::ParseResult& parsed) {
     const bool has_version_header = has_header(req, "MCP-Protocol-Version");
     const auto version_header = header(req, "MCP-Protocol-Version");
     const nlohmann::json* params = nullptr;
@@ -404,13 +404,13 @@ struct StreamableHttpServer::Impl {
     }
     const auto* meta_version = params ? meta_member(meta_of(*params), meta_key::protocol_version) : nullptr;
     if (method == "initialize") {
-      // A 2025-era client opens its session with it; only a request that names a modern version
-      // asks for the (non-existent) modern initialize.
-      return (has_version_header && contains(modern_protocol_versions(), version_header)) ||
+      // A 2025-era client opens its session with it; only a request that names a 2026-07-28 version
+      // asks for the (non-existent) 2026-07-28 initialize.
+      return (has_version_header && contains(stateless_protocol_versions(), version_header)) ||
              (meta_version && meta_version->is_string() &&
-              contains(modern_protocol_versions(), meta_version->get_ref<const std::string&>()));
+              contains(stateless_protocol_versions(), meta_version->get_ref<const std::string&>()));
     }
-    return (has_version_header && !legacy_version(version_header)) || meta_version != nullptr;
+    return (has_version_header && !session_version(version_header)) || meta_version != nullptr;
   }
 
   Reply handle_post(const HttpRequest& req) {
@@ -418,13 +418,13 @@ struct StreamableHttpServer::Impl {
       return error_reply(415, -32000, "Unsupported Media Type: POST bodies are application/json");
     }
     const auto& body = req.body();
-    auto parsed = parse_message(body);  // the only parse: the session is handed the message
+    auto parsed = jsonrpc::parse_message(body);  // the only parse: the session is handed the message
     if (parsed.error) {
       if (parsed.error_id) return rpc_error_reply(400, *parsed.error_id, std::move(*parsed.error));
       return error_reply(400, parsed.error->code, parsed.error->message);
     }
-    if (!has_header(req, "Mcp-Session-Id") && is_modern(req, parsed)) return handle_modern(req, parsed);
-    if (auto r = refuse_legacy_version(req)) return std::move(*r);
+    if (!has_header(req, "Mcp-Session-Id") && is_stateless(req, parsed)) return handle_stateless(req, parsed);
+    if (auto r = refuse_session_version(req)) return std::move(*r);
     if (has_header(req, "Accept")) {
       const auto accept = lower(header(req, "Accept"));
       if (accept.find("text/event-stream") == std::string::npos && accept.find("*/*") == std::string::npos) {
@@ -450,7 +450,7 @@ struct StreamableHttpServer::Impl {
     if (!request) {  // a notification, or the client's answer to one of our requests
       // (No message: a response without a usable id, which the session only logs.)
       const bool delivered =
-          parsed.message ? session->transport.deliver(std::move(*parsed.message), session->server->session().rpc())
+          parsed.message ? session->transport.deliver(std::move(*parsed.message), session->server->state().rpc())
                          : session->transport.deliver(body);
       if (!delivered) return error_reply(404, -32001, "Session not found");
       reply.status = 202;
@@ -461,7 +461,7 @@ struct StreamableHttpServer::Impl {
     if (duplicate) {  // answered here, as JSON: the first request keeps its stream
       Reply r;
       r.content_type = "application/json";
-      r.body = serialize(
+      r.body = jsonrpc::serialize(
           Response{request->id, std::nullopt,
                    RpcError{error_code::invalid_request,
                             "Invalid Request: id " + to_string(request->id) + " is already in use", std::nullopt}});
@@ -483,13 +483,13 @@ struct StreamableHttpServer::Impl {
       reply.sse_preamble = "id: " + std::to_string(stream->number()) +
                            "-0\nretry: " + std::to_string(options.sse_retry.count()) + "\ndata: \n\n";
     }
-    session->transport.deliver(std::move(*parsed.message), session->server->session().rpc());
+    session->transport.deliver(std::move(*parsed.message), session->server->state().rpc());
     return reply;
   }
 
-  // --- modern requests (MCP 2026-07-28), stateless ---------------------------------------------
+  // --- 2026-07-28 requests (MCP 2026-07-28), stateless ---------------------------------------------
 
-  Reply handle_modern(const HttpRequest& req, ParseResult& parsed) {
+  Reply handle_stateless(const HttpRequest& req, jsonrpc::ParseResult& parsed) {
     if (has_header(req, "Accept")) {
       const auto accept = lower(header(req, "Accept"));
       if (accept.find("application/json") == std::string::npos && accept.find("*/*") == std::string::npos &&
@@ -509,14 +509,14 @@ struct StreamableHttpServer::Impl {
       return error_reply(400, error_code::invalid_request,
                          "Invalid Request: a client sends no JSON-RPC responses without a session");
     }
-    if (auto r = check_modern(req, *request)) return std::move(*r);
-    return serve_modern(req, std::move(*request));
+    if (auto r = check_stateless(req, *request)) return std::move(*r);
+    return serve_stateless(req, std::move(*request));
   }
 
   // The checks of MCP 2026-07-28 (Streamable HTTP, "Request Metadata" and "Server Validation";
   // Versioning), in the order the official conformance suite's server-stateless probes fix
   // (tests/conformance-2026/SCENARIOS.md, section 4). Every error carries the request's id.
-  static std::optional<Reply> check_modern(const HttpRequest& req, const ::elicit::Request& r) {
+  static std::optional<Reply> check_stateless(const HttpRequest& req, const ::elicit::Request& r) {
     const auto fail = [&](unsigned status, int code, std::string message) {
       return rpc_error_reply(status, r.id, RpcError{code, std::move(message), std::nullopt});
     };
@@ -546,7 +546,7 @@ struct StreamableHttpServer::Impl {
                       version->dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     }
     // 4. A version served per request.
-    if (!contains(modern_protocol_versions(), version_header)) {
+    if (!contains(stateless_protocol_versions(), version_header)) {
       return rpc_error_reply(400, r.id, unsupported_protocol_version(*version));
     }
     // 5. The standard request headers mirror the body.
@@ -579,17 +579,17 @@ struct StreamableHttpServer::Impl {
       }
       // No name in the body and no header: the handler answers -32602.
     }
-    // 6. Methods of the legacy era only (unknown ones are found by the Server: -32601, 404).
-    if (legacy_only_method(r.method)) {
+    // 6. Methods of the 2025-11-25 era only (unknown ones are found by the Server: -32601, 404).
+    if (session_only_method(r.method)) {
       return fail(404, error_code::method_not_found,
-                  "Method not found: " + r.method + " (not in MCP " + modern_protocol_versions().front() + ")");
+                  "Method not found: " + r.method + " (not in MCP " + stateless_protocol_versions().front() + ")");
     }
     return std::nullopt;
   }
 
-  // Serves one checked modern request on a Server of its own over a one-request transport: no
+  // Serves one checked 2026-07-28 request on a ServerSession of its own over a one-request transport: no
   // thread and no copy of the tools; the answer is the HTTP response, now or when it comes.
-  Reply serve_modern(const HttpRequest& req, ::elicit::Request request) {
+  Reply serve_stateless(const HttpRequest& req, ::elicit::Request request) {
     const auto id = request.id;
     auto unavailable = [&](const std::string& why) {
       Reply r =
@@ -607,7 +607,7 @@ struct StreamableHttpServer::Impl {
     }
     auto ex = new_exchange(id);
     try {
-      ex->server = std::make_unique<Server>(ex->transport, core, std::move(server_options));
+      ex->server = std::make_unique<ServerSession>(ex->transport, core, std::move(server_options));
     } catch (const std::system_error&) {  // not with the shared pool, but be safe
       return unavailable("out of resources");
     }
@@ -623,8 +623,8 @@ struct StreamableHttpServer::Impl {
       // The client closed the connection: that cancels the request (MCP 2026-07-28, Streamable
       // HTTP, "Cancellation"), through the session's own cancellation path: the call's on_cancel
       // callbacks run, a blocking handler not started yet never runs, and no answer is sent.
-      if (auto e = weak.lock(); e && !e->server->session().rpc().closed()) {
-        e->server->session().rpc().deliver(Notification{
+      if (auto e = weak.lock(); e && !e->server->state().rpc().closed()) {
+        e->server->state().rpc().deliver(Notification{
             "notifications/cancelled",
             nlohmann::json{{"requestId", id_to_json(id)}, {"reason", "the client closed the connection"}}});
         release(e.get());
@@ -635,18 +635,18 @@ struct StreamableHttpServer::Impl {
     {
       std::lock_guard<std::mutex> lock(mutex);
       if (stopped) return unavailable("the server is shutting down");
-      if (stateless.size() >= options.max_modern_requests) return unavailable("too many requests");
+      if (stateless.size() >= options.max_stateless_requests) return unavailable("too many requests");
       stateless.emplace(ex.get(), ex);
     }
     ex->server->start();
-    ex->server->session().rpc().deliver(std::move(request));
+    ex->server->state().rpc().deliver(std::move(request));
     if (auto r = pending->take()) return std::move(*r);  // answered already (most requests are)
     Reply r;
     r.pending = pending;
     return r;
   }
 
-  // A modern request is over (answered, abandoned or closed): it no longer counts.
+  // A 2026-07-28 request is over (answered, abandoned or closed): it no longer counts.
   void release(StatelessExchange* key) {
     std::shared_ptr<StatelessExchange> ex;  // dropped after the lock
     std::lock_guard<std::mutex> lock(mutex);
@@ -681,7 +681,7 @@ struct StreamableHttpServer::Impl {
   }
 
   Reply handle_get(const HttpRequest& req) {
-    if (auto r = refuse_legacy_version(req)) return std::move(*r);
+    if (auto r = refuse_session_version(req)) return std::move(*r);
     if (lower(header(req, "Accept")).find("text/event-stream") == std::string::npos) {
       return error_reply(406, -32000, "Not Acceptable: GET opens a text/event-stream");
     }
@@ -717,7 +717,7 @@ struct StreamableHttpServer::Impl {
   }
 
   Reply handle_delete(const HttpRequest& req) {
-    if (auto r = refuse_legacy_version(req)) return std::move(*r);
+    if (auto r = refuse_session_version(req)) return std::move(*r);
     Reply reply;
     auto session = find_session(req, reply);
     if (!session) return reply;
@@ -727,7 +727,7 @@ struct StreamableHttpServer::Impl {
   }
 };
 
-StreamableHttpServer::StreamableHttpServer(std::shared_ptr<ServerCore> core, HttpServerOptions options) {
+StreamableHttpServer::StreamableHttpServer(std::shared_ptr<Server> core, HttpServerOptions options) {
   if (!core) throw std::invalid_argument("StreamableHttpServer needs a ServerCore");
   auto info = core->info();
   impl_ = std::make_shared<Impl>(std::move(core), std::move(info), nullptr, std::move(options));
@@ -745,18 +745,18 @@ void StreamableHttpServer::start() {
     if (impl.started) throw std::logic_error("StreamableHttpServer::start() called twice");
     impl.started = true;
   }
-  // One pool for the blocking tool handlers of every session and modern request: neither costs a
+  // One pool for the blocking tool handlers of every session and 2026-07-28 request: neither costs a
   // thread.
   if (!impl.options.server.workers) {
     impl.options.server.workers = std::make_shared<WorkerPool>(impl.options.server.worker_threads);
   }
   if (!impl.core) {
-    // The SessionSetup constructor: setup fills the one core, once, through a Server that is never
+    // The SessionSetup constructor: setup fills the one core, once, through a ServerSession that is never
     // started.
-    auto core = std::make_shared<ServerCore>(impl.info, impl.options.server.request_state);
+    auto core = std::make_shared<Server>(impl.info, impl.options.server.request_state);
     {
       IdleTransport idle;
-      Server filler(idle, core, impl.options.server);
+      ServerSession filler(idle, core, impl.options.server);
       if (impl.setup) impl.setup(filler);
     }
     std::lock_guard<std::mutex> lock(impl.mutex);
@@ -782,7 +782,7 @@ void StreamableHttpServer::start() {
   const auto n = Impl::thread_count(o);
   for (std::size_t i = 0; i < n; ++i) {
     impl.threads.emplace_back([&impl] {
-      const EventThreadScope event_thread;  // a blocking elicit() here would stall every connection
+      const jsonrpc::EventThreadScope event_thread;  // a blocking elicit() here would stall every connection
       impl.ioc.run();
     });
   }
@@ -795,12 +795,12 @@ std::size_t StreamableHttpServer::session_count() const {
   return impl_->sessions.size();
 }
 
-std::size_t StreamableHttpServer::modern_request_count() const {
+std::size_t StreamableHttpServer::stateless_request_count() const {
   std::lock_guard<std::mutex> lock(impl_->mutex);
   return impl_->stateless.size();
 }
 
-std::shared_ptr<ServerCore> StreamableHttpServer::core() const {
+std::shared_ptr<Server> StreamableHttpServer::server() const {
   std::lock_guard<std::mutex> lock(impl_->mutex);
   return impl_->core;
 }
@@ -840,7 +840,7 @@ void StreamableHttpServer::stop() {
     if (t.joinable()) t.join();
   }
   impl.threads.clear();
-  // Modern requests are destroyed on the workers: wait for them, as for the sessions (whose
+  // 2026-07-28 requests are destroyed on the workers: wait for them, as for the sessions (whose
   // Servers end with `sessions` below), so no handler of this server runs after stop().
   stateless.clear();
   std::unique_lock<std::mutex> lock(impl.exchanges->mutex);

@@ -165,7 +165,7 @@ bool SessionTransport::deliver(std::string message) {
   return true;
 }
 
-bool SessionTransport::deliver(Message message, Session& session) {
+bool SessionTransport::deliver(jsonrpc::Message message, jsonrpc::Connection& session) {
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (closed_ || !on_message_) return false;

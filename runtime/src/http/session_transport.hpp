@@ -13,8 +13,8 @@
 #include <unordered_map>
 #include <utility>
 
-#include "elicit/session.hpp"
-#include "elicit/transport.hpp"
+#include "elicit/jsonrpc/connection.hpp"
+#include "elicit/jsonrpc/transport.hpp"
 #include "sse_stream.hpp"
 
 namespace elicit::http {
@@ -53,8 +53,8 @@ class SessionTransport final : public Transport {
   /// Hands one received message to the session; one at a time per session, in arrival order.
   bool deliver(std::string message);
   /// The same for a message the HTTP layer has parsed already: `session` (the one this transport
-  /// carries) handles it without parsing it again (Session::deliver).
-  bool deliver(Message message, Session& session);
+  /// carries) handles it without parsing it again (jsonrpc::Connection::deliver).
+  bool deliver(jsonrpc::Message message, jsonrpc::Connection& session);
 
   /// For idle reaping: when the session last saw a request or had a stream end, and how many of
   /// its streams are open on connections now.

@@ -1,11 +1,10 @@
-// The Transport of one modern request (MCP 2026-07-28) served statelessly over Streamable HTTP: no
-// session, one JSON-RPC request in (handed to the Session already parsed, Session::deliver), one
-// response out, written as the HTTP response (application/json) whenever it comes, on the thread
-// that gives it. MCP 2026-07-28 sends no server-to-client request for a modern request (input is
-// asked for in an InputRequiredResult); notifications about the request (progress, log messages)
-// turn the reply into an SSE stream of them ended by the response, when the client accepts
-// text/event-stream (Streamable HTTP, "Sending Messages to the Server"); else they are dropped.
-// Internal to elicit::http.
+// The Transport of one 2026-07-28 request (MCP 2026-07-28) served statelessly over Streamable HTTP: no
+// session, one JSON-RPC request in (handed to the jsonrpc::Connection already parsed, jsonrpc::Connection::deliver),
+// one response out, written as the HTTP response (application/json) whenever it comes, on the thread that gives it. MCP
+// 2026-07-28 sends no server-to-client request for a 2026-07-28 request (input is asked for in an InputRequiredResult);
+// notifications about the request (progress, log messages) turn the reply into an SSE stream of them ended by the
+// response, when the client accepts text/event-stream (Streamable HTTP, "Sending Messages to the Server"); else they
+// are dropped. Internal to elicit::http.
 #pragma once
 
 #include <functional>
@@ -14,7 +13,7 @@
 #include <string>
 
 #include "connection.hpp"
-#include "elicit/transport.hpp"
+#include "elicit/jsonrpc/transport.hpp"
 #include "sse_stream.hpp"
 
 namespace elicit::http {
@@ -29,7 +28,7 @@ class StatelessRequest final : public Transport {
   bool send(std::string message, const SendContext& context) override;
   /// Ends the exchange without a response (the session's on_close runs). Idempotent.
   void close() override;
-  /// The request was cancelled and will get no response (Session, answering a cancelled request).
+  /// The request was cancelled and will get no response (jsonrpc::Connection, answering a cancelled request).
   void abandon(const RequestId& id) override;
 
   /// Lets notifications about the request go out before its response: the first one makes the
@@ -63,7 +62,7 @@ class StatelessRequest final : public Transport {
   bool done_ = false;
 };
 
-/// The HTTP status of a modern request's JSON-RPC error (MCP 2026-07-28, Streamable HTTP): 404 for
+/// The HTTP status of a 2026-07-28 request's JSON-RPC error (MCP 2026-07-28, Streamable HTTP): 404 for
 /// -32601 (the method is not implemented), 400 for -32020 HeaderMismatch, -32021
 /// MissingRequiredClientCapability and -32022 UnsupportedProtocolVersion; 200 for any other.
 unsigned http_status_for_error(int code);

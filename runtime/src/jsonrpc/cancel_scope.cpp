@@ -1,8 +1,8 @@
-#include "elicit/cancel_scope.hpp"
+#include "elicit/jsonrpc/cancel_scope.hpp"
 
 #include <map>
 
-namespace elicit {
+namespace elicit::jsonrpc {
 
 std::optional<CancelScope::Token> CancelScope::add(std::function<void()> f) {
   std::lock_guard<std::mutex> lock(mutex_);
@@ -49,4 +49,4 @@ std::size_t CancelScope::size() const {
   return callbacks_.size();
 }
 
-}  // namespace elicit
+}  // namespace elicit::jsonrpc

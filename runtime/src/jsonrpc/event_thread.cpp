@@ -1,9 +1,9 @@
-#include "elicit/event_thread.hpp"
+#include "elicit/jsonrpc/event_thread.hpp"
 
 #include <stdexcept>
 #include <string>
 
-namespace elicit {
+namespace elicit::jsonrpc {
 
 namespace {
 thread_local int event_depth = 0;
@@ -22,4 +22,4 @@ void detail::require_blocking_allowed(std::string_view operation, std::string_vi
                          std::string(alternative) + " instead");
 }
 
-}  // namespace elicit
+}  // namespace elicit::jsonrpc

@@ -6,7 +6,7 @@
 #include <system_error>
 #include <utility>
 
-namespace elicit::detail {
+namespace elicit::jsonrpc::detail {
 
 namespace {
 
@@ -509,4 +509,4 @@ void append_dump(std::string& out, const J& j) {
 template void append_dump(std::string&, const nlohmann::json&);
 template void append_dump(std::string&, const nlohmann::ordered_json&);
 
-}  // namespace elicit::detail
+}  // namespace elicit::jsonrpc::detail

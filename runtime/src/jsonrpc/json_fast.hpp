@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-namespace elicit::detail {
+namespace elicit::jsonrpc::detail {
 
 /// Parses `text` as one JSON value into `out`, giving exactly the document
 /// nlohmann::json::parse(text) gives, when the text is plain well-formed JSON. Returns false
@@ -57,4 +57,4 @@ void append_json_string(std::string& out, std::string_view s);
 extern template void append_dump(std::string&, const nlohmann::json&);
 extern template void append_dump(std::string&, const nlohmann::ordered_json&);
 
-}  // namespace elicit::detail
+}  // namespace elicit::jsonrpc::detail

@@ -1,10 +1,10 @@
-#include "elicit/memory_transport.hpp"
+#include "elicit/jsonrpc/memory_transport.hpp"
 
 #include <atomic>
 #include <chrono>
 #include <vector>
 
-namespace elicit {
+namespace elicit::jsonrpc {
 
 namespace {
 
@@ -117,4 +117,4 @@ void MemoryTransport::close() {
   shared_->inbox[1].cv.notify_all();
 }
 
-}  // namespace elicit
+}  // namespace elicit::jsonrpc

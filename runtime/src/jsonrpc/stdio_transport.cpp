@@ -1,4 +1,4 @@
-#include "elicit/stdio_transport.hpp"
+#include "elicit/jsonrpc/stdio_transport.hpp"
 
 #include <poll.h>
 #include <signal.h>
@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace elicit {
+namespace elicit::jsonrpc {
 
 StdioTransport::StdioTransport(StdioOptions options) : options_(options) {
   if (pipe(wake_pipe_) != 0) wake_pipe_[0] = wake_pipe_[1] = -1;
@@ -101,4 +101,4 @@ void StdioTransport::close() {
   }
 }
 
-}  // namespace elicit
+}  // namespace elicit::jsonrpc

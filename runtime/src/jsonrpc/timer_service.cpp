@@ -1,4 +1,4 @@
-#include "elicit/timer_service.hpp"
+#include "elicit/jsonrpc/timer_service.hpp"
 
 #include <condition_variable>
 #include <map>
@@ -7,9 +7,9 @@
 #include <unordered_map>
 #include <utility>
 
-#include "elicit/event_thread.hpp"
+#include "elicit/jsonrpc/event_thread.hpp"
 
-namespace elicit {
+namespace elicit::jsonrpc {
 
 // Shared with the thread, so the thread can outlive the service when it is destroyed from a callback.
 struct TimerService::State {
@@ -101,4 +101,4 @@ std::shared_ptr<TimerService> TimerService::shared() {
   return instance;
 }
 
-}  // namespace elicit
+}  // namespace elicit::jsonrpc

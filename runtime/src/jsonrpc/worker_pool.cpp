@@ -1,4 +1,4 @@
-#include "elicit/worker_pool.hpp"
+#include "elicit/jsonrpc/worker_pool.hpp"
 
 #include <condition_variable>
 #include <deque>
@@ -7,7 +7,7 @@
 #include <thread>
 #include <vector>
 
-namespace elicit {
+namespace elicit::jsonrpc {
 
 // Shared with the threads, so a thread can outlive the pool when the pool is destroyed from a job.
 struct WorkerPool::State {
@@ -76,4 +76,4 @@ bool WorkerPool::post(std::function<void()> job) {
   return true;
 }
 
-}  // namespace elicit
+}  // namespace elicit::jsonrpc

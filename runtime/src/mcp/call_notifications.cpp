@@ -1,11 +1,11 @@
-// ToolCall's notifications about its own request: progress (MCP 2025-11-25 and 2026-07-28, Basic,
+// RequestContext's notifications about its own request: progress (MCP 2025-11-25 and 2026-07-28, Basic,
 // Utilities, "Progress") and log messages (Server, Utilities, "Logging"). Both go out related to
 // the request, so Streamable HTTP carries them on the request's own stream.
 #include "elicit/server.hpp"
 
 namespace elicit {
 
-bool ToolCall::progress(double progress, std::optional<double> total, std::string message) {
+bool RequestContext::progress(double progress, std::optional<double> total, std::string message) {
   if (progress_token_.is_null() || responder_.answered() || responder_.cancelled()) return false;
   {
     // "The progress value MUST increase with each notification": a value that does not is dropped.
@@ -21,13 +21,13 @@ bool ToolCall::progress(double progress, std::optional<double> total, std::strin
   return session_.rpc().notify("notifications/progress", std::move(params), context);
 }
 
-bool ToolCall::log(LoggingLevel level, nlohmann::json data, std::string_view logger) {
+bool RequestContext::log(LoggingLevel level, nlohmann::json data, std::string_view logger) {
   if (responder_.answered() || responder_.cancelled()) return false;
-  // Modern: nothing unless this request asked for a level (2026-07-28: "MUST NOT emit" otherwise).
-  const auto threshold = modern_ ? modern_->log_level : session_.log_level();
-  if (modern_ && !threshold) return false;
+  // 2026-07-28: nothing unless this request asked for a level (2026-07-28: "MUST NOT emit" otherwise).
+  const auto threshold = stateless_ ? stateless_->log_level : session_.log_level();
+  if (stateless_ && !threshold) return false;
   if (threshold && level < *threshold) return false;
-  if (!session_.admit_log()) return false;  // over ServerOptions::log_rate: dropped
+  if (!session_.admit_log()) return false;  // over ServerSessionOptions::log_rate: dropped
   SendContext context;
   context.related_request = request_id_;
   return session_.rpc().notify("notifications/message", log_message_params(level, data, logger), context);

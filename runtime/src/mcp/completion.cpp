@@ -39,7 +39,7 @@ Completer complete_from(std::vector<std::string> options) {
   };
 }
 
-std::variant<nlohmann::json, RpcError> answer_completion(const ServerCore& core, const nlohmann::json& params,
+std::variant<nlohmann::json, RpcError> answer_completion(const Server& core, const nlohmann::json& params,
                                                          const std::function<void(std::string_view)>& log) {
   if (!params.is_object()) return invalid("completion/complete needs params");
   const auto ref = params.find("ref");

@@ -1,4 +1,4 @@
-// subscriptions/listen (MCP 2026-07-28, Basic, Patterns, "Subscriptions"): a modern request that
+// subscriptions/listen (MCP 2026-07-28, Basic, Patterns, "Subscriptions"): a 2026-07-28 request that
 // stays open as a stream of the notifications its filter names.
 #include "listen_streams.hpp"
 
@@ -142,7 +142,7 @@ void ListenStreams::end(const RequestId& id, bool answer) {
   if (answer && !stream->out.answered() && !stream->out.cancelled()) {
     // Graceful closure: the empty result, naming the subscription.
     nlohmann::json result{{"_meta", {{std::string(meta_key::subscription_id), stream->id_json}}}};
-    stamp_modern_result(result, core_.info_json());
+    stamp_stateless_result(result, core_.info_json());
     stream->out.result(std::move(result));
   }
 }

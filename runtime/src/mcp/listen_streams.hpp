@@ -18,7 +18,7 @@ class ListenStreams : public std::enable_shared_from_this<ListenStreams> {
   static constexpr std::size_t max_streams = 64;
 
   /// `rpc` and `core` must outlive this object (the Server owns all three).
-  ListenStreams(Session& rpc, ServerCore& core) : rpc_(rpc), core_(core) {}
+  ListenStreams(jsonrpc::Connection& rpc, Server& core) : rpc_(rpc), core_(core) {}
   ~ListenStreams() { close_all(); }
 
   /// Serves one subscriptions/listen request: checks its `notifications` filter (-32602 for a
@@ -36,8 +36,8 @@ class ListenStreams : public std::enable_shared_from_this<ListenStreams> {
   struct Stream;
   void end(const RequestId& id, bool answer);
 
-  Session& rpc_;
-  ServerCore& core_;
+  jsonrpc::Connection& rpc_;
+  Server& core_;
   mutable std::mutex mutex_;
   std::map<RequestId, std::shared_ptr<Stream>> streams_;
   bool closed_ = false;

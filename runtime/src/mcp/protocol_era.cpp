@@ -4,20 +4,20 @@
 
 namespace elicit {
 
-const std::vector<std::string>& modern_protocol_versions() {
+const std::vector<std::string>& stateless_protocol_versions() {
   static const std::vector<std::string> v{"2026-07-28"};
   return v;
 }
 
-const std::vector<std::string>& legacy_protocol_versions() {
+const std::vector<std::string>& session_protocol_versions() {
   static const std::vector<std::string> v{"2025-11-25", "2025-06-18"};
   return v;
 }
 
 const std::vector<std::string>& all_protocol_versions() {
   static const std::vector<std::string> v = [] {
-    auto all = modern_protocol_versions();
-    for (const auto& l : legacy_protocol_versions()) all.push_back(l);
+    auto all = stateless_protocol_versions();
+    for (const auto& l : session_protocol_versions()) all.push_back(l);
     return all;
   }();
   return v;
@@ -40,8 +40,9 @@ RequestEra read_request_era(const nlohmann::json& params) {
   if (meta == params.end() || !meta->is_object()) return era;
   const auto version = meta->find(meta_key::protocol_version);
   if (version == meta->end()) return era;
-  const auto& modern = modern_protocol_versions();
-  if (!version->is_string() || std::find(modern.begin(), modern.end(), version->get<std::string>()) == modern.end()) {
+  const auto& stateless = stateless_protocol_versions();
+  if (!version->is_string() ||
+      std::find(stateless.begin(), stateless.end(), version->get<std::string>()) == stateless.end()) {
     era.error = unsupported_protocol_version(*version);
     return era;
   }
@@ -52,7 +53,7 @@ RequestEra read_request_era(const nlohmann::json& params) {
                          std::nullopt};
     return era;
   }
-  ModernRequest m;
+  StatelessFields m;
   m.protocol_version = version->get<std::string>();
   m.capabilities = ClientCapabilities::from_json(*caps);
   if (const auto info = meta->find(meta_key::client_info); info != meta->end()) m.client_info = *info;
@@ -67,7 +68,7 @@ RequestEra read_request_era(const nlohmann::json& params) {
       return era;
     }
   }
-  era.modern = std::move(m);
+  era.stateless = std::move(m);
   return era;
 }
 
@@ -82,8 +83,8 @@ void stamp(Json& result, const nlohmann::json& server_info) {
 }
 }  // namespace
 
-void stamp_modern_result(nlohmann::json& result, const nlohmann::json& server_info) { stamp(result, server_info); }
-void stamp_modern_result(nlohmann::ordered_json& result, const nlohmann::json& server_info) {
+void stamp_stateless_result(nlohmann::json& result, const nlohmann::json& server_info) { stamp(result, server_info); }
+void stamp_stateless_result(nlohmann::ordered_json& result, const nlohmann::json& server_info) {
   stamp(result, server_info);
 }
 

@@ -1,583 +1,275 @@
-#include "elicit/server.hpp"
-
-#include <atomic>
-#include <condition_variable>
-#include <map>
-#include <mutex>
+// Server: the tools, prompts, resources and resource templates a server offers, shared by all of
+// its connections; their lists, pages and changes; and the capabilities they make (server.hpp).
+#include <algorithm>
+#include <charconv>
 #include <stdexcept>
-#include <variant>
 
-#include "completion_request.hpp"
-#include "elicit/typed_tool.hpp"
-#include "elicit/user_interaction.hpp"
-#include "listen_streams.hpp"
+#include "elicit/server.hpp"
 
 namespace elicit {
 
 namespace {
 
-// Keeps a server's jobs on a (possibly shared) pool from touching it once it is gone: jobs that start
-// after close() skip their handler, and the server waits for the running ones.
-struct JobGate {
-  std::mutex mutex;
-  std::condition_variable cv;
-  bool closed = false;
-  int running = 0;
+// Cursors name a registry position (sequence number): "c" and its decimal digits. Opaque to
+// clients (MCP, Pagination: "an opaque string token"); the letter keeps them from looking like
+// indexes a client could compute.
+std::string make_cursor(std::uint64_t seq) { return "c" + std::to_string(seq); }
 
-  bool enter() {
-    std::lock_guard<std::mutex> lock(mutex);
-    if (closed) return false;
-    ++running;
-    return true;
-  }
-  void leave() {
-    std::lock_guard<std::mutex> lock(mutex);
-    --running;
-    cv.notify_all();
-  }
-  void close_and_wait() {
-    std::unique_lock<std::mutex> lock(mutex);
-    closed = true;
-    cv.wait(lock, [&] { return running == 0; });
-  }
-};
+std::optional<std::uint64_t> parse_cursor(std::string_view cursor) {
+  if (cursor.size() < 2 || cursor.size() > 21 || cursor[0] != 'c') return std::nullopt;
+  std::uint64_t seq = 0;
+  const auto* first = cursor.data() + 1;
+  const auto* last = cursor.data() + cursor.size();
+  const auto [end, ec] = std::from_chars(first, last, seq);
+  if (ec != std::errc() || end != last || seq == 0) return std::nullopt;
+  return seq;
+}
 
-// Runs a tool handler and maps what it throws: UrlElicitationRequired becomes a -32042 error,
-// anything else a tool error result (MCP reports tool failures in the result, not as JSON-RPC errors).
-template <class F>
-void run_guarded(ToolCall& call, const ModernCall* modern, F&& handler) {
-  try {
-    handler();
-  } catch (const InputRequired&) {
-    if (modern) modern->input_required();
-  } catch (const MissingClientCapability& e) {
-    call.reply_error(e.to_error());
-  } catch (const UrlElicitationRequired& e) {
-    // -32003 interaction_required in the userInteraction dialect, else -32042.
-    call.reply_error(modern ? e.to_error() : url_elicitation_required_error(call.session(), e));
-  } catch (const std::exception& e) {
-    call.reply(ToolResult::error(e.what()));
-  } catch (...) {
-    call.reply(ToolResult::error("the tool failed"));
-  }
+std::size_t completers_of(const Prompt& p) {
+  return static_cast<std::size_t>(
+      std::count_if(p.arguments.begin(), p.arguments.end(), [](const PromptArgument& a) { return bool(a.complete); }));
+}
+
+std::size_t completers_of(const ResourceTemplate& t) {
+  return static_cast<std::size_t>(
+      std::count_if(t.completions.begin(), t.completions.end(), [](const auto& entry) { return bool(entry.second); }));
 }
 
 }  // namespace
 
-namespace {
-
-void add_cache_hints(nlohmann::json& result, const CacheHints& hints) {
-  result["ttlMs"] = hints.ttl.count() < 0 ? 0 : hints.ttl.count();
-  result["cacheScope"] = hints.shared ? "public" : "private";
+Server::Server(ServerInfo info, RequestStateOptions request_state, CacheHints list_cache)
+    : info_(std::move(info)), sealer_(std::move(request_state)), list_cache_(list_cache) {
+  info_json_ = {{"name", info_.name}, {"version", info_.version}};
+  if (info_.title) info_json_["title"] = *info_.title;
 }
 
-// The request's params._meta, or null.
-const nlohmann::json& meta_of_params(const nlohmann::json& params) {
-  static const nlohmann::json none;
-  if (!params.is_object()) return none;
-  const auto it = params.find("_meta");
-  return it == params.end() ? none : *it;
+// Every change is announced after the lock is released: a slow listener delays no lookup.
+
+void Server::add_tool(Tool tool) {
+  if (!tool.handler && !tool.async_handler) throw std::invalid_argument("tool " + tool.name + " has no handler");
+  std::optional<JsonSchema> schema;
+  // {"type": "object"} alone, the common case of a tool without parameters, needs no validator.
+  if (tool.validate_arguments && tool.input_schema != nlohmann::json{{"type", "object"}}) {
+    try {
+      schema.emplace(tool.input_schema);
+    } catch (const JsonSchemaError& e) {
+      throw std::invalid_argument("tool " + tool.name + ": inputSchema " + e.what());
+    }
+  }
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    const auto key = tool.name;
+    tools_.add(key, std::move(tool), "tool");
+    if (schema) input_schemas_.insert_or_assign(key, std::move(*schema));
+  }
+  subscriptions_->notify_list_changed(ListKind::tools);
 }
 
-// MCP 2026-07-28, MRTR, "Server Requirements": the state answers nothing more than this.
-RpcError invalid_request_state() {
-  return {error_code::invalid_params, "Invalid or expired requestState", std::nullopt};
+void Server::add_prompt(Prompt prompt) {
+  if (!prompt.handler && !prompt.async_handler)
+    throw std::invalid_argument("prompt " + prompt.name + " has no handler");
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    const auto key = prompt.name;
+    const auto added = prompts_.add(key, std::move(prompt), "prompt");
+    completers_ += completers_of(*added);
+  }
+  subscriptions_->notify_list_changed(ListKind::prompts);
 }
 
-}  // namespace
-
-// --- Server -------------------------------------------------------------------------------------
-
-struct Server::Impl {
-  Impl(Transport& t, std::shared_ptr<ServerCore> c, ServerOptions o)
-      : core(std::move(c)),
-        options(std::move(o)),
-        session(t, options.session),
-        pool(options.workers ? options.workers : std::make_shared<WorkerPool>(options.worker_threads)) {}
-
-  std::shared_ptr<ServerCore> core;
-  ServerOptions options;
-  Session session;
-  ServerSession mcp{session};  // the MCP state of a legacy session: client capabilities, URL-mode ids
-  std::shared_ptr<JobGate> gate = std::make_shared<JobGate>();
-  std::shared_ptr<WorkerPool> pool;
-  std::atomic<bool> initialized{false};
-  // This session as a listener (legacy only): its resources/subscribe URIs, and list changes once
-  // initialized. Detached by ~Server.
-  std::shared_ptr<Subscriptions::Subscriber> subscriber =
-      core->subscriptions().attach([rpc = &session](const char* method, nlohmann::ordered_json params) {
-        return rpc->notify(method, std::move(params));
-      });
-  // The subscriptions/listen streams of modern requests on this connection.
-  std::shared_ptr<detail::ListenStreams> listens = std::make_shared<detail::ListenStreams>(session, *core);
-
-  // Serves `r` in its era: a legacy session once initialize was received; else modern when its
-  // _meta says so (or the error that refuses it); else legacy.
-  template <class Legacy, class Modern>
-  void by_era(const Request& r, const Responder& out, Legacy&& legacy, Modern&& modern) {
-    if (initialized) {
-      legacy();
-      return;
-    }
-    auto era = read_request_era(r.params);
-    if (era.error) {
-      out.error(std::move(*era.error));
-    } else if (era.modern) {
-      modern(*era.modern);
-    } else {
-      legacy();
-    }
+void Server::add_resource(Resource resource) {
+  if (!resource.handler && !resource.async_handler)
+    throw std::invalid_argument("resource " + resource.uri + " has no handler");
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    const auto key = resource.uri;
+    resources_.add(key, std::move(resource), "resource");
   }
-
-  void reply_modern(const Responder& out, nlohmann::json result) const {
-    stamp_modern_result(result, core->info_json());
-    out.result(std::move(result));
-  }
-
-  void initialize(const Request& r, const Responder& out) {
-    if (initialized.exchange(true)) {
-      // MCP 2025-11-25, Lifecycle: initialization happens once per session.
-      out.error({error_code::invalid_request, "Invalid Request: already initialized", std::nullopt});
-      return;
-    }
-    out.result(initialize_result(r));
-    // The capabilities said listChanged: from now on this session hears of every list change. (A
-    // change while the result is on its way is not announced, but the client cannot have listed
-    // yet: its next list, served after this handler returns, shows it.)
-    core->subscriptions().set_lists(subscriber, ListFilter{true, true, true});
-  }
-
-  nlohmann::json initialize_result(const Request& r) {
-    const auto& p = r.params.is_object() ? r.params : nlohmann::json::object();
-    mcp.set_client_capabilities(ClientCapabilities::from_json(p.value("capabilities", nlohmann::json::object())));
-    // Version negotiation: answer with the client's version when we speak it, else our newest.
-    std::string version = supported_protocol_versions().front();
-    if (const auto v = p.find("protocolVersion"); v != p.end() && v->is_string()) {
-      for (const auto& s : supported_protocol_versions()) {
-        if (s == *v) version = s;
-      }
-    }
-    nlohmann::json result{
-        {"protocolVersion", version}, {"capabilities", core->capabilities()}, {"serverInfo", core->info_json()}};
-    // The draft ("Progress Tracking") needs the server to declare progress support at
-    // initialization; it names no member, so this is `progress: {}`, and only for a client that
-    // speaks the dialect (others see exactly the capabilities they always did).
-    if (mcp.dialect() == ElicitDialect::user_interaction && options.user_interaction.progress)
-      result["capabilities"]["progress"] = nlohmann::json::object();
-    if (core->info().instructions) result["instructions"] = *core->info().instructions;
-    return result;
-  }
-
-  // MCP 2026-07-28, Server, "Discovery".
-  void discover(const Responder& out) const {
-    nlohmann::json result{{"supportedVersions", all_protocol_versions()}, {"capabilities", core->capabilities(true)}};
-    if (core->info().instructions) result["instructions"] = *core->info().instructions;
-    add_cache_hints(result, core->list_cache());
-    reply_modern(out, std::move(result));
-  }
-
-  void call_tool(const Request& r, Responder responder, const ModernRequest* modern_request) {
-    const auto& p = r.params;
-    if (!p.is_object() || !p.contains("name") || !p["name"].is_string()) {
-      responder.error({error_code::invalid_params, "tools/call needs params.name", std::nullopt});
-      return;
-    }
-    const auto name = p["name"].get<std::string>();
-    const auto tool = core->find_tool(name);
-    if (!tool) {
-      responder.error({error_code::invalid_params, "Unknown tool: " + name, std::nullopt});
-      return;
-    }
-    auto arguments = p.value("arguments", nlohmann::json::object());
-    if (!arguments.is_object()) {
-      responder.error({error_code::invalid_params, "tools/call arguments must be an object", std::nullopt});
-      return;
-    }
-    std::shared_ptr<const ModernCall> modern;
-    if (modern_request) {
-      if (auto e = check_input_responses(p)) {
-        responder.error(std::move(*e));
-        return;
-      }
-      modern = modern_call(p, RequestStateBinding{"tools/call", name, arguments, options.principal}, *modern_request,
-                           responder);
-      if (!modern) return;  // refused
-    }
-    auto call = std::make_shared<ToolCall>(mcp, r.id, std::move(arguments), responder,
-                                           options.default_elicitation_timeout, modern, meta_of_params(p));
-    // Invalid arguments are a tool execution error the model can correct (MCP Tools, "Error
-    // Handling"); the handler does not run.
-    if (auto violations = core->check_arguments(name, call->arguments()); !violations.empty()) {
-      ValidationResult errors;
-      for (auto& v : violations)
-        errors.add(std::move(v.instance_pointer), std::move(v.schema_pointer), std::move(v.message));
-      call->reply(ToolResult::error(detail::invalid_arguments_text(name, errors)));
-      return;
-    }
-    if (tool->async_handler) {
-      run_guarded(*call, modern.get(), [&] { tool->async_handler(call); });
-      return;
-    }
-    const bool posted = pool->post([gate = gate, handler = tool->handler, call, modern] {
-      if (!gate->enter()) return;  // the server is gone or going
-      if (!call->cancelled()) {
-        run_guarded(*call, modern.get(), [&] {
-          auto result = handler(*call);
-          // A handler that swallowed InputRequired still has questions open: they win.
-          if (modern && modern->round->input_required()) {
-            modern->input_required();
-          } else {
-            call->reply(result);
-          }
-        });
-      }
-      gate->leave();
-    });
-    if (!posted) call->reply(ToolResult::error("the server is shutting down"));
-  }
-
-  // prompts/get and resources/read: a blocking handler returning the result, which may elicit.
-  void call_json(const Request& r, Responder responder, const ModernRequest* modern_request, bool prompt) {
-    const auto& p = r.params;
-    const char* member = prompt ? "name" : "uri";
-    if (!p.is_object() || !p.contains(member) || !p[member].is_string()) {
-      responder.error({error_code::invalid_params,
-                       std::string(prompt ? "prompts/get" : "resources/read") + " needs params." + member,
-                       std::nullopt});
-      return;
-    }
-    const auto name = p[member].get<std::string>();
-    std::function<nlohmann::json(ToolCall&)> handler;
-    AsyncJsonHandler async_handler;
-    std::map<std::string, std::string> variables;
-    bool from_template = false;
-    if (prompt) {
-      if (const auto found = core->find_prompt(name)) {
-        handler = found->handler;
-        async_handler = found->async_handler;
-      }
-    } else if (const auto found = core->find_resource(name)) {
-      handler = found->handler;
-      async_handler = found->async_handler;
-    } else if (const auto t = core->match_resource_template(name, variables)) {
-      handler = t->handler;
-      async_handler = t->async_handler;
-      from_template = true;
-    }
-    if (!handler && !async_handler) {
-      // MCP 2026-07-28 answers an unknown resource with -32602 (Invalid Params), as for prompts.
-      responder.error({error_code::invalid_params, (prompt ? "Unknown prompt: " : "Resource not found: ") + name,
-                       nlohmann::json{{member, name}}});
-      return;
-    }
-    auto arguments = prompt ? p.value("arguments", nlohmann::json::object()) : nlohmann::json{{"uri", name}};
-    if (from_template) arguments["variables"] = variables;
-    if (!arguments.is_object()) {
-      responder.error({error_code::invalid_params, "prompts/get arguments must be an object", std::nullopt});
-      return;
-    }
-    std::shared_ptr<const ModernCall> modern;
-    if (modern_request) {
-      if (auto e = check_input_responses(p)) {
-        responder.error(std::move(*e));
-        return;
-      }
-      modern = modern_call(p,
-                           RequestStateBinding{prompt ? "prompts/get" : "resources/read", name,
-                                               prompt ? arguments : nlohmann::json(), options.principal},
-                           *modern_request, responder, prompt ? nlohmann::json() : resource_result_members());
-      if (!modern) return;
-    }
-    auto call = std::make_shared<ToolCall>(mcp, r.id, std::move(arguments), responder,
-                                           options.default_elicitation_timeout, modern, meta_of_params(p));
-    if (async_handler) {
-      run_guarded(*call, modern.get(), [&] { async_handler(call); });
-      return;
-    }
-    const bool posted = pool->post([gate = gate, handler, call, modern] {
-      if (!gate->enter()) return;
-      if (!call->cancelled()) {
-        run_guarded(*call, modern.get(), [&] {
-          auto result = handler(*call);
-          if (modern && modern->round->input_required()) {
-            modern->input_required();
-          } else {
-            call->reply_json(std::move(result));
-          }
-        });
-      }
-      gate->leave();
-    });
-    if (!posted) call->reply_error({error_code::internal_error, "the server is shutting down", std::nullopt});
-  }
-
-  void subscription(const Request& r, const Responder& out, bool subscribe) {
-    const auto uri = r.params.is_object() ? r.params.value("uri", nlohmann::json()) : nlohmann::json();
-    if (!uri.is_string()) {
-      out.error({error_code::invalid_params, "resources/(un)subscribe needs params.uri", std::nullopt});
-      return;
-    }
-    const auto& u = uri.get_ref<const std::string&>();
-    auto& subs = core->subscriptions();
-    if (!subscribe) {
-      subs.unsubscribe(subscriber, u);  // unsubscribing from what is not subscribed changes nothing
-      out.result(nlohmann::json::object());
-      return;
-    }
-    std::map<std::string, std::string> unused;
-    if (!core->find_resource(u) && !core->match_resource_template(u, unused)) {
-      out.error({error_code::invalid_params, "Resource not found: " + u, nlohmann::json{{"uri", u}}});
-      return;
-    }
-    if (!subs.subscribe(subscriber, u)) {
-      out.error(
-          {error_code::invalid_params,
-           "Too many subscriptions: at most " + std::to_string(Subscriptions::max_uris_per_subscriber) + " per session",
-           std::nullopt});
-      return;
-    }
-    out.result(nlohmann::json::object());
-  }
-
-  // The run context of a modern request: its InputRound (from the opened requestState and
-  // inputResponses) and how to answer an InputRequiredResult. Null after answering -32602 for a
-  // requestState that does not open.
-  // 2026-07-28: a complete resources/read result carries caching hints.
-  nlohmann::json resource_result_members() const {
-    nlohmann::json members = nlohmann::json::object();
-    add_cache_hints(members, core->list_cache());
-    return members;
-  }
-
-  std::shared_ptr<const ModernCall> modern_call(const nlohmann::json& params, RequestStateBinding binding,
-                                                const ModernRequest& request, const Responder& responder,
-                                                nlohmann::json result_members = nullptr) {
-    nlohmann::json carried;
-    if (const auto s = params.find("requestState"); s != params.end()) {
-      auto opened = core->sealer().open(s->get_ref<const std::string&>(), binding);
-      if (!opened) {
-        responder.error(invalid_request_state());
-        return nullptr;
-      }
-      carried = std::move(*opened);
-    }
-    auto m = std::make_shared<ModernCall>();
-    m->round = std::make_shared<InputRound>(carried, params.value("inputResponses", nlohmann::json()));
-    m->capabilities = request.capabilities;
-    m->log_level = request.log_level;
-    m->server_info = core->info_json();
-    m->result_members = std::move(result_members);
-    std::weak_ptr<InputRound> weak_round = m->round;
-    m->input_required = [core = core, responder, weak_round, binding = std::move(binding), log = &session] {
-      const auto round = weak_round.lock();
-      if (!round) return;
-      nlohmann::ordered_json result{{"resultType", "input_required"}, {"inputRequests", round->input_requests()}};
-      try {
-        result["requestState"] = core->sealer().seal(round->state(), binding);
-      } catch (const std::exception& e) {
-        log->log(std::string("cannot seal requestState: ") + e.what());
-        auto error = ToolResult::error("the answers gathered so far are too large to carry").to_json();
-        stamp_modern_result(error, core->info_json());
-        responder.result(std::move(error));
-        return;
-      }
-      result["_meta"] = {{std::string(meta_key::server_info), core->info_json()}};
-      responder.result_ordered(std::move(result));
-    };
-    return m;
-  }
-};
-
-Server::Server(Transport& transport, ServerInfo info, ServerOptions options) {
-  auto core = std::make_shared<ServerCore>(std::move(info), options.request_state);
-  init(transport, std::move(core), std::move(options));
+  subscriptions_->notify_list_changed(ListKind::resources);
 }
 
-Server::Server(Transport& transport, std::shared_ptr<ServerCore> core, ServerOptions options) {
-  init(transport, std::move(core), std::move(options));
+void Server::add_resource_template(ResourceTemplate t) {
+  if (!t.handler && !t.async_handler)
+    throw std::invalid_argument("resource template " + t.uri_template + " has no handler");
+  UriTemplate matcher(t.uri_template);  // throws for a template it cannot match
+  for (const auto& entry : t.completions) {
+    const auto& vars = matcher.variables();
+    if (std::find(vars.begin(), vars.end(), entry.first) == vars.end())
+      throw std::invalid_argument("resource template " + t.uri_template + " has no variable " + entry.first +
+                                  " to complete");
+  }
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    const auto key = t.uri_template;
+    auto added = templates_.add(key, std::move(t), "resource template");
+    completers_ += completers_of(*added);
+    template_matchers_.emplace_back(std::move(matcher), std::move(added));
+  }
+  subscriptions_->notify_list_changed(ListKind::resources);
 }
 
-void Server::init(Transport& transport, std::shared_ptr<ServerCore> core, ServerOptions options) {
-  if (!core) throw std::invalid_argument("Server needs a ServerCore");
-  impl_ = std::make_unique<Impl>(transport, std::move(core), std::move(options));
-  impl_->mcp.set_log_rate(impl_->options.log_rate);
-  impl_->mcp.set_user_interaction(impl_->options.user_interaction);
-  auto* impl = impl_.get();
-  auto& s = impl_->session;
-  s.on_request("initialize", [impl](const Request& r, Responder out) { impl->initialize(r, out); });
-  s.on_request("ping", [impl](const Request& r, Responder out) {
-    impl->by_era(
-        r, out, [&] { out.result(nlohmann::json::object()); },
-        [&](const ModernRequest&) { impl->reply_modern(out, nlohmann::json::object()); });
+bool Server::remove_tool(std::string_view name) {
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    if (!tools_.remove(name)) return false;
+    if (const auto it = input_schemas_.find(name); it != input_schemas_.end()) input_schemas_.erase(it);
+  }
+  subscriptions_->notify_list_changed(ListKind::tools);
+  return true;
+}
+
+std::vector<SchemaViolation> Server::check_arguments(std::string_view name, const nlohmann::json& arguments) const {
+  std::optional<JsonSchema> schema;  // a copy shares the compiled schema: validated outside the lock
+  {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    const auto it = input_schemas_.find(name);
+    if (it == input_schemas_.end()) return {};
+    schema = it->second;
+  }
+  return schema->validate(arguments);
+}
+
+bool Server::remove_prompt(std::string_view name) {
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    const auto removed = prompts_.remove(name);
+    if (!removed) return false;
+    completers_ -= completers_of(*removed);
+  }
+  subscriptions_->notify_list_changed(ListKind::prompts);
+  return true;
+}
+
+bool Server::remove_resource(std::string_view uri) {
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    if (!resources_.remove(uri)) return false;
+  }
+  subscriptions_->notify_list_changed(ListKind::resources);
+  return true;
+}
+
+bool Server::remove_resource_template(std::string_view uri_template) {
+  {
+    std::unique_lock<std::shared_mutex> lock(mutex_);
+    const auto removed = templates_.remove(uri_template);
+    if (!removed) return false;
+    completers_ -= completers_of(*removed);
+    template_matchers_.erase(std::remove_if(template_matchers_.begin(), template_matchers_.end(),
+                                            [&](const auto& m) { return m.second == removed; }),
+                             template_matchers_.end());
+  }
+  subscriptions_->notify_list_changed(ListKind::resources);
+  return true;
+}
+
+std::shared_ptr<const Tool> Server::find_tool(std::string_view name) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  return tools_.find(name);
+}
+std::shared_ptr<const Prompt> Server::find_prompt(std::string_view name) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  return prompts_.find(name);
+}
+std::shared_ptr<const Resource> Server::find_resource(std::string_view uri) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  return resources_.find(uri);
+}
+std::shared_ptr<const ResourceTemplate> Server::find_resource_template(std::string_view uri_template) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  return templates_.find(uri_template);
+}
+
+std::shared_ptr<const ResourceTemplate> Server::match_resource_template(
+    std::string_view uri, std::map<std::string, std::string>& variables) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  for (const auto& [matcher, t] : template_matchers_) {
+    if (auto found = matcher.match(uri)) {
+      variables = std::move(*found);
+      return t;
+    }
+  }
+  return nullptr;
+}
+
+template <class T, class Row>
+std::optional<nlohmann::json> Server::list_page(const detail::Registry<T>& registry, const char* member,
+                                                std::string_view cursor, Row&& row) const {
+  std::uint64_t from = 0;
+  if (!cursor.empty()) {
+    const auto seq = parse_cursor(cursor);
+    if (!seq) return std::nullopt;
+    from = *seq;
+  }
+  nlohmann::json list = nlohmann::json::array();
+  std::optional<std::uint64_t> next;
+  {
+    std::shared_lock<std::shared_mutex> lock(mutex_);
+    next = registry.for_page(from, page_size_, [&](const T& entry) { list.push_back(row(entry)); });
+  }
+  nlohmann::json result{{member, std::move(list)}};
+  if (next) result["nextCursor"] = make_cursor(*next);
+  return result;
+}
+
+std::optional<nlohmann::json> Server::list_tools(std::string_view cursor) const {
+  return list_page(tools_, "tools", cursor, [](const Tool& t) {
+    nlohmann::json j{{"name", t.name}, {"description", t.description}, {"inputSchema", t.input_schema}};
+    if (t.title) j["title"] = *t.title;
+    if (t.output_schema) j["outputSchema"] = *t.output_schema;
+    return j;
   });
-  s.on_request("server/discover", [impl](const Request& r, Responder out) {
-    // Modern only; a legacy session knows no such method.
-    impl->by_era(
-        r, out,
-        [&] {
-          out.error({error_code::method_not_found, "Method not found: server/discover", std::nullopt});
-        },
-        [&](const ModernRequest&) { impl->discover(out); });
-  });
-  // A list: the same in both eras; modern results carry caching hints.
-  // A feature the server does not offer (no prompt, no resource added) is not a method of it:
-  // -32601, as its capabilities say (2026-07-28 discover checks the two agree).
-  const auto offered = [impl](const char* capability, const Responder& out, const char* method) {
-    if (impl->core->offers(capability)) return true;
-    out.error({error_code::method_not_found, std::string("Method not found: ") + method, std::nullopt});
-    return false;
-  };
-  // A list: the same in both eras, one page of it (MCP, Server, Utilities, "Pagination"); modern
-  // results carry caching hints.
-  using List = std::optional<nlohmann::json> (ServerCore::*)(std::string_view) const;
-  const auto on_list = [&s, impl, offered](const char* method, const char* capability, List list) {
-    s.on_request(method, [impl, offered, method, capability, list](const Request& r, Responder out) {
-      const auto serve = [&](bool modern) {
-        if (!offered(capability, out, method)) return;
-        std::string_view cursor;
-        bool given = false;
-        if (const auto c = r.params.is_object() ? r.params.find("cursor") : r.params.end();
-            r.params.is_object() && c != r.params.end() && !c->is_null()) {
-          if (!c->is_string()) {
-            out.error({error_code::invalid_params, "Invalid params: cursor must be a string", std::nullopt});
-            return;
-          }
-          cursor = c->get_ref<const std::string&>();
-          given = true;
-        }
-        // "" is a cursor too, one this server never makes: not the first page.
-        auto result = given && cursor.empty() ? std::nullopt : (impl->core.get()->*list)(cursor);
-        if (!result) {
-          out.error({error_code::invalid_params, "Invalid params: unknown cursor", std::nullopt});
-          return;
-        }
-        if (!modern) {
-          out.result(std::move(*result));
-          return;
-        }
-        add_cache_hints(*result, impl->core->list_cache());
-        impl->reply_modern(out, std::move(*result));
-      };
-      impl->by_era(
-          r, out, [&] { serve(false); }, [&](const ModernRequest&) { serve(true); });
-    });
-  };
-  on_list("tools/list", "tools", &ServerCore::list_tools);
-  on_list("prompts/list", "prompts", &ServerCore::list_prompts);
-  on_list("resources/list", "resources", &ServerCore::list_resources);
-  on_list("resources/templates/list", "resources", &ServerCore::list_resource_templates);
-  s.on_request("completion/complete", [impl, offered](const Request& r, Responder out) {
-    if (!offered("completions", out, "completion/complete")) return;
-    auto answer = answer_completion(*impl->core, r.params,
-                                    [impl](std::string_view line) { impl->session.log(std::string(line)); });
-    if (auto* error = std::get_if<RpcError>(&answer)) {
-      out.error(std::move(*error));
-      return;
+}
+
+std::optional<nlohmann::json> Server::list_prompts(std::string_view cursor) const {
+  return list_page(prompts_, "prompts", cursor, [](const Prompt& p) {
+    nlohmann::json j{{"name", p.name}, {"description", p.description}};
+    if (p.title) j["title"] = *p.title;
+    if (!p.arguments.empty()) {
+      auto& args = j["arguments"] = nlohmann::json::array();
+      for (const auto& a : p.arguments)
+        args.push_back({{"name", a.name}, {"description", a.description}, {"required", a.required}});
     }
-    auto& result = std::get<nlohmann::json>(answer);
-    impl->by_era(
-        r, out, [&] { out.result(std::move(result)); },
-        [&](const ModernRequest&) { impl->reply_modern(out, std::move(result)); });
+    return j;
   });
-  // MCP 2025-11-25, Resources, "Subscriptions": legacy sessions only (2026-07-28 has none).
-  for (const bool subscribe : {true, false}) {
-    const char* method = subscribe ? "resources/subscribe" : "resources/unsubscribe";
-    s.on_request(method, [impl, offered, subscribe, method](const Request& r, Responder out) {
-      if (!offered("resources", out, method)) return;
-      impl->by_era(
-          r, out, [&] { impl->subscription(r, out, subscribe); },
-          [&](const ModernRequest&) {
-            out.error({error_code::method_not_found,
-                       std::string("Method not found: ") + method + " (not in MCP 2026-07-28)", std::nullopt});
-          });
-    });
-  }
-  // MCP 2026-07-28, Basic, Patterns, "Subscriptions": modern only (legacy sessions have
-  // resources/subscribe and hear of list changes without asking).
-  s.on_request("subscriptions/listen", [impl](const Request& r, Responder out) {
-    impl->by_era(
-        r, out,
-        [&] {
-          out.error({error_code::method_not_found, "Method not found: subscriptions/listen (MCP 2026-07-28 only)",
-                     std::nullopt});
-        },
-        [&](const ModernRequest&) { impl->listens->open(r, out); });
-  });
-  for (const bool prompt : {true, false}) {
-    const char* method = prompt ? "prompts/get" : "resources/read";
-    s.on_request(method, [impl, offered, prompt, method](const Request& r, Responder out) {
-      if (!offered(prompt ? "prompts" : "resources", out, method)) return;
-      impl->by_era(
-          r, out, [&] { impl->call_json(r, out, nullptr, prompt); },
-          [&](const ModernRequest& m) { impl->call_json(r, out, &m, prompt); });
-    });
-  }
-  s.on_request("tools/call", [impl](const Request& r, Responder out) {
-    impl->by_era(
-        r, out, [&] { impl->call_tool(r, out, nullptr); },
-        [&](const ModernRequest& m) { impl->call_tool(r, out, &m); });
-  });
-  // MCP 2025-11-25, Logging: the least severe level the client wants; gone in 2026-07-28 (the
-  // level is per request there).
-  s.on_request("logging/setLevel", [impl](const Request& r, Responder out) {
-    impl->by_era(
-        r, out,
-        [&] {
-          const auto level =
-              r.params.is_object() ? parse_logging_level(r.params.value("level", nlohmann::json())) : std::nullopt;
-          if (!level) {
-            out.error({error_code::invalid_params,
-                       "Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, "
-                       "emergency",
-                       std::nullopt});
-            return;
-          }
-          impl->mcp.set_log_level(*level);
-          out.result(nlohmann::json::object());
-        },
-        [&](const ModernRequest&) {
-          out.error({error_code::method_not_found,
-                     "Method not found: logging/setLevel (not in MCP 2026-07-28: set _meta "
-                     "io.modelcontextprotocol/logLevel per request)",
-                     std::nullopt});
-        });
-  });
-  // The userInteraction dialect (user_interaction.hpp): a 2025-11-25-session feature. In the
-  // 2026-07-28 era, or with the dialect off, it is not a method of this server.
-  if (impl_->options.user_interaction.enabled) {
-    s.on_request("interaction/notify", [impl](const Request& r, Responder out) {
-      impl->by_era(
-          r, out, [&] { answer_interaction_notify(impl->mcp, r, out); },
-          [&](const ModernRequest&) {
-            out.error({error_code::method_not_found, "Method not found: interaction/notify (not in MCP 2026-07-28)",
-                       std::nullopt});
-          });
-    });
-  }
-  s.on_notification("notifications/initialized", [](const Notification&) {});
 }
 
-Server::~Server() {
-  close();
-  impl_->core->subscriptions().detach(impl_->subscriber);
-  impl_->session.wait_closed();
-  impl_->gate->close_and_wait();  // a shared pool may still hold jobs of ours
+std::optional<nlohmann::json> Server::list_resources(std::string_view cursor) const {
+  return list_page(resources_, "resources", cursor, [](const Resource& r) {
+    nlohmann::json j{{"uri", r.uri}, {"name", r.name}, {"description", r.description}};
+    if (r.mime_type) j["mimeType"] = *r.mime_type;
+    return j;
+  });
 }
 
-void Server::add_tool(Tool tool) { impl_->core->add_tool(std::move(tool)); }
-void Server::add_prompt(Prompt prompt) { impl_->core->add_prompt(std::move(prompt)); }
-void Server::add_resource(Resource resource) { impl_->core->add_resource(std::move(resource)); }
-void Server::add_resource_template(ResourceTemplate resource_template) {
-  impl_->core->add_resource_template(std::move(resource_template));
+std::optional<nlohmann::json> Server::list_resource_templates(std::string_view cursor) const {
+  return list_page(templates_, "resourceTemplates", cursor, [](const ResourceTemplate& t) {
+    nlohmann::json j{{"uriTemplate", t.uri_template}, {"name", t.name}, {"description", t.description}};
+    if (t.mime_type) j["mimeType"] = *t.mime_type;
+    if (t.title) j["title"] = *t.title;
+    return j;
+  });
 }
 
-ServerSession& Server::session() noexcept { return impl_->mcp; }
-const std::shared_ptr<ServerCore>& Server::core() const noexcept { return impl_->core; }
-void Server::start() { impl_->session.start(); }
-void Server::wait() { impl_->session.wait_closed(); }
-void Server::close() {
-  impl_->listens->close_all();  // graceful: each stream gets its empty result before the end
-  impl_->session.close();
+bool Server::offers(std::string_view capability) const {
+  if (capability == "tools" || capability == "logging") return true;
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  if (capability == "prompts") return !prompts_.empty();
+  if (capability == "resources") return !resources_.empty() || !templates_.empty();
+  if (capability == "completions") return completers_ > 0;
+  return false;
+}
+
+nlohmann::json Server::capabilities(bool /*2026-07-28*/) const {
+  // logging: RequestContext::log() (logging/setLevel in a 2025-11-25 session, logLevel per 2026-07-28 request).
+  // listChanged: add_* and remove_* announce changes at any time (subscriptions.hpp).
+  nlohmann::json caps{{"tools", {{"listChanged", true}}}, {"logging", nlohmann::json::object()}};
+  if (offers("prompts")) caps["prompts"] = {{"listChanged", true}};
+  // subscribe: resources/subscribe in 2025-11-25 sessions, resourceSubscriptions of
+  // subscriptions/listen in 2026-07-28 (notify_resource_updated).
+  if (offers("resources")) caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
+  if (offers("completions")) caps["completions"] = nlohmann::json::object();
+  return caps;
 }
 
 }  // namespace elicit

@@ -1,225 +1,583 @@
-#include "elicit/server_session.hpp"
+#include "elicit/server.hpp"
+
+#include <atomic>
+#include <condition_variable>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <variant>
+
+#include "completion_request.hpp"
+#include "elicit/typed_tool.hpp"
+#include "elicit/user_interaction.hpp"
+#include "listen_streams.hpp"
 
 namespace elicit {
 
-ClientCapabilities ClientCapabilities::from_json(const nlohmann::json& capabilities) {
-  ClientCapabilities c;
-  c.known = true;
-  if (!capabilities.is_object()) return c;
-  c.raw = capabilities;
-  // The draft's userInteraction (user-interaction-draft.md, "Capabilities"): a types array of
-  // strings listing at least one type; unknown types are kept in `raw` and otherwise ignored.
-  if (const auto ui = capabilities.find("userInteraction"); ui != capabilities.end() && ui->is_object()) {
-    if (const auto types = ui->find("types"); types != ui->end() && types->is_array()) {
-      bool strings = true;
-      for (const auto& t : *types) {
-        if (!t.is_string()) {
-          strings = false;
-        } else if (t == "ua") {
-          c.interaction_ua = true;
-        } else if (t == "prompt") {
-          c.interaction_prompt = true;
-        }
-      }
-      c.user_interaction = strings && !types->empty();
-      if (!strings) c.interaction_ua = c.interaction_prompt = false;
-    }
-    const auto progress = ui->find("progress");
-    c.interaction_progress = c.user_interaction && progress != ui->end() && *progress == true;
-  }
-  const auto e = capabilities.find("elicitation");
-  if (e == capabilities.end() || !e->is_object()) return c;
-  c.elicitation_declared = true;
-  if (e->empty()) {
-    c.elicitation_form = true;  // `elicitation: {}` is form mode only, for backwards compatibility
-  } else {
-    c.elicitation_form = e->contains("form");
-    c.elicitation_url = e->contains("url");
-  }
-  return c;
-}
-
-void ServerSession::set_client_capabilities(ClientCapabilities capabilities) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  capabilities_ = std::move(capabilities);
-}
-
-ClientCapabilities ServerSession::client_capabilities() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return capabilities_;
-}
-
-void ServerSession::set_user_interaction(UserInteractionOptions options) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  user_interaction_ = options;
-}
-
-UserInteractionOptions ServerSession::user_interaction() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return user_interaction_;
-}
-
-ElicitDialect ServerSession::dialect() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  // The issue's rule: a client declaring both gets standard elicitation.
-  return user_interaction_.enabled && capabilities_.user_interaction && !capabilities_.elicitation_declared
-             ? ElicitDialect::user_interaction
-             : ElicitDialect::elicitation;
-}
-
 namespace {
 
-constexpr std::size_t kWatchersPerInteraction = 8;
+// Keeps a server's jobs on a (possibly shared) pool from touching it once it is gone: jobs that start
+// after close() skip their handler, and the server waits for the running ones.
+struct JobGate {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool closed = false;
+  int running = 0;
 
-nlohmann::ordered_json progress_params(const nlohmann::json& token, double progress, std::optional<double> total,
-                                       const std::string& message) {
-  nlohmann::ordered_json p{{"progressToken", token}, {"progress", progress}};
-  if (total) p["total"] = *total;
-  if (!message.empty()) p["message"] = message;
-  return p;
+  bool enter() {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (closed) return false;
+    ++running;
+    return true;
+  }
+  void leave() {
+    std::lock_guard<std::mutex> lock(mutex);
+    --running;
+    cv.notify_all();
+  }
+  void close_and_wait() {
+    std::unique_lock<std::mutex> lock(mutex);
+    closed = true;
+    cv.wait(lock, [&] { return running == 0; });
+  }
+};
+
+// Runs a tool handler and maps what it throws: UrlElicitationRequired becomes a -32042 error,
+// anything else a tool error result (MCP reports tool failures in the result, not as JSON-RPC errors).
+template <class F>
+void run_guarded(RequestContext& call, const StatelessCall* stateless, F&& handler) {
+  try {
+    handler();
+  } catch (const InputRequired&) {
+    if (stateless) stateless->input_required();
+  } catch (const MissingClientCapability& e) {
+    call.reply_error(e.to_error());
+  } catch (const UrlElicitationRequired& e) {
+    // -32003 interaction_required in the userInteraction dialect, else -32042.
+    call.reply_error(stateless ? e.to_error() : url_elicitation_required_error(call.state(), e));
+  } catch (const std::exception& e) {
+    call.reply(ToolResult::error(e.what()));
+  } catch (...) {
+    call.reply(ToolResult::error("the tool failed"));
+  }
 }
 
 }  // namespace
 
-void ServerSession::end_locked(Interactions::iterator it, std::vector<Watcher>& answer) {
-  it->second.ended = true;
-  running_.erase(it->second.running);
-  for (auto& w : it->second.watchers) answer.push_back(std::move(w));
-  it->second.watchers.clear();
-  ended_interactions_.push_back(it->first);
-  if (ended_interactions_.size() > kEndedInteractions) {
-    interactions_.erase(ended_interactions_.front());
-    ended_interactions_.pop_front();
-  }
+namespace {
+
+void add_cache_hints(nlohmann::json& result, const CacheHints& hints) {
+  result["ttlMs"] = hints.ttl.count() < 0 ? 0 : hints.ttl.count();
+  result["cacheScope"] = hints.shared ? "public" : "private";
 }
 
-void ServerSession::add_interaction(std::string id) {
-  std::lock_guard<std::mutex> order(interaction_order_);
-  std::vector<Watcher> answer;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto [it, inserted] = interactions_.try_emplace(id);
-    if (!inserted) return;
-    it->second.running = running_.insert(running_.end(), std::move(id));
-    // A `ua` interaction the user never completes would stay forever; the oldest gives way.
-    while (running_.size() > kRunningInteractions) end_locked(interactions_.find(running_.front()), answer);
-  }
-  for (const auto& w : answer) w.responder.result(nlohmann::json::object());
+// The request's params._meta, or null.
+const nlohmann::json& meta_of_params(const nlohmann::json& params) {
+  static const nlohmann::json none;
+  if (!params.is_object()) return none;
+  const auto it = params.find("_meta");
+  return it == params.end() ? none : *it;
 }
 
-bool ServerSession::has_interaction(std::string_view id) const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return interactions_.count(std::string(id)) != 0;
+// MCP 2026-07-28, MRTR, "Server Requirements": the state answers nothing more than this.
+RpcError invalid_request_state() {
+  return {error_code::invalid_params, "Invalid or expired requestState", std::nullopt};
 }
 
-bool ServerSession::end_interaction(std::string_view id) {
-  std::lock_guard<std::mutex> order(interaction_order_);
-  std::vector<Watcher> answer;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = interactions_.find(std::string(id));
-    if (it == interactions_.end() || it->second.ended) return false;
-    end_locked(it, answer);
-  }
-  // Outside mutex_: answering writes to the transport.
-  for (const auto& w : answer) w.responder.result(nlohmann::json::object());
-  return true;
-}
+}  // namespace
 
-ServerSession::Watch ServerSession::watch_interaction(std::string_view id, const Responder& responder,
-                                                      const nlohmann::json& progress_token) {
-  std::lock_guard<std::mutex> order(interaction_order_);
-  bool ended = false;
-  double first = 0;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = interactions_.find(std::string(id));
-    if (it == interactions_.end()) return Watch::unknown;
-    ended = it->second.ended;
-    if (!ended) {
-      if (it->second.watchers.size() >= kWatchersPerInteraction) return Watch::unknown;
-      first = it->second.last;
-      it->second.watchers.push_back(Watcher{responder, progress_token, first});
+// --- Server -------------------------------------------------------------------------------------
+
+struct ServerSession::Impl {
+  Impl(Transport& t, std::shared_ptr<Server> c, ServerSessionOptions o)
+      : core(std::move(c)),
+        options(std::move(o)),
+        session(t, options.session),
+        pool(options.workers ? options.workers : std::make_shared<WorkerPool>(options.worker_threads)) {}
+
+  std::shared_ptr<Server> core;
+  ServerSessionOptions options;
+  jsonrpc::Connection session;
+  SessionState mcp{session};  // the MCP state of a 2025-11-25 session: client capabilities, URL-mode ids
+  std::shared_ptr<JobGate> gate = std::make_shared<JobGate>();
+  std::shared_ptr<WorkerPool> pool;
+  std::atomic<bool> initialized{false};
+  // This session as a listener (2025-11-25 only): its resources/subscribe URIs, and list changes once
+  // initialized. Detached by ~Server.
+  std::shared_ptr<Subscriptions::Subscriber> subscriber =
+      core->subscriptions().attach([rpc = &session](const char* method, nlohmann::ordered_json params) {
+        return rpc->notify(method, std::move(params));
+      });
+  // The subscriptions/listen streams of 2026-07-28 requests on this connection.
+  std::shared_ptr<detail::ListenStreams> listens = std::make_shared<detail::ListenStreams>(session, *core);
+
+  // Serves `r` in its era: a 2025-11-25 session once initialize was received; else 2026-07-28 when its
+  // _meta says so (or the error that refuses it); else 2025-11-25.
+  template <class SessionEra, class Stateless>
+  void by_era(const Request& r, const Responder& out, SessionEra&& session_era, Stateless&& stateless) {
+    if (initialized) {
+      session_era();
+      return;
+    }
+    auto era = read_request_era(r.params);
+    if (era.error) {
+      out.error(std::move(*era.error));
+    } else if (era.stateless) {
+      stateless(*era.stateless);
+    } else {
+      session_era();
     }
   }
-  // Outside mutex_: both write to the transport.
-  if (ended) {
-    responder.result(nlohmann::json::object());
-    return Watch::ended;
-  }
-  // A first notification, so the client knows the interaction is tracked and still running.
-  rpc_.notify("notifications/progress", progress_params(progress_token, first, std::nullopt, "waiting for the user"),
-              SendContext{responder.id(), false});
-  return Watch::watching;
-}
 
-std::size_t ServerSession::interaction_progress(std::string_view id, double progress, std::optional<double> total,
-                                                const std::string& message) {
-  std::lock_guard<std::mutex> order(interaction_order_);
-  std::vector<std::pair<RequestId, nlohmann::json>> targets;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    const auto it = interactions_.find(std::string(id));
-    if (it == interactions_.end() || it->second.ended) return 0;
-    for (auto& w : it->second.watchers) {
-      // The progress rule (MCP 2025-11-25, Utilities, Progress): each value exceeds the last.
-      if (progress <= w.last || w.responder.answered() || w.responder.cancelled()) continue;
-      w.last = progress;
-      targets.emplace_back(w.responder.id(), w.token);
+  void reply_stateless(const Responder& out, nlohmann::json result) const {
+    stamp_stateless_result(result, core->info_json());
+    out.result(std::move(result));
+  }
+
+  void initialize(const Request& r, const Responder& out) {
+    if (initialized.exchange(true)) {
+      // MCP 2025-11-25, Lifecycle: initialization happens once per session.
+      out.error({error_code::invalid_request, "Invalid Request: already initialized", std::nullopt});
+      return;
     }
-    if (progress > it->second.last) it->second.last = progress;
+    out.result(initialize_result(r));
+    // The capabilities said listChanged: from now on this session hears of every list change. (A
+    // change while the result is on its way is not announced, but the client cannot have listed
+    // yet: its next list, served after this handler returns, shows it.)
+    core->subscriptions().set_lists(subscriber, ListFilter{true, true, true});
   }
-  std::size_t sent = 0;
-  for (const auto& [request, token] : targets) {
-    if (rpc_.notify("notifications/progress", progress_params(token, progress, total, message),
-                    SendContext{request, false}))
-      ++sent;
+
+  nlohmann::json initialize_result(const Request& r) {
+    const auto& p = r.params.is_object() ? r.params : nlohmann::json::object();
+    mcp.set_client_capabilities(ClientCapabilities::from_json(p.value("capabilities", nlohmann::json::object())));
+    // Version negotiation: answer with the client's version when we speak it, else our newest.
+    std::string version = supported_protocol_versions().front();
+    if (const auto v = p.find("protocolVersion"); v != p.end() && v->is_string()) {
+      for (const auto& s : supported_protocol_versions()) {
+        if (s == *v) version = s;
+      }
+    }
+    nlohmann::json result{
+        {"protocolVersion", version}, {"capabilities", core->capabilities()}, {"serverInfo", core->info_json()}};
+    // The draft ("Progress Tracking") needs the server to declare progress support at
+    // initialization; it names no member, so this is `progress: {}`, and only for a client that
+    // speaks the dialect (others see exactly the capabilities they always did).
+    if (mcp.dialect() == ElicitDialect::user_interaction && options.user_interaction.progress)
+      result["capabilities"]["progress"] = nlohmann::json::object();
+    if (core->info().instructions) result["instructions"] = *core->info().instructions;
+    return result;
   }
-  return sent;
-}
 
-void ServerSession::add_url_elicitation(std::string elicitation_id) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (!url_elicitations_.emplace(elicitation_id, false).second) return;
-  url_order_.push_back(std::move(elicitation_id));
-  if (url_order_.size() > kUrlElicitationsKept) {
-    url_elicitations_.erase(url_order_.front());
-    url_order_.pop_front();
+  // MCP 2026-07-28, Server, "Discovery".
+  void discover(const Responder& out) const {
+    nlohmann::json result{{"supportedVersions", all_protocol_versions()}, {"capabilities", core->capabilities(true)}};
+    if (core->info().instructions) result["instructions"] = *core->info().instructions;
+    add_cache_hints(result, core->list_cache());
+    reply_stateless(out, std::move(result));
   }
+
+  void call_tool(const Request& r, Responder responder, const StatelessFields* stateless_request) {
+    const auto& p = r.params;
+    if (!p.is_object() || !p.contains("name") || !p["name"].is_string()) {
+      responder.error({error_code::invalid_params, "tools/call needs params.name", std::nullopt});
+      return;
+    }
+    const auto name = p["name"].get<std::string>();
+    const auto tool = core->find_tool(name);
+    if (!tool) {
+      responder.error({error_code::invalid_params, "Unknown tool: " + name, std::nullopt});
+      return;
+    }
+    auto arguments = p.value("arguments", nlohmann::json::object());
+    if (!arguments.is_object()) {
+      responder.error({error_code::invalid_params, "tools/call arguments must be an object", std::nullopt});
+      return;
+    }
+    std::shared_ptr<const StatelessCall> stateless;
+    if (stateless_request) {
+      if (auto e = check_input_responses(p)) {
+        responder.error(std::move(*e));
+        return;
+      }
+      stateless = stateless_call(p, RequestStateBinding{"tools/call", name, arguments, options.principal},
+                                 *stateless_request, responder);
+      if (!stateless) return;  // refused
+    }
+    auto call = std::make_shared<RequestContext>(mcp, r.id, std::move(arguments), responder,
+                                                 options.default_elicitation_timeout, stateless, meta_of_params(p));
+    // Invalid arguments are a tool execution error the model can correct (MCP Tools, "Error
+    // Handling"); the handler does not run.
+    if (auto violations = core->check_arguments(name, call->arguments()); !violations.empty()) {
+      ValidationResult errors;
+      for (auto& v : violations)
+        errors.add(std::move(v.instance_pointer), std::move(v.schema_pointer), std::move(v.message));
+      call->reply(ToolResult::error(detail::invalid_arguments_text(name, errors)));
+      return;
+    }
+    if (tool->async_handler) {
+      run_guarded(*call, stateless.get(), [&] { tool->async_handler(call); });
+      return;
+    }
+    const bool posted = pool->post([gate = gate, handler = tool->handler, call, stateless] {
+      if (!gate->enter()) return;  // the server is gone or going
+      if (!call->cancelled()) {
+        run_guarded(*call, stateless.get(), [&] {
+          auto result = handler(*call);
+          // A handler that swallowed InputRequired still has questions open: they win.
+          if (stateless && stateless->round->input_required()) {
+            stateless->input_required();
+          } else {
+            call->reply(result);
+          }
+        });
+      }
+      gate->leave();
+    });
+    if (!posted) call->reply(ToolResult::error("the server is shutting down"));
+  }
+
+  // prompts/get and resources/read: a blocking handler returning the result, which may elicit.
+  void call_json(const Request& r, Responder responder, const StatelessFields* stateless_request, bool prompt) {
+    const auto& p = r.params;
+    const char* member = prompt ? "name" : "uri";
+    if (!p.is_object() || !p.contains(member) || !p[member].is_string()) {
+      responder.error({error_code::invalid_params,
+                       std::string(prompt ? "prompts/get" : "resources/read") + " needs params." + member,
+                       std::nullopt});
+      return;
+    }
+    const auto name = p[member].get<std::string>();
+    std::function<nlohmann::json(RequestContext&)> handler;
+    AsyncJsonHandler async_handler;
+    std::map<std::string, std::string> variables;
+    bool from_template = false;
+    if (prompt) {
+      if (const auto found = core->find_prompt(name)) {
+        handler = found->handler;
+        async_handler = found->async_handler;
+      }
+    } else if (const auto found = core->find_resource(name)) {
+      handler = found->handler;
+      async_handler = found->async_handler;
+    } else if (const auto t = core->match_resource_template(name, variables)) {
+      handler = t->handler;
+      async_handler = t->async_handler;
+      from_template = true;
+    }
+    if (!handler && !async_handler) {
+      // MCP 2026-07-28 answers an unknown resource with -32602 (Invalid Params), as for prompts.
+      responder.error({error_code::invalid_params, (prompt ? "Unknown prompt: " : "Resource not found: ") + name,
+                       nlohmann::json{{member, name}}});
+      return;
+    }
+    auto arguments = prompt ? p.value("arguments", nlohmann::json::object()) : nlohmann::json{{"uri", name}};
+    if (from_template) arguments["variables"] = variables;
+    if (!arguments.is_object()) {
+      responder.error({error_code::invalid_params, "prompts/get arguments must be an object", std::nullopt});
+      return;
+    }
+    std::shared_ptr<const StatelessCall> stateless;
+    if (stateless_request) {
+      if (auto e = check_input_responses(p)) {
+        responder.error(std::move(*e));
+        return;
+      }
+      stateless = stateless_call(p,
+                                 RequestStateBinding{prompt ? "prompts/get" : "resources/read", name,
+                                                     prompt ? arguments : nlohmann::json(), options.principal},
+                                 *stateless_request, responder, prompt ? nlohmann::json() : resource_result_members());
+      if (!stateless) return;
+    }
+    auto call = std::make_shared<RequestContext>(mcp, r.id, std::move(arguments), responder,
+                                                 options.default_elicitation_timeout, stateless, meta_of_params(p));
+    if (async_handler) {
+      run_guarded(*call, stateless.get(), [&] { async_handler(call); });
+      return;
+    }
+    const bool posted = pool->post([gate = gate, handler, call, stateless] {
+      if (!gate->enter()) return;
+      if (!call->cancelled()) {
+        run_guarded(*call, stateless.get(), [&] {
+          auto result = handler(*call);
+          if (stateless && stateless->round->input_required()) {
+            stateless->input_required();
+          } else {
+            call->reply_json(std::move(result));
+          }
+        });
+      }
+      gate->leave();
+    });
+    if (!posted) call->reply_error({error_code::internal_error, "the server is shutting down", std::nullopt});
+  }
+
+  void subscription(const Request& r, const Responder& out, bool subscribe) {
+    const auto uri = r.params.is_object() ? r.params.value("uri", nlohmann::json()) : nlohmann::json();
+    if (!uri.is_string()) {
+      out.error({error_code::invalid_params, "resources/(un)subscribe needs params.uri", std::nullopt});
+      return;
+    }
+    const auto& u = uri.get_ref<const std::string&>();
+    auto& subs = core->subscriptions();
+    if (!subscribe) {
+      subs.unsubscribe(subscriber, u);  // unsubscribing from what is not subscribed changes nothing
+      out.result(nlohmann::json::object());
+      return;
+    }
+    std::map<std::string, std::string> unused;
+    if (!core->find_resource(u) && !core->match_resource_template(u, unused)) {
+      out.error({error_code::invalid_params, "Resource not found: " + u, nlohmann::json{{"uri", u}}});
+      return;
+    }
+    if (!subs.subscribe(subscriber, u)) {
+      out.error(
+          {error_code::invalid_params,
+           "Too many subscriptions: at most " + std::to_string(Subscriptions::max_uris_per_subscriber) + " per session",
+           std::nullopt});
+      return;
+    }
+    out.result(nlohmann::json::object());
+  }
+
+  // The run context of a 2026-07-28 request: its InputRound (from the opened requestState and
+  // inputResponses) and how to answer an InputRequiredResult. Null after answering -32602 for a
+  // requestState that does not open.
+  // 2026-07-28: a complete resources/read result carries caching hints.
+  nlohmann::json resource_result_members() const {
+    nlohmann::json members = nlohmann::json::object();
+    add_cache_hints(members, core->list_cache());
+    return members;
+  }
+
+  std::shared_ptr<const StatelessCall> stateless_call(const nlohmann::json& params, RequestStateBinding binding,
+                                                      const StatelessFields& request, const Responder& responder,
+                                                      nlohmann::json result_members = nullptr) {
+    nlohmann::json carried;
+    if (const auto s = params.find("requestState"); s != params.end()) {
+      auto opened = core->sealer().open(s->get_ref<const std::string&>(), binding);
+      if (!opened) {
+        responder.error(invalid_request_state());
+        return nullptr;
+      }
+      carried = std::move(*opened);
+    }
+    auto m = std::make_shared<StatelessCall>();
+    m->round = std::make_shared<InputRound>(carried, params.value("inputResponses", nlohmann::json()));
+    m->capabilities = request.capabilities;
+    m->log_level = request.log_level;
+    m->server_info = core->info_json();
+    m->result_members = std::move(result_members);
+    std::weak_ptr<InputRound> weak_round = m->round;
+    m->input_required = [core = core, responder, weak_round, binding = std::move(binding), log = &session] {
+      const auto round = weak_round.lock();
+      if (!round) return;
+      nlohmann::ordered_json result{{"resultType", "input_required"}, {"inputRequests", round->input_requests()}};
+      try {
+        result["requestState"] = core->sealer().seal(round->state(), binding);
+      } catch (const std::exception& e) {
+        log->log(std::string("cannot seal requestState: ") + e.what());
+        auto error = ToolResult::error("the answers gathered so far are too large to carry").to_json();
+        stamp_stateless_result(error, core->info_json());
+        responder.result(std::move(error));
+        return;
+      }
+      result["_meta"] = {{std::string(meta_key::server_info), core->info_json()}};
+      responder.result_ordered(std::move(result));
+    };
+    return m;
+  }
+};
+
+ServerSession::ServerSession(Transport& transport, ServerInfo info, ServerSessionOptions options) {
+  auto core = std::make_shared<Server>(std::move(info), options.request_state);
+  init(transport, std::move(core), std::move(options));
 }
 
-bool ServerSession::mark_url_elicitation_complete(std::string_view elicitation_id) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  const auto it = url_elicitations_.find(std::string(elicitation_id));
-  if (it == url_elicitations_.end() || it->second) return false;
-  it->second = true;
-  return true;
+ServerSession::ServerSession(Transport& transport, std::shared_ptr<Server> core, ServerSessionOptions options) {
+  init(transport, std::move(core), std::move(options));
 }
 
-void ServerSession::set_log_level(LoggingLevel level) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  log_level_ = level;
+void ServerSession::init(Transport& transport, std::shared_ptr<Server> core, ServerSessionOptions options) {
+  if (!core) throw std::invalid_argument("Server needs a ServerCore");
+  impl_ = std::make_unique<Impl>(transport, std::move(core), std::move(options));
+  impl_->mcp.set_log_rate(impl_->options.log_rate);
+  impl_->mcp.set_user_interaction(impl_->options.user_interaction);
+  auto* impl = impl_.get();
+  auto& s = impl_->session;
+  s.on_request("initialize", [impl](const Request& r, Responder out) { impl->initialize(r, out); });
+  s.on_request("ping", [impl](const Request& r, Responder out) {
+    impl->by_era(
+        r, out, [&] { out.result(nlohmann::json::object()); },
+        [&](const StatelessFields&) { impl->reply_stateless(out, nlohmann::json::object()); });
+  });
+  s.on_request("server/discover", [impl](const Request& r, Responder out) {
+    // 2026-07-28 only; a 2025-11-25 session knows no such method.
+    impl->by_era(
+        r, out,
+        [&] {
+          out.error({error_code::method_not_found, "Method not found: server/discover", std::nullopt});
+        },
+        [&](const StatelessFields&) { impl->discover(out); });
+  });
+  // A list: the same in both eras; 2026-07-28 results carry caching hints.
+  // A feature the server does not offer (no prompt, no resource added) is not a method of it:
+  // -32601, as its capabilities say (2026-07-28 discover checks the two agree).
+  const auto offered = [impl](const char* capability, const Responder& out, const char* method) {
+    if (impl->core->offers(capability)) return true;
+    out.error({error_code::method_not_found, std::string("Method not found: ") + method, std::nullopt});
+    return false;
+  };
+  // A list: the same in both eras, one page of it (MCP, Server, Utilities, "Pagination"); 2026-07-28
+  // results carry caching hints.
+  using List = std::optional<nlohmann::json> (Server::*)(std::string_view) const;
+  const auto on_list = [&s, impl, offered](const char* method, const char* capability, List list) {
+    s.on_request(method, [impl, offered, method, capability, list](const Request& r, Responder out) {
+      const auto serve = [&](bool stateless) {
+        if (!offered(capability, out, method)) return;
+        std::string_view cursor;
+        bool given = false;
+        if (const auto c = r.params.is_object() ? r.params.find("cursor") : r.params.end();
+            r.params.is_object() && c != r.params.end() && !c->is_null()) {
+          if (!c->is_string()) {
+            out.error({error_code::invalid_params, "Invalid params: cursor must be a string", std::nullopt});
+            return;
+          }
+          cursor = c->get_ref<const std::string&>();
+          given = true;
+        }
+        // "" is a cursor too, one this server never makes: not the first page.
+        auto result = given && cursor.empty() ? std::nullopt : (impl->core.get()->*list)(cursor);
+        if (!result) {
+          out.error({error_code::invalid_params, "Invalid params: unknown cursor", std::nullopt});
+          return;
+        }
+        if (!stateless) {
+          out.result(std::move(*result));
+          return;
+        }
+        add_cache_hints(*result, impl->core->list_cache());
+        impl->reply_stateless(out, std::move(*result));
+      };
+      impl->by_era(
+          r, out, [&] { serve(false); }, [&](const StatelessFields&) { serve(true); });
+    });
+  };
+  on_list("tools/list", "tools", &Server::list_tools);
+  on_list("prompts/list", "prompts", &Server::list_prompts);
+  on_list("resources/list", "resources", &Server::list_resources);
+  on_list("resources/templates/list", "resources", &Server::list_resource_templates);
+  s.on_request("completion/complete", [impl, offered](const Request& r, Responder out) {
+    if (!offered("completions", out, "completion/complete")) return;
+    auto answer = answer_completion(*impl->core, r.params,
+                                    [impl](std::string_view line) { impl->session.log(std::string(line)); });
+    if (auto* error = std::get_if<RpcError>(&answer)) {
+      out.error(std::move(*error));
+      return;
+    }
+    auto& result = std::get<nlohmann::json>(answer);
+    impl->by_era(
+        r, out, [&] { out.result(std::move(result)); },
+        [&](const StatelessFields&) { impl->reply_stateless(out, std::move(result)); });
+  });
+  // MCP 2025-11-25, Resources, "Subscriptions": 2025-11-25 sessions only (2026-07-28 has none).
+  for (const bool subscribe : {true, false}) {
+    const char* method = subscribe ? "resources/subscribe" : "resources/unsubscribe";
+    s.on_request(method, [impl, offered, subscribe, method](const Request& r, Responder out) {
+      if (!offered("resources", out, method)) return;
+      impl->by_era(
+          r, out, [&] { impl->subscription(r, out, subscribe); },
+          [&](const StatelessFields&) {
+            out.error({error_code::method_not_found,
+                       std::string("Method not found: ") + method + " (not in MCP 2026-07-28)", std::nullopt});
+          });
+    });
+  }
+  // MCP 2026-07-28, Basic, Patterns, "Subscriptions": 2026-07-28 only (2025-11-25 sessions have
+  // resources/subscribe and hear of list changes without asking).
+  s.on_request("subscriptions/listen", [impl](const Request& r, Responder out) {
+    impl->by_era(
+        r, out,
+        [&] {
+          out.error({error_code::method_not_found, "Method not found: subscriptions/listen (MCP 2026-07-28 only)",
+                     std::nullopt});
+        },
+        [&](const StatelessFields&) { impl->listens->open(r, out); });
+  });
+  for (const bool prompt : {true, false}) {
+    const char* method = prompt ? "prompts/get" : "resources/read";
+    s.on_request(method, [impl, offered, prompt, method](const Request& r, Responder out) {
+      if (!offered(prompt ? "prompts" : "resources", out, method)) return;
+      impl->by_era(
+          r, out, [&] { impl->call_json(r, out, nullptr, prompt); },
+          [&](const StatelessFields& m) { impl->call_json(r, out, &m, prompt); });
+    });
+  }
+  s.on_request("tools/call", [impl](const Request& r, Responder out) {
+    impl->by_era(
+        r, out, [&] { impl->call_tool(r, out, nullptr); },
+        [&](const StatelessFields& m) { impl->call_tool(r, out, &m); });
+  });
+  // MCP 2025-11-25, Logging: the least severe level the client wants; gone in 2026-07-28 (the
+  // level is per request there).
+  s.on_request("logging/setLevel", [impl](const Request& r, Responder out) {
+    impl->by_era(
+        r, out,
+        [&] {
+          const auto level =
+              r.params.is_object() ? parse_logging_level(r.params.value("level", nlohmann::json())) : std::nullopt;
+          if (!level) {
+            out.error({error_code::invalid_params,
+                       "Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, "
+                       "emergency",
+                       std::nullopt});
+            return;
+          }
+          impl->mcp.set_log_level(*level);
+          out.result(nlohmann::json::object());
+        },
+        [&](const StatelessFields&) {
+          out.error({error_code::method_not_found,
+                     "Method not found: logging/setLevel (not in MCP 2026-07-28: set _meta "
+                     "io.modelcontextprotocol/logLevel per request)",
+                     std::nullopt});
+        });
+  });
+  // The userInteraction dialect (user_interaction.hpp): a 2025-11-25-session feature. In the
+  // 2026-07-28 era, or with the dialect off, it is not a method of this server.
+  if (impl_->options.user_interaction.enabled) {
+    s.on_request("interaction/notify", [impl](const Request& r, Responder out) {
+      impl->by_era(
+          r, out, [&] { answer_interaction_notify(impl->mcp, r, out); },
+          [&](const StatelessFields&) {
+            out.error({error_code::method_not_found, "Method not found: interaction/notify (not in MCP 2026-07-28)",
+                       std::nullopt});
+          });
+    });
+  }
+  s.on_notification("notifications/initialized", [](const Notification&) {});
 }
 
-std::optional<LoggingLevel> ServerSession::log_level() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return log_level_;
+ServerSession::~ServerSession() {
+  close();
+  impl_->core->subscriptions().detach(impl_->subscriber);
+  impl_->session.wait_closed();
+  impl_->gate->close_and_wait();  // a shared pool may still hold jobs of ours
 }
 
-void ServerSession::set_log_rate(std::optional<LogRateLimit> limit) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  log_rate_.reset();
-  if (limit) log_rate_.emplace(*limit);
+void ServerSession::add_tool(Tool tool) { impl_->core->add_tool(std::move(tool)); }
+void ServerSession::add_prompt(Prompt prompt) { impl_->core->add_prompt(std::move(prompt)); }
+void ServerSession::add_resource(Resource resource) { impl_->core->add_resource(std::move(resource)); }
+void ServerSession::add_resource_template(ResourceTemplate resource_template) {
+  impl_->core->add_resource_template(std::move(resource_template));
 }
 
-bool ServerSession::admit_log(std::chrono::steady_clock::time_point now) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return !log_rate_ || log_rate_->take(now);
-}
-
-std::uint64_t ServerSession::logs_dropped() const {
-  std::lock_guard<std::mutex> lock(mutex_);
-  return log_rate_ ? log_rate_->dropped() : 0;
+SessionState& ServerSession::state() noexcept { return impl_->mcp; }
+const std::shared_ptr<Server>& ServerSession::server() const noexcept { return impl_->core; }
+void ServerSession::start() { impl_->session.start(); }
+void ServerSession::wait() { impl_->session.wait_closed(); }
+void ServerSession::close() {
+  impl_->listens->close_all();  // graceful: each stream gets its empty result before the end
+  impl_->session.close();
 }
 
 }  // namespace elicit

@@ -1,4 +1,4 @@
-// Subscriptions: resource-update and list-changed listeners of a ServerCore (subscriptions.hpp).
+// Subscriptions: resource-update and list-changed listeners of a Server (subscriptions.hpp).
 #include "elicit/subscriptions.hpp"
 
 #include <algorithm>

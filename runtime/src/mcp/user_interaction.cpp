@@ -1,5 +1,5 @@
 // The userInteraction dialect (user_interaction.hpp; user-interaction-draft.md): interaction/create
-// for the form and URL paths, -32003, interaction/notify. The MCP layer only: the JSON-RPC Session
+// for the form and URL paths, -32003, interaction/notify. The MCP layer only: the JSON-RPC jsonrpc::Connection
 // carries the messages and knows nothing of them.
 #include "elicit/user_interaction.hpp"
 
@@ -15,7 +15,7 @@ namespace {
 void close_params(std::string& params, const ElicitOptions& options) {
   if (options.meta.is_object() && !options.meta.empty()) {
     params += ",\"_meta\":";
-    detail::append_dump(params, options.meta);
+    jsonrpc::detail::append_dump(params, options.meta);
   }
   params += '}';
 }
@@ -23,13 +23,13 @@ void close_params(std::string& params, const ElicitOptions& options) {
 // The draft's TextContent: {"type": "text", "text": ...}.
 void append_text_content(std::string& out, std::string_view text) {
   out += "{\"type\":\"text\",\"text\":";
-  detail::append_json_string(out, text);
+  jsonrpc::detail::append_json_string(out, text);
   out += '}';
 }
 
 // The interaction ends with its interaction/create, whatever the outcome, except a `ua` one the
 // client accepted: that runs on out of band until complete_url_elicitation().
-ResponseHandler ending(ServerSession& session, std::string id, bool prompt, ResponseHandler on_outcome) {
+ResponseHandler ending(SessionState& session, std::string id, bool prompt, ResponseHandler on_outcome) {
   return [&session, id = std::move(id), prompt, on_outcome = std::move(on_outcome)](RequestOutcome o) {
     auto translated = translate_interaction_outcome(std::move(o), prompt);
     const bool accepted_ua = !prompt && translated.result && translated.result->is_object() &&
@@ -50,7 +50,7 @@ std::optional<std::string> text_of(const nlohmann::ordered_json& v) {
 
 }  // namespace
 
-detail::FormRoute detail::form_route(const ServerSession& session) {
+detail::FormRoute detail::form_route(const SessionState& session) {
   const auto caps = session.client_capabilities();
   if (session.dialect() == ElicitDialect::user_interaction)
     return caps.interaction_prompt ? FormRoute::interaction : FormRoute::none;
@@ -83,7 +83,7 @@ RequestOutcome translate_interaction_outcome(RequestOutcome outcome, bool prompt
   return outcome;
 }
 
-std::optional<RequestId> detail::send_interaction_prompt(ServerSession& session, std::string_view message,
+std::optional<RequestId> detail::send_interaction_prompt(SessionState& session, std::string_view message,
                                                          std::string_view schema_json, ResponseHandler on_outcome,
                                                          const ElicitOptions& options) {
   // 128 bits from the CSPRNG, as elicitationIds: unique across the server's concurrent interactions.
@@ -91,7 +91,7 @@ std::optional<RequestId> detail::send_interaction_prompt(ServerSession& session,
   std::string params;
   params.reserve(200 + message.size() + schema_json.size());
   params += "{\"id\":";
-  append_json_string(params, id);
+  jsonrpc::detail::append_json_string(params, id);
   params += ",\"type\":\"prompt\",\"interaction\":{\"message\":";
   append_text_content(params, message);
   params += ",\"schema\":";
@@ -105,12 +105,12 @@ std::optional<RequestId> detail::send_interaction_prompt(ServerSession& session,
   return sent;
 }
 
-std::optional<RequestId> detail::send_interaction_ua(ServerSession& session, const UrlElicitation& e,
+std::optional<RequestId> detail::send_interaction_ua(SessionState& session, const UrlElicitation& e,
                                                      ResponseHandler on_outcome, const ElicitOptions& options) {
   std::string params = "{\"id\":";
-  append_json_string(params, e.elicitation_id);
+  jsonrpc::detail::append_json_string(params, e.elicitation_id);
   params += ",\"type\":\"ua\",\"interaction\":{\"url\":";
-  append_json_string(params, e.url);
+  jsonrpc::detail::append_json_string(params, e.url);
   if (!e.message.empty()) {
     params += ",\"message\":";
     append_text_content(params, e.message);
@@ -148,7 +148,7 @@ std::string detail::elicitation_params_problem(const nlohmann::ordered_json& par
   return "";
 }
 
-std::optional<RequestId> detail::send_elicitation_as_interaction(ServerSession& session,
+std::optional<RequestId> detail::send_elicitation_as_interaction(SessionState& session,
                                                                  const nlohmann::ordered_json& params,
                                                                  ResponseHandler on_outcome, ElicitOptions options) {
   if (const auto meta = params.find("_meta"); meta != params.end() && meta->is_object()) options.meta = *meta;
@@ -172,19 +172,19 @@ RpcError interaction_required_error(const UrlElicitation& e) {
   return RpcError{error_code::interaction_required, "interaction_required", std::move(data)};
 }
 
-RpcError url_elicitation_required_error(ServerSession& session, const UrlElicitationRequired& e) {
+RpcError url_elicitation_required_error(SessionState& session, const UrlElicitationRequired& e) {
   if (session.dialect() != ElicitDialect::user_interaction || e.elicitations().empty()) return e.to_error();
   const auto& first = e.elicitations().front();
   session.add_interaction(first.elicitation_id);
   return interaction_required_error(first);
 }
 
-std::size_t interaction_progress(ServerSession& session, std::string_view interaction_id, double progress,
+std::size_t interaction_progress(SessionState& session, std::string_view interaction_id, double progress,
                                  std::optional<double> total, const std::string& message) {
   return session.interaction_progress(interaction_id, progress, total, message);
 }
 
-void answer_interaction_notify(ServerSession& session, const Request& request, const Responder& responder) {
+void answer_interaction_notify(SessionState& session, const Request& request, const Responder& responder) {
   // The draft: without progress support the server MUST NOT respond; nor for an id that is not an
   // interaction it created for this client and session. Silence, not an error, in every such case.
   if (!session.user_interaction().progress || session.dialect() != ElicitDialect::user_interaction) {
@@ -214,7 +214,7 @@ void answer_interaction_notify(ServerSession& session, const Request& request, c
                      std::nullopt});
     return;
   }
-  if (session.watch_interaction(name, responder, token) == ServerSession::Watch::unknown) responder.abandon();
+  if (session.watch_interaction(name, responder, token) == SessionState::Watch::unknown) responder.abandon();
 }
 
 std::optional<Interaction> parse_interaction(const nlohmann::ordered_json& params, std::string* why) {

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <elicit/form.hpp>
+#include <elicit/content/form.hpp>
 
 namespace golden {
 /// Message: Delete the repository octocat/hello-world? This cannot be undone.

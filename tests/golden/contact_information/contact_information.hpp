@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <elicit/form.hpp>
+#include <elicit/content/form.hpp>
 
 namespace golden {
 /// Message: Please provide your contact information

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include <elicit/form.hpp>
+#include <elicit/content/form.hpp>
 
 namespace golden {
 /// Message: Choose options (SEP-1330: the five enum schema variants)

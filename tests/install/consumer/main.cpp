@@ -4,7 +4,7 @@
 #include <elicit/request_state.hpp>
 #include <nlohmann/json.hpp>
 #ifdef CONSUMER_HAVE_REDIS
-#include <elicit/redis_completion_store.hpp>
+#include <elicit/redis/completion_store.hpp>
 #endif
 
 #include "IDCard.hpp"          // IDCard.json

@@ -1,0 +1,238 @@
+// `elicitgen client` (client_command.hpp).
+#include "client_command.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <deque>
+#include <fstream>
+#include <iostream>
+#include <mutex>
+
+#include <elicit/client.hpp>
+#include <elicit/content/form_defaults.hpp>
+#ifdef ELICITGEN_HAS_HTTP
+#include <elicit/http/client_transport.hpp>
+#endif
+
+#include "terminal_form.hpp"
+
+namespace elicitgen {
+namespace {
+
+constexpr int kToolError = 1;
+constexpr int kFailed = 2;
+
+// The answers of --answers, handed out in order to the elicitations as they come.
+class AnswerQueue {
+ public:
+  // Reads FILE; false (after saying where and why on stderr) when a line is not an ElicitResult.
+  bool load(const std::string& path) {
+    std::ifstream in(path);
+    if (!in) {
+      std::cerr << path << ": error: cannot read the answers file\n";
+      return false;
+    }
+    std::string line;
+    for (int n = 1; std::getline(in, line); ++n) {
+      if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
+      const auto j = nlohmann::json::parse(line, nullptr, false);
+      const auto where = path + ":" + std::to_string(n) + ": error: ";
+      if (j.is_discarded() || !j.is_object()) {
+        std::cerr << where
+                  << "each line must be one ElicitResult object, e.g. {\"action\":\"accept\",\"content\":{...}}\n";
+        return false;
+      }
+      const auto action = j.value("action", std::string());
+      elicit::Answer a;
+      if (action == "accept") {
+        a = elicit::Answer::accept(j.value("content", nlohmann::json::object()));
+        if (!a.content.is_object()) {
+          std::cerr << where << "/content must be an object\n";
+          return false;
+        }
+      } else if (action == "decline") {
+        a = elicit::Answer::decline();
+      } else if (action == "cancel") {
+        a = elicit::Answer::cancel();
+      } else {
+        std::cerr << where << "/action must be \"accept\", \"decline\" or \"cancel\"\n";
+        return false;
+      }
+      answers_.push_back(std::move(a));
+    }
+    return true;
+  }
+
+  // The next answer; cancel once they are used up.
+  elicit::Answer next() {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (answers_.empty()) {
+      std::cerr << "elicitgen client: no answer left in the answers file: cancel\n";
+      return elicit::Answer::cancel();
+    }
+    auto a = std::move(answers_.front());
+    answers_.pop_front();
+    return a;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::deque<elicit::Answer> answers_;
+};
+
+// Accepts a form with its defaults; a URL request is declined (consent needs a person).
+elicit::Answer with_defaults(const elicit::ElicitationRequest& r) {
+  if (r.url_mode) return elicit::Answer::decline();
+  if (!r.form) {
+    std::cerr << "elicitgen client: the form is outside the spec's subset (" +
+                     (r.schema_problems.empty() ? std::string("?")
+                                                : r.schema_problems[0].pointer + ": " + r.schema_problems[0].message) +
+                     "): cancel\n";
+    return elicit::Answer::cancel();
+  }
+  return elicit::Answer::accept(elicit::form_defaults(*r.form));
+}
+
+}  // namespace
+
+std::optional<std::vector<std::string>> split_command(const std::string& line, std::string& error) {
+  std::vector<std::string> words;
+  std::string word;
+  bool in_word = false;
+  for (std::size_t i = 0; i < line.size(); ++i) {
+    const char c = line[i];
+    if (c == ' ' || c == '\t' || c == '\n') {
+      if (in_word) words.push_back(std::move(word));
+      word.clear();
+      in_word = false;
+      continue;
+    }
+    in_word = true;
+    if (c == '\'') {
+      const auto end = line.find('\'', i + 1);
+      if (end == std::string::npos) {
+        error = "unterminated ' at offset " + std::to_string(i);
+        return std::nullopt;
+      }
+      word += line.substr(i + 1, end - i - 1);
+      i = end;
+    } else if (c == '"') {
+      std::size_t j = i + 1;
+      for (; j < line.size() && line[j] != '"'; ++j) {
+        if (line[j] == '\\' && j + 1 < line.size() && (line[j + 1] == '"' || line[j + 1] == '\\')) ++j;
+        word += line[j];
+      }
+      if (j >= line.size()) {
+        error = "unterminated \" at offset " + std::to_string(i);
+        return std::nullopt;
+      }
+      i = j;
+    } else if (c == '\\') {
+      if (i + 1 >= line.size()) {
+        error = "trailing backslash";
+        return std::nullopt;
+      }
+      word += line[++i];
+    } else {
+      word += c;
+    }
+  }
+  if (in_word) words.push_back(std::move(word));
+  return words;
+}
+
+int run_client(const ClientCommand& command) {
+  std::string error;
+  std::optional<std::vector<std::string>> argv;
+  if (command.url.empty() && command.stdio_command.empty()) {
+    std::cerr << "elicitgen client: say which server: --stdio \"CMD ARGS\" or --url URL\n";
+    return kFailed;
+  }
+  if (command.url.empty()) {
+    argv = split_command(command.stdio_command, error);
+    if (!argv || argv->empty()) {
+      std::cerr << "elicitgen client: --stdio: " << (argv ? "no command" : error) << "\n";
+      return kFailed;
+    }
+  }
+  const auto arguments = nlohmann::json::parse(command.arguments_json, nullptr, false);
+  if (arguments.is_discarded() || !arguments.is_object()) {
+    std::cerr << "elicitgen client: ARGUMENTS_JSON must be a JSON object\n";
+    return kFailed;
+  }
+  AnswerQueue queue;
+  // Neither --answers nor --defaults: a person answers on the terminal (stdin), prompts on stderr.
+  const bool interactive = command.answers_file.empty() && !command.defaults;
+  if (!command.answers_file.empty()) {
+    if (!queue.load(command.answers_file)) return kFailed;
+  } else if (interactive && !isatty(0)) {
+    std::cerr << "elicitgen client: stdin is not a terminal, so nobody can fill in the server's forms: answer "
+                 "with --answers FILE or --defaults, or run it in a terminal\n";
+    return kFailed;
+  }
+  if (command.user_interaction && command.protocol == "2026-07-28") {
+    std::cerr << "elicitgen client: --user-interaction is a 2025-11-25-session dialect: add --protocol 2025-11-25\n";
+    return kFailed;
+  }
+  elicit::ClientOptions options;
+  options.protocol_version = command.protocol;
+  options.client_info = {{"name", "elicitgen-client"}, {"version", "1"}};
+  // URL requests reach the answers file too (accept there means the user consented out of band),
+  // and the person at the terminal, who is asked for consent; --defaults cannot consent.
+  options.url_elicitation = !command.defaults;
+  options.user_interaction = command.user_interaction;
+  options.session.log = [](std::string_view line) { std::cerr << "elicitgen client: " << line << "\n"; };
+  const bool from_file = !command.answers_file.empty();
+  // The prompts go to stderr, so stdout carries only the tool result; highlighting only on a
+  // terminal that shows it (NO_COLOR: https://no-color.org).
+  const char* term = std::getenv("TERM");
+  const bool ansi = isatty(2) && std::getenv("NO_COLOR") == nullptr && term && std::string(term) != "dumb";
+  // Declared before the client, so they outlive the handler's worker threads, which the client's
+  // destructor ends.
+  TerminalForm terminal(std::cin, std::cerr, ansi);
+  // 2025-11-25 answers elicitations on two worker threads: one dialogue on the terminal at a time.
+  std::mutex terminal_mutex;
+  try {
+    std::unique_ptr<elicit::Client> client;
+    if (argv) {
+      client = elicit::Client::spawn(*argv, options);
+    } else {
+#ifdef ELICITGEN_HAS_HTTP
+      elicit::http::HttpClientOptions http;
+      http.url = command.url;
+      http.protocol_version = command.protocol;
+      client = std::make_unique<elicit::Client>(std::make_unique<elicit::http::HttpClientTransport>(http), options);
+#else
+      std::cerr << "elicitgen client: --url: this elicitgen was built without Streamable HTTP (Boost)\n";
+      return kFailed;
+#endif
+    }
+    client->on_elicitation([&, from_file, interactive](const elicit::ElicitationRequest& r) {
+      elicit::Answer answer;
+      if (interactive) {
+        std::lock_guard<std::mutex> lock(terminal_mutex);
+        answer = terminal.ask(r);
+      } else {
+        answer = from_file ? queue.next() : with_defaults(r);
+      }
+      // The server's text may hold escape sequences: shown escaped (terminal_form.hpp).
+      std::cerr << "elicitgen client: " << (r.url_mode ? "URL " + terminal_safe(r.url) + ": " : std::string("form: "))
+                << terminal_safe(r.message) << " -> " << elicit::to_string(answer.action) << "\n";
+      return answer;
+    });
+    client->connect();
+    const auto result = client->call_tool(command.tool, arguments);
+    std::cout << result.dump(2) << "\n";
+    return result.value("isError", false) ? kToolError : 0;
+  } catch (const elicit::ClientError& e) {
+    std::cerr << "elicitgen client: " << e.what();
+    if (e.code() != 0) std::cerr << " (JSON-RPC error " << e.code() << ")";
+    std::cerr << "\n";
+  } catch (const std::exception& e) {
+    std::cerr << "elicitgen client: " << e.what() << "\n";
+  }
+  return kFailed;
+}
+
+}  // namespace elicitgen

@@ -1,0 +1,160 @@
+// The Streamable HTTP server transport on Boost.Beast and Boost.Asio, dual-era on one endpoint:
+// MCP 2025-11-25 sessions (Basic / Transports, "Streamable HTTP": `initialize`, Mcp-Session-Id, one
+// elicit::ServerSession per session) and MCP 2026-07-28 requests served statelessly (per-request `_meta`,
+// no session). Every Server shares one Server (the tools). Event-driven: an open SSE stream, an
+// idle keep-alive connection, a user filling in a form or a 2026-07-28 request waiting for its handler
+// holds a little memory and no thread.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "elicit/server.hpp"
+
+namespace elicit {
+
+/// Limits and settings of a StreamableHttpServer. Each limit has a safe default; the behaviour
+/// when it is reached is given with it.
+struct HttpServerOptions {
+  /// Address to bind. Loopback by default: a local server must not be reachable from the network.
+  std::string host = "127.0.0.1";
+  /// Port to bind; 0 picks a free one (see StreamableHttpServer::port()).
+  int port = 0;
+  /// Path of the MCP endpoint. Other paths get 404.
+  std::string path = "/mcp";
+  /// Host header values accepted besides localhost, 127.0.0.1 and [::1] (with any port), e.g.
+  /// "mcp.example.com". Anything else gets 403 (DNS rebinding protection).
+  std::vector<std::string> allowed_hosts;
+  /// Origin header values accepted besides http(s)://localhost, 127.0.0.1 and [::1] (any port).
+  std::vector<std::string> allowed_origins;
+
+  /// I/O threads running the event loop; 0 means std::thread::hardware_concurrency().
+  std::size_t io_threads = 0;
+  /// Open MCP sessions at most; an initialize beyond it gets 503 with `Retry-After`.
+  std::size_t max_sessions = 16384;
+  /// 2026-07-28 requests being served at once at most (each waits for its handler, e.g. a
+  /// blocking tool queued for a worker); one beyond it gets 503 with `Retry-After: 1` and a
+  /// JSON-RPC error carrying its id.
+  std::size_t max_stateless_requests = 4096;
+  /// A session with no request and no open stream for this long is ended (its pending
+  /// elicitations end with transport_closed). Milliseconds.
+  std::chrono::milliseconds idle_session_timeout = std::chrono::minutes(15);
+  /// Largest request body in bytes, whether sent with Content-Length or chunked: 413.
+  std::size_t max_request_bytes = 4 * 1024 * 1024;
+  /// Largest request head (request line and header fields) in bytes: 431.
+  std::size_t max_header_bytes = 16 * 1024;
+  /// Most header fields in one request: 431.
+  std::size_t max_header_fields = 100;
+  /// Time to receive one whole request (head and body), and to wait for the next request on a
+  /// keep-alive connection. A client that trickles bytes cannot extend it: the connection is closed.
+  /// Milliseconds.
+  std::chrono::milliseconds request_timeout = std::chrono::seconds(30);
+  /// Time for one write to the client; a client that stops reading is disconnected. Milliseconds.
+  std::chrono::milliseconds write_timeout = std::chrono::seconds(30);
+  /// Idle SSE streams get a comment line this often, so a vanished client is noticed. Milliseconds.
+  std::chrono::milliseconds keepalive = std::chrono::seconds(15);
+  /// The `retry` of the priming event that starts each POST stream of a 2025-11-25 client: how
+  /// long a client whose connection was closed waits before resuming. Milliseconds.
+  std::chrono::milliseconds sse_retry = std::chrono::seconds(1);
+  /// Bytes a stream keeps for messages it cannot deliver yet (no GET stream open, or a stream
+  /// whose client is gone), and of messages already sent, for resumption: the oldest are dropped
+  /// beyond it. A session keeps its 16 newest interrupted streams for resumption.
+  std::size_t max_held_bytes = 1024 * 1024;
+  /// Bytes queued for one connection that the client does not read: beyond it the connection is
+  /// closed (the stream's undelivered messages are then held, as above).
+  std::size_t max_queued_bytes = 4 * 1024 * 1024;
+  /// The authenticated principal of a 2026-07-28 request (e.g. the subject of a bearer token the
+  /// application has verified), read from its header fields: `header(name)` gives a field's value
+  /// (name case-insensitive; empty when absent). It becomes that request's ServerSessionOptions::principal,
+  /// so a requestState sealed for one principal does not open for another (-32602). Null (the
+  /// default): no principal. Runs on an I/O thread for every 2026-07-28 request: it must be quick and
+  /// must not block. An exception refuses the request: HTTP 401 with a JSON-RPC error -32600
+  /// carrying its id (the exception's text is not sent).
+  std::function<std::string(const std::function<std::string_view(std::string_view name)>& header)> principal;
+  /// Options of each session's and each 2026-07-28 request's elicit::ServerSession. Blocking tool handlers of
+  /// all of them share one pool: `server.workers` if set, else one of `server.worker_threads`
+  /// threads made by start(). (`server.request_state` is used only by the constructor that makes
+  /// the Server.)
+  ServerSessionOptions server;
+};
+
+/// Serves MCP over Streamable HTTP, both eras on one endpoint (MCP 2026-07-28, "Versioning",
+/// dual-era server). Each POST is sorted by era:
+///  - 2026-07-28: no Mcp-Session-Id, and an `MCP-Protocol-Version` header naming a version that is not
+///    a 2025-11-25 one, or a `params._meta["io.modelcontextprotocol/protocolVersion"]` (an `initialize`
+///    is 2026-07-28 only when one of the two names a 2026-07-28 version). Served statelessly
+///    (MCP 2026-07-28, Streamable HTTP): no session is made and no Mcp-Session-Id is sent; the
+///    answer is application/json (Accept must allow it: 406). Checked in this order, each failure
+///    a JSON-RPC error carrying the request's id: the version header missing: 400/-32020; `_meta`,
+///    its protocolVersion or its clientCapabilities missing: 400/-32602; header != `_meta`
+///    version: 400/-32020; a version not served: 400/-32022 (data.supported, data.requested);
+///    `Mcp-Method` missing or != method, `Mcp-Name` (Base64 sentinel decoded) missing or != params.name
+///    (tools/call, prompts/get) or params.uri (resources/read): 400/-32020; a method not in the
+///    2026-07-28 era (initialize, ping, logging/setLevel, resources/subscribe, resources/unsubscribe)
+///    or unknown: 404/-32601. Then one elicit::ServerSession (on the shared Server, pool and timers)
+///    serves the request; its answer is HTTP 200, except errors -32601 (404) and -32020, -32021,
+///    -32022 (400). The answer may come later from a worker: the connection waits holding no
+///    thread; a client that disconnects meanwhile cancels the request (its RequestContext sees
+///    cancelled(), on_cancel runs). A 2026-07-28 notification is 202 (ignored); a response, 400/-32600.
+///  - 2025-11-25 (and 2025-06-18), everything else, as follows.
+///  - POST of a JSON-RPC request: the answer is an SSE stream that carries the requests the server
+///    makes while handling it (elicitation/create during tools/call) and then its response;
+///  - POST of a notification or of a response (the client's answer to an elicitation): 202;
+///  - `initialize` creates a session and returns its Mcp-Session-Id; every later request must send
+///    it (400 without, 404 for an unknown or ended session);
+///  - GET opens the session's stream for messages that belong to no request (e.g.
+///    notifications/elicitation/complete); one at a time (409); DELETE ends the session;
+///  - every SSE event has an id ("<stream>-<seq>"); GET with Last-Event-ID resumes that stream
+///    after that event (404 when it is no longer held, 409 while another connection reads it);
+///    POST streams of 2025-11-25 clients start with a priming event (an id, `retry`, empty data).
+/// Host and Origin headers are checked on every request (403); on 2025-11-25 requests
+/// MCP-Protocol-Version too (400 for a version no session speaks).
+/// A body that is not JSON (or not UTF-8) is 400 with a -32700 JSON-RPC error.
+/// Thread rules: all methods are thread-safe.
+class StreamableHttpServer {
+ public:
+  /// Adds the tools, to a ServerSession on the Server every session and 2026-07-28 request shares.
+  using SessionSetup = std::function<void(ServerSession&)>;
+
+  /// Serves the tools of `core` (add them before start(); it is read-only while served).
+  explicit StreamableHttpServer(std::shared_ptr<Server> core, HttpServerOptions options = {});
+  /// Makes the Server at start(): `setup` runs once, on the thread calling start(), on a ServerSession
+  /// that is never started and whose only lasting effect is what it adds to its core (add_tool);
+  /// anything else it does to that Server (e.g. session handlers) is lost. (Before, setup ran for
+  /// every new session.) The core's requestState keys come from options.server.request_state.
+  StreamableHttpServer(ServerInfo info, SessionSetup setup, HttpServerOptions options = {});
+  /// stop()s.
+  ~StreamableHttpServer();
+  StreamableHttpServer(const StreamableHttpServer&) = delete;
+  StreamableHttpServer& operator=(const StreamableHttpServer&) = delete;
+
+  /// Binds, listens, and starts the I/O threads and the shared worker pool. Throws
+  /// std::runtime_error if it cannot bind, std::system_error if a thread cannot be created, and
+  /// what SessionSetup throws.
+  /// I/O threads are event threads (event_thread.hpp): a blocking elicit() there throws.
+  void start();
+  /// The bound port (after start()).
+  int port() const noexcept;
+  /// Sessions currently open.
+  std::size_t session_count() const;
+  /// 2026-07-28 requests being served now (received, not yet answered or abandoned).
+  std::size_t stateless_request_count() const;
+  /// The tools every session and 2026-07-28 request is served from (null before start() for the
+  /// SessionSetup constructor).
+  std::shared_ptr<Server> server() const;
+  /// Stops accepting, ends every session (their streams end, their pending elicitations end with
+  /// transport_closed) and joins the I/O threads. Idempotent.
+  void stop();
+
+  struct Impl;
+
+ private:
+  std::shared_ptr<Impl> impl_;
+};
+
+}  // namespace elicit

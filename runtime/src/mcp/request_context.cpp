@@ -1,0 +1,384 @@
+// ToolResult and RequestContext: what a tool, prompt or resource handler gets and answers with, in both
+// eras (server.hpp).
+#include "elicit/server.hpp"
+
+#include "elicit/user_interaction.hpp"
+
+#include <mutex>
+#include <stdexcept>
+
+namespace elicit {
+
+ToolResult ToolResult::text(std::string text) {
+  ToolResult r;
+  r.content.push_back({{"type", "text"}, {"text", std::move(text)}});
+  return r;
+}
+
+ToolResult ToolResult::of(std::vector<nlohmann::json> blocks) {
+  ToolResult r;
+  for (auto& b : blocks) r.content.push_back(std::move(b));
+  return r;
+}
+
+ToolResult ToolResult::error(std::string text) {
+  ToolResult r = ToolResult::text(std::move(text));
+  r.is_error = true;
+  return r;
+}
+
+ToolResult ToolResult::structured(nlohmann::json value) {
+  ToolResult r = ToolResult::text(value.dump());
+  r.structured_content = std::move(value);
+  return r;
+}
+
+nlohmann::json ToolResult::to_json() const {
+  nlohmann::json j{{"content", content}};
+  if (is_error) j["isError"] = true;
+  if (structured_content) j["structuredContent"] = *structured_content;
+  return j;
+}
+
+RequestContext::RequestContext(SessionState& session, RequestId request_id, nlohmann::json arguments,
+                               Responder responder,
+                               std::optional<std::chrono::milliseconds> default_elicitation_timeout,
+                               std::shared_ptr<const StatelessCall> stateless, const nlohmann::json& request_meta)
+    : session_(session),
+      request_id_(std::move(request_id)),
+      arguments_(std::move(arguments)),
+      responder_(std::move(responder)),
+      default_timeout_(default_elicitation_timeout),
+      stateless_(std::move(stateless)) {
+  if (request_meta.is_object()) {
+    const auto token = request_meta.find("progressToken");
+    if (token != request_meta.end() && (token->is_string() || token->is_number_integer())) progress_token_ = *token;
+  }
+  // The client cancelling the call, or the session ending, cancels everything made for it.
+  responder_.on_cancel([scope = scope_] { scope->cancel(); });
+}
+
+void RequestContext::on_cancel(std::function<void()> f) {
+  const auto token = scope_->add(f);
+  if (!token) {
+    f();
+    return;
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  on_cancel_tokens_.push_back(*token);
+}
+
+void RequestContext::forget_cancel_callbacks() {
+  std::vector<CancelScope::Token> tokens;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    tokens.swap(on_cancel_tokens_);
+  }
+  for (const auto t : tokens) scope_->remove(t);  // they may hold this call: break the cycle
+}
+
+ElicitOptions RequestContext::elicit_options(std::optional<std::chrono::milliseconds> timeout) const {
+  ElicitOptions o;
+  o.timeout = timeout ? timeout : default_timeout_;
+  o.related_request = request_id_;
+  o.cancel_scope = scope_;
+  return o;
+}
+
+MissingClientCapability::MissingClientCapability(nlohmann::json required)
+    : std::runtime_error("the client did not declare a capability this request needs: " + required.dump()),
+      required_(std::move(required)) {}
+
+namespace {
+
+// Does `have` (a ClientCapabilities object) declare everything `need` names? Objects nest; a
+// member present as an object counts as declared.
+bool declares(const nlohmann::json& have, const nlohmann::json& need) {
+  if (!need.is_object()) return true;
+  if (!have.is_object()) return false;
+  for (auto it = need.begin(); it != need.end(); ++it) {
+    const auto h = have.find(it.key());
+    if (h == have.end() || h->is_null()) return false;
+    if (it->is_object() && !it->empty() && !declares(*h, *it)) return false;
+  }
+  return true;
+}
+
+// The capability a request for the client needs, as a ClientCapabilities object.
+nlohmann::json capability_for(const std::string& method, const nlohmann::ordered_json& params) {
+  if (method == "sampling/createMessage") return {{"sampling", nlohmann::json::object()}};
+  if (method == "roots/list") return {{"roots", nlohmann::json::object()}};
+  if (method == "elicitation/create") {
+    // A `mode` that is not a string is the client's to refuse: it asks for form mode here.
+    return {{"elicitation", {{detail::is_url_mode(params) ? "url" : "form", nlohmann::json::object()}}}};
+  }
+  return nlohmann::json::object();
+}
+
+// `interaction`: the session speaks the userInteraction dialect (user_interaction.hpp), where
+// elicitation goes as interaction/create: its "prompt" type stands for form mode, "ua" for URL mode.
+bool client_declares(const ClientCapabilities& caps, const nlohmann::json& need, bool interaction) {
+  // `elicitation: {}` declares form mode (ClientCapabilities::from_json reads it so).
+  if (const auto e = need.find("elicitation"); e != need.end()) {
+    const bool form = interaction ? caps.interaction_prompt : caps.elicitation_form;
+    const bool url = interaction ? caps.interaction_ua : caps.elicitation_url;
+    if (e->contains("form") && !form) return false;
+    if (e->contains("url") && !url) return false;
+    if (!form && !url) return false;
+    auto rest = need;
+    rest.erase("elicitation");
+    return declares(caps.raw, rest);
+  }
+  return declares(caps.raw, need);
+}
+
+// `need` as the dialect's client declares it: elicitation's form and URL modes become the
+// userInteraction types "prompt" and "ua", so the -32021 error names what that client lacks.
+nlohmann::json as_interaction_need(nlohmann::json need) {
+  const auto e = need.find("elicitation");
+  if (e == need.end()) return need;
+  auto types = nlohmann::json::array();
+  if (e->contains("form") || !e->contains("url")) types.push_back("prompt");
+  if (e->contains("url")) types.push_back("ua");
+  need.erase(e);
+  need["userInteraction"] = {{"types", std::move(types)}};
+  return need;
+}
+
+}  // namespace
+
+void RequestContext::require_client_capabilities(const nlohmann::json& required) const {
+  const bool interaction = !stateless_ && session_.dialect() == ElicitDialect::user_interaction;
+  if (client_declares(client_capabilities(), required, interaction)) return;
+  throw MissingClientCapability(interaction ? as_interaction_need(required) : required);
+}
+
+std::vector<RequestOutcome> RequestContext::request_inputs(std::vector<InputRequest> requests) {
+  for (const auto& r : requests) require_client_capabilities(capability_for(r.method, r.params));
+  std::vector<RequestOutcome> out(requests.size());
+  if (stateless_) {
+    bool missing = false;
+    for (std::size_t i = 0; i < requests.size(); ++i) {
+      auto& r = requests[i];
+      const auto prefix = r.method == "sampling/createMessage" ? "sampling"
+                          : r.method == "roots/list"           ? "roots"
+                                                               : "elicitation";
+      const auto key = r.key.empty() ? next_key(prefix) : r.key;
+      nlohmann::ordered_json request{{"method", r.method}, {"params", std::move(r.params)}};
+      if (auto answer = stateless_->round->answer(key, request)) {
+        out[i].result = std::move(*answer);
+      } else {
+        missing = true;
+      }
+    }
+    if (missing) throw InputRequired{};
+    return out;
+  }
+  jsonrpc::detail::require_blocking_allowed("request_inputs()", "Session::send_request()");
+  const bool interaction = session_.dialect() == ElicitDialect::user_interaction;
+  // Checked before anything is sent, so a bad request sends none.
+  if (interaction) {
+    for (const auto& r : requests) {
+      if (r.method != "elicitation/create") continue;
+      if (const auto problem = detail::elicitation_params_problem(r.params); !problem.empty())
+        throw std::invalid_argument(problem);
+    }
+  }
+  std::vector<std::shared_ptr<std::promise<RequestOutcome>>> promises;
+  // The call's cancel scope: a cancelled tools/call cancels these requests too (their outcome is
+  // RequestFailure::cancelled) instead of leaving this worker waiting for answers nobody wants.
+  const auto options = elicit_options(std::nullopt);
+  for (auto& r : requests) {
+    auto p = std::make_shared<std::promise<RequestOutcome>>();
+    promises.push_back(p);
+    auto done = [p](RequestOutcome o) { p->set_value(std::move(o)); };
+    if (r.method == "elicitation/create") {
+      // A URL-mode elicitationId is this session's, so complete_url_elicitation() works for it.
+      const auto id = r.params.find("elicitationId");  // end() when params are not an object
+      if (id != r.params.end() && id->is_string() && detail::is_url_mode(r.params))
+        session_.add_url_elicitation(id->get<std::string>());
+      if (interaction) {
+        detail::send_elicitation_as_interaction(session_, r.params, std::move(done), options);
+        continue;
+      }
+    }
+    detail::send_scoped_request(session_.rpc(), r.method.c_str(),
+                                r.params.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace),
+                                std::move(done), options);
+  }
+  for (std::size_t i = 0; i < promises.size(); ++i) out[i] = promises[i]->get_future().get();
+  return out;
+}
+
+std::optional<UrlOutcome> RequestContext::replay_url(std::string_view message, std::string_view url) {
+  if (const auto problem = check_elicitation_url(url); !problem.empty()) throw std::invalid_argument(problem);
+  if (!stateless_->capabilities.elicitation_url)
+    throw MissingClientCapability(nlohmann::json{{"elicitation", {{"url", nlohmann::json::object()}}}});
+  // 2026-07-28: no elicitationId; the retry says how it went.
+  nlohmann::ordered_json request{
+      {"method", "elicitation/create"},
+      {"params", {{"mode", "url"}, {"message", std::string(message)}, {"url", std::string(url)}}}};
+  auto answer = stateless_->round->answer(next_key(), request);
+  if (!answer) return std::nullopt;
+  const auto r = read_elicit_result(RequestOutcome{std::move(*answer), std::nullopt, std::nullopt});
+  UrlOutcome out;
+  out.status = r.status;
+  out.problem = r.problem;
+  out.result = r.result;
+  return out;
+}
+
+UrlOutcome RequestContext::elicit_url(std::string_view message, std::string_view url,
+                                      std::optional<std::chrono::milliseconds> timeout) {
+  if (stateless_) {
+    auto out = replay_url(message, url);
+    if (!out) throw InputRequired{};
+    return std::move(*out);
+  }
+  return ::elicit::elicit_url(session_, message, url, elicit_options(timeout));
+}
+
+std::optional<RequestId> RequestContext::elicit_url_async(std::string_view message, std::string_view url,
+                                                          std::function<void(UrlOutcome)> on_done,
+                                                          std::optional<std::chrono::milliseconds> timeout) {
+  if (stateless_) {
+    auto out = replay_url(message, url);
+    if (!out) {
+      stateless_->input_required();
+    } else {
+      guarded(std::move(on_done))(std::move(*out));
+    }
+    return std::nullopt;
+  }
+  return ::elicit::elicit_url_async(session_, message, url, guarded(std::move(on_done)), elicit_options(timeout));
+}
+
+std::string RequestContext::interaction_id(const std::string& name) {
+  if (stateless_) return stateless_->round->interaction_id(name);
+  std::lock_guard<std::mutex> lock(mutex_);
+  auto& id = interaction_ids_[name];
+  if (id.empty()) id = new_elicitation_id();
+  return id;
+}
+
+UrlOutcome RequestContext::elicit_url_completed(std::string_view message, std::string_view url, const std::string& id,
+                                                CompletionStore& store,
+                                                std::optional<std::chrono::milliseconds> timeout) {
+  if (!stateless_) return elicit_url(message, url, timeout);
+  const auto key = next_key();
+  nlohmann::ordered_json original{
+      {"method", "elicitation/create"},
+      {"params", {{"mode", "url"}, {"message", std::string(message)}, {"url", std::string(url)}}}};
+  if (const auto problem = check_elicitation_url(url); !problem.empty()) throw std::invalid_argument(problem);
+  if (!stateless_->capabilities.elicitation_url)
+    throw MissingClientCapability(nlohmann::json{{"elicitation", {{"url", nlohmann::json::object()}}}});
+  auto answer = stateless_->round->answer(key, original);
+  if (!answer) throw InputRequired{};
+  const auto r = read_elicit_result(RequestOutcome{std::move(*answer), std::nullopt, std::nullopt});
+  UrlOutcome out;
+  out.status = r.status;
+  out.problem = r.problem;
+  out.result = r.result;
+  if (r.status != ElicitStatus::accepted) return out;
+  jsonrpc::detail::require_blocking_allowed("elicit_url_completed()", "a blocking tool handler");
+  auto done = std::make_shared<std::promise<CompletionState>>();
+  auto future = done->get_future();
+  store.lookup(id, [done](CompletionState s) { done->set_value(s); });
+  switch (future.get()) {
+    case CompletionState::complete:
+      out.elicitation_id = id;
+      return out;
+    case CompletionState::pending: {
+      auto again = original;
+      again["params"]["message"] = std::string(message) +
+                                   "\n\nThis has not been completed yet: open the link, finish there, then "
+                                   "continue.";
+      stateless_->round->ask_again(key, std::move(again), original);
+      throw InputRequired{};
+    }
+    case CompletionState::unavailable:
+      break;
+  }
+  throw std::runtime_error("cannot tell whether the interaction was completed: the completion store is unavailable");
+}
+
+void RequestContext::reply_json(nlohmann::json result) {
+  if (stateless_ && stateless_->result_members.is_object() && result.is_object()) {
+    for (const auto& [k, v] : stateless_->result_members.items()) result[k] = v;
+  }
+  if (stateless_) stamp_stateless_result(result, stateless_->server_info);
+  responder_.result(std::move(result));
+  forget_cancel_callbacks();
+}
+
+ClientCapabilities RequestContext::client_capabilities() const {
+  return stateless_ ? stateless_->capabilities : session_.client_capabilities();
+}
+
+void RequestContext::reply(const ToolResult& result) {
+  auto j = result.to_json();
+  if (stateless_) stamp_stateless_result(j, stateless_->server_info);
+  responder_.result(std::move(j));
+  forget_cancel_callbacks();
+}
+
+std::optional<RawOutcome> RequestContext::replay_form(const std::string& key, std::string_view message,
+                                                      const nlohmann::ordered_json& schema) {
+  // MRTR: a server must not ask what the client did not declare; the request needs it: -32021.
+  if (!stateless_->capabilities.elicitation_form)
+    throw MissingClientCapability(nlohmann::json{{"elicitation", {{"form", nlohmann::json::object()}}}});
+  nlohmann::ordered_json request{
+      {"method", "elicitation/create"},
+      {"params", {{"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", schema}}}};
+  auto answer = stateless_->round->answer(key, request);
+  if (!answer) return std::nullopt;
+  return read_elicit_result(RequestOutcome{std::move(*answer), std::nullopt, std::nullopt});
+}
+
+void RequestContext::ask_form_again(const std::string& key, std::string_view message,
+                                    const nlohmann::ordered_json& schema, const std::string& reason) {
+  nlohmann::ordered_json original{
+      {"method", "elicitation/create"},
+      {"params", {{"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", schema}}}};
+  auto again = original;
+  again["params"]["message"] = std::string(message) + "\n\nThe previous answer was not accepted: " + reason;
+  stateless_->round->ask_again(key, std::move(again), original);
+}
+
+std::string RequestContext::why_invalid(const std::string& problem, const ValidationResult& errors) {
+  if (errors.ok()) return problem;
+  std::string out;
+  for (const auto& e : errors.errors) {
+    if (!out.empty()) out += "; ";
+    out += (e.pointer.empty() ? std::string("the form") : e.pointer.substr(1)) + ": " + e.message;
+  }
+  return out;
+}
+
+void RequestContext::reply_error(RpcError error) {
+  responder_.error(std::move(error));
+  forget_cancel_callbacks();
+}
+
+void RequestContext::run_answering_failures(SessionState& mcp, const Responder& responder,
+                                            const StatelessCall* stateless, const std::function<void()>& f) {
+  jsonrpc::Connection& session = mcp.rpc();
+  try {
+    f();
+  } catch (const InputRequired&) {
+    if (stateless) stateless->input_required();
+  } catch (const MissingClientCapability& e) {
+    responder.error(e.to_error());
+  } catch (const UrlElicitationRequired& e) {
+    // -32003 in the userInteraction dialect, else -32042 (a 2026-07-28 call's session speaks none).
+    responder.error(stateless ? e.to_error() : url_elicitation_required_error(mcp, e));
+  } catch (const std::exception& e) {
+    session.log(std::string("a tool's elicitation callback threw: ") + e.what());
+    responder.result(ToolResult::error(e.what()).to_json());
+  } catch (...) {
+    session.log("a tool's elicitation callback threw");
+    responder.result(ToolResult::error("the tool failed").to_json());
+  }
+}
+
+}  // namespace elicit
