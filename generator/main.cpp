@@ -292,6 +292,9 @@ int main(int argc, char** argv) {
                                  "decline or cancel, 2 for an unreadable or invalid schema)");
   ask->add_option("schema", ask_cmd.schema, "Schema file (a requestedSchema or elicitation/create params)")->required();
   ask->add_option("--name", ask_cmd.name, "Which schema of a collection file to use");
+  ask->add_flag("--jsonl", ask_cmd.jsonl,
+                "Print one ElicitResult line ({\"action\":\"accept\",\"content\":{...}}), which `elicitgen client "
+                "--answers` replays");
 
   try {
     app.parse(argc, argv);

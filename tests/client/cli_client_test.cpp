@@ -1,6 +1,6 @@
 // `elicitgen client` against the sample stdio server, in both eras: answers from a JSON Lines file
 // (in order; cancel once used up) or the forms' defaults, the result on stdout, the exit codes,
-// located errors in the answers file; and split_command.
+// located errors in the answers file; `elicitgen ask --jsonl` replayed by --answers; and split_command.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -28,6 +28,18 @@ std::string write_tmp(const std::string& name, const std::string& text) {
 test_support::CommandResult client(const std::string& version, const std::string& tool, const std::string& how) {
   return test_support::run_command(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
                                    "' --protocol " + version + " call " + tool + " " + how + " 2>/dev/null");
+}
+
+// stdout and stderr apart, and the exit code.
+struct Output {
+  int exit_code;
+  std::string out, err;
+};
+
+Output run_split(const std::string& command) {
+  const auto err = std::string(TEST_TMP_DIR) + "/" + std::to_string(getpid()) + "-stderr.txt";
+  const auto r = test_support::run_command(command + " 2>'" + err + "'");
+  return {r.exit_code, r.out, test_support::read_file(err)};
 }
 
 std::string text_of(const test_support::CommandResult& r) {
@@ -68,6 +80,38 @@ TEST_CASE("elicitgen client --defaults accepts each form with its defaults", "[c
     CHECK(r.exit_code == 0);
     CHECK(text_of(r) == R"(accept: {"age":30,"name":"John Doe","score":95.5,"status":"active","verified":true})");
   }
+}
+
+TEST_CASE("elicitgen ask --jsonl prints one line that elicitgen client --answers replays", "[client][cli][terminal]") {
+  const auto schema = std::string(SAMPLE_SCHEMAS_DIR) + "/spec_property_examples.json";
+  // Every field answered (Enter takes a default), so the tool's typed value holds exactly this content.
+  const auto typed = write_tmp("typed-jsonl.txt",
+                               "\nZoe\n12.5\n\ny\n2\n3\n3,1\n\n2026-12-01\n2026-12-01T09:30:00Z\n"
+                               "https://example.com/x?a=1&b=%C3%A9\n\n");
+  const auto ask = run_split(std::string(ELICITGEN_BIN) + " ask --jsonl '" + schema + "' < '" + typed + "'");
+  INFO(ask.err);
+  REQUIRE(ask.exit_code == 0);
+  CHECK(ask.out ==
+        R"({"action":"accept","content":{"display_name":"user@example.com","letters_only":"Zoe","percentage":12.5,)"
+        R"("count":50,"flag":true,"color":"Green","color_hex":"#0000FF","colors":["Blue","Red"],)"
+        R"("colors_hex":["#FF0000","#00FF00"],"when":"2026-12-01","starts_at":"2026-12-01T09:30:00Z",)"
+        R"("homepage":"https://example.com/x?a=1&b=%C3%A9"}})"
+        "\n");
+  const auto line = json::parse(ask.out);
+  const auto answers = write_tmp("replay.jsonl", ask.out);
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    const auto text = text_of(client(version, "spec_property_examples", "--answers '" + answers + "'"));
+    REQUIRE(text.rfind("accept: ", 0) == 0);
+    CHECK(json::parse(text.substr(8)) == line["content"]);
+  }
+  // A declined form is a line too, and replays as a decline.
+  const auto declined = run_split(std::string(ELICITGEN_BIN) + " ask --jsonl '" + SAMPLE_SCHEMAS_DIR +
+                                  "/github_username.json' < '" + write_tmp("typed-decline.txt", ":decline\n") + "'");
+  CHECK(declined.exit_code == 1);
+  CHECK(declined.out == "{\"action\":\"decline\"}\n");
+  CHECK(text_of(client("2026-07-28", "github_username",
+                       "--answers '" + write_tmp("replay-decline.jsonl", declined.out) + "'")) == "decline");
 }
 
 TEST_CASE("elicitgen client exit codes: 1 for a tool error, 2 for failures, each said on stderr", "[client][cli]") {
