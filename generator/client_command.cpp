@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <deque>
 #include <fstream>
@@ -22,6 +23,12 @@ namespace {
 
 constexpr int kToolError = 1;
 constexpr int kFailed = 2;
+
+// One answer of --answers and the line it came from (0: none was left, a cancel).
+struct FileAnswer {
+  elicit::ElicitAnswer answer;
+  int line = 0;
+};
 
 // The answers of --answers, handed out in order to the elicitations as they come.
 class AnswerQueue {
@@ -59,17 +66,17 @@ class AnswerQueue {
         std::cerr << where << "/action must be \"accept\", \"decline\" or \"cancel\"\n";
         return false;
       }
-      answers_.push_back(std::move(a));
+      answers_.push_back({std::move(a), n});
     }
     return true;
   }
 
   // The next answer; cancel once they are used up.
-  elicit::ElicitAnswer next() {
+  FileAnswer next() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (answers_.empty()) {
       std::cerr << "elicitgen client: no answer left in the answers file: cancel\n";
-      return elicit::ElicitAnswer::cancel();
+      return {elicit::ElicitAnswer::cancel(), 0};
     }
     auto a = std::move(answers_.front());
     answers_.pop_front();
@@ -78,11 +85,31 @@ class AnswerQueue {
 
  private:
   std::mutex mutex_;
-  std::deque<elicit::ElicitAnswer> answers_;
+  std::deque<FileAnswer> answers_;
 };
 
-// Accepts a form with its defaults; a URL request is declined (consent needs a person).
-elicit::ElicitAnswer with_defaults(const elicit::ElicitationRequest& r) {
+// An accepted answer from the file that the form's rules refuse, said where it came from: the
+// server refuses it too (2025-11-25: its handler sees an invalid response; 2026-07-28: it asks
+// again, and the next line answers), which reads as a puzzle without this. It is still sent as is,
+// so that a server's handling of invalid content can be tried.
+void report_invalid(const std::string& path, const FileAnswer& a, const elicit::ElicitationRequest& r) {
+  if (a.line == 0 || a.answer.action != elicit::ElicitAction::accept || r.url_mode || !r.form) return;
+  const auto check = elicit::validate_content(*r.form, a.answer.content);
+  if (check.ok()) return;
+  std::string text;  // one write: 2025-11-25 answers on two threads
+  for (const auto& e : check.errors) {
+    text += path + ":" + std::to_string(a.line) + ": error: /content" + terminal_safe(e.pointer) + ": " +
+            terminal_safe(e.message) + "\n";
+  }
+  std::cerr << text << "elicitgen client: the content of " << path << ":" << a.line
+            << " does not fit the form; sent as is, the server decides\n";
+}
+
+// Accepts a form with its defaults; a URL request is declined (consent needs a person). A form its
+// defaults cannot fill in is declined, naming what is missing, and `failed` is set: accepting
+// would send content the server must refuse (under 2026-07-28 it asks again, round after round,
+// until ClientOptions::max_rounds ends the call), and only a person or --answers can fill it in.
+elicit::ElicitAnswer with_defaults(const elicit::ElicitationRequest& r, std::atomic<bool>& failed) {
   if (r.url_mode) return elicit::ElicitAnswer::decline();
   if (!r.form) {
     std::cerr << "elicitgen client: the form is outside the spec's subset (" +
@@ -91,7 +118,27 @@ elicit::ElicitAnswer with_defaults(const elicit::ElicitationRequest& r) {
                      "): cancel\n";
     return elicit::ElicitAnswer::cancel();
   }
-  return elicit::ElicitAnswer::accept(elicit::form_defaults(*r.form));
+  std::string missing;
+  std::size_t count = 0;
+  for (const auto& f : r.form->fields) {
+    if (!f.required || f.default_value) continue;
+    missing += (count++ ? ", " : "") + terminal_safe(f.name);
+  }
+  auto content = elicit::form_defaults(*r.form);
+  std::string why;
+  if (count > 0) {
+    why = (count == 1 ? "required field without a default: " : "required fields without a default: ") + missing;
+  } else if (const auto check = elicit::validate_content(*r.form, content); !check.ok()) {
+    why = "its defaults are not valid content:";  // a server's schema may default outside its own rules
+    for (const auto& e : check.errors) why += " " + terminal_safe(e.pointer) + ": " + terminal_safe(e.message) + ";";
+    why.pop_back();
+  } else {
+    return elicit::ElicitAnswer::accept(std::move(content));
+  }
+  failed = true;
+  std::cerr << "elicitgen client: --defaults cannot fill in the form \"" + terminal_safe(r.message) + "\": " + why +
+                   ": decline (answer it with --answers FILE or on a terminal)\n";
+  return elicit::ElicitAnswer::decline();
 }
 
 }  // namespace
@@ -193,6 +240,7 @@ int run_client(const ClientCommand& command) {
   TerminalForm terminal(std::cin, std::cerr, ansi);
   // 2025-11-25 answers elicitations on two worker threads: one dialogue on the terminal at a time.
   std::mutex terminal_mutex;
+  std::atomic<bool> defaults_failed{false};  // --defaults declined a form it could not fill in
   try {
     std::unique_ptr<elicit::Client> client;
     if (argv) {
@@ -213,8 +261,12 @@ int run_client(const ClientCommand& command) {
       if (interactive) {
         std::lock_guard<std::mutex> lock(terminal_mutex);
         answer = terminal.ask(r);
+      } else if (from_file) {
+        auto next = queue.next();
+        report_invalid(command.answers_file, next, r);
+        answer = std::move(next.answer);
       } else {
-        answer = from_file ? queue.next() : with_defaults(r);
+        answer = with_defaults(r, defaults_failed);
       }
       // The server's text may hold escape sequences: shown escaped (terminal_form.hpp).
       std::cerr << "elicitgen client: " << (r.url_mode ? "URL " + terminal_safe(r.url) + ": " : std::string("form: "))
@@ -224,7 +276,9 @@ int run_client(const ClientCommand& command) {
     client->connect();
     const auto result = client->call_tool(command.tool, arguments);
     std::cout << result.dump(2) << "\n";
-    return result.value("isError", false) ? kToolError : 0;
+    if (defaults_failed) return kFailed;  // the result shows what the server did with the decline
+    const auto is_error = result.find("isError");
+    return is_error != result.end() && is_error->is_boolean() && is_error->get<bool>() ? kToolError : 0;
   } catch (const elicit::ClientError& e) {
     std::cerr << "elicitgen client: " << e.what();
     if (e.code() != 0) std::cerr << " (JSON-RPC error " << e.code() << ")";

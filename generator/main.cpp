@@ -278,7 +278,10 @@ int main(int argc, char** argv) {
   client->add_flag("--user-interaction", client_cmd.user_interaction,
                    "Speak the draft userInteraction dialect (interaction/create) instead of elicitation; "
                    "with --protocol 2025-11-25 or 2025-06-18");
-  client->add_flag("--defaults", client_cmd.defaults, "Accept every form with its defaults; decline URL requests")
+  client
+      ->add_flag("--defaults", client_cmd.defaults,
+                 "Accept every form with its defaults; decline URL requests, and forms with a required field "
+                 "without a default (naming it; exit 2)")
       ->excludes(answers);
   client->require_subcommand(1);
   auto* call = client->add_subcommand("call", "Call one tool");

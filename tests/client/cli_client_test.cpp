@@ -1,6 +1,7 @@
 // `elicitgen client` against the sample stdio server, in both eras: answers from a JSON Lines file
-// (in order; cancel once used up) or the forms' defaults, the result on stdout, the exit codes,
-// located errors in the answers file; `elicitgen ask --jsonl` replayed by --answers; and split_command.
+// (in order; cancel once used up) or the forms' defaults (a form they cannot fill in declined),
+// the result on stdout, the exit codes, located errors in the answers file; `elicitgen ask
+// --jsonl` replayed by --answers; and split_command.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
@@ -79,6 +80,55 @@ TEST_CASE("elicitgen client --defaults accepts each form with its defaults", "[c
     const auto r = client(version, "sep1034_defaults", "--defaults");
     CHECK(r.exit_code == 0);
     CHECK(text_of(r) == R"(accept: {"age":30,"name":"John Doe","score":95.5,"status":"active","verified":true})");
+  }
+}
+
+TEST_CASE("elicitgen client --defaults declines a form with a required field without a default, naming it",
+          "[client][cli]") {
+  // Before: 2026-07-28 sent the defaults, the server asked again 16 times, and the client gave up
+  // (exit 2, nothing on stdout); 2025-11-25 sent them and the tool saw an invalid response.
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    const auto one = run_split(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
+                               "' --protocol " + version + " call github_username --defaults");
+    INFO(one.err);
+    CHECK(one.exit_code == 2);
+    CHECK(text_of({0, one.out}) == "decline");  // what the tool's handler saw
+    CHECK_THAT(one.err, Catch::Contains("elicitgen client: --defaults cannot fill in the form \"Please provide your "
+                                        "GitHub username\": required field without a default: name: decline"));
+    CHECK_THAT(one.err, !Catch::Contains("max_rounds"));
+    // Two of three fields required without a default: both named, in the form's order.
+    const auto two = run_split(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
+                               "' --protocol " + version + " call contact_information --defaults");
+    INFO(two.err);
+    CHECK(two.exit_code == 2);
+    CHECK(text_of({0, two.out}) == "decline");
+    CHECK_THAT(two.err, Catch::Contains("required fields without a default: name, email: decline"));
+  }
+}
+
+TEST_CASE("elicitgen client --answers: content the form refuses is reported where it came from, then sent",
+          "[client][cli]") {
+  const auto answers =
+      write_tmp("invalid.jsonl", "{\"action\":\"accept\",\"content\":{\"name\":\"Ada\",\"email\":\"nope\"}}\n");
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    const auto r = run_split(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER + "' --protocol " +
+                             version + " call contact_information --answers '" + answers + "'");
+    INFO(r.err);
+    CHECK_THAT(r.err, Catch::Contains("\n" + answers + ":1: error: /content/email: "));
+    CHECK_THAT(r.err, Catch::Contains("elicitgen client: the content of " + answers +
+                                      ":1 does not fit the form; sent as is, the server decides\n"));
+    // What the server then did differs by era (issue 26, item 3): 2025-11-25's handler sees an
+    // invalid response (a tool error here); 2026-07-28 asks again and the file has no answer left.
+    if (std::string(version) == "2025-11-25") {
+      CHECK(r.exit_code == 1);
+      CHECK_THAT(text_of({0, r.out}), Catch::StartsWith("invalid: "));
+    } else {
+      CHECK(r.exit_code == 0);
+      CHECK(text_of({0, r.out}) == "cancel");
+      CHECK_THAT(r.err, Catch::Contains("no answer left in the answers file: cancel"));
+    }
   }
 }
 
