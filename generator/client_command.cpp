@@ -124,20 +124,13 @@ elicit::ElicitAnswer with_defaults(const elicit::ElicitationRequest& r, std::ato
     if (!f.required || f.default_value) continue;
     missing += (count++ ? ", " : "") + terminal_safe(f.name);
   }
-  auto content = elicit::form_defaults(*r.form);
-  std::string why;
-  if (count > 0) {
-    why = (count == 1 ? "required field without a default: " : "required fields without a default: ") + missing;
-  } else if (const auto check = elicit::validate_content(*r.form, content); !check.ok()) {
-    why = "its defaults are not valid content:";  // a server's schema may default outside its own rules
-    for (const auto& e : check.errors) why += " " + terminal_safe(e.pointer) + ": " + terminal_safe(e.message) + ";";
-    why.pop_back();
-  } else {
-    return elicit::ElicitAnswer::accept(std::move(content));
-  }
+  // That is the only way the defaults can fail: a form (r.form) exists only when every default
+  // satisfies its own property (parse_requested_schema), and the other rules are per property.
+  if (count == 0) return elicit::ElicitAnswer::accept(elicit::form_defaults(*r.form));
   failed = true;
-  std::cerr << "elicitgen client: --defaults cannot fill in the form \"" + terminal_safe(r.message) + "\": " + why +
-                   ": decline (answer it with --answers FILE or on a terminal)\n";
+  std::cerr << "elicitgen client: --defaults cannot fill in the form \"" + terminal_safe(r.message) + "\": " +
+                   (count == 1 ? "required field without a default: " : "required fields without a default: ") +
+                   missing + ": decline (answer it with --answers FILE or on a terminal)\n";
   return elicit::ElicitAnswer::decline();
 }
 

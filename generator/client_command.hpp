@@ -32,8 +32,8 @@ std::optional<std::vector<std::string>> split_command(const std::string& line, s
 /// is a tool error (isError); 2 for bad usage (e.g. neither --answers nor --defaults with a stdin
 /// that is not a terminal), unreadable answers, a server that cannot be started
 /// or a JSON-RPC error (each said on stderr).
-/// With `defaults`, a form that its defaults cannot fill in (a required field without a default,
-/// or defaults that fail validate_content) is declined, the fields named on stderr; the tool's
+/// With `defaults`, a form that its defaults cannot fill in (a required field without a default)
+/// is declined, the fields named on stderr; the tool's
 /// result is still printed, and the return is 2. An --answers content that fails validate_content
 /// is reported on stderr (FILE:LINE: /pointer: message) and sent as is: the server decides.
 int run_client(const ClientCommand& command);
