@@ -17,6 +17,7 @@
 #endif
 
 #include "terminal_form.hpp"
+#include "tool_table.hpp"
 
 namespace elicitgen {
 namespace {
@@ -134,6 +135,33 @@ elicit::ElicitAnswer with_defaults(const elicit::ElicitationRequest& r, std::ato
   return elicit::ElicitAnswer::decline();
 }
 
+// `client ... list`: every page of tools/list, as a table or as JSON.
+int list_tools(elicit::Client& client, bool json) {
+  const auto tools = client.list_tools();
+  if (json) {
+    std::cout << tools.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else if (tools.empty()) {
+    std::cerr << "elicitgen client: the server offers no tools\n";
+  } else {
+    std::cout << tool_table(tools);
+  }
+  return 0;
+}
+
+// The error of a tools/call, and when the tool does not exist, the tools that do (one more
+// tools/list: the error codes for an unknown tool differ between servers, the list does not).
+std::string call_error(elicit::Client& client, const std::string& tool, const elicit::ClientError& e) {
+  std::string said = e.what();
+  if (e.code() != 0) said += " (JSON-RPC error " + std::to_string(e.code()) + ")";
+  if (e.code() == 0) return said;  // the protocol broke; the connection may not answer another request
+  try {
+    if (auto unknown = unknown_tool_message(tool, client.list_tools())) return *unknown;
+  } catch (const std::exception&) {
+    // No list to offer: the server's own words stand.
+  }
+  return said;
+}
+
 }  // namespace
 
 std::optional<std::vector<std::string>> split_command(const std::string& line, std::string& error) {
@@ -203,7 +231,8 @@ int run_client(const ClientCommand& command) {
   }
   AnswerQueue queue;
   // Neither --answers nor --defaults: a person answers on the terminal (stdin), prompts on stderr.
-  const bool interactive = command.answers_file.empty() && !command.defaults;
+  // Listing asks nothing, so it needs neither.
+  const bool interactive = command.answers_file.empty() && !command.defaults && !command.list;
   if (!command.answers_file.empty()) {
     if (!queue.load(command.answers_file)) return kFailed;
   } else if (interactive && !isatty(0)) {
@@ -267,7 +296,14 @@ int run_client(const ClientCommand& command) {
       return answer;
     });
     client->connect();
-    const auto result = client->call_tool(command.tool, arguments);
+    if (command.list) return list_tools(*client, command.list_json);
+    nlohmann::json result;
+    try {
+      result = client->call_tool(command.tool, arguments);
+    } catch (const elicit::ClientError& e) {
+      std::cerr << "elicitgen client: " << call_error(*client, command.tool, e) << "\n";
+      return kFailed;
+    }
     std::cout << result.dump(2) << "\n";
     if (defaults_failed) return kFailed;  // the result shows what the server did with the decline
     const auto is_error = result.find("isError");

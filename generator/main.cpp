@@ -264,7 +264,7 @@ int main(int argc, char** argv) {
   auto* client =
       app.add_subcommand("client",
                          "Connect to an MCP server, call a tool, answer its elicitations, print the result (exit 0, 1 "
-                         "for a tool error, 2 for a failure)");
+                         "for a tool error, 2 for a failure); or list its tools");
   auto* stdio = client->add_option("--stdio", client_cmd.stdio_command,
                                    "The server to run: \"CMD ARGS\" (quotes group, no shell)");
   auto* url = client->add_option("--url", client_cmd.url, "A Streamable HTTP endpoint (http://HOST:PORT/PATH)");
@@ -288,6 +288,9 @@ int main(int argc, char** argv) {
   call->fallthrough();  // --answers / --defaults may also follow the tool
   call->add_option("tool", client_cmd.tool, "Tool name")->required();
   call->add_option("arguments", client_cmd.arguments_json, "Tool arguments, a JSON object (default {})");
+  auto* list = client->add_subcommand("list", "List the server's tools (every page): name, title, description");
+  list->fallthrough();
+  list->add_flag("--json", client_cmd.list_json, "Print the tools as the JSON array the server sent");
 
   AskCommand ask_cmd;
   auto* ask = app.add_subcommand("ask",
@@ -308,7 +311,10 @@ int main(int argc, char** argv) {
   if (*generate) return run_generate(gen);
   if (*lint) return run_lint(lint_inputs, lint_werror);
   if (*check) return run_check(check_schema, check_data, check_name, check_jsonl);
-  if (*client) return run_client(client_cmd);
+  if (*client) {
+    client_cmd.list = list->parsed();
+    return run_client(client_cmd);
+  }
   if (*ask) return run_ask(ask_cmd);
   return kUnreadable;
 }

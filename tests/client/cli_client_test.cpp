@@ -1,13 +1,14 @@
 // `elicitgen client` against the sample stdio server, in both eras: answers from a JSON Lines file
 // (in order; cancel once used up) or the forms' defaults (a form they cannot fill in declined),
-// the result on stdout, the exit codes, located errors in the answers file; `elicitgen ask
-// --jsonl` replayed by --answers; and split_command.
+// the result on stdout, the exit codes, located errors in the answers file, listing the tools and
+// an unknown tool; `elicitgen ask --jsonl` replayed by --answers; and split_command.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -132,6 +133,47 @@ TEST_CASE("elicitgen client --answers: content the form refuses is reported wher
   }
 }
 
+TEST_CASE("elicitgen client list: every page of tools/list as a table or JSON, in both eras", "[client][cli]") {
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    const auto list = [&](const std::string& server, const std::string& how) {
+      return run_split(std::string(ELICITGEN_BIN) + " client --stdio '" + server + "' --protocol " + version +
+                       " list " + how);
+    };
+    const auto one_page = list(SAMPLE_STDIO_SERVER, "--json");
+    // Three tools a page: the client follows nextCursor to the end and gets the same list.
+    const auto paged = list(std::string(SAMPLE_STDIO_SERVER) + " --page-size 3", "--json");
+    INFO(paged.err);
+    REQUIRE(one_page.exit_code == 0);
+    REQUIRE(paged.exit_code == 0);
+    const auto tools = json::parse(one_page.out);
+    REQUIRE(tools.is_array());
+    REQUIRE(tools.size() > 6);  // more than two pages
+    CHECK(json::parse(paged.out) == tools);
+    const auto table = list(std::string(SAMPLE_STDIO_SERVER) + " --page-size 3", "");
+    INFO(table.out);
+    CHECK(table.exit_code == 0);
+    CHECK(table.err.find("error") == std::string::npos);
+    // A header, then one line per tool in the server's order: its name, its description's first line.
+    std::istringstream lines(table.out);
+    std::string line;
+    REQUIRE(std::getline(lines, line));
+    CHECK_THAT(line, Catch::Matches("NAME +DESCRIPTION"));  // the sample's tools have no titles
+    for (const auto& t : tools) {
+      REQUIRE(std::getline(lines, line));
+      const auto name = t["name"].get<std::string>();
+      CHECK(line.rfind(name + "  ", 0) == 0);
+      CHECK(line.substr(line.find_first_not_of(' ', name.size())) == t["description"].get<std::string>());
+    }
+    CHECK_FALSE(std::getline(lines, line));
+  }
+  // Neither --answers nor --defaults nor a terminal is needed to list.
+  const auto quiet = test_support::run_command(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
+                                               "' list < /dev/null 2>&1");
+  CHECK(quiet.exit_code == 0);
+  CHECK_THAT(quiet.out, Catch::Contains("\ngithub_username "));
+}
+
 TEST_CASE("elicitgen ask --jsonl prints one line that elicitgen client --answers replays", "[client][cli][terminal]") {
   const auto schema = std::string(SAMPLE_SCHEMAS_DIR) + "/spec_property_examples.json";
   // Every field answered (Enter takes a default), so the tool's typed value holds exactly this content.
@@ -166,10 +208,17 @@ TEST_CASE("elicitgen ask --jsonl prints one line that elicitgen client --answers
 
 TEST_CASE("elicitgen client exit codes: 1 for a tool error, 2 for failures, each said on stderr", "[client][cli]") {
   CHECK(client("2026-07-28", "test_error_handling", "--defaults").exit_code == 1);
-  const auto unknown = test_support::run_command(std::string(ELICITGEN_BIN) + " client --stdio '" +
-                                                 SAMPLE_STDIO_SERVER + "' call no_such_tool --defaults 2>&1");
-  CHECK(unknown.exit_code == 2);
-  CHECK_THAT(unknown.out, Catch::Contains("Unknown tool: no_such_tool (JSON-RPC error -32602)"));
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    // An unknown tool's error names the tools that exist, in the server's order.
+    const auto unknown = run_split(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
+                                   "' --protocol " + version + " call no_such_tool --defaults");
+    CHECK(unknown.exit_code == 2);
+    CHECK(unknown.out.empty());
+    CHECK_THAT(unknown.err, Catch::Contains("elicitgen client: unknown tool 'no_such_tool'; available: "
+                                            "contact_information, github_username, stripe_customer, "));
+    CHECK_THAT(unknown.err, Catch::Contains(", plan_delivery, test_elicitation, connect_account, "));
+  }
   const auto bad = write_tmp("bad.jsonl", "{\"action\":\"accept\"}\n{\"action\":\"maybe\"}\n");
   const auto located =
       test_support::run_command(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
