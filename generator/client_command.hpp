@@ -19,7 +19,7 @@ struct ClientCommand {
   /// `userInteraction` instead of `elicitation`; needs --protocol 2025-11-25 or 2025-06-18.
   bool user_interaction = false;
   /// `client ... list`: print the tools (every page of tools/list) instead of calling one; as a
-  /// table (tool_table), or with `list_json` as the JSON array of Tool objects the server sent.
+  /// table (tool_table), or with `list_json` as one JSON array of the server's Tool objects.
   bool list = false;
   bool list_json = false;
   std::string tool;

@@ -290,7 +290,7 @@ int main(int argc, char** argv) {
   call->add_option("arguments", client_cmd.arguments_json, "Tool arguments, a JSON object (default {})");
   auto* list = client->add_subcommand("list", "List the server's tools (every page): name, title, description");
   list->fallthrough();
-  list->add_flag("--json", client_cmd.list_json, "Print the tools as the JSON array the server sent");
+  list->add_flag("--json", client_cmd.list_json, "Print the server's Tool objects as one JSON array");
 
   AskCommand ask_cmd;
   auto* ask = app.add_subcommand("ask",
