@@ -39,7 +39,12 @@ int run_ask(const AskCommand& command) {
     for (const auto& f : parsed->form.fields) {
       if (const auto it = answer.content.find(f.name); it != answer.content.end()) content[f.name] = *it;
     }
-    std::cout << content.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    if (command.jsonl) {
+      nlohmann::ordered_json line{{"action", "accept"}, {"content", std::move(content)}};
+      std::cout << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    } else {
+      std::cout << content.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+    }
     return kAnswered;
   }
   std::cout << answer.to_json(true).dump() << "\n";

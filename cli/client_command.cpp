@@ -3,6 +3,7 @@
 
 #include <unistd.h>
 
+#include <atomic>
 #include <cstdlib>
 #include <deque>
 #include <fstream>
@@ -16,12 +17,19 @@
 #endif
 
 #include "terminal_form.hpp"
+#include "tool_table.hpp"
 
 namespace elicitgen {
 namespace {
 
 constexpr int kToolError = 1;
 constexpr int kFailed = 2;
+
+// One answer of --answers and the line it came from (0: none was left, a cancel).
+struct FileAnswer {
+  elicit::Answer answer;
+  int line = 0;
+};
 
 // The answers of --answers, handed out in order to the elicitations as they come.
 class AnswerQueue {
@@ -59,17 +67,17 @@ class AnswerQueue {
         std::cerr << where << "/action must be \"accept\", \"decline\" or \"cancel\"\n";
         return false;
       }
-      answers_.push_back(std::move(a));
+      answers_.push_back({std::move(a), n});
     }
     return true;
   }
 
   // The next answer; cancel once they are used up.
-  elicit::Answer next() {
+  FileAnswer next() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (answers_.empty()) {
       std::cerr << "elicitgen client: no answer left in the answers file: cancel\n";
-      return elicit::Answer::cancel();
+      return {elicit::Answer::cancel(), 0};
     }
     auto a = std::move(answers_.front());
     answers_.pop_front();
@@ -78,11 +86,31 @@ class AnswerQueue {
 
  private:
   std::mutex mutex_;
-  std::deque<elicit::Answer> answers_;
+  std::deque<FileAnswer> answers_;
 };
 
-// Accepts a form with its defaults; a URL request is declined (consent needs a person).
-elicit::Answer with_defaults(const elicit::ElicitationRequest& r) {
+// An accepted answer from the file that the form's rules refuse, said where it came from: the
+// server refuses it too (2025-11-25: its handler sees an invalid response; 2026-07-28: it asks
+// again, and the next line answers), which reads as a puzzle without this. It is still sent as is,
+// so that a server's handling of invalid content can be tried.
+void report_invalid(const std::string& path, const FileAnswer& a, const elicit::ElicitationRequest& r) {
+  if (a.line == 0 || a.answer.action != elicit::ElicitAction::accept || r.url_mode || !r.form) return;
+  const auto check = elicit::validate_content(*r.form, a.answer.content);
+  if (check.ok()) return;
+  std::string text;  // one write: 2025-11-25 answers on two threads
+  for (const auto& e : check.errors) {
+    text += path + ":" + std::to_string(a.line) + ": error: /content" + terminal_safe(e.pointer) + ": " +
+            terminal_safe(e.message) + "\n";
+  }
+  std::cerr << text << "elicitgen client: the content of " << path << ":" << a.line
+            << " does not fit the form; sent as is, the server decides\n";
+}
+
+// Accepts a form with its defaults; a URL request is declined (consent needs a person). A form its
+// defaults cannot fill in is declined, naming what is missing, and `failed` is set: accepting
+// would send content the server must refuse (under 2026-07-28 it asks again, round after round,
+// until ClientOptions::max_rounds ends the call), and only a person or --answers can fill it in.
+elicit::Answer with_defaults(const elicit::ElicitationRequest& r, std::atomic<bool>& failed) {
   if (r.url_mode) return elicit::Answer::decline();
   if (!r.form) {
     std::cerr << "elicitgen client: the form is outside the spec's subset (" +
@@ -91,7 +119,47 @@ elicit::Answer with_defaults(const elicit::ElicitationRequest& r) {
                      "): cancel\n";
     return elicit::Answer::cancel();
   }
-  return elicit::Answer::accept(elicit::form_defaults(*r.form));
+  std::string missing;
+  std::size_t count = 0;
+  for (const auto& f : r.form->fields) {
+    if (!f.required || f.default_value) continue;
+    missing += (count++ ? ", " : "") + terminal_safe(f.name);
+  }
+  // That is the only way the defaults can fail: a form (r.form) exists only when every default
+  // satisfies its own property (parse_requested_schema), and the other rules are per property.
+  if (count == 0) return elicit::Answer::accept(elicit::form_defaults(*r.form));
+  failed = true;
+  std::cerr << "elicitgen client: --defaults cannot fill in the form \"" + terminal_safe(r.message) + "\": " +
+                   (count == 1 ? "required field without a default: " : "required fields without a default: ") +
+                   missing + ": decline (answer it with --answers FILE or on a terminal)\n";
+  return elicit::Answer::decline();
+}
+
+// `client ... list`: every page of tools/list, as a table or as JSON.
+int list_tools(elicit::Client& client, bool json) {
+  const auto tools = client.list_tools();
+  if (json) {
+    std::cout << tools.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+  } else if (tools.empty()) {
+    std::cerr << "elicitgen client: the server offers no tools\n";
+  } else {
+    std::cout << tool_table(tools);
+  }
+  return 0;
+}
+
+// The error of a tools/call, and when the tool does not exist, the tools that do (one more
+// tools/list: the error codes for an unknown tool differ between servers, the list does not).
+std::string call_error(elicit::Client& client, const std::string& tool, const elicit::ClientError& e) {
+  std::string said = e.what();
+  if (e.code() != 0) said += " (JSON-RPC error " + std::to_string(e.code()) + ")";
+  if (e.code() == 0) return said;  // the protocol broke; the connection may not answer another request
+  try {
+    if (auto unknown = unknown_tool_message(tool, client.list_tools())) return *unknown;
+  } catch (const std::exception&) {
+    // No list to offer: the server's own words stand.
+  }
+  return said;
 }
 
 }  // namespace
@@ -163,7 +231,8 @@ int run_client(const ClientCommand& command) {
   }
   AnswerQueue queue;
   // Neither --answers nor --defaults: a person answers on the terminal (stdin), prompts on stderr.
-  const bool interactive = command.answers_file.empty() && !command.defaults;
+  // Listing asks nothing, so it needs neither.
+  const bool interactive = command.answers_file.empty() && !command.defaults && !command.list;
   if (!command.answers_file.empty()) {
     if (!queue.load(command.answers_file)) return kFailed;
   } else if (interactive && !isatty(0)) {
@@ -193,6 +262,7 @@ int run_client(const ClientCommand& command) {
   TerminalForm terminal(std::cin, std::cerr, ansi);
   // 2025-11-25 answers elicitations on two worker threads: one dialogue on the terminal at a time.
   std::mutex terminal_mutex;
+  std::atomic<bool> defaults_failed{false};  // --defaults declined a form it could not fill in
   try {
     std::unique_ptr<elicit::Client> client;
     if (argv) {
@@ -213,8 +283,12 @@ int run_client(const ClientCommand& command) {
       if (interactive) {
         std::lock_guard<std::mutex> lock(terminal_mutex);
         answer = terminal.ask(r);
+      } else if (from_file) {
+        auto next = queue.next();
+        report_invalid(command.answers_file, next, r);
+        answer = std::move(next.answer);
       } else {
-        answer = from_file ? queue.next() : with_defaults(r);
+        answer = with_defaults(r, defaults_failed);
       }
       // The server's text may hold escape sequences: shown escaped (terminal_form.hpp).
       std::cerr << "elicitgen client: " << (r.url_mode ? "URL " + terminal_safe(r.url) + ": " : std::string("form: "))
@@ -222,9 +296,18 @@ int run_client(const ClientCommand& command) {
       return answer;
     });
     client->connect();
-    const auto result = client->call_tool(command.tool, arguments);
+    if (command.list) return list_tools(*client, command.list_json);
+    nlohmann::json result;
+    try {
+      result = client->call_tool(command.tool, arguments);
+    } catch (const elicit::ClientError& e) {
+      std::cerr << "elicitgen client: " << call_error(*client, command.tool, e) << "\n";
+      return kFailed;
+    }
     std::cout << result.dump(2) << "\n";
-    return result.value("isError", false) ? kToolError : 0;
+    if (defaults_failed) return kFailed;  // the result shows what the server did with the decline
+    const auto is_error = result.find("isError");
+    return is_error != result.end() && is_error->is_boolean() && is_error->get<bool>() ? kToolError : 0;
   } catch (const elicit::ClientError& e) {
     std::cerr << "elicitgen client: " << e.what();
     if (e.code() != 0) std::cerr << " (JSON-RPC error " << e.code() << ")";

@@ -1,6 +1,6 @@
 // `elicitgen client`: connect to an MCP server, call one tool, answer its elicitations from a file
 // of answers, with the forms' defaults, or on the terminal (terminal_form.hpp), and print the tool
-// result (issue 15's terminal client).
+// result (issue 15's terminal client); or list the server's tools (tool_table.hpp).
 #pragma once
 
 #include <optional>
@@ -18,6 +18,10 @@ struct ClientCommand {
   /// Speak the userInteraction dialect (ClientOptions::user_interaction): declare
   /// `userInteraction` instead of `elicitation`; needs --protocol 2025-11-25 or 2025-06-18.
   bool user_interaction = false;
+  /// `client ... list`: print the tools (every page of tools/list) instead of calling one; as a
+  /// table (tool_table), or with `list_json` as one JSON array of the server's Tool objects.
+  bool list = false;
+  bool list_json = false;
   std::string tool;
   std::string arguments_json = "{}";
 };
@@ -31,7 +35,12 @@ std::optional<std::vector<std::string>> split_command(const std::string& line, s
 /// Runs the command: prints the tool result as JSON on stdout and returns 0, or 1 when the result
 /// is a tool error (isError); 2 for bad usage (e.g. neither --answers nor --defaults with a stdin
 /// that is not a terminal), unreadable answers, a server that cannot be started
-/// or a JSON-RPC error (each said on stderr).
+/// or a JSON-RPC error (each said on stderr; an unknown tool's error lists the tools that exist).
+/// With `defaults`, a form that its defaults cannot fill in (a required field without a default)
+/// is declined, the fields named on stderr; the tool's
+/// result is still printed, and the return is 2. An --answers content that fails validate_content
+/// is reported on stderr (FILE:LINE: /pointer: message) and sent as is: the server decides.
+/// `list`: prints the tools and returns 0, or 2 as above.
 int run_client(const ClientCommand& command);
 
 }  // namespace elicitgen

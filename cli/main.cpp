@@ -264,7 +264,7 @@ int main(int argc, char** argv) {
   auto* client =
       app.add_subcommand("client",
                          "Connect to an MCP server, call a tool, answer its elicitations, print the result (exit 0, 1 "
-                         "for a tool error, 2 for a failure)");
+                         "for a tool error, 2 for a failure); or list its tools");
   auto* stdio = client->add_option("--stdio", client_cmd.stdio_command,
                                    "The server to run: \"CMD ARGS\" (quotes group, no shell)");
   auto* url = client->add_option("--url", client_cmd.url, "A Streamable HTTP endpoint (http://HOST:PORT/PATH)");
@@ -278,13 +278,19 @@ int main(int argc, char** argv) {
   client->add_flag("--user-interaction", client_cmd.user_interaction,
                    "Speak the draft userInteraction dialect (interaction/create) instead of elicitation; "
                    "with --protocol 2025-11-25 or 2025-06-18");
-  client->add_flag("--defaults", client_cmd.defaults, "Accept every form with its defaults; decline URL requests")
+  client
+      ->add_flag("--defaults", client_cmd.defaults,
+                 "Accept every form with its defaults; decline URL requests, and forms with a required field "
+                 "without a default (naming it; exit 2)")
       ->excludes(answers);
   client->require_subcommand(1);
   auto* call = client->add_subcommand("call", "Call one tool");
   call->fallthrough();  // --answers / --defaults may also follow the tool
   call->add_option("tool", client_cmd.tool, "Tool name")->required();
   call->add_option("arguments", client_cmd.arguments_json, "Tool arguments, a JSON object (default {})");
+  auto* list = client->add_subcommand("list", "List the server's tools (every page): name, title, description");
+  list->fallthrough();
+  list->add_flag("--json", client_cmd.list_json, "Print the server's Tool objects as one JSON array");
 
   AskCommand ask_cmd;
   auto* ask = app.add_subcommand("ask",
@@ -292,6 +298,9 @@ int main(int argc, char** argv) {
                                  "decline or cancel, 2 for an unreadable or invalid schema)");
   ask->add_option("schema", ask_cmd.schema, "Schema file (a requestedSchema or elicitation/create params)")->required();
   ask->add_option("--name", ask_cmd.name, "Which schema of a collection file to use");
+  ask->add_flag("--jsonl", ask_cmd.jsonl,
+                "Print one ElicitResult line ({\"action\":\"accept\",\"content\":{...}}), which `elicitgen client "
+                "--answers` replays");
 
   try {
     app.parse(argc, argv);
@@ -302,7 +311,10 @@ int main(int argc, char** argv) {
   if (*generate) return run_generate(gen);
   if (*lint) return run_lint(lint_inputs, lint_werror);
   if (*check) return run_check(check_schema, check_data, check_name, check_jsonl);
-  if (*client) return run_client(client_cmd);
+  if (*client) {
+    client_cmd.list = list->parsed();
+    return run_client(client_cmd);
+  }
   if (*ask) return run_ask(ask_cmd);
   return kUnreadable;
 }

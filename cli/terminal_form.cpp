@@ -144,7 +144,7 @@ std::string hint(const elicit::Field& f) {
       s = "one option: its number or its value";
       break;
     case elicit::FieldKind::multi_select:
-      s = "any options: numbers or values separated by commas (e.g. 1,3); :none for none";
+      s = "any options, each once: numbers or values separated by commas (e.g. 1,3); :none for none";
       if (f.min_items || f.max_items)
         s += "; " + range(f.min_items ? std::to_string(*f.min_items) : "",
                           f.max_items ? std::to_string(*f.max_items) : "", " options");
@@ -210,6 +210,15 @@ std::optional<nlohmann::json> read_value(const elicit::Field& f, const std::stri
         if (!v) {
           why = "\"" + terminal_safe(token) + "\" is not an option: use numbers from 1 to " +
                 std::to_string(f.options.size()) + " or the values";
+          return false;
+        }
+        // A multi-select is a set (a repeated option is invalid content): "1,3,3" is refused, not
+        // folded into "1,3", since which was meant (a slip for 1,3,4?) is the user's to say.
+        if (std::find(out.begin(), out.end(), *v) != out.end()) {
+          const auto o = std::find_if(f.options.begin(), f.options.end(),
+                                      [&](const elicit::EnumChoice& c) { return c.value == *v; });
+          why = "option " + std::to_string(o - f.options.begin() + 1) + " (" + option_label(*o) +
+                ") is chosen twice: name each option once";
           return false;
         }
         out.push_back(*v);

@@ -27,7 +27,8 @@ class TerminalForm {
 
   /// Asks for every field of `form` in its order, each value checked as typed with
   /// elicit::validate_value and the whole with elicit::validate_content, then shows the content for
-  /// review. Accept carries content that validate_content passes.
+  /// review. Accept carries content that validate_content passes. A multi-select is a set: an
+  /// option typed twice (`1,3,3`, or `1,ham` naming option 1 both ways) is refused and asked again.
   elicit::Answer ask_form(std::string_view message, const elicit::Form& form);
 
   /// Asks for consent to open the URL of a URL-mode request that review_url allowed: the full URL,

@@ -1,5 +1,10 @@
 // A complete MCP server over stdio whose tools ask the user for typed input (see sample_tools.cpp).
 // Run it from an MCP client (e.g. the TypeScript SDK's StdioClientTransport); logs go to stderr.
+// Usage: elicitgen_stdio_server [--page-size N]
+//   --page-size N  N entries per page of tools/list (and the other lists), so clients' paging
+//                  (nextCursor) can be tried; absent or 0: one page
+#include <cstdlib>
+#include <cstring>
 #include <iostream>
 
 #include <elicit/jsonrpc/stdio_transport.hpp>
@@ -7,7 +12,16 @@
 
 #include "sample_tools.hpp"
 
-int main() {
+int main(int argc, char** argv) {
+  std::size_t page_size = 0;
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--page-size") == 0 && i + 1 < argc) {
+      page_size = std::strtoul(argv[++i], nullptr, 10);
+    } else {
+      std::cerr << "usage: " << argv[0] << " [--page-size N]\n";
+      return 2;
+    }
+  }
   try {
     elicit::StdioTransport transport;
     elicit::ServerSessionOptions options;
@@ -17,6 +31,7 @@ int main() {
     elicit::ServerSession server(
         transport, {"elicitgen-sample-server", "0.1.0", "elicitgen sample server", std::nullopt}, options);
     add_sample_tools(server);
+    server.server()->set_page_size(page_size);
     std::cerr << "elicitgen-sample-server: serving on stdio\n";
     server.run();
   } catch (const std::exception& e) {  // e.g. no thread could be created for the workers or the reader

@@ -1,12 +1,14 @@
 // `elicitgen client` against the sample stdio server, in both eras: answers from a JSON Lines file
-// (in order; cancel once used up) or the forms' defaults, the result on stdout, the exit codes,
-// located errors in the answers file; and split_command.
+// (in order; cancel once used up) or the forms' defaults (a form they cannot fill in declined),
+// the result on stdout, the exit codes, located errors in the answers file, listing the tools and
+// an unknown tool; `elicitgen ask --jsonl` replayed by --answers; and split_command.
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
 
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 
 #include <nlohmann/json.hpp>
 
@@ -28,6 +30,18 @@ std::string write_tmp(const std::string& name, const std::string& text) {
 test_support::CommandResult client(const std::string& version, const std::string& tool, const std::string& how) {
   return test_support::run_command(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
                                    "' --protocol " + version + " call " + tool + " " + how + " 2>/dev/null");
+}
+
+// stdout and stderr apart, and the exit code.
+struct Output {
+  int exit_code;
+  std::string out, err;
+};
+
+Output run_split(const std::string& command) {
+  const auto err = std::string(TEST_TMP_DIR) + "/" + std::to_string(getpid()) + "-stderr.txt";
+  const auto r = test_support::run_command(command + " 2>'" + err + "'");
+  return {r.exit_code, r.out, test_support::read_file(err)};
 }
 
 std::string text_of(const test_support::CommandResult& r) {
@@ -70,12 +84,141 @@ TEST_CASE("elicitgen client --defaults accepts each form with its defaults", "[c
   }
 }
 
+TEST_CASE("elicitgen client --defaults declines a form with a required field without a default, naming it",
+          "[client][cli]") {
+  // Before: 2026-07-28 sent the defaults, the server asked again 16 times, and the client gave up
+  // (exit 2, nothing on stdout); 2025-11-25 sent them and the tool saw an invalid response.
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    const auto one = run_split(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
+                               "' --protocol " + version + " call github_username --defaults");
+    INFO(one.err);
+    CHECK(one.exit_code == 2);
+    CHECK(text_of({0, one.out}) == "decline");  // what the tool's handler saw
+    CHECK_THAT(one.err, Catch::Contains("elicitgen client: --defaults cannot fill in the form \"Please provide your "
+                                        "GitHub username\": required field without a default: name: decline"));
+    CHECK_THAT(one.err, !Catch::Contains("max_rounds"));
+    // Two of three fields required without a default: both named, in the form's order.
+    const auto two = run_split(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
+                               "' --protocol " + version + " call contact_information --defaults");
+    INFO(two.err);
+    CHECK(two.exit_code == 2);
+    CHECK(text_of({0, two.out}) == "decline");
+    CHECK_THAT(two.err, Catch::Contains("required fields without a default: name, email: decline"));
+  }
+}
+
+TEST_CASE("elicitgen client --answers: content the form refuses is reported where it came from, then sent",
+          "[client][cli]") {
+  const auto answers =
+      write_tmp("invalid.jsonl", "{\"action\":\"accept\",\"content\":{\"name\":\"Ada\",\"email\":\"nope\"}}\n");
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    const auto r = run_split(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER + "' --protocol " +
+                             version + " call contact_information --answers '" + answers + "'");
+    INFO(r.err);
+    CHECK_THAT(r.err, Catch::Contains("\n" + answers + ":1: error: /content/email: "));
+    CHECK_THAT(r.err, Catch::Contains("elicitgen client: the content of " + answers +
+                                      ":1 does not fit the form; sent as is, the server decides\n"));
+    // What the server then did differs by era (issue 26, item 3): 2025-11-25's handler sees an
+    // invalid response (a tool error here); 2026-07-28 asks again and the file has no answer left.
+    if (std::string(version) == "2025-11-25") {
+      CHECK(r.exit_code == 1);
+      CHECK_THAT(text_of({0, r.out}), Catch::StartsWith("invalid: "));
+    } else {
+      CHECK(r.exit_code == 0);
+      CHECK(text_of({0, r.out}) == "cancel");
+      CHECK_THAT(r.err, Catch::Contains("no answer left in the answers file: cancel"));
+    }
+  }
+}
+
+TEST_CASE("elicitgen client list: every page of tools/list as a table or JSON, in both eras", "[client][cli]") {
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    const auto list = [&](const std::string& server, const std::string& how) {
+      return run_split(std::string(ELICITGEN_BIN) + " client --stdio '" + server + "' --protocol " + version +
+                       " list " + how);
+    };
+    const auto one_page = list(SAMPLE_STDIO_SERVER, "--json");
+    // Three tools a page: the client follows nextCursor to the end and gets the same list.
+    const auto paged = list(std::string(SAMPLE_STDIO_SERVER) + " --page-size 3", "--json");
+    INFO(paged.err);
+    REQUIRE(one_page.exit_code == 0);
+    REQUIRE(paged.exit_code == 0);
+    const auto tools = json::parse(one_page.out);
+    REQUIRE(tools.is_array());
+    REQUIRE(tools.size() > 6);  // more than two pages
+    CHECK(json::parse(paged.out) == tools);
+    const auto table = list(std::string(SAMPLE_STDIO_SERVER) + " --page-size 3", "");
+    INFO(table.out);
+    CHECK(table.exit_code == 0);
+    CHECK(table.err.find("error") == std::string::npos);
+    // A header, then one line per tool in the server's order: its name, its description's first line.
+    std::istringstream lines(table.out);
+    std::string line;
+    REQUIRE(std::getline(lines, line));
+    CHECK_THAT(line, Catch::Matches("NAME +DESCRIPTION"));  // the sample's tools have no titles
+    for (const auto& t : tools) {
+      REQUIRE(std::getline(lines, line));
+      const auto name = t["name"].get<std::string>();
+      CHECK(line.rfind(name + "  ", 0) == 0);
+      CHECK(line.substr(line.find_first_not_of(' ', name.size())) == t["description"].get<std::string>());
+    }
+    CHECK_FALSE(std::getline(lines, line));
+  }
+  // Neither --answers nor --defaults nor a terminal is needed to list.
+  const auto quiet = test_support::run_command(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
+                                               "' list < /dev/null 2>&1");
+  CHECK(quiet.exit_code == 0);
+  CHECK_THAT(quiet.out, Catch::Contains("\ngithub_username "));
+}
+
+TEST_CASE("elicitgen ask --jsonl prints one line that elicitgen client --answers replays", "[client][cli][terminal]") {
+  const auto schema = std::string(SAMPLE_SCHEMAS_DIR) + "/spec_property_examples.json";
+  // Every field answered (Enter takes a default), so the tool's typed value holds exactly this content.
+  const auto typed = write_tmp("typed-jsonl.txt",
+                               "\nZoe\n12.5\n\ny\n2\n3\n3,1\n\n2026-12-01\n2026-12-01T09:30:00Z\n"
+                               "https://example.com/x?a=1&b=%C3%A9\n\n");
+  const auto ask = run_split(std::string(ELICITGEN_BIN) + " ask --jsonl '" + schema + "' < '" + typed + "'");
+  INFO(ask.err);
+  REQUIRE(ask.exit_code == 0);
+  CHECK(ask.out ==
+        R"({"action":"accept","content":{"display_name":"user@example.com","letters_only":"Zoe","percentage":12.5,)"
+        R"("count":50,"flag":true,"color":"Green","color_hex":"#0000FF","colors":["Blue","Red"],)"
+        R"("colors_hex":["#FF0000","#00FF00"],"when":"2026-12-01","starts_at":"2026-12-01T09:30:00Z",)"
+        R"("homepage":"https://example.com/x?a=1&b=%C3%A9"}})"
+        "\n");
+  const auto line = json::parse(ask.out);
+  const auto answers = write_tmp("replay.jsonl", ask.out);
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    const auto text = text_of(client(version, "spec_property_examples", "--answers '" + answers + "'"));
+    REQUIRE(text.rfind("accept: ", 0) == 0);
+    CHECK(json::parse(text.substr(8)) == line["content"]);
+  }
+  // A declined form is a line too, and replays as a decline.
+  const auto declined = run_split(std::string(ELICITGEN_BIN) + " ask --jsonl '" + SAMPLE_SCHEMAS_DIR +
+                                  "/github_username.json' < '" + write_tmp("typed-decline.txt", ":decline\n") + "'");
+  CHECK(declined.exit_code == 1);
+  CHECK(declined.out == "{\"action\":\"decline\"}\n");
+  CHECK(text_of(client("2026-07-28", "github_username",
+                       "--answers '" + write_tmp("replay-decline.jsonl", declined.out) + "'")) == "decline");
+}
+
 TEST_CASE("elicitgen client exit codes: 1 for a tool error, 2 for failures, each said on stderr", "[client][cli]") {
   CHECK(client("2026-07-28", "test_error_handling", "--defaults").exit_code == 1);
-  const auto unknown = test_support::run_command(std::string(ELICITGEN_BIN) + " client --stdio '" +
-                                                 SAMPLE_STDIO_SERVER + "' call no_such_tool --defaults 2>&1");
-  CHECK(unknown.exit_code == 2);
-  CHECK_THAT(unknown.out, Catch::Contains("Unknown tool: no_such_tool (JSON-RPC error -32602)"));
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    // An unknown tool's error names the tools that exist, in the server's order.
+    const auto unknown = run_split(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
+                                   "' --protocol " + version + " call no_such_tool --defaults");
+    CHECK(unknown.exit_code == 2);
+    CHECK(unknown.out.empty());
+    CHECK_THAT(unknown.err, Catch::Contains("elicitgen client: unknown tool 'no_such_tool'; available: "
+                                            "contact_information, github_username, stripe_customer, "));
+    CHECK_THAT(unknown.err, Catch::Contains(", plan_delivery, test_elicitation, connect_account, "));
+  }
   const auto bad = write_tmp("bad.jsonl", "{\"action\":\"accept\"}\n{\"action\":\"maybe\"}\n");
   const auto located =
       test_support::run_command(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +

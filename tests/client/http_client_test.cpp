@@ -156,3 +156,24 @@ TEST_CASE("elicitgen client --url answers over Streamable HTTP in both eras", "[
                                               "' --stdio x call github_username --defaults 2>&1");
   CHECK(both.exit_code == 2);
 }
+
+TEST_CASE("elicitgen client --url list and an unknown tool, in both eras", "[client][http][cli]") {
+  SampleHttpServer server;
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    const auto cli = std::string(ELICITGEN_BIN) + " client --url '" + server.url + "' --protocol " + version;
+    const auto listed = test_support::run_command(cli + " list --json 2>/dev/null");
+    REQUIRE(listed.exit_code == 0);
+    const auto tools = json::parse(listed.out);
+    REQUIRE(tools.is_array());
+    std::string names;
+    for (const auto& t : tools) names += (names.empty() ? "" : ", ") + t["name"].get<std::string>();
+    CHECK_THAT(names, Catch::StartsWith("contact_information, github_username, "));
+    const auto table = test_support::run_command(cli + " list 2>/dev/null");
+    CHECK(table.exit_code == 0);
+    CHECK_THAT(table.out, Catch::Contains("\ngithub_username  ") && Catch::StartsWith("NAME  "));
+    const auto unknown = test_support::run_command(cli + " call no_such_tool --defaults 2>&1");
+    CHECK(unknown.exit_code == 2);
+    CHECK_THAT(unknown.out, Catch::Contains("unknown tool 'no_such_tool'; available: " + names + "\n"));
+  }
+}

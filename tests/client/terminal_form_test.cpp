@@ -191,6 +191,29 @@ TEST_CASE("terminal form: multi-select by values, :none, and the item count from
   CHECK(r.screen.find("error: /t: " + none.errors[0].message) != std::string::npos);
 }
 
+TEST_CASE("terminal form: a multi-select is a set, an option chosen twice is refused and asked again", "[terminal]") {
+  const auto form = form_of(kEveryKind);
+  // 3,3 is within maxItems (2) yet refused; 1,ham names option 1 by number and by value.
+  const auto r = fill(form, "Ada\nada@example.com\n5\n40\ny\n1\n3,3\n1,ham\n3 ,1\n\n");
+  INFO(r.screen);
+  REQUIRE(r.answer.action == elicit::ElicitAction::accept);
+  CHECK(r.answer.content["toppings"] == json::array({"leek", "ham"}));
+  CHECK(r.screen.find("error: /toppings: option 3 (leek) is chosen twice: name each option once\n") !=
+        std::string::npos);
+  CHECK(r.screen.find("error: /toppings: option 1 (ham) is chosen twice: name each option once\n") !=
+        std::string::npos);
+  CHECK(r.screen.find("any options, each once:") != std::string::npos);
+  CHECK(count(r.screen, "\n> ") == 9);  // 7 fields + 2 re-prompts
+  // Titled options are named by title and value; the repeat may come after other options.
+  const auto titled = form_of(R"({"type":"object","properties":{"t":{"type":"array",
+      "items":{"anyOf":[{"const":"v1","title":"First"},{"const":"v2","title":"Second"}]}}}})");
+  const auto t = fill(titled, "v1,2,1\n2\n\n");
+  INFO(t.screen);
+  REQUIRE(t.answer.action == elicit::ElicitAction::accept);
+  CHECK(t.answer.content == json{{"t", {"v2"}}});
+  CHECK(t.screen.find("error: /t: option 1 (First [v1]) is chosen twice") != std::string::npos);
+}
+
 TEST_CASE("terminal form: URL consent shows the URL, the host marked, the warnings", "[terminal]") {
   const auto request = elicit::read_elicitation_request(json{{"mode", "url"},
                                                              {"message", "Connect your account"},

@@ -107,6 +107,27 @@ expect_exit 1
 expect_screen "(end of input: cancel)"
 expect_json '{"action":"cancel"}'
 
+echo "== elicitgen ask --jsonl: an option chosen twice is refused, the answer one ElicitResult line"
+run_in_pane "$elicitgen ask --jsonl $schemas/sep1330_enums.json"
+wait_for "[1/5] Untitled single-select"
+type_line ""
+wait_for "[2/5] Titled single-select"
+type_line ""
+wait_for "[3/5] Legacy titled enum"
+type_line ""
+wait_for "[4/5] Untitled multi-select"
+type_line "1,3,3"
+wait_for "error: /untitledMulti: option 3 (option3) is chosen twice: name each option once"
+type_line "1,3"
+wait_for "[5/5] Titled multi-select"
+type_line ""
+wait_for "Send this? [Y/n]"
+expect_screen "  Untitled multi-select: option1, option3"
+type_line "y"
+wait_for "EXIT="
+expect_exit 0
+expect_json '{"action":"accept","content":{"untitledMulti":["option1","option3"]}}'
+
 echo "== elicitgen client --stdio, 2025-11-25: a wrong email corrected, the tool's result"
 run_in_pane "$elicitgen client --stdio $server --protocol 2025-11-25 call contact_information"
 wait_for "[1/3] name"
