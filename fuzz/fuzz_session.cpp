@@ -13,7 +13,7 @@
 
 #include <cstring>
 
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 
 #include "json_fast.hpp"
 

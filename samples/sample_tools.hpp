@@ -4,7 +4,7 @@
 #include <memory>
 
 #include <elicit/completion_store.hpp>
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 
 /// Adds every sample tool to `server`, and add_mrtr_fixtures(); URL-mode completions (the sign_in
 /// tool) go to an InMemoryCompletionStore of this server's own.

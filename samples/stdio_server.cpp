@@ -8,7 +8,7 @@
 #include <iostream>
 
 #include <elicit/jsonrpc/stdio_transport.hpp>
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 
 #include "sample_tools.hpp"
 

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 #include <elicit/user_interaction.hpp>
 
 namespace interaction_test {

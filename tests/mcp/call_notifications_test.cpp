@@ -6,7 +6,7 @@
 #include <optional>
 
 #include <elicit/content_blocks.hpp>
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 
 #include "../session/fake_client.hpp"
 

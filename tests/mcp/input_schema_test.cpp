@@ -5,7 +5,7 @@
 
 #include <atomic>
 
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 
 #include "../session/fake_client.hpp"
 

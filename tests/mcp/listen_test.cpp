@@ -4,7 +4,7 @@
 // subscriptions/listen stream (Basic, Patterns, "Subscriptions").
 #include <catch2/catch.hpp>
 
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 
 #include "../session/fake_client.hpp"
 

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <elicit/completion_store.hpp>
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 
 #include "../session/fake_client.hpp"
 #include "contact_information.hpp"

@@ -6,7 +6,7 @@
 #include <atomic>
 #include <thread>
 
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 
 #include "../session/fake_client.hpp"
 

@@ -4,7 +4,7 @@
 
 #include <future>
 
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 
 #include "contact_information.hpp"
 #include "server_fixture.hpp"

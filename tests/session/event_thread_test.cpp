@@ -5,7 +5,7 @@
 #include <future>
 
 #include <elicit/jsonrpc/event_thread.hpp>
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 
 #include "contact_information.hpp"
 #include "server_fixture.hpp"

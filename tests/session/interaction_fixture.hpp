@@ -15,7 +15,7 @@
 #include <elicit/jsonrpc/memory_transport.hpp>
 #include <elicit/jsonrpc/stdio_transport.hpp>
 
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 #include <elicit/user_interaction.hpp>
 
 #include "../common/interaction_tools.hpp"

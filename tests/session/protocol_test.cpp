@@ -1,7 +1,7 @@
 // Protocol hygiene: one initialize per session; a request id still in use is refused.
 #include <catch2/catch.hpp>
 
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 
 #include "contact_information.hpp"
 #include "server_fixture.hpp"

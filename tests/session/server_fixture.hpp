@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 
 #include "../common/patience.hpp"
 #include "fake_client.hpp"

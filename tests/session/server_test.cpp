@@ -3,7 +3,7 @@
 
 #include <atomic>
 
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 
 #include "contact_information.hpp"
 #include "fake_client.hpp"

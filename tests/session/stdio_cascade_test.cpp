@@ -8,7 +8,7 @@
 #include <string>
 
 #include <elicit/jsonrpc/stdio_transport.hpp>
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 
 #include "../common/patience.hpp"
 #include "contact_information.hpp"

@@ -13,7 +13,7 @@
 #include <elicit/jsonrpc/memory_transport.hpp>
 #include <elicit/jsonrpc/timer_service.hpp>
 #include <elicit/jsonrpc/worker_pool.hpp>
-#include <elicit/server.hpp>
+#include <elicit/server_session.hpp>
 
 #include "../common/thread_limit.hpp"
 #include "fake_client.hpp"

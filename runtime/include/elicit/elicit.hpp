@@ -11,6 +11,6 @@
 #include "elicit/jsonrpc/memory_transport.hpp"
 #include "elicit/jsonrpc/stdio_transport.hpp"
 #include "elicit/logging.hpp"
-#include "elicit/server.hpp"
+#include "elicit/server_session.hpp"
 #include "elicit/typed_tool.hpp"
 #include "elicit/user_interaction.hpp"

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "elicit/server.hpp"
+#include "elicit/server_session.hpp"
 
 namespace elicit {
 

@@ -1,7 +1,7 @@
 // RequestContext's notifications about its own request: progress (MCP 2025-11-25 and 2026-07-28, Basic,
 // Utilities, "Progress") and log messages (Server, Utilities, "Logging"). Both go out related to
 // the request, so Streamable HTTP carries them on the request's own stream.
-#include "elicit/server.hpp"
+#include "elicit/server_session.hpp"
 
 namespace elicit {
 

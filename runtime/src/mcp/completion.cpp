@@ -4,7 +4,7 @@
 #include <cctype>
 
 #include "completion_request.hpp"
-#include "elicit/server.hpp"
+#include "elicit/server_session.hpp"
 
 namespace elicit {
 

@@ -7,7 +7,7 @@
 #include <memory>
 #include <mutex>
 
-#include "elicit/server.hpp"
+#include "elicit/server_session.hpp"
 
 namespace elicit::detail {
 

@@ -1,6 +1,6 @@
 // ToolResult and RequestContext: what a tool, prompt or resource handler gets and answers with, in both
 // eras (server.hpp).
-#include "elicit/server.hpp"
+#include "elicit/request_context.hpp"
 
 #include "elicit/user_interaction.hpp"
 

@@ -1,4 +1,4 @@
-#include "elicit/server.hpp"
+#include "elicit/server_session.hpp"
 
 #include <atomic>
 #include <condition_variable>

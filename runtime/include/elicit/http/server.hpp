@@ -14,7 +14,7 @@
 #include <string_view>
 #include <vector>
 
-#include "elicit/server.hpp"
+#include "elicit/server_session.hpp"
 
 namespace elicit {
 

@@ -1,0 +1,128 @@
+// What a server offers, as declared by the application: its identity, tools (with their results),
+// prompts, resources and resource templates, and the handler signatures that serve them (MCP
+// 2025-11-25 and 2026-07-28, Server Features: Tools, Prompts, Resources).
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "elicit/completion.hpp"
+
+namespace elicit {
+
+class RequestContext;
+
+struct ServerInfo {
+  std::string name;
+  std::string version;
+  std::optional<std::string> title = std::nullopt;
+  std::optional<std::string> instructions = std::nullopt;
+};
+
+/// CallToolResult: `content` blocks, `isError`, optional `structuredContent`.
+struct ToolResult {
+  nlohmann::json content = nlohmann::json::array();
+  bool is_error = false;
+  std::optional<nlohmann::json> structured_content;
+
+  /// One text content block.
+  static ToolResult text(std::string text);
+  /// Any content blocks (elicit/content.hpp: text, image, audio, embedded resource, resource link).
+  static ToolResult of(std::vector<nlohmann::json> blocks);
+  /// A tool execution error (reported in the result, as MCP asks, not as a JSON-RPC error).
+  static ToolResult error(std::string text);
+  /// Structured content (MCP 2025-11-25, Tools, "Structured Content"): `value` (a JSON object) as
+  /// structuredContent and, for clients that read only content, its JSON text as a text block.
+  static ToolResult structured(nlohmann::json value);
+  nlohmann::json to_json() const;
+};
+
+/// A blocking handler runs on a thread of the server's WorkerPool and may block on elicit(). A call
+/// the client cancels before a thread is free never runs. Exceptions become a tool error result;
+/// UrlElicitationRequired becomes a -32042 error.
+using ToolHandler = std::function<ToolResult(RequestContext&)>;
+/// An asynchronous handler runs on the transport's thread (an event thread: blocking calls throw
+/// std::logic_error, which becomes a tool error result), must not block, and calls
+/// RequestContext::reply() later (e.g. from a RequestContext::elicit_async callback). Thousands can be in
+/// flight on no thread of their own.
+using AsyncToolHandler = std::function<void(std::shared_ptr<RequestContext>)>;
+
+struct Tool {
+  std::string name;
+  std::string description;
+  nlohmann::json input_schema = {{"type", "object"}};
+  std::optional<std::string> title = std::nullopt;
+  ToolHandler handler = nullptr;             ///< set this...
+  AsyncToolHandler async_handler = nullptr;  ///< ...or this
+  /// The JSON Schema of its structuredContent, listed as outputSchema (typed_tool.hpp sets it from a
+  /// generated type and keeps the promise); none: the tool returns no structured content.
+  std::optional<nlohmann::json> output_schema = std::nullopt;
+  /// Check the arguments against input_schema before the handler runs (MCP Tools: servers MUST
+  /// validate tool inputs): invalid ones are a tool error listing each `pointer: message`, and the
+  /// handler does not run (json_schema.hpp). typed_tool turns it off: the generated type checks.
+  bool validate_arguments = true;
+};
+
+/// An argument of a prompt (MCP, Server, "Prompts").
+struct PromptArgument {
+  std::string name;
+  std::string description;
+  bool required = false;
+  /// Answers completion/complete for this argument (completion.hpp); none: no values offered.
+  Completer complete = nullptr;
+};
+
+/// Asynchronous prompt and resource handlers: run on the transport's thread (must not block); they
+/// answer later, from any thread, with RequestContext::reply_json (or reply_error), typically from an
+/// elicit_async callback. Exceptions, and in the 2026-07-28 era the end of the run at an unanswered
+/// question, are handled as for an AsyncToolHandler.
+using AsyncJsonHandler = std::function<void(std::shared_ptr<RequestContext>)>;
+
+/// A prompt. Its handler runs like a blocking tool handler (on a pool worker) and returns a
+/// GetPromptResult ({"messages": [...]}, optionally "description"); it may elicit and ask the
+/// client through its RequestContext in both eras (2026-07-28: prompts/get may answer input_required; MCP
+/// 2026-07-28, MRTR, "Supported Requests"). RequestContext::arguments() are the prompt's arguments.
+struct Prompt {
+  std::string name;
+  std::string description;
+  std::vector<PromptArgument> arguments;
+  std::optional<std::string> title = std::nullopt;
+  std::function<nlohmann::json(RequestContext&)> handler;  ///< set this...
+  AsyncJsonHandler async_handler = nullptr;                ///< ...or this
+};
+
+/// A resource. Its handler returns a ReadResourceResult ({"contents": [...]}) and may elicit like
+/// a prompt's (2026-07-28: resources/read may answer input_required). RequestContext::arguments() is
+/// {"uri": ...}.
+struct Resource {
+  std::string uri;
+  std::string name;
+  std::string description;
+  std::optional<std::string> mime_type = std::nullopt;
+  std::function<nlohmann::json(RequestContext&)> handler;  ///< set this...
+  AsyncJsonHandler async_handler = nullptr;                ///< ...or this
+};
+
+/// A resource template (MCP 2025-11-25, Server, Resources, "Resource Templates"): resources/read of
+/// a URI that no Resource has and that `uri_template` matches (uri_template.hpp: `{var}` and
+/// `{+var}`; templates are tried in the order added) runs its handler like a Resource's, with
+/// RequestContext::arguments() {"uri": ..., "variables": {name: percent-decoded value, ...}}.
+struct ResourceTemplate {
+  std::string uri_template;
+  std::string name;
+  std::string description;
+  std::optional<std::string> mime_type = std::nullopt;
+  std::function<nlohmann::json(RequestContext&)> handler = nullptr;  ///< set this...
+  AsyncJsonHandler async_handler = nullptr;                          ///< ...or this
+  /// completion/complete for a variable (ref/resource with this uri_template), by variable name.
+  std::map<std::string, Completer> completions = {};
+  std::optional<std::string> title = std::nullopt;
+};
+
+}  // namespace elicit

@@ -1,0 +1,417 @@
+// The context a request handler gets: one tools/call, prompts/get or resources/read being served,
+// in either revision (2025-11-25 sessions, 2026-07-28 multi round-trip requests), with typed
+// elicitation, requests for the client, progress, logging and cancellation.
+#pragma once
+
+#include <atomic>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <future>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <shared_mutex>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <tuple>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include "elicit/completion_store.hpp"
+#include "elicit/elicitation.hpp"
+#include "elicit/features.hpp"
+#include "elicit/input_round.hpp"
+#include "elicit/jsonrpc/cancel_scope.hpp"
+#include "elicit/jsonrpc/connection.hpp"
+#include "elicit/logging.hpp"
+#include "elicit/protocol_era.hpp"
+#include "elicit/session_state.hpp"
+
+namespace elicit {
+
+/// Thrown through a blocking handler serving a 2026-07-28 request (MCP 2026-07-28) to end its run at
+/// the first question without an answer; the server then answers the request with an
+/// InputRequiredResult. It is not a std::exception, so `catch (const std::exception&)` lets it
+/// pass: do not swallow it with `catch (...)` around elicit() (rethrow it).
+struct InputRequired {};
+
+/// Throw from a handler when the request needs a client capability the client did not declare;
+/// the server answers -32021 MissingRequiredClientCapability with `data.requiredCapabilities`
+/// (MCP 2026-07-28, Basic, "Per-request protocol fields"; Streamable HTTP answers it with 400).
+/// A 2026-07-28 request's elicitation, sampling or roots request that the client cannot answer throws
+/// it by itself; check RequestContext::client_capabilities() first to do without.
+class MissingClientCapability : public std::runtime_error {
+ public:
+  /// `required`: a ClientCapabilities object naming what is missing, e.g. {"sampling": {}}.
+  explicit MissingClientCapability(nlohmann::json required);
+  const nlohmann::json& required() const noexcept { return required_; }
+  RpcError to_error() const { return missing_required_client_capability(required_); }
+
+ private:
+  nlohmann::json required_;
+};
+
+/// A request for the client other than a form, for RequestContext::request_inputs: `method` is
+/// "sampling/createMessage", "roots/list" or "elicitation/create" (untyped); `key` is its key in
+/// `inputRequests` (MCP 2026-07-28), empty for one by call-site order.
+struct InputRequest {
+  std::string method;
+  nlohmann::ordered_json params = nlohmann::ordered_json::object();
+  std::string key;
+};
+
+/// A question for RequestContext::elicit_all: the generated type to ask for, the message, and the key it
+/// goes under in `inputRequests` (MCP 2026-07-28); empty: one by call-site order.
+template <class T>
+struct Ask {
+  std::string message;
+  std::string key;
+};
+/// Ask<T> with T's own message (`default_message()`) unless one is given.
+template <class T>
+Ask<T> ask(std::string message = std::string(::elicit::default_message<T>()), std::string key = "") {
+  return Ask<T>{std::move(message), std::move(key)};
+}
+
+/// What a RequestContext serving a 2026-07-28 request (MCP 2026-07-28) needs: the run's InputRound, the
+/// client capabilities of this request, and how to end the run with an InputRequiredResult.
+struct StatelessCall {
+  std::shared_ptr<InputRound> round;
+  ClientCapabilities capabilities;
+  /// Answers the request with the InputRequiredResult of `round` (once; later answers are ignored).
+  std::function<void()> input_required;
+  /// `_meta.io.modelcontextprotocol/serverInfo` of every result.
+  nlohmann::json server_info;
+  /// Members added to the complete result (resources/read: `ttlMs`, `cacheScope`); null: none.
+  nlohmann::json result_members;
+  /// `_meta["io.modelcontextprotocol/logLevel"]`: messages below it, or all without it, are not sent.
+  std::optional<LoggingLevel> log_level;
+};
+
+/// One tools/call being handled, in either MCP era; one handler serves both.
+///
+/// 2025-11-25 (a session opened with `initialize`, MCP 2025-11-25): each elicit sends
+/// elicitation/create on the call's stream and waits. When the client cancels the call
+/// (notifications/cancelled; Base Protocol, "Cancellation") or the session ends, every elicitation
+/// still open for it is cancelled: notifications/cancelled goes to the client and the elicitation
+/// ends `aborted` (`transport_closed` when the transport closed), which frees a blocked handler at
+/// once. An elicitation started after that is not sent and ends `aborted` at once.
+///
+/// 2026-07-28 (a request whose `_meta` names 2026-07-28; Basic, Patterns, "Multi Round-Trip
+/// Requests"): nothing waits. The handler runs from the top on each retry of the request. An
+/// elicit whose question the client has answered (matched by key: an explicit one, else the
+/// call-site order) returns that answer, decoded and validated into T; at the first question
+/// without an answer the run ends (blocking handlers: the InputRequired exception unwinds them;
+/// async handlers: the callback is not called) and the server answers an InputRequiredResult with
+/// every question gathered so far and a sealed requestState carrying the answers used. An answer
+/// that fails T's validation is asked again with the reason in the message; decline and cancel are
+/// returned as outcomes. So work done before the last question must be idempotent, and the
+/// questions a handler asks must depend only on its arguments and earlier answers.
+/// Timeouts are in ms and apply to the 2025-11-25 era only.
+class RequestContext {
+ public:
+  /// `default_elicitation_timeout` applies to elicitations made without a timeout (none: no limit).
+  /// `2026-07-28`: set when serving a 2026-07-28 request (then `session` is the request's transport
+  /// session, and nothing is sent to the client before the answer).
+  /// `request_meta`: the request's `params._meta` (its progressToken), null when absent.
+  RequestContext(SessionState& session, RequestId request_id, nlohmann::json arguments, Responder responder,
+                 std::optional<std::chrono::milliseconds> default_elicitation_timeout = std::nullopt,
+                 std::shared_ptr<const StatelessCall> stateless = nullptr,
+                 const nlohmann::json& request_meta = nullptr);
+
+  const nlohmann::json& arguments() const noexcept { return arguments_; }
+  const RequestId& request_id() const noexcept { return request_id_; }
+  /// The MCP session the call came in on (its JSON-RPC jsonrpc::Connection: state().rpc()). For the free
+  /// functions of elicitation.hpp, e.g. complete_url_elicitation(call.state(), id).
+  SessionState& state() noexcept { return session_; }
+  /// True when serving a 2026-07-28 request: elicitations replay, nothing waits.
+  bool stateless() const noexcept { return stateless_ != nullptr; }
+  /// The client capabilities that apply to this call (2026-07-28: from this request's `_meta`).
+  ClientCapabilities client_capabilities() const;
+
+  /// The request's `_meta.progressToken` (a string or an integer), null when the client asked for
+  /// no progress (MCP 2025-11-25 and 2026-07-28, Basic, Utilities, "Progress").
+  const nlohmann::json& progress_token() const noexcept { return progress_token_; }
+  /// Sends notifications/progress {progressToken, progress, total (when set), message (when not
+  /// empty)} for this call, on its stream. `progress` must increase from one call to the next (the
+  /// spec's rule); `total` may be unknown. Returns false, sending nothing, without a progress
+  /// token, for a value that does not increase, once the call is answered or cancelled, or when
+  /// the transport cannot carry it (a 2026-07-28 request over Streamable HTTP is answered as plain
+  /// JSON: notifications are dropped). Any thread.
+  bool progress(double progress, std::optional<double> total = std::nullopt, std::string message = "");
+  /// Sends notifications/message {level, logger (when not empty), data} for this call, on its
+  /// stream (MCP, Server, Utilities, "Logging"). 2025-11-25: sent at or above the level the client
+  /// set with logging/setLevel (every level until it does). 2026-07-28: only when the request's
+  /// `_meta["io.modelcontextprotocol/logLevel"]` is set, at or above it. Returns false when not
+  /// sent: filtered out, the call already answered or cancelled, or the transport cannot carry it
+  /// (as progress()), or over ServerSessionOptions::log_rate. Do not log secrets: the client may show or
+  /// keep them. Any thread.
+  bool log(LoggingLevel level, nlohmann::json data, std::string_view logger = {});
+  /// True once the client cancelled this tools/call (its answer will not be sent).
+  bool cancelled() const noexcept { return responder_.cancelled(); }
+  /// Runs `f` once when the client cancels this call or the session ends; at once, on the calling
+  /// thread, if that has happened already. Otherwise on the session's dispatch thread (an event
+  /// thread): keep it short, do not block. Forgotten once the call is answered.
+  void on_cancel(std::function<void()> f);
+
+  /// Options for elicitations made on behalf of this call: this call's cancellation scope and
+  /// stream, and `timeout` (ms; none = ServerSessionOptions::default_elicitation_timeout, else no limit).
+  ElicitOptions elicit_options(std::optional<std::chrono::milliseconds> timeout = std::nullopt) const;
+
+  /// Blocking typed form elicitation (MCP 2025-11-25 / 2026-07-28, Client, "Elicitation"), for
+  /// blocking tool handlers, which run on pool workers. 2025-11-25: throws std::logic_error on an event
+  /// thread (e.g. in an async_handler): use elicit_async there. 2026-07-28: throws InputRequired when
+  /// the question has no answer yet (let it pass).
+  template <class T>
+  Outcome<T> elicit(std::string_view message, std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
+    if (stateless_) return replay_or_throw<T>(next_key(), message);
+    return ::elicit::elicit<T>(session_, message, elicit_options(timeout));
+  }
+  /// Blocking form elicitation with the type's own message (`default_message()`).
+  template <class T>
+  Outcome<T> elicit(std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
+    return elicit<T>(::elicit::default_message<T>(), timeout);
+  }
+  /// As elicit<T>(message), with the key its question goes under in `inputRequests` (2026-07-28 era;
+  /// unique within the call). In the 2025-11-25 era the key is not used.
+  template <class T>
+  Outcome<T> elicit_keyed(const std::string& key, std::string_view message,
+                          std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
+    if (stateless_) return replay_or_throw<T>(key, message);
+    return ::elicit::elicit<T>(session_, message, elicit_options(timeout));
+  }
+  /// Asks several questions at once and returns every outcome, in order: 2025-11-25, the
+  /// elicitation/create requests go out together and this waits for all (throws std::logic_error
+  /// on an event thread); 2026-07-28, the unanswered ones go out in one InputRequiredResult (throws
+  /// InputRequired). E.g. `auto [a, b] = call.elicit_all(ask<Contact>(), ask<Address>("Ship to?"));`
+  template <class... Ts>
+  std::tuple<Outcome<Ts>...> elicit_all(Ask<Ts>... asks) {
+    if (stateless_) {
+      bool missing = false;
+      std::tuple<Outcome<Ts>...> out{replay_step<Ts>(key_of(asks), asks.message, missing)...};  // in order
+      if (missing) throw InputRequired{};
+      return out;
+    }
+    jsonrpc::detail::require_blocking_allowed("elicit_all()", "elicit_all_async()");
+    auto options = elicit_options();
+    std::tuple<std::future<Outcome<Ts>>...> futures{start_future<Ts>(asks.message, options)...};
+    return std::apply([](auto&... f) { return std::tuple<Outcome<Ts>...>{f.get()...}; }, futures);
+  }
+  /// Blocking URL-mode elicitation; throws std::logic_error on an event thread, and
+  /// std::invalid_argument for a URL check_elicitation_url rejects. 2026-07-28: `accepted` means the
+  /// user consented to open the URL (there is no elicitationId and no completion notification in
+  /// 2026-07-28; UrlOutcome::elicitation_id is empty); throws InputRequired until answered, and
+  /// MissingClientCapability when the client did not declare `elicitation.url`.
+  UrlOutcome elicit_url(std::string_view message, std::string_view url,
+                        std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+
+  /// An identifier for an out-of-band interaction of this call named `name` (32 hex digits), to put
+  /// in a URL so that the application's page can mark the interaction complete in a
+  /// CompletionStore: the same on every round of a 2026-07-28 request (derived from a random seed in
+  /// the requestState, so the URL, and so the question, stay the same), fresh from the CSPRNG in a
+  /// 2025-11-25 call (the same for the same name within the call).
+  std::string interaction_id(const std::string& name = "url");
+
+  /// URL mode whose interaction finishes out of band (a sign-in, a payment): the application's page
+  /// calls `store.complete(id, ttl)` when it is done, `id` from interaction_id(). 2026-07-28 (MCP
+  /// 2026-07-28: no elicitationId, no completion notification): on the client's retry with
+  /// `accept`, the store is asked; `complete` returns `accepted`; `pending` asks the question again
+  /// (the message says it is not finished) and throws InputRequired; a store that cannot be reached
+  /// throws std::runtime_error (a tool error result). 2025-11-25: as elicit_url() (`accepted` is consent;
+  /// announce completion with complete_url_elicitation()). Blocking: call it from a blocking
+  /// handler (the lookup may wait on the store's thread).
+  UrlOutcome elicit_url_completed(std::string_view message, std::string_view url, const std::string& id,
+                                  CompletionStore& store,
+                                  std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+
+  /// Blocking requests for the client other than forms (sampling/createMessage, roots/list, or an
+  /// untyped elicitation/create), all at once; returns one outcome per request, in order. 2025-11-25:
+  /// sends them together and waits for all (throws std::logic_error on an event thread); when the
+  /// call is cancelled, each unanswered one is cancelled too (notifications/cancelled to the
+  /// client; its outcome is RequestFailure::cancelled).
+  /// 2026-07-28: answers under their keys, or throws InputRequired with every unanswered one in one
+  /// round. Throws MissingClientCapability (both eras) when the client did not declare `sampling`,
+  /// `roots` or `elicitation` for a request that needs it. A URL-mode elicitationId is registered
+  /// with the session, so complete_url_elicitation() works for it. In the userInteraction dialect
+  /// (user_interaction.hpp) an elicitation/create goes as interaction/create (form mode as
+  /// "prompt", URL mode as "ua") and its outcome comes back in ElicitResult shape; params that
+  /// cannot be sent so throw std::invalid_argument before anything is sent
+  /// (detail::elicitation_params_problem).
+  std::vector<RequestOutcome> request_inputs(std::vector<InputRequest> requests);
+  /// One request_inputs() request.
+  RequestOutcome request_input(InputRequest request) { return request_inputs({std::move(request)}).front(); }
+  /// Throws MissingClientCapability unless the client declared every member of `required` (a
+  /// ClientCapabilities object such as {"sampling": {}} or {"elicitation": {"url": {}}}). In the
+  /// userInteraction dialect, elicitation form and URL mode are the "prompt" and "ua" types, and
+  /// the exception names those ({"userInteraction": {"types": ["ua"]}}).
+  void require_client_capabilities(const nlohmann::json& required) const;
+
+  /// Asynchronous typed form elicitation for async_handler tools. `on_done` runs once, on an event
+  /// thread (must not block), usually ending with reply(). If it throws, the call is answered with
+  /// ToolResult::error(what()) (UrlElicitationRequired: its -32042 error) and a line is logged.
+  /// 2026-07-28: `on_done` runs at once, on the calling thread, when the question is answered; else the
+  /// call is answered with an InputRequiredResult now and `on_done` never runs.
+  /// Returns the elicitation/create id, or nullopt when nothing was sent.
+  template <class T>
+  std::optional<RequestId> elicit_async(std::string_view message, std::function<void(Outcome<T>)> on_done,
+                                        std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
+    if (stateless_) {
+      bool missing = false;
+      auto out = replay_step<T>(next_key(), message, missing);
+      if (missing) {
+        stateless_->input_required();
+      } else {
+        guarded(std::move(on_done))(std::move(out));
+      }
+      return std::nullopt;
+    }
+    return ::elicit::elicit_async<T>(session_, message, guarded(std::move(on_done)), elicit_options(timeout));
+  }
+  /// The same with the type's own message (`default_message()`).
+  template <class T>
+  std::optional<RequestId> elicit_async(std::function<void(Outcome<T>)> on_done,
+                                        std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
+    return elicit_async<T>(::elicit::default_message<T>(), std::move(on_done), timeout);
+  }
+  /// Asynchronous elicit_all: `on_done` runs once with every outcome, as for elicit_async.
+  template <class... Ts>
+  void elicit_all_async(std::function<void(std::tuple<Outcome<Ts>...>)> on_done, Ask<Ts>... asks) {
+    if (stateless_) {
+      bool missing = false;
+      std::tuple<Outcome<Ts>...> out{replay_step<Ts>(key_of(asks), asks.message, missing)...};
+      if (missing) {
+        stateless_->input_required();
+      } else {
+        guarded(std::move(on_done))(std::move(out));
+      }
+      return;
+    }
+    start_all_async(guarded(std::move(on_done)), std::index_sequence_for<Ts...>{}, std::move(asks)...);
+  }
+  /// Asynchronous URL-mode elicitation for async_handler tools; `on_done` as for elicit_async.
+  std::optional<RequestId> elicit_url_async(std::string_view message, std::string_view url,
+                                            std::function<void(UrlOutcome)> on_done,
+                                            std::optional<std::chrono::milliseconds> timeout = std::nullopt);
+
+  /// Sends the result (asynchronous handlers call this once; blocking handlers just return).
+  /// 2026-07-28: the result gets `resultType` "complete" and the server's identity in `_meta`.
+  void reply(const ToolResult& result);
+  /// Answers with a JSON-RPC error instead (e.g. UrlElicitationRequired::to_error()).
+  void reply_error(RpcError error);
+  /// Sends a result that is not a CallToolResult (a prompts/get or resources/read handler's);
+  /// 2026-07-28: stamped like reply()'s.
+  void reply_json(nlohmann::json result);
+  /// Streamable HTTP: closes the connection of this call's SSE stream now, without ending the
+  /// stream; what the call sends later (elicitations, its result) waits for the client to resume
+  /// with GET and Last-Event-ID (MCP 2025-11-25, Streamable HTTP, SSE polling). Lets a long call
+  /// hold no connection. Nothing on stdio. Any thread.
+  void close_sse_stream() { session_.rpc().disconnect_stream(request_id_); }
+
+ private:
+  // Runs `f`; what it throws answers the call (tool error result, or -32042) and is logged;
+  // InputRequired (2026-07-28 era) answers the InputRequiredResult.
+  static void run_answering_failures(SessionState& session, const Responder& responder, const StatelessCall* stateless,
+                                     const std::function<void()>& f);
+
+  template <class R>
+  std::function<void(R)> guarded(std::function<void(R)> f) const {
+    return [&session = session_, responder = responder_, stateless = stateless_, f = std::move(f)](R r) {
+      run_answering_failures(session, responder, stateless.get(), [&] { f(std::move(r)); });
+    };
+  }
+  void forget_cancel_callbacks();
+
+  // --- 2026-07-28 era: replay ---
+  std::string next_key(const char* prefix = "elicitation") { return stateless_->round->next_key(prefix); }
+  std::optional<UrlOutcome> replay_url(std::string_view message, std::string_view url);
+  template <class T>
+  std::string key_of(const Ask<T>& a) {
+    return a.key.empty() ? next_key() : a.key;
+  }
+  // The client's answer to the form question, or nullopt (then it is to be asked). An unsupported
+  // form mode gives `unsupported` without asking.
+  std::optional<RawOutcome> replay_form(const std::string& key, std::string_view message,
+                                        const nlohmann::ordered_json& schema);
+  // The answer under `key` fails validation: ask the question again, saying why.
+  void ask_form_again(const std::string& key, std::string_view message, const nlohmann::ordered_json& schema,
+                      const std::string& reason);
+  static std::string why_invalid(const std::string& problem, const ValidationResult& errors);
+
+  template <class T>
+  Outcome<T> replay_step(const std::string& key, std::string_view message, bool& missing) {
+    auto response = replay_form(key, message, ::elicit::requested_schema<T>());
+    if (!response) {
+      missing = true;
+      return Outcome<T>{};
+    }
+    auto out = typed_outcome<T>(std::move(*response));
+    if (out.status == ElicitStatus::invalid_response) {
+      ask_form_again(key, message, ::elicit::requested_schema<T>(), why_invalid(out.problem, out.errors));
+      missing = true;
+    }
+    return out;
+  }
+  template <class T>
+  Outcome<T> replay_or_throw(const std::string& key, std::string_view message) {
+    bool missing = false;
+    auto out = replay_step<T>(key, message, missing);
+    if (missing) throw InputRequired{};
+    return out;
+  }
+
+  // --- 2025-11-25 era: several at once ---
+  template <class T>
+  std::future<Outcome<T>> start_future(const std::string& message, const ElicitOptions& options) {
+    auto promise = std::make_shared<std::promise<Outcome<T>>>();
+    auto future = promise->get_future();
+    ::elicit::elicit_async<T>(
+        session_, message, [promise](Outcome<T> o) { promise->set_value(std::move(o)); }, options);
+    return future;
+  }
+  template <class... Ts, std::size_t... I>
+  void start_all_async(std::function<void(std::tuple<Outcome<Ts>...>)> on_done, std::index_sequence<I...>,
+                       Ask<Ts>... asks) {
+    struct Gather {
+      std::mutex mutex;
+      std::tuple<Outcome<Ts>...> outcomes;
+      std::size_t left = sizeof...(Ts);
+      std::function<void(std::tuple<Outcome<Ts>...>)> on_done;
+    };
+    auto g = std::make_shared<Gather>();
+    g->on_done = std::move(on_done);
+    const auto options = elicit_options();
+    (::elicit::elicit_async<Ts>(
+         session_, asks.message,
+         [g](Outcome<Ts> o) {
+           bool last = false;
+           {
+             std::lock_guard<std::mutex> lock(g->mutex);
+             std::get<I>(g->outcomes) = std::move(o);
+             last = --g->left == 0;
+           }
+           if (last) g->on_done(std::move(g->outcomes));
+         },
+         options),
+     ...);
+  }
+
+  SessionState& session_;
+  RequestId request_id_;
+  nlohmann::json arguments_;
+  Responder responder_;
+  std::optional<std::chrono::milliseconds> default_timeout_;
+  std::shared_ptr<const StatelessCall> stateless_;
+  std::shared_ptr<CancelScope> scope_ = std::make_shared<CancelScope>();
+  std::mutex mutex_;
+  std::vector<CancelScope::Token> on_cancel_tokens_;
+  std::map<std::string, std::string> interaction_ids_;  // 2025-11-25: interaction_id() by name
+  nlohmann::json progress_token_;                       // null: no progress asked for
+  std::optional<double> last_progress_;                 // under mutex_
+};
+
+}  // namespace elicit
