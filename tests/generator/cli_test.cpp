@@ -197,6 +197,21 @@ TEST_CASE("check: 0 valid, 1 invalid with one line per error, 2 unreadable", "[c
   CHECK(run("check /nonexistent.json " + data.string()).exit_code == 2);
 }
 
+TEST_CASE("check: a multi-select option given twice is an error at the repeat, as everywhere", "[cli][check][set]") {
+  const auto schema = sample("spec_property_examples.json");
+  auto r = run_stdin("check " + schema + " -", R"({"display_name":"ann@example.com","colors":["Red","Red"]})");
+  CHECK(r.exit_code == 1);
+  CHECK(r.out == "/colors/1: \"Red\" is selected twice (also at /colors/0)\n");
+  r = run_stdin("check --jsonl " + schema + " -",
+                R"({"display_name":"ann@example.com","colors_hex":["#FF0000","#00FF00","#FF0000"]})"
+                "\n"
+                R"({"display_name":"ann@example.com","colors":["Red","Blue"]})");
+  CHECK(r.exit_code == 1);
+  CHECK(r.out ==
+        "1:/colors_hex/2: \"#FF0000\" is selected twice (also at /colors_hex/0)\n1:/colors_hex: must select at most 2 "
+        "options\n");
+}
+
 TEST_CASE("check --jsonl: one content per line, errors prefixed with the line number", "[cli][check]") {
   const auto data = fs::path(TEST_TMP_DIR) / "check-data.jsonl";
   std::ofstream(data) << R"({"name":"Monalisa Octocat","email":"octocat@github.com","age":30})"
