@@ -106,16 +106,16 @@ int run_generate(const GenerateOptions& o) {
     const auto& input = o.inputs[i];
     const auto sources = load_schemas(input, diags);
     if (!o.name.empty() && (o.inputs.size() != 1 || sources.size() > 1)) {
-      diags.error(display_name(input), "", "--name applies to a single schema; this run has more");
+      diags.error_at(display_name(input), {}, "--name applies to a single schema; this run has more");
     }
-    if (o.name.empty() && input == "-") diags.error("<stdin>", "", "reading from stdin needs --name TypeName");
+    if (o.name.empty() && input == "-") diags.error_at("<stdin>", {}, "reading from stdin needs --name TypeName");
     // Output names are a trivial function of the input's name (file_stem), which the CMake
     // function computes the same way and passes as --output-stem: one rule, no second guess.
     Unit u{input, !o.output_stems.empty() ? o.output_stems[i] : input == "-" ? o.name : file_stem(input), {}};
     if (u.stem.empty()) {
       if (input != "-")
-        diags.error(display_name(input), "",
-                    "no output name: the file name has nothing before its first '.'; use --output-stem");
+        diags.error_at(display_name(input), {},
+                       "no output name: the file name has nothing before its first '.'; use --output-stem");
     } else {
       stem_claims.push_back({u.stem, display_name(input)});
     }
@@ -153,9 +153,11 @@ int run_lint(const std::vector<std::string>& inputs, bool warnings_as_errors) {
   std::vector<TypeClaim> type_claims;
   std::vector<StemClaim> stem_claims;
   std::vector<std::pair<std::string, std::vector<std::string>>> summaries;  // per clean input
+  Diagnostics together;  // the set's errors, placed in the files' texts
   for (const auto& input : inputs) {
     Diagnostics diags;
     const auto sources = load_schemas(input, diags);
+    together.add_sources_of(diags);
     if (input != "-" && !file_stem(input).empty()) stem_claims.push_back({file_stem(input), display_name(input)});
     std::vector<TypePlan> plans;
     plan_input(sources, "", type_claims, plans, diags);
@@ -173,7 +175,6 @@ int run_lint(const std::vector<std::string>& inputs, bool warnings_as_errors) {
     }
     summaries.emplace_back(display_name(input), std::move(lines));
   }
-  Diagnostics together;
   std::set<std::string> involved;  // files of a collision: not ok, even when each is ok alone
   check_stem_owners(stem_claims, together, &involved);
   check_type_owners(type_claims, "", together, &involved);
@@ -199,7 +200,7 @@ int check_json_lines(const elicit::Form& form, const std::string& text, const st
     start = end + 1;
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    if (auto value = parse_json(line, data_name, diags, std::to_string(line_no))) {
+    if (auto value = parse_json(line, data_name, diags, line_no)) {
       records.emplace_back(line_no, nlohmann::json(*value));
     }
   }

@@ -43,11 +43,11 @@ bool check_stem_owners(const std::vector<StemClaim>& claims, Diagnostics& diags,
     const auto& first = *it->second;
     if (involved) involved->insert({c.file, first.file});
     if (first.stem == c.stem) {
-      diags.error(c.file, "", "output name " + c.stem + ".hpp is also produced by " + first.file);
+      diags.error_at(c.file, {}, "output name " + c.stem + ".hpp is also produced by " + first.file);
     } else {
-      diags.error(c.file, "",
-                  "output name " + c.stem + ".hpp differs only in case from " + first.stem + ".hpp, produced by " +
-                      first.file + "; they overwrite each other on case-insensitive file systems: rename one file");
+      diags.error_at(c.file, {},
+                     "output name " + c.stem + ".hpp differs only in case from " + first.stem + ".hpp, produced by " +
+                         first.file + "; they overwrite each other on case-insensitive file systems: rename one file");
     }
   }
   return ok;

@@ -58,10 +58,10 @@ TEST_CASE("two files that generate one type, or stems that differ only in case, 
   auto r = run("generate " + lower + " " + dashed + " -o " + out.string() + " --namespace app");
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains(dashed +
-                                    ":: error: output name Room_Booking.hpp differs only in case from "
+                                    ": error: output name Room_Booking.hpp differs only in case from "
                                     "room_booking.hpp, produced by " +
                                     lower + "; they overwrite each other on case-insensitive file systems"));
-  CHECK_THAT(r.out, Catch::Contains(dashed + ":: error: type app::RoomBooking is also generated from " + lower +
+  CHECK_THAT(r.out, Catch::Contains(dashed + ":1:1: error: type app::RoomBooking is also generated from " + lower +
                                     "; a type has one schema"));
   CHECK_THAT(r.out, Catch::Contains("no files written"));
   CHECK(empty_or_missing(out));
@@ -70,15 +70,15 @@ TEST_CASE("two files that generate one type, or stems that differ only in case, 
   out = fresh_dir("type-out");
   r = run("generate " + lower + " " + camel + " -o " + out.string() + " --namespace app");
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Catch::Contains(camel + ":: error: type app::RoomBooking is also generated from " + lower));
+  CHECK_THAT(r.out, Catch::Contains(camel + ":1:1: error: type app::RoomBooking is also generated from " + lower));
   CHECK_THAT(r.out, !Catch::Contains("output name"));
   CHECK(empty_or_missing(out));
 
   // lint checks the set as generate does: both errors, exit 1, no "ok" for either file.
   r = run("lint " + lower + " " + dashed);
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Catch::Contains(dashed + ":: error: output name Room_Booking.hpp differs only in case"));
-  CHECK_THAT(r.out, Catch::Contains(dashed + ":: error: type RoomBooking is also generated from " + lower));
+  CHECK_THAT(r.out, Catch::Contains(dashed + ": error: output name Room_Booking.hpp differs only in case"));
+  CHECK_THAT(r.out, Catch::Contains(dashed + ":1:1: error: type RoomBooking is also generated from " + lower));
   CHECK_THAT(r.out, !Catch::Contains("ok,"));
   // ... while a third, unrelated file is still reported ok.
   const auto other = write("other.json", kForm);
@@ -97,7 +97,7 @@ TEST_CASE("a collection member and a file that generate one type are refused", "
   const auto out = fresh_dir("collection-out");
   const auto r = run("generate " + collection + " " + file + " -o " + out.string());
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Catch::Contains(file + ":: error: type RoomBooking is also generated from " + collection +
+  CHECK_THAT(r.out, Catch::Contains(file + ":1:1: error: type RoomBooking is also generated from " + collection +
                                     "#/RoomBooking"));
   CHECK(empty_or_missing(out));
 }
@@ -120,7 +120,7 @@ TEST_CASE("x-cpp-name on the root object names the type", "[owners][x-cpp-name]"
   const auto again = write("again.json", named(R"("RoomBookingV2")"));
   r = run("lint " + renamed + " " + again);
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Catch::Contains(again + ":: error: type RoomBookingV2 is also generated from " + renamed));
+  CHECK_THAT(r.out, Catch::Contains(again + ":1:1: error: type RoomBookingV2 is also generated from " + renamed));
 
   // In a collection, per member; --name wins over it.
   const auto collection =
@@ -141,14 +141,15 @@ TEST_CASE("a root x-cpp-name that cannot be a C++ type name is an error at its p
     const auto out = fresh_dir("bad-name-out");
     const auto r = run("generate " + file + " -o " + out.string());
     CHECK(r.exit_code == 1);
-    CHECK_THAT(r.out, Catch::Contains(file + ":/x-cpp-name: error: "));
+    CHECK_THAT(r.out, Catch::Contains(file + ":1:18: error: /x-cpp-name: "));
     CHECK(empty_or_missing(out));
     CHECK(run("lint " + file).exit_code == 1);
   }
   // Where the schema sits in elicitation/create params, the pointer says so.
   const auto params = write("params.json", R"({"message":"m","requestedSchema":)" + named(R"("for")") + "}");
-  CHECK_THAT(run("lint " + params).out, Catch::Contains(params + ":/requestedSchema/x-cpp-name: error: \"for\" cannot "
-                                                                 "be a C++ name"));
+  CHECK_THAT(run("lint " + params).out,
+             Catch::Contains(params + ":1:51: error: /requestedSchema/x-cpp-name: \"for\" cannot "
+                                      "be a C++ name"));
 }
 
 TEST_CASE("--output-stem is given once per input, in order", "[owners][cli]") {
