@@ -160,7 +160,11 @@ std::optional<LoadedForm> load_one_form(const std::string& path, const std::stri
   if (diags.has_errors()) return std::nullopt;
   const SourceSchema* chosen = nullptr;
   for (const auto& s : sources) {
-    if (name.empty() ? sources.size() == 1 : (s.name_hint == name || type_name(s.name_hint) == name)) chosen = &s;
+    // A collection key, the type name made from it, or the type name its root's x-cpp-name gives.
+    const auto cpp_name = s.schema.find("x-cpp-name");
+    const bool named = s.name_hint == name || type_name(s.name_hint) == name ||
+                       (cpp_name != s.schema.end() && cpp_name->is_string() && *cpp_name == name);
+    if (name.empty() ? sources.size() == 1 : named) chosen = &s;
   }
   if (!chosen) {
     diags.error(display_name(path), "",

@@ -39,9 +39,9 @@ struct LoadedForm {
 };
 
 /// The one form a command works on (`check`, `ask`): the schema of `path` named `name` (a
-/// collection key or its type name; "" when the file holds exactly one). Nullopt, with every error
-/// in `diags` (the file's, a missing or ambiguous name, each schema error at its pointer), when
-/// there is none to use.
+/// collection key, its type name, or a root "x-cpp-name"; "" when the file holds exactly one). Nullopt, with every
+/// error in `diags` (the file's, a missing or ambiguous name, each schema error at its pointer), when there is none to
+/// use.
 std::optional<LoadedForm> load_one_form(const std::string& path, const std::string& name, Diagnostics& diags);
 
 /// Reads a whole file or stdin ("-"). Returns nullopt and reports an error when it cannot.

@@ -128,6 +128,11 @@ TEST_CASE("x-cpp-name on the root object names the type", "[owners][x-cpp-name]"
   r = run("lint " + collection);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains(":/A: ok, First with 1 property") && Catch::Contains(":/B: ok, Second"));
+  // check --name finds a member by it too.
+  const auto data = write("pair-data.json", R"({"room":7})");
+  r = run("check " + collection + " " + data + " --name Second");
+  CHECK(r.exit_code == 1);
+  CHECK(r.out == "/room: must be a string\n");
   const auto given = fresh_dir("given-out");
   REQUIRE(run("generate " + renamed + " --name Given -o " + given.string()).exit_code == 0);
   CHECK_THAT(test_support::read_file(given / "RoomBooking.hpp"), Catch::Contains("struct Given {"));
