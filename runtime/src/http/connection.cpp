@@ -153,6 +153,13 @@ void Connection::reject(unsigned status, const std::string& message) {
 }
 
 void Connection::respond(Reply reply) {
+  if (reply.sse || reply.pending) {
+    // The connection now waits (an SSE stream, or a reply to come), for as long as a user takes to
+    // answer a form: free the answered request (its header fields and body, in the parser) and
+    // an empty read buffer rather than hold them per waiting user. read_request makes new ones.
+    parser_.reset();
+    if (buffer_.size() == 0) buffer_.shrink_to_fit();
+  }
   if (reply.sse) {
     start_sse(std::move(reply));
   } else if (reply.pending) {
