@@ -269,7 +269,7 @@ std::string serialize_response(const RequestId& id, const nlohmann::ordered_json
   // The bytes of dumping {"jsonrpc", "id", "result"} as one ordered value, without first copying
   // the result into that value.
   std::string out;
-  out.reserve(kEnvelopeBytes);
+  out.reserve(1000);  // one block for a typical result (an input_required one is about 1 KB)
   out += "{\"jsonrpc\":\"2.0\",\"id\":";
   append_id(out, id);
   out += ",\"result\":";

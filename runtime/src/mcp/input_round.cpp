@@ -61,6 +61,7 @@ std::string InputRound::digest(const nlohmann::ordered_json& request) {
   // request.dump() (strict), by the runtime's serializer: the same bytes, so digests in states
   // sealed by other processes or versions still match.
   std::string text;
+  text.reserve(1000);  // a form question in one block (growing it cost more than hashing it)
   detail::append_dump(text, request, nlohmann::json::error_handler_t::strict);
   std::array<unsigned char, 16> out{};
   crypto_generichash(out.data(), out.size(), reinterpret_cast<const unsigned char*>(text.data()), text.size(), nullptr,
