@@ -32,7 +32,7 @@ if [[ -z ${ELICITGEN_SKIP_SANITIZE:-} ]]; then
   cmake -S . -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-Werror -fsanitize=thread -Wno-tsan" \
     -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DELICITGEN_BUILD_SAMPLES=OFF -DELICITGEN_BUILD_BENCHMARKS=OFF >/dev/null
   cmake --build "$tsan" --target session_tests mcp_tests http_tests
-  TSAN_OPTIONS=halt_on_error=1 ctest --test-dir "$tsan" --output-on-failure -j "$jobs" \
+  TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/tsan.supp" ctest --test-dir "$tsan" --output-on-failure -j "$jobs" \
     -R '^(session_tests|mcp_tests|http_tests)'
 fi
 

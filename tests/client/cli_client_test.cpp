@@ -120,16 +120,11 @@ TEST_CASE("elicitgen client --answers: content the form refuses is reported wher
     CHECK_THAT(r.err, Catch::Contains("\n" + answers + ":1: error: /content/email: "));
     CHECK_THAT(r.err, Catch::Contains("elicitgen client: the content of " + answers +
                                       ":1 does not fit the form; sent as is, the server decides\n"));
-    // What the server then did differs by era (issue 26, item 3): 2025-11-25's handler sees an
-    // invalid response (a tool error here); 2026-07-28 asks again and the file has no answer left.
-    if (std::string(version) == "2025-11-25") {
-      CHECK(r.exit_code == 1);
-      CHECK_THAT(text_of({0, r.out}), Catch::StartsWith("invalid: "));
-    } else {
-      CHECK(r.exit_code == 0);
-      CHECK(text_of({0, r.out}) == "cancel");
-      CHECK_THAT(r.err, Catch::Contains("no answer left in the answers file: cancel"));
-    }
+    // Then both revisions ask again, saying why (issue 26, item 3), and the file has no answer left.
+    CHECK(r.exit_code == 0);
+    CHECK(text_of({0, r.out}) == "cancel");
+    CHECK_THAT(r.err, Catch::Contains("The previous answer was not accepted: email: "));
+    CHECK_THAT(r.err, Catch::Contains("no answer left in the answers file: cancel"));
   }
 }
 

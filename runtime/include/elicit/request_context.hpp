@@ -164,14 +164,20 @@ class RequestContext {
   ElicitOptions elicit_options(std::optional<std::chrono::milliseconds> timeout = std::nullopt) const;
 
   /// Blocking typed form elicitation (MCP 2025-11-25 / 2026-07-28, Client, "Elicitation"), for
-  /// blocking tool handlers, which run on pool workers. 2025-11-25: throws std::logic_error on an event
-  /// thread (e.g. in an async_handler): use elicit_async there. 2026-07-28: throws InputRequired when
-  /// the question has no answer yet (let it pass).
+  /// blocking tool handlers, which run on pool workers. Throws std::logic_error on an event thread
+  /// (e.g. in an async_handler: use elicit_async there), in both revisions. 2026-07-28: throws
+  /// InputRequired when the question has no answer yet (let it pass). An answer that fails T's
+  /// validation is asked again with the reason added to the message, in both revisions (2025-11-25:
+  /// at most kMaxAsks asks in all, then the last invalid_response is returned).
   template <class T>
   Outcome<T> elicit(std::string_view message, std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
+    jsonrpc::detail::require_blocking_allowed("elicit()", "elicit_async()");
     if (stateless_) return replay_or_throw<T>(next_key(), message);
-    return ::elicit::elicit<T>(session_, message, elicit_options(timeout));
+    return ask_and_wait<T>(std::string(message), elicit_options(timeout));
   }
+  /// How many times a 2025-11-25 form is asked in all when the answers fail validation (the first
+  /// ask and the asks again). As many as elicit::Client's default input-required rounds.
+  static constexpr int kMaxAsks = 16;
   /// Blocking form elicitation with the type's own message (`default_message()`).
   template <class T>
   Outcome<T> elicit(std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
@@ -182,8 +188,9 @@ class RequestContext {
   template <class T>
   Outcome<T> elicit_keyed(const std::string& key, std::string_view message,
                           std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
+    jsonrpc::detail::require_blocking_allowed("elicit_keyed()", "elicit_async()");
     if (stateless_) return replay_or_throw<T>(key, message);
-    return ::elicit::elicit<T>(session_, message, elicit_options(timeout));
+    return ask_and_wait<T>(std::string(message), elicit_options(timeout));
   }
   /// Asks several questions at once and returns every outcome, in order: 2025-11-25, the
   /// elicitation/create requests go out together and this waits for all (throws std::logic_error
@@ -191,6 +198,7 @@ class RequestContext {
   /// InputRequired). E.g. `auto [a, b] = call.elicit_all(ask<Contact>(), ask<Address>("Ship to?"));`
   template <class... Ts>
   std::tuple<Outcome<Ts>...> elicit_all(Ask<Ts>... asks) {
+    jsonrpc::detail::require_blocking_allowed("elicit_all()", "elicit_all_async()");
     if (stateless_) {
       bool missing = false;
       std::tuple<Outcome<Ts>...> out{replay_step<Ts>(key_of(asks), asks.message, missing)...};  // in order
@@ -270,7 +278,8 @@ class RequestContext {
       }
       return std::nullopt;
     }
-    return ::elicit::elicit_async<T>(session_, message, guarded(std::move(on_done)), elicit_options(timeout));
+    return ask_until_valid<T>(session_, std::string(message), std::string(message), elicit_options(timeout), 1,
+                              guarded(std::move(on_done)));
   }
   /// The same with the type's own message (`default_message()`).
   template <class T>
@@ -371,13 +380,46 @@ class RequestContext {
     return out;
   }
 
+  // --- 2025-11-25 era ---
+  // Asks `asked` (the message, with the reason for asking again after the first ask) and hands the
+  // outcome to `done`; an answer that fails T's validation is asked again, as a 2026-07-28 round
+  // asks again, up to kMaxAsks asks. Captures no `this`: an asynchronous handler may let its
+  // context go while the user answers.
+  template <class T>
+  static std::optional<RequestId> ask_until_valid(SessionState& session, std::string message, std::string asked,
+                                                  ElicitOptions options, int asks,
+                                                  std::function<void(Outcome<T>)> done) {
+    return ::elicit::elicit_async<T>(
+        session, asked,
+        [&session, message, options, asks, done = std::move(done)](Outcome<T> o) {
+          if (o.status == ElicitStatus::invalid_response && asks < kMaxAsks) {
+            ask_until_valid<T>(session, message, again_message(message, why_invalid(o.problem, o.errors)), options,
+                               asks + 1, done);
+            return;
+          }
+          done(std::move(o));
+        },
+        options);
+  }
+  // Blocks until ask_until_valid's outcome.
+  template <class T>
+  Outcome<T> ask_and_wait(std::string message, ElicitOptions options) {
+    auto promise = std::make_shared<std::promise<Outcome<T>>>();
+    auto future = promise->get_future();
+    ask_until_valid<T>(session_, message, message, std::move(options), 1,
+                       [promise](Outcome<T> o) { promise->set_value(std::move(o)); });
+    return future.get();
+  }
+  // The message asking again: `message` and why the previous answer was not accepted.
+  static std::string again_message(const std::string& message, const std::string& reason);
+
   // --- 2025-11-25 era: several at once ---
   template <class T>
   std::future<Outcome<T>> start_future(const std::string& message, const ElicitOptions& options) {
     auto promise = std::make_shared<std::promise<Outcome<T>>>();
     auto future = promise->get_future();
-    ::elicit::elicit_async<T>(
-        session_, message, [promise](Outcome<T> o) { promise->set_value(std::move(o)); }, options);
+    ask_until_valid<T>(session_, message, message, options, 1,
+                       [promise](Outcome<T> o) { promise->set_value(std::move(o)); });
     return future;
   }
   template <class... Ts, std::size_t... I>
@@ -392,18 +434,16 @@ class RequestContext {
     auto g = std::make_shared<Gather>();
     g->on_done = std::move(on_done);
     const auto options = elicit_options();
-    (::elicit::elicit_async<Ts>(
-         session_, asks.message,
-         [g](Outcome<Ts> o) {
-           bool last = false;
-           {
-             std::lock_guard<std::mutex> lock(g->mutex);
-             std::get<I>(g->outcomes) = std::move(o);
-             last = --g->left == 0;
-           }
-           if (last) g->on_done(std::move(g->outcomes));
-         },
-         options),
+    (ask_until_valid<Ts>(session_, asks.message, asks.message, options, 1,
+                         [g](Outcome<Ts> o) {
+                           bool last = false;
+                           {
+                             std::lock_guard<std::mutex> lock(g->mutex);
+                             std::get<I>(g->outcomes) = std::move(o);
+                             last = --g->left == 0;
+                           }
+                           if (last) g->on_done(std::move(g->outcomes));
+                         }),
      ...);
   }
 

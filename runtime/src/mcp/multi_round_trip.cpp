@@ -241,8 +241,12 @@ void RequestContext::ask_form_again(const std::string& key, std::string_view mes
       {"method", "elicitation/create"},
       {"params", {{"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", schema}}}};
   auto again = original;
-  again["params"]["message"] = std::string(message) + "\n\nThe previous answer was not accepted: " + reason;
+  again["params"]["message"] = again_message(std::string(message), reason);
   stateless_->round->ask_again(key, std::move(again), original);
+}
+
+std::string RequestContext::again_message(const std::string& message, const std::string& reason) {
+  return message + "\n\nThe previous answer was not accepted: " + reason;
 }
 
 std::string RequestContext::why_invalid(const std::string& problem, const ValidationResult& errors) {

@@ -154,6 +154,9 @@ void RequestContext::require_client_capabilities(const nlohmann::json& required)
 }
 
 std::vector<RequestOutcome> RequestContext::request_inputs(std::vector<InputRequest> requests) {
+  // Blocking in both revisions, so a handler behaves the same in each (a 2026-07-28 replay would not
+  // block, but the same code would under 2025-11-25).
+  jsonrpc::detail::require_blocking_allowed("request_inputs()", "jsonrpc::Connection::send_request()");
   for (const auto& r : requests) require_client_capabilities(capability_for(r.method, r.params));
   std::vector<RequestOutcome> out(requests.size());
   if (stateless_) {
@@ -174,7 +177,6 @@ std::vector<RequestOutcome> RequestContext::request_inputs(std::vector<InputRequ
     if (missing) throw InputRequired{};
     return out;
   }
-  jsonrpc::detail::require_blocking_allowed("request_inputs()", "Session::send_request()");
   const bool interaction = session_.dialect() == ElicitDialect::user_interaction;
   // Checked before anything is sent, so a bad request sends none.
   if (interaction) {
@@ -212,6 +214,7 @@ std::vector<RequestOutcome> RequestContext::request_inputs(std::vector<InputRequ
 
 UrlOutcome RequestContext::elicit_url(std::string_view message, std::string_view url,
                                       std::optional<std::chrono::milliseconds> timeout) {
+  jsonrpc::detail::require_blocking_allowed("elicit_url()", "elicit_url_async()");
   if (stateless_) {
     auto out = replay_url(message, url);
     if (!out) throw InputRequired{};
@@ -247,6 +250,7 @@ UrlOutcome RequestContext::elicit_url_completed(std::string_view message, std::s
                                                 CompletionStore& store,
                                                 std::optional<std::chrono::milliseconds> timeout) {
   if (!stateless_) return elicit_url(message, url, timeout);
+  jsonrpc::detail::require_blocking_allowed("elicit_url_completed()", "a blocking tool handler");
   const auto key = next_key();
   nlohmann::ordered_json original{
       {"method", "elicitation/create"},
@@ -262,7 +266,6 @@ UrlOutcome RequestContext::elicit_url_completed(std::string_view message, std::s
   out.problem = r.problem;
   out.result = r.result;
   if (r.status != ElicitStatus::accepted) return out;
-  jsonrpc::detail::require_blocking_allowed("elicit_url_completed()", "a blocking tool handler");
   auto done = std::make_shared<std::promise<CompletionState>>();
   auto future = done->get_future();
   store.lookup(id, [done](CompletionState s) { done->set_value(s); });
