@@ -34,7 +34,7 @@ int main(int argc, char** argv) {
   sigaddset(&signals, SIGTERM);
   pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // before any thread starts: only sigwait sees them
 
-  auto setup = [minimal](elicit::ServerSession& server) {
+  auto setup = [minimal](elicit::Server& server) {
     if (!minimal) add_sample_tools(server);
     server.add_tool(
         elicit::Tool{"github_username_async",

@@ -81,7 +81,7 @@ std::string wav_silence() {
 
 }  // namespace
 
-void add_conformance_fixtures(elicit::ServerSession& server) {
+void add_conformance_fixtures(elicit::Server& server) {
   server.add_tool(blocking("test_simple_text", "Returns a text content block", [](RequestContext&) {
     return ToolResult::text("This is a simple text response for testing.");
   }));
@@ -203,7 +203,7 @@ void add_conformance_fixtures(elicit::ServerSession& server) {
             {"contents",
              {{{"uri", "test://watched-resource"}, {"mimeType", "text/plain"}, {"text", "Watched resource content"}}}}};
       }});
-  const std::weak_ptr<elicit::Server> weak_core = server.server();  // weakly: the core owns the tool
+  const std::weak_ptr<elicit::Server> weak_core = server.weak_from_this();  // weakly: the core owns the tool
   server.add_tool(blocking("test_trigger_resource_update",
                            "Announces a change of test://watched-resource to its subscribers",
                            [weak_core](RequestContext&) {

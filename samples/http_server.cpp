@@ -68,15 +68,9 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  sigset_t signals;
-  sigemptyset(&signals);
-  sigaddset(&signals, SIGINT);
-  sigaddset(&signals, SIGTERM);
-  pthread_sigmask(SIG_BLOCK, &signals, nullptr);  // before any thread starts: only sigwait sees them
-
   elicit::StreamableHttpServer server(
       {"elicitgen-sample-server", "0.1.0", title, std::nullopt},
-      [completions](elicit::ServerSession& s) { add_sample_tools(s, completions); }, options);
+      [completions](elicit::Server& s) { add_sample_tools(s, completions); }, options);
   try {
     server.start();
   } catch (const std::exception& e) {  // cannot listen, or no thread could be created
@@ -84,9 +78,7 @@ int main(int argc, char** argv) {
     return 1;
   }
   std::cout << "http://127.0.0.1:" << server.port() << options.path << std::endl;
-  int received = 0;
-  sigwait(&signals, &received);
-  std::cerr << "elicitgen-sample-server: stopping\n";
-  server.stop();
+  server.wait();  // until SIGINT or SIGTERM
+  std::cerr << "elicitgen-sample-server: stopped\n";
   return 0;
 }

@@ -59,7 +59,7 @@ std::string action_text(elicit::ElicitStatus s) { return std::string(elicit::to_
 
 }  // namespace
 
-void add_mrtr_fixtures(elicit::ServerSession& server) {
+void add_mrtr_fixtures(elicit::Server& server) {
   using namespace samples;
 
   server.add_tool(blocking("test_input_required_result_elicitation", "Asks for the user's name (input-required result)",
@@ -158,7 +158,7 @@ void add_mrtr_fixtures(elicit::ServerSession& server) {
   // server-stateless, subscriptions/listen: each call adds a tool (prompt) or, when it is there,
   // removes it; Server announces the change to every listener that asked for it. The core is
   // held weakly: it owns these tools.
-  const std::weak_ptr<elicit::Server> weak_core = server.server();
+  const std::weak_ptr<elicit::Server> weak_core = server.weak_from_this();  // held in a shared_ptr
   server.add_tool(
       blocking("test_trigger_tool_change", "Adds or removes the tool test_dynamic_tool", [weak_core](RequestContext&) {
         const auto core = weak_core.lock();

@@ -89,9 +89,9 @@ Tool conformance_tool(std::string name, std::string description) {
 
 }  // namespace
 
-void add_sample_tools(elicit::ServerSession& server) { add_sample_tools(server, nullptr); }
+void add_sample_tools(elicit::Server& server) { add_sample_tools(server, nullptr); }
 
-void add_sample_tools(elicit::ServerSession& server, std::shared_ptr<elicit::CompletionStore> completions) {
+void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::CompletionStore> completions) {
   if (!completions) completions = std::make_shared<elicit::InMemoryCompletionStore>();
   using namespace samples;
   server.add_tool(form_tool<ContactInformation>("contact_information", "Asks for name, email and age",

@@ -30,7 +30,7 @@ int main(int argc, char** argv) {
     options.user_interaction.enabled = true;
     elicit::ServerSession server(
         transport, {"elicitgen-sample-server", "0.1.0", "elicitgen sample server", std::nullopt}, options);
-    add_sample_tools(server);
+    add_sample_tools(*server.server());
     server.server()->set_page_size(page_size);
     std::cerr << "elicitgen-sample-server: serving on stdio\n";
     server.run();

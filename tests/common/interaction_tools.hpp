@@ -17,7 +17,7 @@ namespace interaction_test {
 ///    or "SENT unknown", what the application's page does as the user gets through a ua interaction;
 ///  - raw {params}: request_input of an untyped elicitation/create with those params; the outcome's
 ///    result, or "error CODE", or "failure".
-inline void add_tools(elicit::ServerSession& server) {
+inline void add_tools(elicit::Server& server) {
   using elicit::RequestContext;
   using elicit::Tool;
   using elicit::ToolResult;

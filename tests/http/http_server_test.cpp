@@ -64,7 +64,7 @@ struct Fixture {
     auto seen_ptr = seen;
     server = std::make_unique<elicit::StreamableHttpServer>(
         elicit::ServerInfo{"http-test", "1"},
-        [seen_ptr](elicit::ServerSession& s) {
+        [seen_ptr](elicit::Server& s) {
           s.add_tool(
               {"ask", "asks a username", {{"type", "object"}}, std::nullopt, [seen_ptr](elicit::RequestContext& call) {
                  auto o = call.elicit<samples::GithubUsername>();

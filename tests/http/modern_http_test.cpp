@@ -589,12 +589,12 @@ TEST_CASE("2026-07-28 requests beyond max_modern_requests get 503 with Retry-Aft
   CHECK(f.call(stateless(11, "tools/list")).status == 200);
 }
 
-TEST_CASE("the SessionSetup constructor runs setup once, whatever the number of sessions", "[http][modern]") {
+TEST_CASE("the ServerSetup constructor runs setup once, whatever the number of sessions", "[http][modern]") {
   std::atomic<int> setups{0};
   auto o = test_options();
   elicit::StreamableHttpServer server(
       {"setup-once", "1"},
-      [&](elicit::ServerSession& s) {
+      [&](elicit::Server& s) {
         ++setups;
         s.add_tool({"hello", "says hello", {{"type", "object"}}, std::nullopt, [](elicit::RequestContext&) {
                       return elicit::ToolResult::text("hello");

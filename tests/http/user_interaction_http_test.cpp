@@ -28,7 +28,7 @@ struct Fixture {
     o.server.user_interaction.enabled = true;
     server = std::make_unique<elicit::StreamableHttpServer>(
         elicit::ServerInfo{"ui-http", "1"},
-        [](elicit::ServerSession& s) {
+        [](elicit::Server& s) {
           s.add_tool({"ask", "asks a username", {{"type", "object"}}, std::nullopt, [](elicit::RequestContext& call) {
                         auto o = call.elicit<samples::GithubUsername>();
                         return elicit::ToolResult::text(o ? o.value->name : std::string(elicit::to_string(o.status)));

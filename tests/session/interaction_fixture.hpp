@@ -82,7 +82,7 @@ struct Fixture {
                             return ToolResult::text("hello " + o.value->name);
                           },
                           nullptr});
-    interaction_test::add_tools(*server);
+    interaction_test::add_tools(*server->server());
     server->start();
   }
   ~Fixture() { server.reset(); }

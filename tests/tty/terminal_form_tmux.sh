@@ -21,6 +21,10 @@ tmx() { tmux -L "$socket" -f /dev/null "$@"; }
 # kill-server leaves the socket file behind: removed too.
 socket_file="${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$socket"
 trap 'tmx kill-server 2>/dev/null || true; rm -f "$socket_file"' EXIT
+# A session that lives as long as the test: each step kills its own session and makes a new one,
+# and without this one the server would exit between the two (then the new-session that raced its
+# exit failed, 2 runs in 6 under load: "server exited unexpectedly").
+tmx new-session -d -s keep "sleep 86400"
 
 failures=0
 fail() {

@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -53,6 +54,8 @@ using ToolHandler = std::function<ToolResult(RequestContext&)>;
 /// flight on no thread of their own.
 using AsyncToolHandler = std::function<void(std::shared_ptr<RequestContext>)>;
 
+/// A tool (MCP, Server, "Tools"). Declare it by name: `Tool::blocking(name, handler)` or
+/// `Tool::async(name, handler)`, then the with_* setters; exactly one of the two handlers is set.
 struct Tool {
   std::string name;
   std::string description;
@@ -67,6 +70,57 @@ struct Tool {
   /// validate tool inputs): invalid ones are a tool error listing each `pointer: message`, and the
   /// handler does not run (json_schema.hpp). typed_tool turns it off: the generated type checks.
   bool validate_arguments = true;
+
+  /// A tool served by a blocking handler (on a pool worker; it may block on elicit()). E.g.
+  /// `Tool::blocking("register", handler).with_description("Registers the user")`.
+  static Tool blocking(std::string name, ToolHandler handler) {
+    Tool t;
+    t.name = std::move(name);
+    t.handler = std::move(handler);
+    return t;
+  }
+  /// A tool served by an asynchronous handler (on an event thread; it must not block and answers
+  /// with RequestContext::reply(), e.g. from an elicit_async callback).
+  static Tool async(std::string name, AsyncToolHandler handler) {
+    Tool t;
+    t.name = std::move(name);
+    t.async_handler = std::move(handler);
+    return t;
+  }
+  // Named setters, chained on a temporary (each returns it) or applied to a variable.
+  Tool&& with_description(std::string text) && {
+    description = std::move(text);
+    return std::move(*this);
+  }
+  Tool& with_description(std::string text) & {
+    description = std::move(text);
+    return *this;
+  }
+  Tool&& with_title(std::string text) && {
+    title = std::move(text);
+    return std::move(*this);
+  }
+  Tool& with_title(std::string text) & {
+    title = std::move(text);
+    return *this;
+  }
+  /// The JSON Schema of the arguments (an object schema; default {"type": "object"}).
+  Tool&& with_input_schema(nlohmann::json schema) && {
+    input_schema = std::move(schema);
+    return std::move(*this);
+  }
+  Tool& with_input_schema(nlohmann::json schema) & {
+    input_schema = std::move(schema);
+    return *this;
+  }
+  Tool&& with_output_schema(nlohmann::json schema) && {
+    output_schema = std::move(schema);
+    return std::move(*this);
+  }
+  Tool& with_output_schema(nlohmann::json schema) & {
+    output_schema = std::move(schema);
+    return *this;
+  }
 };
 
 /// An argument of a prompt (MCP, Server, "Prompts").
@@ -95,6 +149,45 @@ struct Prompt {
   std::optional<std::string> title = std::nullopt;
   std::function<nlohmann::json(RequestContext&)> handler;  ///< set this...
   AsyncJsonHandler async_handler = nullptr;                ///< ...or this
+
+  /// A prompt served by a blocking handler (on a pool worker), returning a GetPromptResult.
+  static Prompt blocking(std::string name, std::function<nlohmann::json(RequestContext&)> handler) {
+    Prompt p;
+    p.name = std::move(name);
+    p.handler = std::move(handler);
+    return p;
+  }
+  /// A prompt served by an asynchronous handler (answers with RequestContext::reply_json()).
+  static Prompt async(std::string name, AsyncJsonHandler handler) {
+    Prompt p;
+    p.name = std::move(name);
+    p.async_handler = std::move(handler);
+    return p;
+  }
+  Prompt&& with_description(std::string text) && {
+    description = std::move(text);
+    return std::move(*this);
+  }
+  Prompt& with_description(std::string text) & {
+    description = std::move(text);
+    return *this;
+  }
+  Prompt&& with_title(std::string text) && {
+    title = std::move(text);
+    return std::move(*this);
+  }
+  Prompt& with_title(std::string text) & {
+    title = std::move(text);
+    return *this;
+  }
+  Prompt&& with_argument(PromptArgument argument) && {
+    arguments.push_back(std::move(argument));
+    return std::move(*this);
+  }
+  Prompt& with_argument(PromptArgument argument) & {
+    arguments.push_back(std::move(argument));
+    return *this;
+  }
 };
 
 /// A resource. Its handler returns a ReadResourceResult ({"contents": [...]}) and may elicit like
@@ -107,6 +200,39 @@ struct Resource {
   std::optional<std::string> mime_type = std::nullopt;
   std::function<nlohmann::json(RequestContext&)> handler;  ///< set this...
   AsyncJsonHandler async_handler = nullptr;                ///< ...or this
+
+  /// A resource served by a blocking handler (on a pool worker), returning a ReadResourceResult.
+  static Resource blocking(std::string uri, std::string name, std::function<nlohmann::json(RequestContext&)> handler) {
+    Resource r;
+    r.uri = std::move(uri);
+    r.name = std::move(name);
+    r.handler = std::move(handler);
+    return r;
+  }
+  /// A resource served by an asynchronous handler (answers with RequestContext::reply_json()).
+  static Resource async(std::string uri, std::string name, AsyncJsonHandler handler) {
+    Resource r;
+    r.uri = std::move(uri);
+    r.name = std::move(name);
+    r.async_handler = std::move(handler);
+    return r;
+  }
+  Resource&& with_description(std::string text) && {
+    description = std::move(text);
+    return std::move(*this);
+  }
+  Resource& with_description(std::string text) & {
+    description = std::move(text);
+    return *this;
+  }
+  Resource&& with_mime_type(std::string type) && {
+    mime_type = std::move(type);
+    return std::move(*this);
+  }
+  Resource& with_mime_type(std::string type) & {
+    mime_type = std::move(type);
+    return *this;
+  }
 };
 
 /// A resource template (MCP 2025-11-25, Server, Resources, "Resource Templates"): resources/read of
@@ -123,6 +249,57 @@ struct ResourceTemplate {
   /// completion/complete for a variable (ref/resource with this uri_template), by variable name.
   std::map<std::string, Completer> completions = {};
   std::optional<std::string> title = std::nullopt;
+
+  /// A resource template served by a blocking handler (on a pool worker).
+  static ResourceTemplate blocking(std::string uri_template, std::string name,
+                                   std::function<nlohmann::json(RequestContext&)> handler) {
+    ResourceTemplate r;
+    r.uri_template = std::move(uri_template);
+    r.name = std::move(name);
+    r.handler = std::move(handler);
+    return r;
+  }
+  /// A resource template served by an asynchronous handler (answers with RequestContext::reply_json()).
+  static ResourceTemplate async(std::string uri_template, std::string name, AsyncJsonHandler handler) {
+    ResourceTemplate r;
+    r.uri_template = std::move(uri_template);
+    r.name = std::move(name);
+    r.async_handler = std::move(handler);
+    return r;
+  }
+  ResourceTemplate&& with_description(std::string text) && {
+    description = std::move(text);
+    return std::move(*this);
+  }
+  ResourceTemplate& with_description(std::string text) & {
+    description = std::move(text);
+    return *this;
+  }
+  ResourceTemplate&& with_title(std::string text) && {
+    title = std::move(text);
+    return std::move(*this);
+  }
+  ResourceTemplate& with_title(std::string text) & {
+    title = std::move(text);
+    return *this;
+  }
+  ResourceTemplate&& with_mime_type(std::string type) && {
+    mime_type = std::move(type);
+    return std::move(*this);
+  }
+  ResourceTemplate& with_mime_type(std::string type) & {
+    mime_type = std::move(type);
+    return *this;
+  }
+  /// completion/complete of `variable` (a variable of the template).
+  ResourceTemplate&& with_completion(std::string variable, Completer completer) && {
+    completions[std::move(variable)] = std::move(completer);
+    return std::move(*this);
+  }
+  ResourceTemplate& with_completion(std::string variable, Completer completer) & {
+    completions[std::move(variable)] = std::move(completer);
+    return *this;
+  }
 };
 
 }  // namespace elicit

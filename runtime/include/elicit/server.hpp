@@ -113,7 +113,7 @@ struct CacheHints {
 /// The capabilities a session sees are those of the moment it initialized (or of its request):
 /// add at least one prompt (resource) before serving for `prompts` (`resources`) to be declared.
 /// Thread rules: every method is thread-safe.
-class Server {
+class Server : public std::enable_shared_from_this<Server> {
  public:
   /// `request_state`: keys, expiry and size limit of sealed requestState (request_state.hpp).
   /// Throws what RequestStateSealer's constructor throws (a key that is not 32 bytes).

@@ -1,4 +1,5 @@
 #include "elicit/http/server.hpp"
+#include "elicit/jsonrpc/timer_service.hpp"
 
 #include <algorithm>
 #include <atomic>
@@ -14,6 +15,7 @@
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/asio/strand.hpp>
 
@@ -82,14 +84,6 @@ struct ExchangeCount {
   std::mutex mutex;
   std::condition_variable cv;
   std::size_t live = 0;
-};
-
-// A transport that is never started: the Server the SessionSetup constructor runs setup on.
-class IdleTransport final : public Transport {
- public:
-  void start(MessageHandler, CloseHandler) override {}
-  bool send(std::string, const SendContext&) override { return false; }
-  void close() override {}
 };
 
 bool contains(const std::vector<std::string>& list, std::string_view v) {
@@ -169,7 +163,7 @@ const nlohmann::json* meta_member(const nlohmann::json* meta, std::string_view k
 }  // namespace
 
 struct StreamableHttpServer::Impl {
-  Impl(std::shared_ptr<Server> c, ServerInfo i, SessionSetup s, HttpServerOptions o)
+  Impl(std::shared_ptr<Server> c, ServerInfo i, ServerSetup s, HttpServerOptions o)
       : ioc(static_cast<int>(thread_count(o))),
         core(std::move(c)),
         info(std::move(i)),
@@ -185,7 +179,11 @@ struct StreamableHttpServer::Impl {
   net::io_context ioc;           // first: destroyed last, after everything that holds its handlers
   std::shared_ptr<Server> core;  // what every session and 2026-07-28 request serves
   ServerInfo info;               // with setup: makes `core` at start()
-  SessionSetup setup;
+  ServerSetup setup;
+  // run(): woken by SIGINT/SIGTERM or by the end of stop().
+  std::mutex run_mutex;
+  std::condition_variable run_cv;
+  bool run_wake = false;
   HttpServerOptions options;
   std::optional<tcp::acceptor> acceptor;
   // On a strand of its own: its handler re-arms it on whichever I/O thread runs it, and stop()
@@ -733,7 +731,7 @@ StreamableHttpServer::StreamableHttpServer(std::shared_ptr<Server> core, HttpSer
   impl_ = std::make_shared<Impl>(std::move(core), std::move(info), nullptr, std::move(options));
 }
 
-StreamableHttpServer::StreamableHttpServer(ServerInfo info, SessionSetup setup, HttpServerOptions options)
+StreamableHttpServer::StreamableHttpServer(ServerInfo info, ServerSetup setup, HttpServerOptions options)
     : impl_(std::make_shared<Impl>(nullptr, std::move(info), std::move(setup), std::move(options))) {}
 
 StreamableHttpServer::~StreamableHttpServer() { stop(); }
@@ -750,15 +748,13 @@ void StreamableHttpServer::start() {
   if (!impl.options.server.workers) {
     impl.options.server.workers = std::make_shared<WorkerPool>(impl.options.server.worker_threads);
   }
+  // The timer thread too, now: a session must not need a thread of its own (with none to be had, a
+  // new session would be refused).
+  if (!impl.options.server.session.timers) impl.options.server.session.timers = jsonrpc::TimerService::shared();
   if (!impl.core) {
-    // The SessionSetup constructor: setup fills the one core, once, through a ServerSession that is never
-    // started.
+    // The ServerSetup constructor: setup fills the one Server, once.
     auto core = std::make_shared<Server>(impl.info, impl.options.server.request_state);
-    {
-      IdleTransport idle;
-      ServerSession filler(idle, core, impl.options.server);
-      if (impl.setup) impl.setup(filler);
-    }
+    if (impl.setup) impl.setup(*core);
     std::lock_guard<std::mutex> lock(impl.mutex);
     impl.core = std::move(core);
   }
@@ -786,6 +782,37 @@ void StreamableHttpServer::start() {
       impl.ioc.run();
     });
   }
+}
+
+void StreamableHttpServer::run() {
+  start();
+  wait();
+}
+
+void StreamableHttpServer::wait() {
+  auto& impl = *impl_;
+  {
+    std::lock_guard<std::mutex> lock(impl.mutex);
+    if (!impl.started) throw std::logic_error("StreamableHttpServer::wait() before start()");
+  }
+  // SIGINT/SIGTERM arrive on an I/O thread, which must not join itself: it only wakes this thread,
+  // which stops the server.
+  auto signals = std::make_shared<net::signal_set>(impl.ioc, SIGINT, SIGTERM);
+  signals->async_wait([&impl](const boost::system::error_code& ec, int) {
+    if (ec) return;  // cancelled by stop()
+    std::lock_guard<std::mutex> lock(impl.run_mutex);
+    impl.run_wake = true;
+    impl.run_cv.notify_all();
+  });
+  {
+    std::unique_lock<std::mutex> lock(impl.run_mutex);
+    impl.run_cv.wait(lock, [&] { return impl.run_wake; });
+  }
+  net::post(impl.ioc, [signals] {
+    boost::system::error_code ec;
+    signals->cancel(ec);
+  });
+  stop();
 }
 
 int StreamableHttpServer::port() const noexcept { return impl_->port; }
@@ -843,8 +870,13 @@ void StreamableHttpServer::stop() {
   // 2026-07-28 requests are destroyed on the workers: wait for them, as for the sessions (whose
   // Servers end with `sessions` below), so no handler of this server runs after stop().
   stateless.clear();
-  std::unique_lock<std::mutex> lock(impl.exchanges->mutex);
-  impl.exchanges->cv.wait(lock, [&] { return impl.exchanges->live == 0; });
+  {
+    std::unique_lock<std::mutex> lock(impl.exchanges->mutex);
+    impl.exchanges->cv.wait(lock, [&] { return impl.exchanges->live == 0; });
+  }
+  std::lock_guard<std::mutex> lock(impl.run_mutex);  // run() returns once this has finished
+  impl.run_wake = true;
+  impl.run_cv.notify_all();
 }
 
 }  // namespace elicit

@@ -118,16 +118,14 @@ struct HttpServerOptions {
 /// Thread rules: all methods are thread-safe.
 class StreamableHttpServer {
  public:
-  /// Adds the tools, to a ServerSession on the Server every session and 2026-07-28 request shares.
-  using SessionSetup = std::function<void(ServerSession&)>;
+  /// Adds the tools (prompts, resources) to the Server every session and 2026-07-28 request shares.
+  using ServerSetup = std::function<void(Server&)>;
 
   /// Serves the tools of `core` (add them before start(); it is read-only while served).
   explicit StreamableHttpServer(std::shared_ptr<Server> core, HttpServerOptions options = {});
-  /// Makes the Server at start(): `setup` runs once, on the thread calling start(), on a ServerSession
-  /// that is never started and whose only lasting effect is what it adds to its core (add_tool);
-  /// anything else it does to that Server (e.g. session handlers) is lost. (Before, setup ran for
-  /// every new session.) The core's requestState keys come from options.server.request_state.
-  StreamableHttpServer(ServerInfo info, SessionSetup setup, HttpServerOptions options = {});
+  /// Makes the Server at start(): `setup` runs once, on the thread calling start(), to add what the
+  /// server offers. Its requestState keys come from options.server.request_state.
+  StreamableHttpServer(ServerInfo info, ServerSetup setup, HttpServerOptions options = {});
   /// stop()s.
   ~StreamableHttpServer();
   StreamableHttpServer(const StreamableHttpServer&) = delete;
@@ -135,9 +133,16 @@ class StreamableHttpServer {
 
   /// Binds, listens, and starts the I/O threads and the shared worker pool. Throws
   /// std::runtime_error if it cannot bind, std::system_error if a thread cannot be created, and
-  /// what SessionSetup throws.
+  /// what ServerSetup throws.
   /// I/O threads are event threads (event_thread.hpp): a blocking elicit() there throws.
   void start();
+  /// start(), then wait(). Throws what start() throws.
+  void run();
+  /// Blocks until stop() (called on another thread; wait() returns once it has finished) or until
+  /// the process receives SIGINT or SIGTERM (then it stop()s and returns). The signals are caught
+  /// with Asio's signal_set while wait() blocks: do not block them in the process's threads. Throws
+  /// std::logic_error before start().
+  void wait();
   /// The bound port (after start()).
   int port() const noexcept;
   /// Sessions currently open.
@@ -145,7 +150,7 @@ class StreamableHttpServer {
   /// 2026-07-28 requests being served now (received, not yet answered or abandoned).
   std::size_t stateless_request_count() const;
   /// The tools every session and 2026-07-28 request is served from (null before start() for the
-  /// SessionSetup constructor).
+  /// ServerSetup constructor).
   std::shared_ptr<Server> server() const;
   /// Stops accepting, ends every session (their streams end, their pending elicitations end with
   /// transport_closed) and joins the I/O threads. Idempotent.
