@@ -1,0 +1,58 @@
+// The Host and Origin checks every request passes first (MCP 2025-11-25 and 2026-07-28, Streamable
+// HTTP, "Security Warning": DNS rebinding).
+#include "server_impl.hpp"
+
+namespace elicit {
+
+using namespace http::server_impl;
+
+namespace {
+
+// "localhost:8080" -> "localhost", "[::1]:3000" -> "[::1]".
+std::string host_without_port(std::string_view host) {
+  if (!host.empty() && host.front() == '[') {
+    const auto close = host.find(']');
+    return std::string(close == std::string_view::npos ? host : host.substr(0, close + 1));
+  }
+  return std::string(host.substr(0, host.find(':')));
+}
+
+bool is_loopback_name(std::string_view host) {
+  const auto h = lower(host);
+  return h == "localhost" || h == "127.0.0.1" || h == "[::1]";
+}
+
+}  // namespace
+
+bool StreamableHttpServer::Impl::host_allowed(const HttpRequest& req) const {
+  const auto raw = header(req, "Host");
+  const auto host = host_without_port(raw);
+  if (host.empty() || is_loopback_name(host)) return true;  // HTTP/1.0 clients may omit Host
+  for (const auto& h : options.allowed_hosts) {
+    if (lower(h) == lower(host) || lower(h) == lower(raw)) return true;
+  }
+  return false;
+}
+
+bool StreamableHttpServer::Impl::origin_allowed(const HttpRequest& req) const {
+  if (!has_header(req, "Origin")) return true;  // not a browser request
+  const auto origin = lower(header(req, "Origin"));
+  for (const auto& o : options.allowed_origins) {
+    if (lower(o) == origin) return true;
+  }
+  const auto scheme_end = origin.find("://");
+  if (scheme_end == std::string::npos) return false;
+  const auto scheme = origin.substr(0, scheme_end);
+  if (scheme != "http" && scheme != "https") return false;
+  return is_loopback_name(host_without_port(origin.substr(scheme_end + 3)));
+}
+
+// Checks every request passes; an error reply when it does not.
+std::optional<Reply> StreamableHttpServer::Impl::refuse(const HttpRequest& req) const {
+  if (!host_allowed(req) || !origin_allowed(req)) {
+    return error_reply(403, -32000, "Forbidden: Host or Origin is not allowed (DNS rebinding protection)");
+  }
+  return std::nullopt;
+}
+
+}  // namespace elicit

@@ -1,0 +1,208 @@
+// The state of a StreamableHttpServer shared by its parts: accepting and routing (server.cpp), the
+// origin guard (origin_guard.cpp), the 2025-11-25 session routes (session_routes.cpp) and the
+// 2026-07-28 stateless routes (stateless_routes.cpp). Internal to elicit::http.
+#pragma once
+
+#include "elicit/http/server.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cctype>
+#include <condition_variable>
+#include <list>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+#include <unordered_map>
+
+#include <boost/asio/io_context.hpp>
+#include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/post.hpp>
+#include <boost/asio/signal_set.hpp>
+#include <boost/asio/steady_timer.hpp>
+#include <boost/asio/strand.hpp>
+
+#include "connection.hpp"
+#include "elicit/jsonrpc/event_thread.hpp"
+#include "elicit/jsonrpc/timer_service.hpp"
+#include "elicit/jsonrpc/worker_pool.hpp"
+#include "session_transport.hpp"
+#include "stateless_request.hpp"
+
+namespace elicit::http::server_impl {
+
+namespace net = boost::asio;
+using tcp = net::ip::tcp;
+using http::error_reply;
+using http::Reply;
+using HttpRequest = http::Request;
+
+struct HttpSession {
+  explicit HttpSession(std::size_t max_held_bytes) : transport(max_held_bytes) {}
+  std::string id;
+  bool priming = false;  // the client speaks 2025-11-25 or later: its POST streams start with a priming event
+  http::SessionTransport transport;  // declared first: it must outlive the server
+  std::unique_ptr<ServerSession> server;
+};
+
+inline std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+inline std::string_view header(const HttpRequest& req, std::string_view name) {
+  const auto it = req.find(boost::beast::string_view(name.data(), name.size()));
+  if (it == req.end()) return {};
+  return {it->value().data(), it->value().size()};
+}
+
+inline bool has_header(const HttpRequest& req, std::string_view name) {
+  return req.find(boost::beast::string_view(name.data(), name.size())) != req.end();
+}
+
+// One 2026-07-28 request being served: its one-request transport and the Server on the shared core.
+struct StatelessExchange {
+  explicit StatelessExchange(RequestId id) : transport(std::move(id)) {}
+  http::StatelessRequest transport;  // declared first: it must outlive the server
+  std::unique_ptr<ServerSession> server;
+};
+
+// How many StatelessExchanges exist (stop() waits for none).
+struct ExchangeCount {
+  std::mutex mutex;
+  std::condition_variable cv;
+  std::size_t live = 0;
+};
+
+inline bool contains(const std::vector<std::string>& list, std::string_view v) {
+  return std::find(list.begin(), list.end(), v) != list.end();
+}
+
+// The JSON text of a header value or body value, for error messages (any bytes: replaced).
+inline std::string json_text(std::string_view v) {
+  return nlohmann::json(std::string(v)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+// A JSON-RPC error response for the request `id`, with an HTTP status.
+inline Reply rpc_error_reply(unsigned status, const RequestId& id, RpcError error) {
+  Reply r;
+  r.status = status;
+  r.content_type = "application/json";
+  r.body = jsonrpc::serialize(Response{id, std::nullopt, std::move(error)});
+  return r;
+}
+
+}  // namespace elicit::http::server_impl
+
+namespace elicit {
+
+struct StreamableHttpServer::Impl {
+  using Reply = http::Reply;
+  using HttpRequest = http::Request;
+  using HttpSession = http::server_impl::HttpSession;
+  using StatelessExchange = http::server_impl::StatelessExchange;
+  using ExchangeCount = http::server_impl::ExchangeCount;
+  Impl(std::shared_ptr<Server> c, ServerInfo i, ServerSetup s, HttpServerOptions o)
+      : ioc(static_cast<int>(thread_count(o))),
+        core(std::move(c)),
+        info(std::move(i)),
+        setup(std::move(s)),
+        options(std::move(o)),
+        reaper(boost::asio::make_strand(ioc)) {}
+
+  static std::size_t thread_count(const HttpServerOptions& o);
+
+  boost::asio::io_context ioc;   // first: destroyed last, after everything that holds its handlers
+  std::shared_ptr<Server> core;  // what every session and 2026-07-28 request serves
+  ServerInfo info;               // with setup: makes `core` at start()
+  ServerSetup setup;
+  // run(): woken by SIGINT/SIGTERM or by the end of stop().
+  std::mutex run_mutex;
+  std::condition_variable run_cv;
+  bool run_wake = false;
+  HttpServerOptions options;
+  std::optional<boost::asio::ip::tcp::acceptor> acceptor;
+  // On a strand of its own: its handler re-arms it on whichever I/O thread runs it, and stop()
+  // cancels it from another; an Asio timer must not be used from two threads at once (TSan showed
+  // schedule_reaper's expires_after racing stop()'s cancel).
+  boost::asio::steady_timer reaper;
+  std::vector<std::thread> threads;
+  std::atomic<int> port{0};
+  mutable std::mutex mutex;
+  std::map<std::string, std::shared_ptr<HttpSession>> sessions;
+  std::unordered_map<StatelessExchange*, std::shared_ptr<StatelessExchange>> stateless;  // being served
+  std::shared_ptr<ExchangeCount> exchanges = std::make_shared<ExchangeCount>();
+  std::list<std::weak_ptr<http::Connection>> connections;
+  bool started = false;
+  bool stopped = false;
+
+  // --- accepting ------------------------------------------------------------------------------
+
+  http::ConnectionLimits limits() const;
+
+  void accept();
+
+  // --- sessions -------------------------------------------------------------------------------
+
+  std::shared_ptr<HttpSession> find_session(const HttpRequest& req, Reply& rejection);
+
+  std::shared_ptr<HttpSession> new_session(Reply& rejection);
+
+  void end_session(const std::string& id);
+
+  // Ends sessions idle past options.idle_session_timeout, and forgets connections that are gone.
+  void reap();
+
+  void schedule_reaper();
+
+  // --- requests -------------------------------------------------------------------------------
+
+  bool host_allowed(const HttpRequest& req) const;
+
+  bool origin_allowed(const HttpRequest& req) const;
+
+  // Checks every request passes; an error reply when it does not.
+  std::optional<Reply> refuse(const HttpRequest& req) const;
+
+  // A version a session may speak, or the one the spec assumes when the header is absent.
+  static bool session_version(std::string_view v);
+
+  // The MCP-Protocol-Version check of a 2025-11-25 request (MCP 2025-11-25, Streamable HTTP).
+  static std::optional<Reply> refuse_session_version(const HttpRequest& req);
+
+  Reply handle(const HttpRequest& req);
+
+  // Whether a POST without Mcp-Session-Id is a 2026-07-28 message, served statelessly.
+  static bool is_stateless(const HttpRequest& req, const jsonrpc::ParseResult& parsed);
+
+  Reply handle_post(const HttpRequest& req);
+
+  // --- 2026-07-28 requests (MCP 2026-07-28), stateless ---------------------------------------------
+
+  Reply handle_stateless(const HttpRequest& req, jsonrpc::ParseResult& parsed);
+
+  // The checks of MCP 2026-07-28 (Streamable HTTP, "Request Metadata" and "Server Validation";
+  // Versioning), in the order the official conformance suite's server-stateless probes fix
+  // (tests/conformance-2026/SCENARIOS.md, section 4). Every error carries the request's id.
+  static std::optional<Reply> check_stateless(const HttpRequest& req, const ::elicit::Request& r);
+
+  // Serves one checked 2026-07-28 request on a ServerSession of its own over a one-request transport: no
+  // thread and no copy of the tools; the answer is the HTTP response, now or when it comes.
+  Reply serve_stateless(const HttpRequest& req, ::elicit::Request request);
+
+  // A 2026-07-28 request is over (answered, abandoned or closed): it no longer counts.
+  void release(StatelessExchange* key);
+
+  // An exchange that, whoever lets go of it last (an I/O thread, the worker that answered, the
+  // session's own callback), is destroyed on a worker: destroying its Server waits for its blocking
+  // handler's last steps, which must hold up no connection (and cannot happen inside its session).
+  std::shared_ptr<StatelessExchange> new_exchange(RequestId id);
+
+  Reply handle_get(const HttpRequest& req);
+
+  Reply handle_delete(const HttpRequest& req);
+};
+
+}  // namespace elicit
