@@ -17,26 +17,26 @@ void decode_an_answer(const nlohmann::json& content) {
 }
 
 void build_and_check() {
-  app::RoomBooking booking;                  // projector = false: the schema's default
+  app::RoomBooking booking;  // projector = false: the schema's default
   booking.room = app::RoomBooking::Room::borealis;
   booking.attendees = 12;
-  auto errors = elicit::validate(booking);   // every constraint, by JSON Pointer
+  auto errors = elicit::validate(booking);  // every constraint, by JSON Pointer
   for (const auto& e : errors.errors) std::cerr << e.pointer << ": " << e.message << "\n";  // /attendees: must be <= 8
-  nlohmann::json content = booking;          // to_json: {"attendees":12,"projector":false,"room":"borealis"}
+  nlohmann::json content = booking;  // to_json: {"attendees":12,"projector":false,"room":"borealis"}
   std::cout << content.dump() << "\n";
 }
 
 void enums() {
   auto room = app::RoomBooking::Room::aurora;
-  std::string_view wire = elicit::to_string(room);   // "aurora": what goes on the wire
-  std::string_view title = elicit::title_of(room);   // "Aurora (8 seats)": for people
-  elicit::from_string("borealis", room);             // false when not an option
+  std::string_view wire = elicit::to_string(room);  // "aurora": what goes on the wire
+  std::string_view title = elicit::title_of(room);  // "Aurora (8 seats)": for people
+  elicit::from_string("borealis", room);            // false when not an option
   std::cout << wire << " / " << title << "\n";
 }
 
 void schema_and_message() {
   const nlohmann::ordered_json& schema = elicit::requested_schema<app::RoomBooking>();  // as sent
-  std::string_view message = elicit::default_message<app::RoomBooking>();                 // the file's
+  std::string_view message = elicit::default_message<app::RoomBooking>();               // the file's
   std::cout << message << "\n" << schema.dump(2) << "\n";
 }
 

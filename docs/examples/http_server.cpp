@@ -44,14 +44,14 @@ int main(int argc, char** argv) {
   auto store = std::make_shared<elicit::RedisCompletionStore>(elicit::RedisOptions{});
   server->add_tool(elicit::Tool::blocking("sign_in", [store](elicit::RequestContext& ctx) {
     const std::string id = ctx.interaction_id();
-    auto outcome = ctx.elicit_url_completed("Sign in to book rooms", "https://rooms.example.com/sign-in?id=" + id,
-                                            id, *store);
+    auto outcome =
+        ctx.elicit_url_completed("Sign in to book rooms", "https://rooms.example.com/sign-in?id=" + id, id, *store);
     return elicit::ToolResult::text(std::string(elicit::to_string(outcome.status)));
   }));
 #endif
 
   elicit::HttpServerOptions options;
-  options.port = argc > 1 ? std::atoi(argv[1]) : 8080;  // on 127.0.0.1, path /mcp
+  options.port = argc > 1 ? std::atoi(argv[1]) : 8080;   // on 127.0.0.1, path /mcp
   options.allowed_hosts = {"rooms.example.com"};         // the Host a reverse proxy forwards
   options.principal = [](const auto& header) {           // who is asking, per 2026-07-28 request
     return std::string(header("x-authenticated-user"));  // set by the proxy that authenticated them

@@ -14,36 +14,34 @@ std::string status_text(elicit::ElicitStatus status) { return std::string(elicit
 
 // A blocking handler: runs on a worker thread and waits in elicit() while the user fills in the form.
 elicit::Tool book_room() {
-  return elicit::Tool::blocking("book_room",
-                                [](elicit::RequestContext& ctx) {
-                                  auto answer = ctx.elicit<app::RoomBooking>();
-                                  if (!answer) return elicit::ToolResult::text(status_text(answer.status));
-                                  return elicit::ToolResult::text("Booked " +
-                                                                  std::string(elicit::to_string(answer.value->room)));
-                                })
+  auto handler = [](elicit::RequestContext& ctx) {
+    auto answer = ctx.elicit<app::RoomBooking>();
+    if (!answer) return elicit::ToolResult::text(status_text(answer.status));
+    return elicit::ToolResult::text("Booked " + std::string(elicit::to_string(answer.value->room)));
+  };
+  return elicit::Tool::blocking("book_room", handler)
       .with_title("Book a room")
       .with_description("Asks which room and for how many people, then books it");
 }
 
 // An asynchronous handler: returns at once and answers from the callback; nothing waits on a thread.
 elicit::Tool register_user() {
-  return elicit::Tool::async("register",
-                             [](std::shared_ptr<elicit::RequestContext> ctx) {
-                               ctx->elicit_async<app::Contact>([ctx](elicit::Outcome<app::Contact> answer) {
-                                 ctx->reply(answer ? elicit::ToolResult::text("Welcome, " + answer.value->name)
-                                                   : elicit::ToolResult::text(status_text(answer.status)));
-                               });
-                             })
-      .with_description("Registers the user");
+  auto handler = [](std::shared_ptr<elicit::RequestContext> ctx) {
+    ctx->elicit_async<app::Contact>([ctx](elicit::Outcome<app::Contact> answer) {
+      ctx->reply(answer ? elicit::ToolResult::text("Welcome, " + answer.value->name)
+                        : elicit::ToolResult::text(status_text(answer.status)));
+    });
+  };
+  return elicit::Tool::async("register", handler).with_description("Registers the user");
 }
 
 // Arguments: the input schema is checked before the handler runs (invalid arguments are a tool error).
 elicit::Tool rename_room() {
-  return elicit::Tool::blocking("rename_room",
-                                [](elicit::RequestContext& ctx) {
-                                  const std::string name = ctx.arguments().at("name");
-                                  return elicit::ToolResult::text("Renamed to " + name);
-                                })
+  auto handler = [](elicit::RequestContext& ctx) {
+    const std::string name = ctx.arguments().at("name");
+    return elicit::ToolResult::text("Renamed to " + name);
+  };
+  return elicit::Tool::blocking("rename_room", handler)
       .with_description("Renames a room")
       .with_input_schema({{"type", "object"},
                           {"properties", {{"name", {{"type", "string"}, {"minLength", 1}}}}},
@@ -62,16 +60,14 @@ elicit::Tool book_for_someone() {
 
 // A prompt that asks before it answers; prompts/get may elicit like a tool.
 elicit::Prompt plan_meeting() {
-  return elicit::Prompt::blocking("plan_meeting",
-                                  [](elicit::RequestContext& ctx) {
-                                    const std::string topic = ctx.arguments().value("topic", "");
-                                    auto room = ctx.elicit<app::RoomBooking>("Where should it take place?");
-                                    const std::string where =
-                                        room ? std::string(elicit::to_string(room.value->room)) : "anywhere";
-                                    nlohmann::json text = {{"type", "text"},
-                                                           {"text", "Plan a meeting about " + topic + " in " + where}};
-                                    return nlohmann::json{{"messages", {{{"role", "user"}, {"content", text}}}}};
-                                  })
+  auto handler = [](elicit::RequestContext& ctx) {
+    const std::string topic = ctx.arguments().value("topic", "");
+    auto room = ctx.elicit<app::RoomBooking>("Where should it take place?");
+    const std::string where = room ? std::string(elicit::to_string(room.value->room)) : "anywhere";
+    nlohmann::json text = {{"type", "text"}, {"text", "Plan a meeting about " + topic + " in " + where}};
+    return nlohmann::json{{"messages", {{{"role", "user"}, {"content", text}}}}};
+  };
+  return elicit::Prompt::blocking("plan_meeting", handler)
       .with_description("Plans a meeting")
       .with_argument({"topic", "What the meeting is about", true});
 }
@@ -105,9 +101,9 @@ int main() {
   server->add_resource_template(room_page());
 
   elicit::ServerSessionOptions options;
-  options.worker_threads = 8;                                   // blocking handlers running at once
+  options.worker_threads = 8;                                      // blocking handlers running at once
   options.default_elicitation_timeout = std::chrono::minutes(10);  // 2025-11-25: then timed_out
-  elicit::StdioTransport transport;                             // JSON-RPC lines on stdin/stdout
+  elicit::StdioTransport transport;                                // JSON-RPC lines on stdin/stdout
   elicit::ServerSession session(transport, server, options);
-  session.run();                                                // until stdin closes
+  session.run();  // until stdin closes
 }
