@@ -15,7 +15,8 @@
 #                              program on PATH (cmake, ctest), or `elicitgen`, whose subcommands must exist and whose every --option
 #                              must be in the --help of the (sub)command named (ELICITGEN_BIN).
 # A block without a marker, a marker without a block, and a fence that is indented (which could hide
-# a block from this check) fail the test, each named by FILE:LINE.
+# a block from this check) fail the test, each named by FILE:LINE. So does a relative link, [text](path),
+# to a file that does not exist.
 # Usage: [ELICITGEN_BIN=path/to/elicitgen] check_blocks.sh REPO_ROOT FILE.md...
 set -euo pipefail
 root=$1
@@ -118,6 +119,15 @@ for md in "$@"; do
     END { if (inblock) print "error " NR " an unclosed code block" > (dir "/meta") }
   ' "$md"
   touch "$work/meta"
+  # Relative links outside code blocks: the file (or directory) must exist, relative to the page.
+  while IFS=: read -r number target; do
+    target=${target%%#*}
+    [[ -z $target || -e $(dirname "$md")/$target ]] || fail "$rel:$number: error: a link to $target, which does not exist"
+  done < <(awk '/^```/ { code = !code; next }
+                !code { line = $0
+                        while (match(line, /\]\([^)#: ]*(#[^)]*)?\)/)) {
+                          print NR ":" substr(line, RSTART + 2, RLENGTH - 3); line = substr(line, RSTART + RLENGTH)
+                        } }' "$md")
   while read -r index line lang kind arg; do
     if [[ $index == error ]]; then
       fail "$rel:$line: error: $lang $kind $arg"
