@@ -312,6 +312,13 @@ class RequestContext {
   /// hold no connection. Nothing on stdio. Any thread.
   void close_sse_stream() { session_.rpc().disconnect_stream(request_id_); }
 
+  /// Runs `f` (a handler of this call) and answers the call with what it throws: InputRequired
+  /// (2026-07-28) the InputRequiredResult; MissingClientCapability its -32021; UrlElicitationRequired
+  /// its -32042 (-32003 in the userInteraction dialect); anything else a tool error result with its
+  /// what(). The server runs every handler through it; the same mapping answers for the callbacks
+  /// of elicit_async and its kin. Any thread.
+  void run_answering_failures(const std::function<void()>& f);
+
  private:
   // Runs `f`; what it throws answers the call (tool error result, or -32042) and is logged;
   // InputRequired (2026-07-28 era) answers the InputRequiredResult.

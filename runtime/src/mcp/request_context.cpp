@@ -210,24 +210,6 @@ std::vector<RequestOutcome> RequestContext::request_inputs(std::vector<InputRequ
   return out;
 }
 
-std::optional<UrlOutcome> RequestContext::replay_url(std::string_view message, std::string_view url) {
-  if (const auto problem = check_elicitation_url(url); !problem.empty()) throw std::invalid_argument(problem);
-  if (!stateless_->capabilities.elicitation_url)
-    throw MissingClientCapability(nlohmann::json{{"elicitation", {{"url", nlohmann::json::object()}}}});
-  // 2026-07-28: no elicitationId; the retry says how it went.
-  nlohmann::ordered_json request{
-      {"method", "elicitation/create"},
-      {"params", {{"mode", "url"}, {"message", std::string(message)}, {"url", std::string(url)}}}};
-  auto answer = stateless_->round->answer(next_key(), request);
-  if (!answer) return std::nullopt;
-  const auto r = read_elicit_result(RequestOutcome{std::move(*answer), std::nullopt, std::nullopt});
-  UrlOutcome out;
-  out.status = r.status;
-  out.problem = r.problem;
-  out.result = r.result;
-  return out;
-}
-
 UrlOutcome RequestContext::elicit_url(std::string_view message, std::string_view url,
                                       std::optional<std::chrono::milliseconds> timeout) {
   if (stateless_) {
@@ -322,63 +304,54 @@ void RequestContext::reply(const ToolResult& result) {
   forget_cancel_callbacks();
 }
 
-std::optional<RawOutcome> RequestContext::replay_form(const std::string& key, std::string_view message,
-                                                      const nlohmann::ordered_json& schema) {
-  // MRTR: a server must not ask what the client did not declare; the request needs it: -32021.
-  if (!stateless_->capabilities.elicitation_form)
-    throw MissingClientCapability(nlohmann::json{{"elicitation", {{"form", nlohmann::json::object()}}}});
-  nlohmann::ordered_json request{
-      {"method", "elicitation/create"},
-      {"params", {{"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", schema}}}};
-  auto answer = stateless_->round->answer(key, request);
-  if (!answer) return std::nullopt;
-  return read_elicit_result(RequestOutcome{std::move(*answer), std::nullopt, std::nullopt});
-}
-
-void RequestContext::ask_form_again(const std::string& key, std::string_view message,
-                                    const nlohmann::ordered_json& schema, const std::string& reason) {
-  nlohmann::ordered_json original{
-      {"method", "elicitation/create"},
-      {"params", {{"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", schema}}}};
-  auto again = original;
-  again["params"]["message"] = std::string(message) + "\n\nThe previous answer was not accepted: " + reason;
-  stateless_->round->ask_again(key, std::move(again), original);
-}
-
-std::string RequestContext::why_invalid(const std::string& problem, const ValidationResult& errors) {
-  if (errors.ok()) return problem;
-  std::string out;
-  for (const auto& e : errors.errors) {
-    if (!out.empty()) out += "; ";
-    out += (e.pointer.empty() ? std::string("the form") : e.pointer.substr(1)) + ": " + e.message;
-  }
-  return out;
-}
-
 void RequestContext::reply_error(RpcError error) {
   responder_.error(std::move(error));
   forget_cancel_callbacks();
 }
 
-void RequestContext::run_answering_failures(SessionState& mcp, const Responder& responder,
-                                            const StatelessCall* stateless, const std::function<void()>& f) {
-  jsonrpc::Connection& session = mcp.rpc();
+namespace {
+
+// What a handler or one of its callbacks throws, mapped to the call's answer: one mapping for both.
+// `error` and `result` send the answer; `log` says whether to log what was thrown.
+template <class Error, class Result>
+void answer_thrown(SessionState& state, const StatelessCall* stateless, const std::function<void()>& f, Error&& error,
+                   Result&& result, bool log) {
   try {
     f();
   } catch (const InputRequired&) {
     if (stateless) stateless->input_required();
   } catch (const MissingClientCapability& e) {
-    responder.error(e.to_error());
+    error(e.to_error());
   } catch (const UrlElicitationRequired& e) {
     // -32003 in the userInteraction dialect, else -32042 (a 2026-07-28 call's session speaks none).
-    responder.error(stateless ? e.to_error() : url_elicitation_required_error(mcp, e));
+    error(stateless ? e.to_error() : url_elicitation_required_error(state, e));
   } catch (const std::exception& e) {
-    session.log(std::string("a tool's elicitation callback threw: ") + e.what());
-    responder.result(ToolResult::error(e.what()).to_json());
+    if (log) state.rpc().log(std::string("a tool's elicitation callback threw: ") + e.what());
+    result(ToolResult::error(e.what()));
   } catch (...) {
-    session.log("a tool's elicitation callback threw");
-    responder.result(ToolResult::error("the tool failed").to_json());
+    if (log) state.rpc().log("a tool's elicitation callback threw");
+    result(ToolResult::error("the tool failed"));
   }
+}
+
+}  // namespace
+
+void RequestContext::run_answering_failures(const std::function<void()>& f) {
+  answer_thrown(
+      session_, stateless_.get(), f, [this](RpcError e) { reply_error(std::move(e)); },
+      [this](const ToolResult& r) { reply(r); }, false);
+}
+
+void RequestContext::run_answering_failures(SessionState& state, const Responder& responder,
+                                            const StatelessCall* stateless, const std::function<void()>& f) {
+  answer_thrown(
+      state, stateless, f, [&](RpcError e) { responder.error(std::move(e)); },
+      [&](const ToolResult& r) {
+        auto j = r.to_json();
+        if (stateless) stamp_stateless_result(j, stateless->server_info);
+        responder.result(std::move(j));
+      },
+      true);
 }
 
 }  // namespace elicit

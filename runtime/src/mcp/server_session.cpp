@@ -11,6 +11,7 @@
 #include "elicit/typed_tool.hpp"
 #include "elicit/user_interaction.hpp"
 #include "listen_streams.hpp"
+#include "multi_round_trip.hpp"
 
 namespace elicit {
 
@@ -42,34 +43,9 @@ struct JobGate {
   }
 };
 
-// Runs a tool handler and maps what it throws: UrlElicitationRequired becomes a -32042 error,
-// anything else a tool error result (MCP reports tool failures in the result, not as JSON-RPC errors).
-template <class F>
-void run_guarded(RequestContext& call, const StatelessCall* stateless, F&& handler) {
-  try {
-    handler();
-  } catch (const InputRequired&) {
-    if (stateless) stateless->input_required();
-  } catch (const MissingClientCapability& e) {
-    call.reply_error(e.to_error());
-  } catch (const UrlElicitationRequired& e) {
-    // -32003 interaction_required in the userInteraction dialect, else -32042.
-    call.reply_error(stateless ? e.to_error() : url_elicitation_required_error(call.state(), e));
-  } catch (const std::exception& e) {
-    call.reply(ToolResult::error(e.what()));
-  } catch (...) {
-    call.reply(ToolResult::error("the tool failed"));
-  }
-}
-
 }  // namespace
 
 namespace {
-
-void add_cache_hints(nlohmann::json& result, const CacheHints& hints) {
-  result["ttlMs"] = hints.ttl.count() < 0 ? 0 : hints.ttl.count();
-  result["cacheScope"] = hints.shared ? "public" : "private";
-}
 
 // The request's params._meta, or null.
 const nlohmann::json& meta_of_params(const nlohmann::json& params) {
@@ -77,11 +53,6 @@ const nlohmann::json& meta_of_params(const nlohmann::json& params) {
   if (!params.is_object()) return none;
   const auto it = params.find("_meta");
   return it == params.end() ? none : *it;
-}
-
-// MCP 2026-07-28, MRTR, "Server Requirements": the state answers nothing more than this.
-RpcError invalid_request_state() {
-  return {error_code::invalid_params, "Invalid or expired requestState", std::nullopt};
 }
 
 }  // namespace
@@ -172,79 +143,76 @@ struct ServerSession::Impl {
   void discover(const Responder& out) const {
     nlohmann::json result{{"supportedVersions", all_protocol_versions()}, {"capabilities", core->capabilities(true)}};
     if (core->info().instructions) result["instructions"] = *core->info().instructions;
-    add_cache_hints(result, core->list_cache());
+    detail::add_cache_hints(result, core->list_cache());
     reply_stateless(out, std::move(result));
   }
 
-  void call_tool(const Request& r, Responder responder, const StatelessFields* stateless_request) {
+  // A tools/call, prompts/get or resources/read, resolved to its handler: what serve_call needs.
+  struct Call {
+    const char* method;              // for the requestState binding
+    std::string name;                // the tool's or prompt's name, the resource's URI
+    nlohmann::json arguments;        // what RequestContext::arguments() gives the handler
+    nlohmann::json bound_arguments;  // what the requestState is bound to besides the name
+    nlohmann::json result_members;   // added to a complete 2026-07-28 result (resources/read)
+    // The blocking handler, run on a worker: returns the thunk that answers with its result.
+    std::function<std::function<void()>(RequestContext&)> blocking;
+    std::function<void(std::shared_ptr<RequestContext>)> async;
+    // Validates the arguments once the context exists; false when it has answered (tools only).
+    std::function<bool(RequestContext&)> check;
+    // The answer when no worker takes the call (the pool is stopping).
+    std::function<void(RequestContext&)> shutting_down;
+  };
+
+  std::optional<Call> resolve_tool(const Request& r, const Responder& responder) const {
     const auto& p = r.params;
     if (!p.is_object() || !p.contains("name") || !p["name"].is_string()) {
       responder.error({error_code::invalid_params, "tools/call needs params.name", std::nullopt});
-      return;
+      return std::nullopt;
     }
     const auto name = p["name"].get<std::string>();
     const auto tool = core->find_tool(name);
     if (!tool) {
       responder.error({error_code::invalid_params, "Unknown tool: " + name, std::nullopt});
-      return;
+      return std::nullopt;
     }
     auto arguments = p.value("arguments", nlohmann::json::object());
     if (!arguments.is_object()) {
       responder.error({error_code::invalid_params, "tools/call arguments must be an object", std::nullopt});
-      return;
+      return std::nullopt;
     }
-    std::shared_ptr<const StatelessCall> stateless;
-    if (stateless_request) {
-      if (auto e = check_input_responses(p)) {
-        responder.error(std::move(*e));
-        return;
-      }
-      stateless = stateless_call(p, RequestStateBinding{"tools/call", name, arguments, options.principal},
-                                 *stateless_request, responder);
-      if (!stateless) return;  // refused
+    Call c{"tools/call", name, arguments, arguments, nullptr, nullptr, nullptr, nullptr, nullptr};
+    if (tool->async_handler) {
+      c.async = tool->async_handler;
+    } else {
+      c.blocking = [handler = tool->handler](RequestContext& call) -> std::function<void()> {
+        auto result = handler(call);
+        return [&call, result = std::move(result)] { call.reply(result); };
+      };
     }
-    auto call = std::make_shared<RequestContext>(mcp, r.id, std::move(arguments), responder,
-                                                 options.default_elicitation_timeout, stateless, meta_of_params(p));
     // Invalid arguments are a tool execution error the model can correct (MCP Tools, "Error
     // Handling"); the handler does not run.
-    if (auto violations = core->check_arguments(name, call->arguments()); !violations.empty()) {
+    c.check = [core = core, name](RequestContext& call) {
+      auto violations = core->check_arguments(name, call.arguments());
+      if (violations.empty()) return true;
       ValidationResult errors;
       for (auto& v : violations)
         errors.add(std::move(v.instance_pointer), std::move(v.schema_pointer), std::move(v.message));
-      call->reply(ToolResult::error(detail::invalid_arguments_text(name, errors)));
-      return;
-    }
-    if (tool->async_handler) {
-      run_guarded(*call, stateless.get(), [&] { tool->async_handler(call); });
-      return;
-    }
-    const bool posted = pool->post([gate = gate, handler = tool->handler, call, stateless] {
-      if (!gate->enter()) return;  // the server is gone or going
-      if (!call->cancelled()) {
-        run_guarded(*call, stateless.get(), [&] {
-          auto result = handler(*call);
-          // A handler that swallowed InputRequired still has questions open: they win.
-          if (stateless && stateless->round->input_required()) {
-            stateless->input_required();
-          } else {
-            call->reply(result);
-          }
-        });
-      }
-      gate->leave();
-    });
-    if (!posted) call->reply(ToolResult::error("the server is shutting down"));
+      call.reply(ToolResult::error(detail::invalid_arguments_text(name, errors)));
+      return false;
+    };
+    c.shutting_down = [](RequestContext& call) { call.reply(ToolResult::error("the server is shutting down")); };
+    return c;
   }
 
-  // prompts/get and resources/read: a blocking handler returning the result, which may elicit.
-  void call_json(const Request& r, Responder responder, const StatelessFields* stateless_request, bool prompt) {
+  // prompts/get and resources/read: a handler returning the result, which may elicit.
+  std::optional<Call> resolve_json(const Request& r, const Responder& responder, bool prompt) const {
     const auto& p = r.params;
     const char* member = prompt ? "name" : "uri";
     if (!p.is_object() || !p.contains(member) || !p[member].is_string()) {
       responder.error({error_code::invalid_params,
                        std::string(prompt ? "prompts/get" : "resources/read") + " needs params." + member,
                        std::nullopt});
-      return;
+      return std::nullopt;
     }
     const auto name = p[member].get<std::string>();
     std::function<nlohmann::json(RequestContext&)> handler;
@@ -268,47 +236,77 @@ struct ServerSession::Impl {
       // MCP 2026-07-28 answers an unknown resource with -32602 (Invalid Params), as for prompts.
       responder.error({error_code::invalid_params, (prompt ? "Unknown prompt: " : "Resource not found: ") + name,
                        nlohmann::json{{member, name}}});
-      return;
+      return std::nullopt;
     }
     auto arguments = prompt ? p.value("arguments", nlohmann::json::object()) : nlohmann::json{{"uri", name}};
     if (from_template) arguments["variables"] = variables;
     if (!arguments.is_object()) {
       responder.error({error_code::invalid_params, "prompts/get arguments must be an object", std::nullopt});
-      return;
+      return std::nullopt;
     }
-    std::shared_ptr<const StatelessCall> stateless;
-    if (stateless_request) {
-      if (auto e = check_input_responses(p)) {
-        responder.error(std::move(*e));
-        return;
-      }
-      stateless = stateless_call(p,
-                                 RequestStateBinding{prompt ? "prompts/get" : "resources/read", name,
-                                                     prompt ? arguments : nlohmann::json(), options.principal},
-                                 *stateless_request, responder, prompt ? nlohmann::json() : resource_result_members());
-      if (!stateless) return;
+    nlohmann::json members;
+    if (!prompt) {  // 2026-07-28: a complete resources/read result carries caching hints
+      members = nlohmann::json::object();
+      detail::add_cache_hints(members, core->list_cache());
     }
-    auto call = std::make_shared<RequestContext>(mcp, r.id, std::move(arguments), responder,
-                                                 options.default_elicitation_timeout, stateless, meta_of_params(p));
+    Call c{prompt ? "prompts/get" : "resources/read",
+           name,
+           arguments,
+           prompt ? arguments : nlohmann::json(),
+           std::move(members),
+           nullptr,
+           nullptr,
+           nullptr,
+           nullptr};
     if (async_handler) {
-      run_guarded(*call, stateless.get(), [&] { async_handler(call); });
+      c.async = std::move(async_handler);
+    } else {
+      c.blocking = [handler = std::move(handler)](RequestContext& call) -> std::function<void()> {
+        auto result = handler(call);
+        return [&call, result = std::move(result)]() mutable { call.reply_json(std::move(result)); };
+      };
+    }
+    c.shutting_down = [](RequestContext& call) {
+      call.reply_error({error_code::internal_error, "the server is shutting down", std::nullopt});
+    };
+    return c;
+  }
+
+  // Serves a resolved call in the request's era: a 2026-07-28 request opens its round first (and
+  // ends with an InputRequiredResult at the first unanswered question); a blocking handler runs on
+  // the pool, an asynchronous one here.
+  void serve_call(const Request& r, const Responder& responder, const StatelessFields* fields, Call c) {
+    std::shared_ptr<const StatelessCall> stateless;
+    if (fields) {
+      stateless = detail::open_stateless_call(
+          core, r.params, RequestStateBinding{c.method, c.name, std::move(c.bound_arguments), options.principal},
+          *fields, responder, session, std::move(c.result_members));
+      if (!stateless) return;  // refused, answered
+    }
+    auto call =
+        std::make_shared<RequestContext>(mcp, r.id, std::move(c.arguments), responder,
+                                         options.default_elicitation_timeout, stateless, meta_of_params(r.params));
+    if (c.check && !c.check(*call)) return;
+    if (c.async) {
+      call->run_answering_failures([&] { c.async(call); });
       return;
     }
-    const bool posted = pool->post([gate = gate, handler, call, stateless] {
-      if (!gate->enter()) return;
+    const bool posted = pool->post([gate = gate, run = c.blocking, call, stateless] {
+      if (!gate->enter()) return;  // the server is gone or going
       if (!call->cancelled()) {
-        run_guarded(*call, stateless.get(), [&] {
-          auto result = handler(*call);
+        call->run_answering_failures([&] {
+          auto answer = run(*call);
+          // A handler that swallowed InputRequired still has questions open: they win.
           if (stateless && stateless->round->input_required()) {
             stateless->input_required();
           } else {
-            call->reply_json(std::move(result));
+            answer();
           }
         });
       }
       gate->leave();
     });
-    if (!posted) call->reply_error({error_code::internal_error, "the server is shutting down", std::nullopt});
+    if (!posted) c.shutting_down(*call);
   }
 
   void subscription(const Request& r, const Responder& out, bool subscribe) {
@@ -337,54 +335,6 @@ struct ServerSession::Impl {
       return;
     }
     out.result(nlohmann::json::object());
-  }
-
-  // The run context of a 2026-07-28 request: its InputRound (from the opened requestState and
-  // inputResponses) and how to answer an InputRequiredResult. Null after answering -32602 for a
-  // requestState that does not open.
-  // 2026-07-28: a complete resources/read result carries caching hints.
-  nlohmann::json resource_result_members() const {
-    nlohmann::json members = nlohmann::json::object();
-    add_cache_hints(members, core->list_cache());
-    return members;
-  }
-
-  std::shared_ptr<const StatelessCall> stateless_call(const nlohmann::json& params, RequestStateBinding binding,
-                                                      const StatelessFields& request, const Responder& responder,
-                                                      nlohmann::json result_members = nullptr) {
-    nlohmann::json carried;
-    if (const auto s = params.find("requestState"); s != params.end()) {
-      auto opened = core->sealer().open(s->get_ref<const std::string&>(), binding);
-      if (!opened) {
-        responder.error(invalid_request_state());
-        return nullptr;
-      }
-      carried = std::move(*opened);
-    }
-    auto m = std::make_shared<StatelessCall>();
-    m->round = std::make_shared<InputRound>(carried, params.value("inputResponses", nlohmann::json()));
-    m->capabilities = request.capabilities;
-    m->log_level = request.log_level;
-    m->server_info = core->info_json();
-    m->result_members = std::move(result_members);
-    std::weak_ptr<InputRound> weak_round = m->round;
-    m->input_required = [core = core, responder, weak_round, binding = std::move(binding), log = &session] {
-      const auto round = weak_round.lock();
-      if (!round) return;
-      nlohmann::ordered_json result{{"resultType", "input_required"}, {"inputRequests", round->input_requests()}};
-      try {
-        result["requestState"] = core->sealer().seal(round->state(), binding);
-      } catch (const std::exception& e) {
-        log->log(std::string("cannot seal requestState: ") + e.what());
-        auto error = ToolResult::error("the answers gathered so far are too large to carry").to_json();
-        stamp_stateless_result(error, core->info_json());
-        responder.result(std::move(error));
-        return;
-      }
-      result["_meta"] = {{std::string(meta_key::server_info), core->info_json()}};
-      responder.result_ordered(std::move(result));
-    };
-    return m;
   }
 };
 
@@ -455,7 +405,7 @@ void ServerSession::init(Transport& transport, std::shared_ptr<Server> core, Ser
           out.result(std::move(*result));
           return;
         }
-        add_cache_hints(*result, impl->core->list_cache());
+        detail::add_cache_hints(*result, impl->core->list_cache());
         impl->reply_stateless(out, std::move(*result));
       };
       impl->by_era(
@@ -508,14 +458,24 @@ void ServerSession::init(Transport& transport, std::shared_ptr<Server> core, Ser
     s.on_request(method, [impl, offered, prompt, method](const Request& r, Responder out) {
       if (!offered(prompt ? "prompts" : "resources", out, method)) return;
       impl->by_era(
-          r, out, [&] { impl->call_json(r, out, nullptr, prompt); },
-          [&](const StatelessFields& m) { impl->call_json(r, out, &m, prompt); });
+          r, out,
+          [&] {
+            if (auto c = impl->resolve_json(r, out, prompt)) impl->serve_call(r, out, nullptr, std::move(*c));
+          },
+          [&](const StatelessFields& m) {
+            if (auto c = impl->resolve_json(r, out, prompt)) impl->serve_call(r, out, &m, std::move(*c));
+          });
     });
   }
   s.on_request("tools/call", [impl](const Request& r, Responder out) {
     impl->by_era(
-        r, out, [&] { impl->call_tool(r, out, nullptr); },
-        [&](const StatelessFields& m) { impl->call_tool(r, out, &m); });
+        r, out,
+        [&] {
+          if (auto c = impl->resolve_tool(r, out)) impl->serve_call(r, out, nullptr, std::move(*c));
+        },
+        [&](const StatelessFields& m) {
+          if (auto c = impl->resolve_tool(r, out)) impl->serve_call(r, out, &m, std::move(*c));
+        });
   });
   // MCP 2025-11-25, Logging: the least severe level the client wants; gone in 2026-07-28 (the
   // level is per request there).

@@ -1,3 +1,5 @@
+#include "multi_round_trip.hpp"
+
 #include "elicit/input_round.hpp"
 
 #include <sodium.h>
@@ -137,6 +139,114 @@ nlohmann::json InputRound::state() const {
   nlohmann::json state{{"answers", used_}, {"asked", asking_digests_}};
   if (!seed_.empty()) state["seed"] = seed_;
   return state;
+}
+
+// --- A 2026-07-28 request's round: opened from its state, answered input-required ---------------
+
+namespace detail {
+
+void add_cache_hints(nlohmann::json& result, const CacheHints& hints) {
+  result["ttlMs"] = hints.ttl.count() < 0 ? 0 : hints.ttl.count();
+  result["cacheScope"] = hints.shared ? "public" : "private";
+}
+
+std::shared_ptr<const StatelessCall> open_stateless_call(const std::shared_ptr<Server>& server,
+                                                         const nlohmann::json& params, RequestStateBinding binding,
+                                                         const StatelessFields& fields, const Responder& responder,
+                                                         jsonrpc::Connection& log, nlohmann::json result_members) {
+  if (auto e = check_input_responses(params)) {
+    responder.error(std::move(*e));
+    return nullptr;
+  }
+  nlohmann::json carried;
+  if (const auto s = params.find("requestState"); s != params.end()) {
+    auto opened = server->sealer().open(s->get_ref<const std::string&>(), binding);
+    if (!opened) {
+      // MCP 2026-07-28, MRTR, "Server Requirements": the state answers nothing more than this.
+      responder.error({error_code::invalid_params, "Invalid or expired requestState", std::nullopt});
+      return nullptr;
+    }
+    carried = std::move(*opened);
+  }
+  auto m = std::make_shared<StatelessCall>();
+  m->round = std::make_shared<InputRound>(carried, params.value("inputResponses", nlohmann::json()));
+  m->capabilities = fields.capabilities;
+  m->log_level = fields.log_level;
+  m->server_info = server->info_json();
+  m->result_members = std::move(result_members);
+  std::weak_ptr<InputRound> weak_round = m->round;
+  m->input_required = [server, responder, weak_round, binding = std::move(binding), log = &log] {
+    const auto round = weak_round.lock();
+    if (!round) return;
+    nlohmann::ordered_json result{{"resultType", "input_required"}, {"inputRequests", round->input_requests()}};
+    try {
+      result["requestState"] = server->sealer().seal(round->state(), binding);
+    } catch (const std::exception& e) {
+      log->log(std::string("cannot seal requestState: ") + e.what());
+      auto error = ToolResult::error("the answers gathered so far are too large to carry").to_json();
+      stamp_stateless_result(error, server->info_json());
+      responder.result(std::move(error));
+      return;
+    }
+    result["_meta"] = {{std::string(meta_key::server_info), server->info_json()}};
+    responder.result_ordered(std::move(result));
+  };
+  return m;
+}
+
+}  // namespace detail
+
+// --- RequestContext in a 2026-07-28 round: questions replayed from the answers ---------------------
+
+std::optional<UrlOutcome> RequestContext::replay_url(std::string_view message, std::string_view url) {
+  if (const auto problem = check_elicitation_url(url); !problem.empty()) throw std::invalid_argument(problem);
+  if (!stateless_->capabilities.elicitation_url)
+    throw MissingClientCapability(nlohmann::json{{"elicitation", {{"url", nlohmann::json::object()}}}});
+  // 2026-07-28: no elicitationId; the retry says how it went.
+  nlohmann::ordered_json request{
+      {"method", "elicitation/create"},
+      {"params", {{"mode", "url"}, {"message", std::string(message)}, {"url", std::string(url)}}}};
+  auto answer = stateless_->round->answer(next_key(), request);
+  if (!answer) return std::nullopt;
+  const auto r = read_elicit_result(RequestOutcome{std::move(*answer), std::nullopt, std::nullopt});
+  UrlOutcome out;
+  out.status = r.status;
+  out.problem = r.problem;
+  out.result = r.result;
+  return out;
+}
+
+std::optional<RawOutcome> RequestContext::replay_form(const std::string& key, std::string_view message,
+                                                      const nlohmann::ordered_json& schema) {
+  // MRTR: a server must not ask what the client did not declare; the request needs it: -32021.
+  if (!stateless_->capabilities.elicitation_form)
+    throw MissingClientCapability(nlohmann::json{{"elicitation", {{"form", nlohmann::json::object()}}}});
+  nlohmann::ordered_json request{
+      {"method", "elicitation/create"},
+      {"params", {{"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", schema}}}};
+  auto answer = stateless_->round->answer(key, request);
+  if (!answer) return std::nullopt;
+  return read_elicit_result(RequestOutcome{std::move(*answer), std::nullopt, std::nullopt});
+}
+
+void RequestContext::ask_form_again(const std::string& key, std::string_view message,
+                                    const nlohmann::ordered_json& schema, const std::string& reason) {
+  nlohmann::ordered_json original{
+      {"method", "elicitation/create"},
+      {"params", {{"mode", "form"}, {"message", std::string(message)}, {"requestedSchema", schema}}}};
+  auto again = original;
+  again["params"]["message"] = std::string(message) + "\n\nThe previous answer was not accepted: " + reason;
+  stateless_->round->ask_again(key, std::move(again), original);
+}
+
+std::string RequestContext::why_invalid(const std::string& problem, const ValidationResult& errors) {
+  if (errors.ok()) return problem;
+  std::string out;
+  for (const auto& e : errors.errors) {
+    if (!out.empty()) out += "; ";
+    out += (e.pointer.empty() ? std::string("the form") : e.pointer.substr(1)) + ": " + e.message;
+  }
+  return out;
 }
 
 }  // namespace elicit
