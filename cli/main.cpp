@@ -2,7 +2,6 @@
 // Pipeline: load.cpp -> plan.cpp (model + checks) -> view.cpp -> emit.cpp, driven from here.
 #include <algorithm>
 #include <iostream>
-#include <map>
 #include <set>
 
 #include <CLI/CLI.hpp>
@@ -13,6 +12,7 @@
 #include "emit.hpp"
 #include "load.hpp"
 #include "names.hpp"
+#include "ownership.hpp"
 #include "plan.hpp"
 #include "templates.hpp"
 
@@ -46,10 +46,26 @@ struct GenerateOptions {
   std::string cpp_namespace;
   std::string name;
   std::string templates_dir;
-  std::string output_stem;
+  std::vector<std::string> output_stems;  ///< one per input, in order, or none
   bool no_send_pattern = false;
   bool warnings_as_errors = false;
 };
+
+bool valid_stem(const std::string& stem) {
+  return !stem.empty() && stem.find('/') == std::string::npos && stem != "." && stem != "..";
+}
+
+// One input's schemas, with their type names (schema_type_name) claimed in `types` and their plans
+// in `plans`; the errors go to `diags`. `given` is --name ("" for none).
+void plan_input(const std::vector<SourceSchema>& sources, const std::string& given, std::vector<TypeClaim>& types,
+                std::vector<TypePlan>& plans, Diagnostics& diags) {
+  for (const auto& s : sources) {
+    const auto name = schema_type_name(s, given, diags);
+    if (!name) continue;
+    types.push_back({*name, display_name(s.file), s.pointer});
+    if (auto plan = plan_type(s, *name, diags)) plans.push_back(std::move(*plan));
+  }
+}
 
 int run_generate(const GenerateOptions& o) {
   Diagnostics diags;
@@ -63,9 +79,10 @@ int run_generate(const GenerateOptions& o) {
               << "\"\n";
     return kInvalid;
   }
-  if (!o.output_stem.empty() && (o.inputs.size() != 1 || o.output_stem.find('/') != std::string::npos ||
-                                 o.output_stem == "." || o.output_stem == "..")) {
-    std::cerr << "elicitgen: --output-stem names the outputs of a single input, without directories\n";
+  if (!o.output_stems.empty() && (o.output_stems.size() != o.inputs.size() ||
+                                  !std::all_of(o.output_stems.begin(), o.output_stems.end(), valid_stem))) {
+    std::cerr << "elicitgen: --output-stem names the outputs of one input, without directories: give it once per "
+                 "input, in order\n";
     return kInvalid;
   }
   if (std::count(o.inputs.begin(), o.inputs.end(), "-") > 1) {
@@ -83,34 +100,31 @@ int run_generate(const GenerateOptions& o) {
     std::vector<TypePlan> types;
   };
   std::vector<Unit> units;
-  std::map<std::string, std::string> type_owner, stem_owner;
-  for (const auto& input : o.inputs) {
+  std::vector<TypeClaim> type_claims;
+  std::vector<StemClaim> stem_claims;
+  for (std::size_t i = 0; i < o.inputs.size(); ++i) {
+    const auto& input = o.inputs[i];
     const auto sources = load_schemas(input, diags);
     if (!o.name.empty() && (o.inputs.size() != 1 || sources.size() > 1)) {
-      diags.error(display_name(input), "", "--name applies to a single schema; this run has more");
+      diags.error_at(display_name(input), {}, "--name applies to a single schema; this run has more");
     }
-    if (o.name.empty() && input == "-") diags.error("<stdin>", "", "reading from stdin needs --name TypeName");
+    if (o.name.empty() && input == "-") diags.error_at("<stdin>", {}, "reading from stdin needs --name TypeName");
     // Output names are a trivial function of the input's name (file_stem), which the CMake
     // function computes the same way and passes as --output-stem: one rule, no second guess.
-    Unit u{input, !o.output_stem.empty() ? o.output_stem : input == "-" ? o.name : file_stem(input), {}};
+    Unit u{input, !o.output_stems.empty() ? o.output_stems[i] : input == "-" ? o.name : file_stem(input), {}};
     if (u.stem.empty()) {
       if (input != "-")
-        diags.error(display_name(input), "",
-                    "no output name: the file name has nothing before its first '.'; use --output-stem");
-    } else if (const auto [it, fresh] = stem_owner.emplace(u.stem, input); !fresh) {
-      diags.error(display_name(input), "", "output name " + u.stem + ".hpp is also produced by " + it->second);
+        diags.error_at(display_name(input), {},
+                       "no output name: the file name has nothing before its first '.'; use --output-stem");
+    } else {
+      stem_claims.push_back({u.stem, display_name(input)});
     }
-    for (const auto& s : sources) {
-      const auto name = o.name.empty() ? type_name(s.name_hint) : o.name;
-      const auto where = display_name(s.file) + "#" + s.pointer;
-      if (const auto [it, fresh] = type_owner.emplace(name, where); !fresh) {
-        diags.error(display_name(s.file), s.pointer, "type name " + name + " is also generated from " + it->second);
-        continue;
-      }
-      if (auto plan = plan_type(s, name, diags)) u.types.push_back(std::move(*plan));
-    }
+    plan_input(sources, o.name, type_claims, u.types, diags);
     units.push_back(std::move(u));
   }
+  // Across the whole run: nothing is written unless every name has one owner.
+  check_stem_owners(stem_claims, diags);
+  check_type_owners(type_claims, o.cpp_namespace, diags);
   if (o.warnings_as_errors) diags.promote_warnings();
   std::vector<OutputFile> outputs;
   if (!diags.has_errors()) {
@@ -131,26 +145,44 @@ int run_generate(const GenerateOptions& o) {
   return kOk;
 }
 
+// Each input is checked alone (its errors and warnings), then the inputs together, as `generate`
+// would see them: type names and output names with one owner. Then an "ok" line for each schema of
+// every input that has no error, alone or together. Exit 1 when anything is an error.
 int run_lint(const std::vector<std::string>& inputs, bool warnings_as_errors) {
   int status = kOk;
+  std::vector<TypeClaim> type_claims;
+  std::vector<StemClaim> stem_claims;
+  std::vector<std::pair<std::string, std::vector<std::string>>> summaries;  // per clean input
+  Diagnostics together;  // the set's errors, placed in the files' texts
   for (const auto& input : inputs) {
     Diagnostics diags;
     const auto sources = load_schemas(input, diags);
-    std::vector<std::string> summaries;
-    for (const auto& s : sources) {
-      if (auto plan = plan_type(s, type_name(s.name_hint), diags)) {
-        const auto n = plan->fields.size();
-        summaries.push_back(display_name(s.file) + (s.pointer.empty() ? "" : ":" + s.pointer) + ": ok, " + plan->name +
-                            " with " + std::to_string(n) + (n == 1 ? " property" : " properties"));
-      }
-    }
+    together.add_sources_of(diags);
+    if (input != "-" && !file_stem(input).empty()) stem_claims.push_back({file_stem(input), display_name(input)});
+    std::vector<TypePlan> plans;
+    plan_input(sources, "", type_claims, plans, diags);
     if (warnings_as_errors) diags.promote_warnings();
     diags.print(std::cerr);
     if (diags.has_errors()) {
       status = kInvalid;
-    } else {
-      for (const auto& line : summaries) std::cout << line << '\n';
+      continue;
     }
+    std::vector<std::string> lines;
+    for (const auto& plan : plans) {
+      const auto n = plan.fields.size();
+      lines.push_back(display_name(plan.source.file) + (plan.source.pointer.empty() ? "" : ":" + plan.source.pointer) +
+                      ": ok, " + plan.name + " with " + std::to_string(n) + (n == 1 ? " property" : " properties"));
+    }
+    summaries.emplace_back(display_name(input), std::move(lines));
+  }
+  std::set<std::string> involved;  // files of a collision: not ok, even when each is ok alone
+  check_stem_owners(stem_claims, together, &involved);
+  check_type_owners(type_claims, "", together, &involved);
+  together.print(std::cerr);
+  if (together.has_errors()) status = kInvalid;
+  for (const auto& [file, lines] : summaries) {
+    if (involved.count(file)) continue;
+    for (const auto& line : lines) std::cout << line << '\n';
   }
   return status;
 }
@@ -168,7 +200,7 @@ int check_json_lines(const elicit::Form& form, const std::string& text, const st
     start = end + 1;
     ++line_no;
     if (line.find_first_not_of(" \t\r") == std::string::npos) continue;
-    if (auto value = parse_json(line, data_name, diags, std::to_string(line_no))) {
+    if (auto value = parse_json(line, data_name, diags, line_no)) {
       records.emplace_back(line_no, nlohmann::json(*value));
     }
   }
@@ -231,10 +263,15 @@ int main(int argc, char** argv) {
       ->required();
   generate->add_option("-o,--out-dir", gen.out_dir, "Directory for the generated files")->required();
   generate->add_option("--namespace", gen.cpp_namespace, "C++ namespace of the generated types (e.g. app::forms)");
-  generate->add_option("--name", gen.name, "Type name, for a single schema (required when reading stdin)");
-  generate->add_option("--output-stem", gen.output_stem,
-                       "Name the outputs STEM.hpp and STEM.cpp (one input only); by default the input's file name up "
-                       "to its first '.', with bytes outside [A-Za-z0-9_] as '_' (stdin: the --name)");
+  generate->add_option("--name", gen.name,
+                       "Type name, for a single schema (required when reading stdin); by default the root's "
+                       "x-cpp-name, else the collection key or file name in PascalCase");
+  generate
+      ->add_option("--output-stem", gen.output_stems,
+                   "Name an input's outputs STEM.hpp and STEM.cpp: once per input, in order; by default the input's "
+                   "file name up to its first '.', with bytes outside [A-Za-z0-9_] as '_' (stdin: the --name)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   generate->add_option("--templates", gen.templates_dir,
                        "Directory whose *.mustache files replace the built-in templates");
   generate->add_flag("--no-send-pattern", gen.no_send_pattern,

@@ -7,10 +7,14 @@
 #include <elicit/content/schema.hpp>
 
 #include "emit.hpp"
+#include "json_positions.hpp"
 #include "plan.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   const std::string text(reinterpret_cast<const char*>(data), size);
+  // Diagnostics place pointers in the text (JsonPositions): any bytes, any pointer.
+  const elicitgen::JsonPositions positions(text);
+  if (positions.locate(text.substr(0, 64)).line == 0) __builtin_trap();
   const auto doc = nlohmann::ordered_json::parse(text, nullptr, /*allow_exceptions=*/false);
   if (doc.is_discarded()) return 0;
   elicitgen::Diagnostics diags;

@@ -65,18 +65,11 @@ bool read_single(const nlohmann::ordered_json& j, const std::string& file, const
   return false;
 }
 
-// "line L, column C" of the byte at 0-based offset `at`.
-std::string line_and_column(const std::string& text, std::size_t at) {
-  std::size_t line = 1, col = 1;
-  for (std::size_t i = 0; i < std::min(at, text.size()); ++i) {
-    if (text[i] == '\n') {
-      ++line;
-      col = 1;
-    } else {
-      ++col;
-    }
-  }
-  return "line " + std::to_string(line) + ", column " + std::to_string(col);
+// The position of byte `at` of a record whose first line is line `first_line` of its file.
+TextPosition record_position(const std::string& text, std::size_t at, std::size_t first_line) {
+  auto p = position_at(text, at);
+  p.line += first_line - 1;
+  return p;
 }
 
 }  // namespace
@@ -110,11 +103,11 @@ std::optional<std::string> read_input(const std::string& path, Diagnostics& diag
 }
 
 std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const std::string& file, Diagnostics& diags,
-                                                 const std::string& location) {
+                                                 std::size_t first_line) {
   if (const auto at = elicit::find_too_deep(text); at != std::string::npos) {
-    diags.error(file, location,
-                "JSON nested deeper than " + std::to_string(elicit::kMaxJsonDepth) + " levels at " +
-                    line_and_column(text, at) + " (a requestedSchema is a flat object)");
+    diags.error_at(file, record_position(text, at, first_line),
+                   "JSON nested deeper than " + std::to_string(elicit::kMaxJsonDepth) +
+                       " levels (a requestedSchema is a flat object)");
     return std::nullopt;
   }
   try {
@@ -127,11 +120,12 @@ std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const 
     if (const auto col = what.find(", column "); col != std::string::npos) {
       if (const auto colon = what.find(": ", col); colon != std::string::npos) what = what.substr(colon + 2);
     }
-    diags.error(file, location, "malformed JSON at " + line_and_column(text, end) + ": " + what);
+    diags.error_at(file, record_position(text, end, first_line), "malformed JSON: " + what);
     return std::nullopt;
   } catch (const nlohmann::json::exception& e) {
-    // e.g. out_of_range.406 for a number beyond double ("1e400"); nlohmann gives no position.
-    diags.error(file, location, std::string("unreadable JSON: ") + e.what());
+    // e.g. out_of_range.406 for a number beyond double ("1e400"); nlohmann gives no position, so
+    // the record's first line.
+    diags.error_at(file, {first_line, 1}, std::string("unreadable JSON: ") + e.what());
     return std::nullopt;
   }
 }
@@ -143,6 +137,7 @@ std::vector<SourceSchema> load_schemas(const std::string& path, Diagnostics& dia
   if (!text) return out;
   const auto doc = parse_json(*text, file, diags);
   if (!doc) return out;
+  diags.add_source(file, *text);  // every later message about this file is placed by its pointer
   if (!doc->is_object()) {
     diags.error(file, "", "expected a JSON object (a requestedSchema, elicitation/create params, or a collection)");
     return out;
@@ -165,7 +160,11 @@ std::optional<LoadedForm> load_one_form(const std::string& path, const std::stri
   if (diags.has_errors()) return std::nullopt;
   const SourceSchema* chosen = nullptr;
   for (const auto& s : sources) {
-    if (name.empty() ? sources.size() == 1 : (s.name_hint == name || type_name(s.name_hint) == name)) chosen = &s;
+    // A collection key, the type name made from it, or the type name its root's x-cpp-name gives.
+    const auto cpp_name = s.schema.find("x-cpp-name");
+    const bool named = s.name_hint == name || type_name(s.name_hint) == name ||
+                       (cpp_name != s.schema.end() && cpp_name->is_string() && *cpp_name == name);
+    if (name.empty() ? sources.size() == 1 : named) chosen = &s;
   }
   if (!chosen) {
     diags.error(display_name(path), "",

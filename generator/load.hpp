@@ -27,7 +27,9 @@ struct SourceSchema {
 ///  - elicitation/create params ({"message": ..., "requestedSchema": ...}) or a whole request
 ///    ({"method": "elicitation/create", "params": {...}}); the message becomes elicit::default_message<T>();
 ///  - a collection: an object whose members are each one of the above, keyed by type name.
-/// Errors (unreadable file, malformed JSON with line and column, unknown shape) go to `diags`.
+/// Errors (unreadable file, malformed JSON with line and column, unknown shape) go to `diags`, and
+/// the text of a file that parses is registered there, so that later messages about it (the
+/// model's, the plan's) carry the line and column of their JSON Pointer.
 std::vector<SourceSchema> load_schemas(const std::string& path, Diagnostics& diags);
 
 /// A schema and its model in the runtime (schema.hpp), read without errors.
@@ -37,18 +39,20 @@ struct LoadedForm {
 };
 
 /// The one form a command works on (`check`, `ask`): the schema of `path` named `name` (a
-/// collection key or its type name; "" when the file holds exactly one). Nullopt, with every error
-/// in `diags` (the file's, a missing or ambiguous name, each schema error at its pointer), when
-/// there is none to use.
+/// collection key, its type name, or a root "x-cpp-name"; "" when the file holds exactly one). Nullopt, with every
+/// error in `diags` (the file's, a missing or ambiguous name, each schema error at its pointer), when there is none to
+/// use.
 std::optional<LoadedForm> load_one_form(const std::string& path, const std::string& name, Diagnostics& diags);
 
 /// Reads a whole file or stdin ("-"). Returns nullopt and reports an error when it cannot.
 std::optional<std::string> read_input(const std::string& path, Diagnostics& diags);
 
-/// Parses JSON text, reporting "line L, column C" on error at `location` of `file` (a JSON Lines
-/// record's line number; "" for a whole file). Keeps object member order.
+/// Parses JSON text, keeping object member order. On error, reports it at its line and column
+/// (bytes) of `file`, where the text starts at line `first_line` (a JSON Lines record's; 1 for a
+/// whole file): "FILE:6:1: error: malformed JSON: syntax error while parsing value - unexpected
+/// '}'...". A number beyond double (nlohmann gives no position) is reported at the first line.
 std::optional<nlohmann::ordered_json> parse_json(const std::string& text, const std::string& file, Diagnostics& diags,
-                                                 const std::string& location = "");
+                                                 std::size_t first_line = 1);
 
 /// The file name without directories and extensions ("dir/contact.schema.json" -> "contact").
 std::string path_stem(const std::string& path);

@@ -114,6 +114,22 @@ bool enumerator_names(const elicit::Field& f, const std::string& file, Diagnosti
 
 }  // namespace
 
+std::optional<std::string> schema_type_name(const SourceSchema& source, const std::string& given, Diagnostics& diags) {
+  if (!given.empty()) return given;
+  if (source.schema.is_object()) {
+    if (const auto it = source.schema.find("x-cpp-name"); it != source.schema.end()) {
+      if (!it->is_string()) {
+        diags.error(source.file, source.pointer + "/x-cpp-name", "x-cpp-name must be a string (the C++ type name)");
+        return std::nullopt;
+      }
+      auto chosen = explicit_name(it->get<std::string>(), source.file, source.pointer, diags);
+      if (!chosen || chosen->empty()) return std::nullopt;
+      return chosen;
+    }
+  }
+  return type_name(source.name_hint);
+}
+
 std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string& name, Diagnostics& diags) {
   const auto parsed = elicit::parse_requested_schema(source.schema, source.pointer);
   for (const auto& d : parsed.diagnostics) {

@@ -31,6 +31,13 @@ struct TypePlan {
   std::vector<FieldPlan> fields;
 };
 
+/// The C++ type name of a schema: `given` when not empty (--name), else the root object's
+/// `x-cpp-name` as written, else type_name() of its name hint (collection key or file stem).
+/// Nullopt, with an error at POINTER/x-cpp-name, when x-cpp-name is not a string or not a usable
+/// identifier (letters, digits, single underscores; no leading digit, no "_" and a capital, no
+/// keyword or common macro).
+std::optional<std::string> schema_type_name(const SourceSchema& source, const std::string& given, Diagnostics& diags);
+
 /// Builds the plan for one schema; returns nullopt when it has errors (all reported in `diags`).
 std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string& name, Diagnostics& diags);
 

@@ -35,11 +35,6 @@ bool check_template_keys(const std::string& text, const std::string& file, Diagn
   std::vector<const ViewShape*> stack{&view_shape()};
   std::string open = "{{", close = "}}";
   bool ok = true;
-  std::size_t line = 1, counted = 0;
-  auto line_at = [&](std::size_t pos) {
-    for (; counted < pos; ++counted) line += text[counted] == '\n';
-    return std::to_string(line);
-  };
   // Resolves a name; returns false when it is unknown. `found` gets the shape of its list items, or
   // null for a plain value.
   auto resolve = [&](const std::string& name, std::shared_ptr<const ViewShape>& found) {
@@ -88,7 +83,8 @@ bool check_template_keys(const std::string& text, const std::string& file, Diagn
     }
     std::shared_ptr<const ViewShape> found;
     if (!resolve(name, found)) {
-      diags.error(file, line_at(tag), "unknown key \"" + name + "\" (the view provides no such value here)");
+      diags.error_at(file, position_at(text, tag),
+                     "unknown key \"" + name + "\" (the view provides no such value here)");
       ok = false;
     }
     // A section over a list enters its items (an inverted one renders only when it is empty,

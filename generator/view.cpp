@@ -137,6 +137,7 @@ std::string rules_line(const FieldPlan& f) {
   if (x.pattern) s += "; matches " + comment_text(*x.pattern, 80);
   if (x.minimum) s += "; >= " + x.minimum->text;
   if (x.maximum) s += "; <= " + x.maximum->text;
+  if (x.kind == elicit::FieldKind::multi_select) s += "; each option at most once";
   if (x.min_items) s += "; at least " + std::to_string(*x.min_items) + " selected";
   if (x.max_items) s += "; at most " + std::to_string(*x.max_items) + " selected";
   if (x.default_value)

@@ -286,7 +286,7 @@ TEST_CASE("elicitgen ask: the content on stdout, decline and cancel, located sch
   const auto bad = write_tmp("bad.json", R"({"type":"object","properties":{"x":{"type":"strin"}}})");
   const auto r = test_support::run_command(std::string(ELICITGEN_BIN) + " ask '" + bad + "' < /dev/null 2>&1");
   CHECK(r.exit_code == 2);
-  CHECK(r.out.rfind(bad + ":/properties/x/type: error: ", 0) == 0);
+  CHECK(r.out.rfind(bad + ":1:37: error: /properties/x/type: ", 0) == 0);
 }
 
 TEST_CASE("elicitgen client --user-interaction answers interaction/create from the file",

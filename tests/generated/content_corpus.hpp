@@ -19,7 +19,7 @@ inline std::vector<json> candidate_values(const nlohmann::ordered_json& property
     "2025-11-25T10:00:00Z", "2025-11-25T10:00:00", "https://example.com/x?y#z", "example.com", "ABC", "\u00e9\u00e9\u00e9",
     "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa@example.com", "#FF0000", "Red", "12345", "12345-6789",
     0, -1, 17, 18, 30, 30.5, 50, 100, 100.5, 150, 151, 1e20, -9223372036854775808, 9223372036854775808, 1.0, 3, 4,
-    true, false, null, [], {}, ["a"], ["Red"], ["Red", "Green"], ["Red", "Green", "Blue"], ["#FF0000"], [1], ["Pink"]
+    true, false, null, [], {}, ["a"], ["Red"], ["Red", "Green"], ["Red", "Green", "Blue"], ["Red", "Red"], ["#FF0000"], [1], ["Pink"]
   ])")
                             .get<std::vector<json>>();
   // The property's own options, alone and in arrays, so enum paths are exercised.
@@ -39,7 +39,10 @@ inline std::vector<json> candidate_values(const nlohmann::ordered_json& property
     v.emplace_back(o);
     v.push_back(json::array({o}));
   }
-  if (!options.empty()) v.push_back(options);
+  if (!options.empty()) {
+    v.push_back(options);
+    v.push_back(json::array({options.front(), options.back(), options.front()}));  // a repeated option
+  }
   return v;
 }
 

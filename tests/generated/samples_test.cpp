@@ -152,6 +152,12 @@ TEST_CASE("one rejection per constraint", "[generated][constraints]") {
   CHECK(errors_of<S>(with(R"("colors":["Pink"])")) == "/colors/0 enum");
   CHECK(errors_of<S>(with(R"("colors":"Red")")) == "/colors type");
   CHECK(errors_of<S>(with(R"("colors_hex":["Red"])")) == "/colors_hex/0 enum");
+  // A multi-select is a set: a repeated option is an error at the later item (content_rules.hpp).
+  CHECK(errors_of<S>(with(R"("colors":["Red","Red"])")) == "/colors/1 uniqueItems");
+  CHECK(errors_of<S>(with(R"("colors":["Red","Blue","Red","Red"])")) ==
+        "/colors/2 uniqueItems, /colors/3 uniqueItems, /colors maxItems");
+  CHECK(elicit::decode<S>(json::parse(with(R"("colors":["Red","Red"])"))).errors.to_string() ==
+        "/colors/1: \"Red\" is selected twice (also at /colors/0)\n");
   CHECK(errors_of<S>(with(R"("when":"2023-02-29")")) == "/when format");
   CHECK(errors_of<S>(with(R"("starts_at":"2025-11-25T25:00:00Z")")) == "/starts_at format");
   CHECK(errors_of<S>(with(R"("homepage":"example.com")")) == "/homepage format");
@@ -180,6 +186,20 @@ TEST_CASE("validate() checks a value built in code", "[generated]") {
   for (const auto& e : r.errors) got += e.pointer + " " + e.keyword + "; ";
   CHECK(got ==
         "/display_name minLength; /display_name format; /letters_only pattern; /count maximum; /colors minItems; ");
+}
+
+TEST_CASE("validate() reports an option chosen twice in code, as decode() does on the wire", "[generated][set]") {
+  using S = samples::SpecPropertyExamples;
+  S s;
+  s.display_name = "ann@example.com";
+  s.colors = {S::Colors::green, S::Colors::green};
+  CHECK(elicit::validate(s).to_string() == "/colors/1: \"Green\" is selected twice (also at /colors/0)\n");
+  // from_json reads types only (constraints are validate()'s), so the repeat reaches validate().
+  const auto read = json::parse(R"({"display_name":"ann@example.com","colors":["Green","Green"]})").get<S>();
+  CHECK(read.colors == s.colors);
+  CHECK(elicit::validate(read).to_string() == elicit::validate(s).to_string());
+  s.colors = {S::Colors::green, S::Colors::red};
+  CHECK(elicit::validate(s).ok());
 }
 
 TEST_CASE("from_json reports shape errors with every pointer and leaves constraints to validate()", "[generated]") {

@@ -47,41 +47,42 @@ TEST_CASE("the version and help flags", "[cli]") {
   CHECK(run("generate").exit_code == 2);
 }
 
-TEST_CASE("each invalid schema fails with file:pointer: message, exit 1 and no output", "[cli][errors]") {
+TEST_CASE("each invalid schema fails with file:line:column: error: pointer: message, exit 1 and no output",
+          "[cli][errors]") {
   struct Case {
     const char* file;
     const char* expected;
   };
   const Case cases[] = {
-      {"nested_object.json", ":/requestedSchema/properties/address/type: error: nested objects are not allowed"},
+      {"nested_object.json", ":1:76: error: /requestedSchema/properties/address/type: nested objects are not allowed"},
       {"array_of_objects.json",
-       ":/requestedSchema/properties/people/items/type: error: arrays of objects are not allowed"},
-      {"ref.json", ":/requestedSchema/properties/address/$ref: error: $ref is not allowed"},
-      {"unknown_type.json", ":/requestedSchema/properties/when/type: error: unknown type \"date\""},
+       ":1:99: error: /requestedSchema/properties/people/items/type: arrays of objects are not allowed"},
+      {"ref.json", ":1:76: error: /requestedSchema/properties/address/$ref: $ref is not allowed"},
+      {"unknown_type.json", ":1:73: error: /requestedSchema/properties/when/type: unknown type \"date\""},
       {"bad_pattern.json",
-       ":/requestedSchema/properties/code/pattern: error: pattern does not compile: at offset 3: backreferences"},
+       ":1:89: error: /requestedSchema/properties/code/pattern: pattern does not compile: at offset 3: backreferences"},
       {"unterminated_pattern.json",
-       ":/requestedSchema/properties/code/pattern: error: pattern does not compile: at offset 0: unterminated "
+       ":1:89: error: /requestedSchema/properties/code/pattern: pattern does not compile: at offset 0: unterminated "
        "character class"},
       {"min_greater_than_max.json",
-       ":/requestedSchema/properties/age/minimum: error: minimum (150) is greater than maximum (18)"},
+       ":1:89: error: /requestedSchema/properties/age/minimum: minimum (150) is greater than maximum (18)"},
       {"spec_string_example.json",
-       ":/requestedSchema/properties/display_name/default: error: default does not satisfy its own schema: must match "
-       "the pattern ^[A-Za-z]+$"},
+       ":14:9: error: /requestedSchema/properties/display_name/default: default does not satisfy its own schema: must "
+       "match the pattern ^[A-Za-z]+$"},
       {"enum_names_length.json",
-       ":/requestedSchema/properties/size/enumNames: error: enumNames has 2 entries but enum has 3"},
-      {"duplicate_option.json", ":/requestedSchema/properties/size/oneOf/2: error: duplicate option value \"m\""},
+       ":1:110: error: /requestedSchema/properties/size/enumNames: enumNames has 2 entries but enum has 3"},
+      {"duplicate_option.json",
+       ":1:150: error: /requestedSchema/properties/size/oneOf/2: duplicate option value \"m\""},
       {"colliding_names.json",
-       ":/requestedSchema/properties/given/x-cpp-name: error: property \"given\" asks for the C++ name "
+       ":1:121: error: /requestedSchema/properties/given/x-cpp-name: property \"given\" asks for the C++ name "
        "\"first_name\" for its member, which is already taken by the member of property \"first-name\""},
-      {"malformed.json",
-       ":: error: malformed JSON at line 6, column 1: syntax error while parsing value - unexpected '}'"},
-      {"unsupported_format.json", ":/requestedSchema/properties/ip/format: error: unsupported format \"ipv4\""},
+      {"malformed.json", ":6:1: error: malformed JSON: syntax error while parsing value - unexpected '}'"},
+      {"unsupported_format.json", ":1:87: error: /requestedSchema/properties/ip/format: unsupported format \"ipv4\""},
       {"required_unknown.json",
-       ":/requestedSchema/required/1: error: required names \"email\", which is not a property"},
-      {"url_mode.json", ":/mode: error: only form mode carries a requestedSchema"},
+       ":1:110: error: /requestedSchema/required/1: required names \"email\", which is not a property"},
+      {"url_mode.json", ":1:2: error: /mode: only form mode carries a requestedSchema"},
       {"number_overflow.json",
-       ":: error: unreadable JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'"},
+       ":1:1: error: unreadable JSON: [json.exception.out_of_range.406] number overflow parsing '1e400'"},
   };
   for (const auto& c : cases) {
     INFO(c.file);
@@ -110,8 +111,8 @@ TEST_CASE("secret-looking fields warn but generate", "[cli][secrets]") {
   const auto r =
       run("generate " + std::string(SOURCE_DIR) + "/tests/schemas/lint/secrets.json" + " -o " + dir.string());
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.out, Catch::Contains(
-                        ":/requestedSchema/properties/password: warning: property \"password\" looks like a secret"));
+  CHECK_THAT(r.out, Catch::Contains("secrets.json:1:95: warning: /requestedSchema/properties/password: property "
+                                    "\"password\" looks like a secret"));
   CHECK_THAT(r.out, Catch::Contains("apiKey"));
   CHECK_THAT(r.out, Catch::Contains("Form Mode Security"));
   CHECK(fs::exists(dir / "secrets.hpp"));
@@ -153,7 +154,7 @@ TEST_CASE("stdin needs --name, --name and --namespace are checked", "[cli]") {
   const auto dir = fresh_dir("stdin");
   auto r = run("generate - -o " + dir.string() + " < " + sample("github_username.json"));
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Catch::Contains("<stdin>:: error: reading from stdin needs --name TypeName"));
+  CHECK_THAT(r.out, Catch::Contains("<stdin>: error: reading from stdin needs --name TypeName"));
   r = run("generate - -o " + dir.string() + " --name GitHubUser < " + sample("github_username.json"));
   CHECK(r.exit_code == 0);
   CHECK(fs::exists(dir / "GitHubUser.hpp"));  // from stdin, the outputs are named after --name
@@ -187,7 +188,7 @@ TEST_CASE("check: 0 valid, 1 invalid with one line per error, 2 unreadable", "[c
   CHECK(r.out == "/name: is required\n/email: must be an email address (RFC 5321)\n/age: must be >= 18\n");
   r = run_stdin("check " + sample("contact_information.json") + " -", R"({"name":)");
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.out, Catch::Contains("<stdin>:: error: malformed JSON"));
+  CHECK_THAT(r.out, Catch::Contains("<stdin>:1:9: error: malformed JSON: syntax error"));
   CHECK(run("check " + invalid("nested_object.json") + " " + data.string()).exit_code == 2);
   CHECK(run("check " + sample("shipping.json") + " " + data.string()).exit_code == 2);  // which schema?
   r = run_stdin("check " + sample("shipping.json") + " --name DeliveryWindow -", R"({"day":"2024-02-30"})");
@@ -195,6 +196,21 @@ TEST_CASE("check: 0 valid, 1 invalid with one line per error, 2 unreadable", "[c
   CHECK(r.out == "/day: must be a date as YYYY-MM-DD (RFC 3339 full-date)\n");
   CHECK(run("check - - < " + data.string()).exit_code == 2);
   CHECK(run("check /nonexistent.json " + data.string()).exit_code == 2);
+}
+
+TEST_CASE("check: a multi-select option given twice is an error at the repeat, as everywhere", "[cli][check][set]") {
+  const auto schema = sample("spec_property_examples.json");
+  auto r = run_stdin("check " + schema + " -", R"({"display_name":"ann@example.com","colors":["Red","Red"]})");
+  CHECK(r.exit_code == 1);
+  CHECK(r.out == "/colors/1: \"Red\" is selected twice (also at /colors/0)\n");
+  r = run_stdin("check --jsonl " + schema + " -",
+                R"({"display_name":"ann@example.com","colors_hex":["#FF0000","#00FF00","#FF0000"]})"
+                "\n"
+                R"({"display_name":"ann@example.com","colors":["Red","Blue"]})");
+  CHECK(r.exit_code == 1);
+  CHECK(r.out ==
+        "1:/colors_hex/2: \"#FF0000\" is selected twice (also at /colors_hex/0)\n1:/colors_hex: must select at most 2 "
+        "options\n");
 }
 
 TEST_CASE("check --jsonl: one content per line, errors prefixed with the line number", "[cli][check]") {
@@ -224,7 +240,7 @@ TEST_CASE("check --jsonl: one content per line, errors prefixed with the line nu
                                                                               R"({"name":)"
                                                                               "\n");
   CHECK(r.exit_code == 2);
-  CHECK_THAT(r.out, Catch::Contains("<stdin>:2: error: malformed JSON at line 1, column 9"));
+  CHECK_THAT(r.out, Catch::Contains("<stdin>:2:9: error: malformed JSON: syntax error"));
   CHECK_THAT(r.out, !Catch::Contains("/name"));
 }
 
@@ -242,5 +258,5 @@ TEST_CASE("a templates directory replaces a template, a broken one is an error",
   const auto r = run("generate " + sample("shipping.json") + " -o " + fresh_dir("templated2").string() +
                      " --templates " + tdir.string());
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Catch::Contains("header.hpp.mustache:: error: invalid Mustache template"));
+  CHECK_THAT(r.out, Catch::Contains("header.hpp.mustache: error: invalid Mustache template"));
 }

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <regex>
 #include <sstream>
 
 #include <elicit/content/schema.hpp>
@@ -56,6 +57,14 @@ std::string one_property(const std::string& property) {
 
 std::string sample(const std::string& name) { return std::string(SOURCE_DIR) + "/samples/schemas/" + name; }
 
+// ":1:COLUMN" of the first `needle` in one-line JSON `text`: where an error about it must point.
+std::string at(const std::string& text, const std::string& needle) {
+  const auto offset = text.find(needle);
+  REQUIRE(offset != std::string::npos);
+  REQUIRE(text.find('\n') == std::string::npos);
+  return ":1:" + std::to_string(offset + 1);
+}
+
 }  // namespace
 
 TEST_CASE("a keyword one or two edits from a known one is an error with a suggestion", "[mistakes][typo]") {
@@ -78,11 +87,13 @@ TEST_CASE("a keyword one or two edits from a known one is an error with a sugges
   };
   for (const auto& c : cases) {
     INFO(c.property);
-    const auto file = write("typo.json", one_property(c.property));
+    const auto text = one_property(c.property);
+    const auto file = write("typo.json", text);
     const auto lint = run("lint " + file);
     CHECK(lint.exit_code == 1);
-    CHECK_THAT(lint.out, Catch::Contains(file + ":/properties/p/" + c.key + ": error: unknown keyword \"" + c.key +
-                                         "\": did you mean \"" + c.suggestion + "\"?"));
+    CHECK_THAT(lint.out,
+               Catch::Contains(file + at(text, "\"" + std::string(c.key) + "\"") + ": error: /properties/p/" + c.key +
+                               ": unknown keyword \"" + c.key + "\": did you mean \"" + c.suggestion + "\"?"));
     CHECK_THAT(lint.out, !Catch::Contains("ok,"));
     const auto out = fresh_dir("typo-out");
     const auto gen = run("generate " + file + " -o " + out.string());
@@ -92,8 +103,9 @@ TEST_CASE("a keyword one or two edits from a known one is an error with a sugges
   }
   // At the root too.
   const auto root = write("typo_root.json", R"({"type":"object","properties":{},"requierd":[]})");
-  CHECK_THAT(run("lint " + root).out,
-             Catch::Contains(root + ":/requierd: error: unknown keyword \"requierd\": did you mean \"required\"?"));
+  CHECK_THAT(
+      run("lint " + root).out,
+      Catch::Contains(root + ":1:34: error: /requierd: unknown keyword \"requierd\": did you mean \"required\"?"));
 }
 
 TEST_CASE("unknown keywords far from every known one stay warnings", "[mistakes][typo]") {
@@ -105,72 +117,94 @@ TEST_CASE("unknown keywords far from every known one stay warnings", "[mistakes]
     const auto file = write("far.json", one_property(property));
     const auto lint = run("lint " + file);
     CHECK(lint.exit_code == 0);
-    CHECK_THAT(lint.out, Catch::Contains(": warning: unknown keyword") && Catch::Contains("is ignored"));
+    CHECK_THAT(lint.out, Catch::Contains(": warning: /properties/p/") && Catch::Contains(": unknown keyword") &&
+                             Catch::Contains("is ignored"));
     CHECK_THAT(lint.out, !Catch::Contains("did you mean"));
   }
   // A known JSON Schema keyword keeps its own error, not a suggestion.
-  const auto file = write("known.json", one_property(R"({"type":"number","exclusiveMinimum":1})"));
+  const auto known = one_property(R"({"type":"number","exclusiveMinimum":1})");
+  const auto file = write("known.json", known);
   const auto lint = run("lint " + file);
   CHECK(lint.exit_code == 1);
-  CHECK_THAT(lint.out, Catch::Contains(":/properties/p/exclusiveMinimum: error: \"exclusiveMinimum\" is not allowed"));
+  CHECK_THAT(lint.out, Catch::Contains(file + at(known, "\"exclusiveMinimum\"") +
+                                       ": error: /properties/p/exclusiveMinimum: \"exclusiveMinimum\" is not allowed"));
   CHECK_THAT(lint.out, !Catch::Contains("did you mean"));
 }
 
 TEST_CASE("elicitgen --warnings-as-errors: every warning is an error, exit 1, nothing written", "[mistakes][werror]") {
-  const auto file = write("warned.json", one_property(R"({"type":"string","x-widget":"textarea"})"));
+  const auto text = one_property(R"({"type":"string","x-widget":"textarea"})");
+  const auto file = write("warned.json", text);
+  const auto where = file + at(text, "\"x-widget\"");
   const auto out = fresh_dir("werror-out");
   auto r = run("generate " + file + " -o " + out.string());
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.out, Catch::Contains(file + ":/properties/p/x-widget: warning: unknown keyword \"x-widget\""));
+  CHECK_THAT(r.out, Catch::Contains(where + ": warning: /properties/p/x-widget: unknown keyword \"x-widget\""));
   CHECK(fs::exists(out / "warned.hpp"));
 
   const auto strict = fresh_dir("werror-strict");
   r = run("generate " + file + " -o " + strict.string() + " --warnings-as-errors");
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Catch::Contains(file + ":/properties/p/x-widget: error: unknown keyword \"x-widget\""));
+  CHECK_THAT(r.out, Catch::Contains(where + ": error: /properties/p/x-widget: unknown keyword \"x-widget\""));
   CHECK_THAT(r.out, !Catch::Contains("warning:"));
   CHECK_THAT(r.out, Catch::Contains("no files written"));
   CHECK(empty_or_missing(strict));
 
   r = run("lint --warnings-as-errors " + file);
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Catch::Contains(":/properties/p/x-widget: error: unknown keyword"));
+  CHECK_THAT(r.out, Catch::Contains(where + ": error: /properties/p/x-widget: unknown keyword"));
   CHECK_THAT(r.out, !Catch::Contains("ok,"));
   // The secrets warning too; and a schema without warnings is unaffected.
   r = run("lint --warnings-as-errors " + std::string(SOURCE_DIR) + "/tests/schemas/lint/secrets.json");
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Catch::Contains(":/requestedSchema/properties/password: error: property \"password\" looks like"));
+  CHECK_THAT(r.out, Catch::Contains("secrets.json:1:95: error: /requestedSchema/properties/password: property "
+                                    "\"password\" looks like"));
   CHECK(run("lint --warnings-as-errors " + sample("contact_information.json")).exit_code == 0);
   CHECK(run("generate --warnings-as-errors " + sample("contact_information.json") + " -o " +
             fresh_dir("werror-clean").string())
             .exit_code == 0);
 }
 
-TEST_CASE("an error about the whole document keeps the empty location field", "[mistakes][format]") {
+TEST_CASE("schema errors read as GCC's: FILE:LINE:COLUMN: error: POINTER: message", "[mistakes][format]") {
   const auto file = write("no_type.json", R"({"properties":{}})");
   auto r = run("lint " + file);
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Catch::Contains(file + ":: error: requestedSchema must have \"type\": \"object\"\n"));
+  // The whole document (pointer ""): its first byte, and no pointer field.
+  CHECK_THAT(r.out, Catch::Contains(file + ":1:1: error: requestedSchema must have \"type\": \"object\"\n"));
+  const auto indented = write("indented.json", "\n\n  {\"properties\":{}}");
+  CHECK_THAT(run("lint " + indented).out, Catch::Contains(indented + ":3:3: error: requestedSchema must have"));
   const auto empty = write("empty.json", "{}");
   r = run("lint " + empty);
-  CHECK_THAT(r.out, Catch::StartsWith(empty + ":: error: empty object"));
-  // Every line splits the same way: file, location, severity, message.
-  std::istringstream lines(
-      run("lint " + file + " " + empty + " " + std::string(SOURCE_DIR) + "/tests/schemas/invalid/nested_object.json")
-          .out);
+  CHECK_THAT(r.out, Catch::StartsWith(empty + ":1:1: error: empty object"));
+  // Over several lines: the line of the member's name, the column of its opening quote (bytes: "é" is
+  // two).
+  const auto lines_file = write("lines.json",
+                                "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"caf\u00e9\": {\"t\": 1,\n"
+                                "\t\"type\": \"strin\"}\n  }\n}\n");
+  CHECK_THAT(run("lint " + lines_file).out,
+             Catch::Contains(lines_file + ":5:2: error: /properties/caf\xc3\xa9/type: unknown type \"strin\""));
+  // Every line is read by the problem matcher VS Code ships for GCC ($gcc) and by Emacs and Vim's
+  // FILE:LINE:COLUMN: forms, with the file, line, column and severity where they belong.
+  const std::regex gcc_matcher(R"(^(.*?):(\d+):(\d*):?\s+(?:fatal\s+)?(warning|error):\s+(.*)$)");
+  std::istringstream out(run("lint " + file + " " + empty + " " + lines_file + " " + std::string(SOURCE_DIR) +
+                             "/tests/schemas/invalid/nested_object.json " + std::string(SOURCE_DIR) +
+                             "/tests/schemas/lint/secrets.json")
+                             .out);
   int count = 0;
-  for (std::string line; std::getline(lines, line); ++count) {
+  for (std::string line; std::getline(out, line);) {
+    if (line.find(": ok, ") != std::string::npos) continue;
+    ++count;
     INFO(line);
-    const auto colon = line.find(".json:");
-    REQUIRE(colon != std::string::npos);
-    const auto rest = line.substr(colon + 6);
-    CHECK(rest.find(": error: ") != std::string::npos);
-    CHECK((rest.rfind(": error: ", 0) == 0 || rest[0] == '/'));
+    std::smatch m;
+    REQUIRE(std::regex_match(line, m, gcc_matcher));
+    CHECK_THAT(m[1].str(), Catch::EndsWith(".json"));
+    CHECK(std::stoul(m[2].str()) >= 1);
+    CHECK(std::stoul(m[3].str()) >= 1);
+    CHECK((m[5].str()[0] == '/' || m[5].str().rfind("requestedSchema", 0) == 0 || m[5].str().rfind("empty", 0) == 0));
   }
-  CHECK(count >= 3);
+  CHECK(count == 6);
 }
 
-TEST_CASE("a template naming a key the view does not provide fails at its line", "[mistakes][templates]") {
+TEST_CASE("a template naming a key the view does not provide fails at its line and column", "[mistakes][templates]") {
   const auto tdir = fresh_dir("templates");
   fs::create_directories(tdir);
   const auto header = (tdir / "header.hpp.mustache").string();
@@ -183,17 +217,17 @@ TEST_CASE("a template naming a key the view does not provide fails at its line",
     std::string expected;  ///< after the file name
   };
   const Case cases[] = {
-      {"// {{version}}\n\n{{foo}}\n", ":3: error: unknown key \"foo\""},
+      {"// {{version}}\n\n{{foo}}\n", ":3:1: error: unknown key \"foo\""},
       // A key of a list item, used outside its section.
-      {"{{#types}}{{name}}{{/types}}\n{{member}}\n", ":2: error: unknown key \"member\""},
+      {"{{#types}}{{name}}{{/types}}\n{{member}}\n", ":2:1: error: unknown key \"member\""},
       // Inside the right section it is fine; a typo there is not.
-      {"{{#types}}{{#fields}}{{member}}{{membr}}{{/fields}}{{/types}}\n", ":1: error: unknown key \"membr\""},
+      {"{{#types}}{{#fields}}{{member}}{{membr}}{{/fields}}{{/types}}\n", ":1:32: error: unknown key \"membr\""},
       // The delimiters the built-in templates use.
-      {"{{=<% %>=}}\n<%#types%>\n<%name%> <%&nmae%>\n<%/types%>\n", ":3: error: unknown key \"nmae\""},
+      {"{{=<% %>=}}\n<%#types%>\n<%name%> <%&nmae%>\n<%/types%>\n", ":3:10: error: unknown key \"nmae\""},
       {"{{=<% %>=}}\n<%#types%>\n<%^has_fieldz%>x<%/has_fieldz%>\n<%/types%>\n",
-       ":3: error: unknown key \"has_fieldz\""},
-      {"{{{ triple }}}\n", ":1: error: unknown key \"triple\""},
-      {"{{#types}}{{fields.member}}{{/types}}", ":1: error: unknown key \"fields.member\""},
+       ":3:1: error: unknown key \"has_fieldz\""},
+      {"{{{ triple }}}\n", ":1:1: error: unknown key \"triple\""},
+      {"{{#types}}{{fields.member}}{{/types}}", ":1:11: error: unknown key \"fields.member\""},
   };
   for (const auto& c : cases) {
     INFO(c.text);
@@ -258,8 +292,9 @@ TEST_CASE("additionalProperties: false is accepted with a warning and honoured",
   const auto file = write("closed.json", closed);
   auto r = run("lint " + file);
   CHECK(r.exit_code == 0);
-  CHECK_THAT(r.out, Catch::Contains(file + ":/additionalProperties: warning: additionalProperties is outside the MCP "
-                                           "2025-11-25 requestedSchema subset"));
+  CHECK_THAT(r.out, Catch::Contains(file + at(closed, "\"additionalProperties\"") +
+                                    ": warning: /additionalProperties: additionalProperties is outside the MCP "
+                                    "2025-11-25 requestedSchema subset"));
   CHECK_THAT(r.out, Catch::Contains("ok, Closed with 2 properties"));
   CHECK(run("lint --warnings-as-errors " + file).exit_code == 1);
 
@@ -301,12 +336,12 @@ TEST_CASE("additionalProperties: false is accepted with a warning and honoured",
   // Any other value is an error.
   for (const char* value : {R"({"type":"string"})", "0", "\"false\"", "null"}) {
     INFO(value);
-    const auto bad = write("bad_additional.json",
-                           R"({"type":"object","properties":{},"additionalProperties":)" + std::string(value) + "}");
+    const auto text = R"({"type":"object","properties":{},"additionalProperties":)" + std::string(value) + "}";
+    const auto bad = write("bad_additional.json", text);
     r = run("lint " + bad);
     CHECK(r.exit_code == 1);
-    CHECK_THAT(r.out,
-               Catch::Contains(bad + ":/additionalProperties: error: additionalProperties must be true or false"));
+    CHECK_THAT(r.out, Catch::Contains(bad + at(text, "\"additionalProperties\"") +
+                                      ": error: /additionalProperties: additionalProperties must be true or false"));
   }
   // On a property it is still outside the subset: an error, as before.
   const auto on_property =

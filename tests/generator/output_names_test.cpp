@@ -112,5 +112,5 @@ TEST_CASE("elicitgen generate --output-stem names the outputs of a single input"
   r = test_support::run_command(std::string(ELICITGEN_BIN) + " generate '" + (work() / ".json").string() + "' -o '" +
                                 dir.string() + "' 2>&1");
   CHECK(r.exit_code == 1);
-  CHECK_THAT(r.out, Catch::Contains(".json:: error: no output name") && Catch::Contains("--output-stem"));
+  CHECK_THAT(r.out, Catch::Contains(".json: error: no output name") && Catch::Contains("--output-stem"));
 }

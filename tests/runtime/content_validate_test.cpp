@@ -74,6 +74,32 @@ TEST_CASE("each constraint rejects with its own pointer and message", "[validate
   CHECK(errors_of(R"([])") == ": must be an object\n");
 }
 
+TEST_CASE("a multi-select is a set: a repeated option is an error at the repeat", "[validate][set]") {
+  CHECK(errors_of(R"({"name":"Ann","tags":["a","a"]})") == "/tags/1: \"a\" is selected twice (also at /tags/0)\n");
+  // Each repeat once, at its own item, pointing at the first; then the item count, repeats included.
+  CHECK(errors_of(R"({"name":"Ann","tags":["b","a","b","b"]})") ==
+        "/tags/2: \"b\" is selected twice (also at /tags/0)\n/tags/3: \"b\" is selected twice (also at /tags/0)\n"
+        "/tags: must select at most 2 options\n");
+  const auto r = validate_content(contact_form(), nlohmann::json::parse(R"({"name":"Ann","tags":["c","c"]})"));
+  REQUIRE(r.errors.size() == 1);
+  CHECK(r.errors[0].pointer == "/tags/1");
+  CHECK(r.errors[0].keyword == "uniqueItems");
+  // Options outside the enum are reported instead (a repeat of an unknown value is not judged).
+  CHECK(errors_of(R"({"name":"Ann","tags":["z","z"]})") ==
+        "/tags/0: must be one of \"a\", \"b\", \"c\"\n/tags/1: must be one of \"a\", \"b\", \"c\"\n");
+  CHECK(errors_of(R"({"name":"Ann","tags":["a","b"]})").empty());
+}
+
+TEST_CASE("a repeated option costs linear time: 200,000 items of one option", "[validate][set][hostile]") {
+  auto content = nlohmann::json::parse(R"({"name":"Ann"})");
+  content["tags"] = nlohmann::json::array();
+  for (int i = 0; i < 200000; ++i) content["tags"].push_back("a");
+  const auto r = validate_content(contact_form(), content);
+  REQUIRE(r.errors.size() == 200000);  // 199,999 repeats and the item count
+  CHECK(r.errors[199998].pointer == "/tags/199999");
+  CHECK(r.errors.back().keyword == "maxItems");
+}
+
 TEST_CASE("all errors are reported, in property order", "[validate]") {
   const auto r = validate_content(contact_form(), nlohmann::json::parse(R"({"age":1,"name":"","tags":[]})"));
   REQUIRE(r.errors.size() == 3);

@@ -78,6 +78,21 @@ void check_dump(const Json& j) {
   elicit::jsonrpc::detail::append_dump(fast, j);
   const auto ref = "prefix" + j.dump(-1, ' ', false, json::error_handler_t::replace);
   REQUIRE(fast == ref);
+  // Strict, as dump() with no arguments: the same bytes, or the same type_error.
+  std::string strict_fast = "prefix", strict_ref = "prefix";
+  std::string fast_error = "none", ref_error = "none";
+  try {
+    elicit::jsonrpc::detail::append_dump(strict_fast, j, json::error_handler_t::strict);
+  } catch (const json::type_error& e) {
+    fast_error = e.what();
+  }
+  try {
+    strict_ref += j.dump();
+  } catch (const json::type_error& e) {
+    ref_error = e.what();
+  }
+  REQUIRE(fast_error == ref_error);
+  if (ref_error == "none") REQUIRE(strict_fast == strict_ref);
 }
 
 class Generator {

@@ -181,3 +181,29 @@ TEST_CASE("every error of a schema is reported, not just the first", "[schema][e
       "a":{"type":"object"},"b":{"type":"string","format":"x"},"c":{"$ref":"#"}},"required":["zz"]})");
   CHECK(p.diagnostics.size() == 4);
 }
+
+TEST_CASE("uniqueItems on a multi-select: true is what is enforced anyway, false cannot be honoured", "[schema][set]") {
+  const auto multi = [](const std::string& tail) {
+    return one_property((R"({"type":"array","items":{"type":"string","enum":["a","b"]})" + tail + "}").c_str());
+  };
+  const auto yes = parse_requested_schema(ojson::parse(multi(R"(,"uniqueItems":true)")));
+  REQUIRE(yes.ok());
+  REQUIRE(yes.diagnostics.size() == 1);
+  CHECK(yes.diagnostics[0].severity == Diagnostic::Severity::warning);
+  CHECK(yes.diagnostics[0].pointer == "/properties/p/uniqueItems");
+  CHECK_THAT(yes.diagnostics[0].message, Catch::StartsWith("uniqueItems is outside the MCP 2025-11-25"));
+  CHECK(validate_content(yes.form, nlohmann::json::parse(R"({"p":["b","b"]})")).to_string() ==
+        "/p/1: \"b\" is selected twice (also at /p/0)\n");
+  CHECK(only_error(multi(R"(,"uniqueItems":false)").c_str()) ==
+        "/properties/p/uniqueItems: uniqueItems: false cannot be honoured: a multi-select is a set, each option "
+        "selected at most once");
+  CHECK(only_error(multi(R"(,"uniqueItems":1)").c_str()) ==
+        "/properties/p/uniqueItems: uniqueItems must be true (a multi-select is a set)");
+  // Elsewhere it stays outside the subset.
+  CHECK_THAT(only_error(one_property(R"({"type":"string","uniqueItems":true})").c_str()),
+             Catch::StartsWith("/properties/p/uniqueItems: \"uniqueItems\" is not allowed on a string property"));
+  // A default that repeats an option breaks its own property.
+  CHECK(only_error(multi(R"(,"default":["a","a"])").c_str()) ==
+        "/properties/p/default/1: default does not satisfy its own schema: \"a\" is selected twice (also at "
+        "/properties/p/default/0)");
+}

@@ -88,6 +88,10 @@ void max_items(ValidationResult& out, std::string_view ptr, std::size_t count, s
   if (count > max) out.add(std::string(ptr), "maxItems", "must select at most " + count_noun(max, "option", "options"));
 }
 
+void repeated(ValidationResult& out, std::string_view ptr, std::string_view wire, std::string_view first) {
+  out.add(std::string(ptr), "uniqueItems", quoted(wire) + " is selected twice (also at " + std::string(first) + ")");
+}
+
 void type(ValidationResult& out, std::string_view ptr, std::string_view expected) {
   out.add(std::string(ptr), "type", "must be " + std::string(expected));
 }

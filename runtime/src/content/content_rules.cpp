@@ -97,6 +97,22 @@ bool read_multi(const Field& f, const nlohmann::json& j, std::string_view ptr, F
   return known;
 }
 
+// A multi-select is a set (content_rules.hpp): each item whose option an earlier item already
+// chose is an error at that item. Linear in items and options, for a peer's 100,000-item array.
+void repeated_options(const Field& f, const FieldValue& v, std::string_view ptr, ValidationResult& errors) {
+  constexpr auto kUnseen = static_cast<std::size_t>(-1);
+  std::vector<std::size_t> first(f.options.size(), kUnseen);  // option -> item that chose it first
+  for (std::size_t i = 0; i < v.options.size(); ++i) {
+    auto& seen = first[v.options[i]];
+    if (seen == kUnseen) {
+      seen = i;
+    } else {
+      check::repeated(errors, check::child_pointer(ptr, std::to_string(i)), f.options[v.options[i]].value,
+                      check::child_pointer(ptr, std::to_string(seen)));
+    }
+  }
+}
+
 }  // namespace
 
 bool read_value(const Field& f, const nlohmann::json& j, std::string_view ptr, FieldValue& out,
@@ -174,6 +190,7 @@ void check_value(const Field& f, const FieldValue& v, std::string_view ptr, Vali
         }
       }
       if (!known) return;
+      repeated_options(f, v, ptr, errors);
       if (f.min_items) check::min_items(errors, ptr, v.options.size(), *f.min_items);
       if (f.max_items) check::max_items(errors, ptr, v.options.size(), *f.max_items);
       return;

@@ -372,8 +372,10 @@ class Parser {
       check_keywords(p, ptr, {"type", "title", "description", "default"}, "a boolean property");
     } else if (type == "array") {
       f.kind = FieldKind::multi_select;
-      check_keywords(p, ptr, {"type", "title", "description", "default", "items", "minItems", "maxItems"},
+      check_keywords(p, ptr,
+                     {"type", "title", "description", "default", "items", "minItems", "maxItems", "uniqueItems"},
                      "a multi-select enum");
+      read_unique_items(p, ptr);
       f.min_items = count(p, ptr, "minItems");
       f.max_items = count(p, ptr, "maxItems");
       if (f.min_items && f.max_items)
@@ -485,6 +487,24 @@ class Parser {
     } else {
       error(ip, "multi-select items need \"enum\" (strings) or \"anyOf\" ({\"const\", \"title\"} objects)");
     }
+  }
+
+  // uniqueItems on a multi-select: not in schema.ts, but a multi-select is a set anyway
+  // (content_rules.hpp), so `true` says what is enforced (a warning, as it is sent to clients that
+  // may not expect it) and `false` asks for what is never allowed (an error).
+  void read_unique_items(const ojson& p, const std::string& ptr) {
+    const auto it = p.find("uniqueItems");
+    if (it == p.end()) return;
+    const auto up = ptr + "/uniqueItems";
+    if (*it != true) {
+      error(up, it->is_boolean() ? "uniqueItems: false cannot be honoured: a multi-select is a set, each option "
+                                   "selected at most once"
+                                 : "uniqueItems must be true (a multi-select is a set)");
+      return;
+    }
+    warning(up,
+            "uniqueItems is outside the MCP 2025-11-25 requestedSchema subset (clients may not expect it); "
+            "every multi-select is checked as a set without it");
   }
 
   void read_required(const ojson& schema, Form& form) {

@@ -1,5 +1,9 @@
 #include "stateless_request.hpp"
 
+#include <algorithm>
+#include <functional>
+#include <string_view>
+
 #include <nlohmann/json.hpp>
 
 #include "elicit/protocol_era.hpp"
@@ -24,7 +28,10 @@ Reply json_rpc_reply(std::string response) {
   r.content_type = "application/json";
   // Only an error response needs a second look: results are passed through unread. (A result that
   // merely contains this text is read and found to be a result.)
-  if (response.find("\"error\":{\"code\":") != std::string::npos) {
+  // Horspool skips through a result: std::string::find stops at every '"' (most of JSON).
+  static const std::string_view kErrorMark = "\"error\":{\"code\":";
+  static const std::boyer_moore_horspool_searcher kFindError(kErrorMark.begin(), kErrorMark.end());
+  if (std::search(response.begin(), response.end(), kFindError) != response.end()) {
     const auto j = nlohmann::json::parse(response, nullptr, false);
     if (j.is_object()) {
       if (const auto e = j.find("error"); e != j.end() && e->is_object()) {

@@ -25,6 +25,23 @@ struct PlainBytes {
 };
 constexpr PlainBytes kPlain{};
 
+// The length of the well-formed UTF-8 sequence at `s` (`left` bytes; lead byte >= 0x80), or 0 when
+// it is not one: RFC 3629, the ranges nlohmann's lexer accepts and its serializer decodes.
+std::size_t utf8_length(const unsigned char* s, std::size_t left) {
+  const unsigned char c = s[0];
+  auto cont = [&](std::size_t i, unsigned char lo = 0x80, unsigned char hi = 0xBF) {
+    return i < left && s[i] >= lo && s[i] <= hi;
+  };
+  if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
+  if (c == 0xE0) return cont(1, 0xA0) && cont(2) ? 3 : 0;
+  if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) return cont(1) && cont(2) ? 3 : 0;
+  if (c == 0xED) return cont(1, 0x80, 0x9F) && cont(2) ? 3 : 0;
+  if (c == 0xF0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
+  if (c >= 0xF1 && c <= 0xF3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
+  if (c == 0xF4) return cont(1, 0x80, 0x8F) && cont(2) && cont(3) ? 4 : 0;
+  return 0;
+}
+
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
 class Parser {
@@ -250,23 +267,9 @@ class Parser {
     }
   }
 
-  // One well-formed UTF-8 sequence (RFC 3629, the ranges nlohmann's lexer accepts) at p_; its length,
-  // or 0 when it is not one.
+  // One well-formed UTF-8 sequence at p_; its length, or 0 when it is not one.
   std::size_t utf8_sequence() const {
-    const auto* s = reinterpret_cast<const unsigned char*>(p_);
-    const auto left = static_cast<std::size_t>(end_ - p_);
-    const unsigned char c = s[0];
-    auto cont = [&](std::size_t i, unsigned char lo = 0x80, unsigned char hi = 0xBF) {
-      return i < left && s[i] >= lo && s[i] <= hi;
-    };
-    if (c >= 0xC2 && c <= 0xDF) return cont(1) ? 2 : 0;
-    if (c == 0xE0) return cont(1, 0xA0) && cont(2) ? 3 : 0;
-    if ((c >= 0xE1 && c <= 0xEC) || c == 0xEE || c == 0xEF) return cont(1) && cont(2) ? 3 : 0;
-    if (c == 0xED) return cont(1, 0x80, 0x9F) && cont(2) ? 3 : 0;
-    if (c == 0xF0) return cont(1, 0x90) && cont(2) && cont(3) ? 4 : 0;
-    if (c >= 0xF1 && c <= 0xF3) return cont(1) && cont(2) && cont(3) ? 4 : 0;
-    if (c == 0xF4) return cont(1, 0x80, 0x8F) && cont(2) && cont(3) ? 4 : 0;
-    return 0;
+    return utf8_length(reinterpret_cast<const unsigned char*>(p_), static_cast<std::size_t>(end_ - p_));
   }
 
   // The rest of a string after its opening quote, decoded into `out`.
@@ -401,22 +404,70 @@ class Parser {
 };
 
 constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+using ErrorHandler = nlohmann::json::error_handler_t;
 
-bool plain_string(std::string_view s) {
-  for (const char c : s) {
-    if (!kPlain.plain[static_cast<unsigned char>(c)]) return false;
+// Appends `s` escaped as nlohmann's serializer escapes it (ensure_ascii off): runs of bytes that
+// stand for themselves are copied at once instead of byte by byte. False, with `out` as it was,
+// when `s` is not valid UTF-8: what to write then depends on the error handler, so nlohmann does it.
+bool append_escaped(std::string& out, std::string_view s) {
+  const auto* p = reinterpret_cast<const unsigned char*>(s.data());
+  const auto* end = p + s.size();
+  const std::size_t size_before = out.size();
+  out += '"';
+  const auto* run = p;
+  while (p != end) {
+    const unsigned char c = *p;
+    if (kPlain.plain[c] || c == 0x7f) {
+      ++p;
+      continue;
+    }
+    if (c >= 0x80) {
+      const auto n = utf8_length(p, static_cast<std::size_t>(end - p));
+      if (n == 0) {
+        out.resize(size_before);
+        return false;
+      }
+      p += n;
+      continue;
+    }
+    out.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(p - run));
+    switch (c) {
+      case '"':
+        out += "\\\"";
+        break;
+      case '\\':
+        out += "\\\\";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      default: {  // another control character: \u00xx, lower-case hex as nlohmann writes it
+        static constexpr char kHex[] = "0123456789abcdef";
+        const char u[] = {'\\', 'u', '0', '0', kHex[c >> 4], kHex[c & 0xF]};
+        out.append(u, sizeof u);
+      }
+    }
+    run = ++p;
   }
+  out.append(reinterpret_cast<const char*>(run), static_cast<std::size_t>(p - run));
+  out += '"';
   return true;
 }
 
-void append_string(std::string& out, std::string_view s) {
-  if (!plain_string(s)) {
-    out += nlohmann::json(std::string(s)).dump(-1, ' ', false, kReplace);
-    return;
-  }
-  out += '"';
-  out += s;
-  out += '"';
+void append_string(std::string& out, std::string_view s, ErrorHandler handler = kReplace) {
+  if (!append_escaped(out, s)) out += nlohmann::json(std::string(s)).dump(-1, ' ', false, handler);
 }
 
 template <class Integer>
@@ -459,7 +510,7 @@ void dispose(nlohmann::json& j) noexcept { dispose_at(j, 0); }
 void append_json_string(std::string& out, std::string_view s) { append_string(out, s); }
 
 template <class J>
-void append_dump(std::string& out, const J& j) {
+void append_dump(std::string& out, const J& j, ErrorHandler handler) {
   switch (j.type()) {
     case nlohmann::json::value_t::object: {
       out += '{';
@@ -467,9 +518,9 @@ void append_dump(std::string& out, const J& j) {
       for (auto it = j.begin(); it != j.end(); ++it) {
         if (!first) out += ',';
         first = false;
-        append_string(out, it.key());
+        append_string(out, it.key(), handler);
         out += ':';
-        append_dump(out, it.value());
+        append_dump(out, it.value(), handler);
       }
       out += '}';
       return;
@@ -480,13 +531,13 @@ void append_dump(std::string& out, const J& j) {
       for (const auto& item : j) {
         if (!first) out += ',';
         first = false;
-        append_dump(out, item);
+        append_dump(out, item, handler);
       }
       out += ']';
       return;
     }
     case nlohmann::json::value_t::string:
-      append_string(out, j.template get_ref<const std::string&>());
+      append_string(out, j.template get_ref<const std::string&>(), handler);
       return;
     case nlohmann::json::value_t::number_integer:
       append_integer(out, j.template get<std::int64_t>());
@@ -501,12 +552,12 @@ void append_dump(std::string& out, const J& j) {
       out += "null";
       return;
     default:  // floats (nlohmann's shortest round-trip form), binary, discarded
-      out += j.dump(-1, ' ', false, kReplace);
+      out += j.dump(-1, ' ', false, handler);
       return;
   }
 }
 
-template void append_dump(std::string&, const nlohmann::json&);
-template void append_dump(std::string&, const nlohmann::ordered_json&);
+template void append_dump(std::string&, const nlohmann::json&, ErrorHandler);
+template void append_dump(std::string&, const nlohmann::ordered_json&, ErrorHandler);
 
 }  // namespace elicit::jsonrpc::detail

@@ -45,16 +45,18 @@ bool parse_plain_envelope(std::string_view text, PlainEnvelope& out);
 /// empty container of its type.
 void dispose(nlohmann::json& j) noexcept;
 
-/// Appends j.dump(-1, ' ', false, error_handler_t::replace) to `out`: the same bytes, written
-/// without nlohmann's serializer for objects, arrays, strings of printable ASCII, integers,
-/// booleans and null (floats and other strings go through nlohmann's).
+/// Appends j.dump(-1, ' ', false, handler) to `out`: the same bytes, written without nlohmann's
+/// serializer for objects, arrays, strings of valid UTF-8, integers, booleans and null (floats and
+/// strings that are not valid UTF-8 go through nlohmann's, so `strict` throws its type_error 316 as
+/// dump() does, and `replace` writes what it writes).
 template <class Json>
-void append_dump(std::string& out, const Json& j);
+void append_dump(std::string& out, const Json& j,
+                 nlohmann::json::error_handler_t handler = nlohmann::json::error_handler_t::replace);
 
 /// Appends `s` as a JSON string, as nlohmann::json(s).dump(-1, ' ', false, replace) writes it.
 void append_json_string(std::string& out, std::string_view s);
 
-extern template void append_dump(std::string&, const nlohmann::json&);
-extern template void append_dump(std::string&, const nlohmann::ordered_json&);
+extern template void append_dump(std::string&, const nlohmann::json&, nlohmann::json::error_handler_t);
+extern template void append_dump(std::string&, const nlohmann::ordered_json&, nlohmann::json::error_handler_t);
 
 }  // namespace elicit::jsonrpc::detail

@@ -266,8 +266,16 @@ std::string serialize(const Response& r) {
 }
 
 std::string serialize_response(const RequestId& id, const nlohmann::ordered_json& result) {
-  nlohmann::ordered_json j{{"jsonrpc", "2.0"}, {"id", id_to_json(id)}, {"result", result}};
-  return j.dump(-1, ' ', false, kReplace);
+  // The bytes of dumping {"jsonrpc", "id", "result"} as one ordered value, without first copying
+  // the result into that value.
+  std::string out;
+  out.reserve(1000);  // one block for a typical result (an input_required one is about 1 KB)
+  out += "{\"jsonrpc\":\"2.0\",\"id\":";
+  append_id(out, id);
+  out += ",\"result\":";
+  append_json(out, result);
+  out += '}';
+  return out;
 }
 
 std::string serialize_request(const RequestId& id, std::string_view method, const nlohmann::ordered_json& params) {

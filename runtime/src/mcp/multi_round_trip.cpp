@@ -7,6 +7,8 @@
 #include <array>
 #include <stdexcept>
 
+#include "json_fast.hpp"
+
 namespace elicit {
 
 std::optional<RpcError> check_input_responses(const nlohmann::json& params) {
@@ -58,7 +60,11 @@ std::string InputRound::digest(const nlohmann::ordered_json& request) {
   if (!ready) throw std::runtime_error("libsodium could not be initialised");
   // Matching, not authentication (the state is sealed): a collision-resistant digest keeps two
   // different questions apart. Member order counts: it is the order a client shows the fields in.
-  const auto text = request.dump();
+  // request.dump() (strict), by the runtime's serializer: the same bytes, so digests in states
+  // sealed by other processes or versions still match.
+  std::string text;
+  text.reserve(1000);  // a form question in one block (growing it cost more than hashing it)
+  jsonrpc::detail::append_dump(text, request, nlohmann::json::error_handler_t::strict);
   std::array<unsigned char, 16> out{};
   crypto_generichash(out.data(), out.size(), reinterpret_cast<const unsigned char*>(text.data()), text.size(), nullptr,
                      0);

@@ -8,6 +8,8 @@
 #include <limits>
 #include <stdexcept>
 
+#include "json_fast.hpp"
+
 namespace elicit {
 namespace {
 
@@ -32,8 +34,8 @@ void require_sodium() {
 
 const unsigned char* as_bytes(std::string_view s) { return reinterpret_cast<const unsigned char*>(s.data()); }
 
-void put_u64(Bytes& out, std::uint64_t v) {
-  for (int shift = 56; shift >= 0; shift -= 8) out.push_back(static_cast<unsigned char>(v >> shift));
+void put_u64(unsigned char* out, std::uint64_t v) {
+  for (int i = 7; i >= 0; --i, v >>= 8) out[i] = static_cast<unsigned char>(v);
 }
 
 std::uint64_t get_u64(const unsigned char* p) {
@@ -44,16 +46,26 @@ std::uint64_t get_u64(const unsigned char* p) {
 
 // An 8-byte big-endian length, then the bytes: no two field lists encode alike.
 void update_field(crypto_generichash_state& h, std::string_view field) {
-  Bytes length;
+  unsigned char length[8];
   put_u64(length, field.size());
-  crypto_generichash_update(&h, length.data(), length.size());
+  crypto_generichash_update(&h, length, sizeof length);
   crypto_generichash_update(&h, as_bytes(field), field.size());
+}
+
+// payload.dump() (strict: nlohmann::json::type_error for invalid UTF-8), appended to `out` by the
+// runtime's serializer, which writes the same bytes without nlohmann's per-character escaping.
+void append_dump(std::string& out, const nlohmann::json& payload) {
+  jsonrpc::detail::append_dump(out, payload, nlohmann::json::error_handler_t::strict);
 }
 
 // The binding digest of the documented format. Throws nlohmann::json::type_error for invalid UTF-8.
 Digest binding_digest(const RequestStateBinding& b) {
-  static const nlohmann::json kEmptyObject = nlohmann::json::object();
-  const std::string arguments = (b.arguments.is_null() ? kEmptyObject : b.arguments).dump();
+  std::string arguments;
+  if (b.arguments.is_null()) {
+    arguments = "{}";
+  } else {
+    append_dump(arguments, b.arguments);
+  }
   crypto_generichash_state h;
   crypto_generichash_init(&h, nullptr, 0, kDigestBytes);
   update_field(h, "elicitgen requestState binding v1");
@@ -70,6 +82,74 @@ std::int64_t to_epoch_ms(std::chrono::system_clock::time_point t) {
   return std::chrono::duration_cast<std::chrono::milliseconds>(t.time_since_epoch()).count();
 }
 
+// Base64url without padding (RFC 4648, section 5) of the sealed bytes, by table. Not libsodium's
+// sodium_bin2base64 / sodium_base642bin: those avoid tables so as to be constant-time for secrets
+// (keys, below), at many instructions a character, while the sealed bytes (key id, nonce,
+// ciphertext and tag) are public. The decoder is as strict as libsodium's: only the alphabet, no
+// length of 1 mod 4, zero unused bits in the last character.
+constexpr char kBase64Url[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_";
+
+struct Base64UrlValues {
+  signed char of[256] = {};
+  constexpr Base64UrlValues() {
+    for (auto& v : of) v = -1;
+    for (int i = 0; i < 64; ++i) of[static_cast<unsigned char>(kBase64Url[i])] = static_cast<signed char>(i);
+  }
+};
+constexpr Base64UrlValues kBase64UrlValues{};
+
+void append_base64url(std::string& out, const unsigned char* data, std::size_t size) {
+  const std::size_t at = out.size();
+  out.resize(at + (size * 4 + 2) / 3);
+  char* o = out.data() + at;
+  std::size_t i = 0;
+  for (; i + 3 <= size; i += 3) {
+    const std::uint32_t v = (std::uint32_t{data[i]} << 16) | (std::uint32_t{data[i + 1]} << 8) | data[i + 2];
+    *o++ = kBase64Url[v >> 18];
+    *o++ = kBase64Url[(v >> 12) & 63];
+    *o++ = kBase64Url[(v >> 6) & 63];
+    *o++ = kBase64Url[v & 63];
+  }
+  if (size - i == 1) {
+    *o++ = kBase64Url[data[i] >> 2];
+    *o++ = kBase64Url[(data[i] & 3) << 4];
+  } else if (size - i == 2) {
+    const std::uint32_t v = (std::uint32_t{data[i]} << 8) | data[i + 1];
+    *o++ = kBase64Url[v >> 10];
+    *o++ = kBase64Url[(v >> 4) & 63];
+    *o++ = kBase64Url[(v & 15) << 2];
+  }
+}
+
+std::optional<Bytes> from_base64url(std::string_view text) {
+  if (text.size() % 4 == 1) return std::nullopt;
+  Bytes out(text.size() / 4 * 3 + (text.size() % 4 == 0 ? 0 : text.size() % 4 - 1));
+  const auto* t = reinterpret_cast<const unsigned char*>(text.data());
+  unsigned char* o = out.data();
+  std::size_t i = 0;
+  for (; i + 4 <= text.size(); i += 4) {
+    const int a = kBase64UrlValues.of[t[i]], b = kBase64UrlValues.of[t[i + 1]];
+    const int c = kBase64UrlValues.of[t[i + 2]], d = kBase64UrlValues.of[t[i + 3]];
+    if ((a | b | c | d) < 0) return std::nullopt;
+    const auto v = static_cast<std::uint32_t>(a << 18 | b << 12 | c << 6 | d);
+    *o++ = static_cast<unsigned char>(v >> 16);
+    *o++ = static_cast<unsigned char>(v >> 8);
+    *o++ = static_cast<unsigned char>(v);
+  }
+  const std::size_t left = text.size() - i;
+  if (left >= 2) {
+    const int a = kBase64UrlValues.of[t[i]], b = kBase64UrlValues.of[t[i + 1]];
+    const int c = left == 3 ? kBase64UrlValues.of[t[i + 2]] : 0;
+    if ((a | b | c) < 0) return std::nullopt;
+    const auto v = static_cast<std::uint32_t>(a << 18 | b << 12 | c << 6);
+    if ((left == 2 && (v & 0xFFFF) != 0) || (left == 3 && (v & 0xFF) != 0)) return std::nullopt;  // unused bits
+    *o++ = static_cast<unsigned char>(v >> 16);
+    if (left == 3) *o++ = static_cast<unsigned char>(v >> 8);
+  }
+  return out;
+}
+
+// Keys (secrets) go through libsodium's constant-time codec.
 std::string base64(const unsigned char* data, std::size_t size, int variant) {
   std::string out(sodium_base64_ENCODED_LEN(size, variant), '\0');
   sodium_bin2base64(out.data(), out.size(), data, size, variant);
@@ -168,11 +248,18 @@ RequestStateSealer& RequestStateSealer::operator=(const RequestStateSealer&) = d
 
 std::string RequestStateSealer::seal(const nlohmann::json& payload, const RequestStateBinding& binding) const {
   const State& s = *state_;
-  std::string text = payload.dump();
-  const std::size_t binary = kHeaderBytes + kTagBytes + kExpiryBytes + text.size();
+  // The plaintext in one buffer: the expiry's 8 bytes (written below), then the payload's JSON.
+  // Room for a typical payload (a few answered forms), so that the buffer zeroed below is usually
+  // the only copy: growing it leaves the earlier part in freed memory. Under 1 KiB, so that glibc
+  // serves it from its per-thread cache: a larger block costs more than the AEAD (callgrind).
+  std::string plain(kExpiryBytes, '\0');
+  plain.reserve(kExpiryBytes + 480);
+  append_dump(plain, payload);
+  const std::size_t text_size = plain.size() - kExpiryBytes;
+  const std::size_t binary = kHeaderBytes + kTagBytes + kExpiryBytes + text_size;
   const std::size_t sealed =
       kVersionPrefix.size() + sodium_base64_ENCODED_LEN(binary, sodium_base64_VARIANT_URLSAFE_NO_PADDING) - 1;
-  if (binary < text.size() || sealed > s.max_bytes) {
+  if (binary < text_size || sealed > s.max_bytes) {
     throw std::length_error("requestState: the sealed state would be " + std::to_string(sealed) +
                             " bytes, more than max_bytes (" + std::to_string(s.max_bytes) + ")");
   }
@@ -183,10 +270,7 @@ std::string RequestStateSealer::seal(const nlohmann::json& payload, const Reques
   const std::int64_t ttl = s.ttl.count();
   const std::int64_t expiry =
       now > std::numeric_limits<std::int64_t>::max() - ttl ? std::numeric_limits<std::int64_t>::max() : now + ttl;
-  Bytes plain;
-  plain.reserve(kExpiryBytes + text.size());
-  put_u64(plain, static_cast<std::uint64_t>(expiry));
-  plain.insert(plain.end(), text.begin(), text.end());
+  put_u64(reinterpret_cast<unsigned char*>(plain.data()), static_cast<std::uint64_t>(expiry));
 
   Bytes out(binary);
   std::copy(key.id.begin(), key.id.end(), out.begin());
@@ -194,18 +278,21 @@ std::string RequestStateSealer::seal(const nlohmann::json& payload, const Reques
   randombytes_buf(nonce, kNonceBytes);
   const auto ad = associated_data(key.id.data(), digest);
   unsigned long long cipher_len = 0;
-  crypto_aead_xchacha20poly1305_ietf_encrypt(out.data() + kHeaderBytes, &cipher_len, plain.data(), plain.size(),
+  crypto_aead_xchacha20poly1305_ietf_encrypt(out.data() + kHeaderBytes, &cipher_len, as_bytes(plain), plain.size(),
                                              ad.data(), ad.size(), nullptr, nonce, key.bytes.data());
   sodium_memzero(plain.data(), plain.size());
-  sodium_memzero(text.data(), text.size());
-  return std::string(kVersionPrefix) + base64(out.data(), out.size(), sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+  std::string sealed_text;
+  sealed_text.reserve(sealed);
+  sealed_text += kVersionPrefix;
+  append_base64url(sealed_text, out.data(), out.size());
+  return sealed_text;
 }
 
 std::optional<nlohmann::json> RequestStateSealer::open(std::string_view state,
                                                        const RequestStateBinding& binding) const {
   const State& s = *state_;
   if (state.size() > s.max_bytes || state.substr(0, kVersionPrefix.size()) != kVersionPrefix) return std::nullopt;
-  const auto binary = from_base64(state.substr(kVersionPrefix.size()), sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+  const auto binary = from_base64url(state.substr(kVersionPrefix.size()));
   if (!binary || binary->size() < kHeaderBytes + kTagBytes + kExpiryBytes) return std::nullopt;
 
   Digest digest;
@@ -230,8 +317,15 @@ std::optional<nlohmann::json> RequestStateSealer::open(std::string_view state,
     const auto expiry = static_cast<std::int64_t>(get_u64(plain.data()));
     std::optional<nlohmann::json> payload;
     if (to_epoch_ms(s.now()) < expiry) {
-      auto value = nlohmann::json::parse(plain.begin() + kExpiryBytes, plain.begin() + plain_len, nullptr, false);
-      if (!value.is_discarded()) payload = std::move(value);
+      // The runtime's parser gives nlohmann's document for plain JSON (what seal() writes); nlohmann
+      // parses anything else.
+      const std::string_view text(reinterpret_cast<const char*>(plain.data()) + kExpiryBytes, plain_len - kExpiryBytes);
+      nlohmann::json value;
+      if (jsonrpc::detail::parse_plain_json(text, value)) {
+        payload = std::move(value);
+      } else if (value = nlohmann::json::parse(text, nullptr, false); !value.is_discarded()) {
+        payload = std::move(value);
+      }
     }
     sodium_memzero(plain.data(), plain.size());
     return payload;

@@ -81,7 +81,7 @@ struct HostileNames {
   /// Required; default "a\"b".
   Int int_ = Int::a_b;
   /// "TRUE"
-  /// Optional; default ["*/","1"].
+  /// Optional; each option at most once; default ["*/","1"].
   std::vector<True> true_{True::unnamed, True::_1};
   /// "Decoded"
   /// Optional.

@@ -62,10 +62,10 @@ struct Sep1330Enums {
   /// Optional.
   std::optional<LegacyEnum> legacy_enum;
   /// Untitled multi-select
-  /// Optional.
+  /// Optional; each option at most once.
   std::optional<std::vector<UntitledMulti>> untitled_multi;
   /// Titled multi-select
-  /// Optional.
+  /// Optional; each option at most once.
   std::optional<std::vector<TitledMulti>> titled_multi;
 
   friend bool operator==(const Sep1330Enums& a, const Sep1330Enums& b) noexcept;

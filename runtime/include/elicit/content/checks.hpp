@@ -30,6 +30,9 @@ void maximum(ValidationResult& out, std::string_view ptr, std::int64_t value, do
              std::string_view bound_text);
 void min_items(ValidationResult& out, std::string_view ptr, std::size_t count, std::size_t min);
 void max_items(ValidationResult& out, std::string_view ptr, std::size_t count, std::size_t max);
+/// A multi-select option chosen again: `ptr` is the repeated item's pointer, `first` the pointer of
+/// its first occurrence, `wire` its wire value (keyword "uniqueItems").
+void repeated(ValidationResult& out, std::string_view ptr, std::string_view wire, std::string_view first);
 
 /// Type errors found while reading content.
 void type(ValidationResult& out, std::string_view ptr, std::string_view expected_article_and_type);

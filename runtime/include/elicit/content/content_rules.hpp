@@ -23,8 +23,17 @@ bool read_value(const Field& field, const nlohmann::json& json, std::string_view
                 ValidationResult& errors);
 
 /// Checks the constraints of `field` on a value: string lengths (code points), format, pattern;
-/// number bounds (an integer compared exactly); a select's option indices in range, then its item
-/// counts. Appends each failure to `errors` at `ptr`, in that order. An absent value passes.
+/// number bounds (an integer compared exactly); a select's option indices in range, then (for a
+/// multi-select) each repeated option, then its item counts. Appends each failure to `errors` at
+/// `ptr`, in that order. An absent value passes.
+///
+/// A multi-select is a set of options: an option given twice is an error at the later item
+/// (`/equipment/1: "projector" is selected twice (also at /equipment/0)`, keyword "uniqueItems"),
+/// as if the schema said `"uniqueItems": true`. schema.ts (MCP 2025-11-25 and 2026-07-28,
+/// MultiSelectEnumSchema) describes the property as a "multiple-selection enumeration" whose
+/// minItems / maxItems count the "items to select", which a repeated option would satisfy without
+/// selecting more; the generated member is a std::vector of the enum that handlers treat as a set.
+/// minItems / maxItems count array items, repeated ones included (as JSON Schema does).
 void check_value(const Field& field, const FieldValue& value, std::string_view ptr, ValidationResult& errors);
 
 /// Reads a content object (ElicitResult.content of an accept) into one FieldValue per property of

@@ -117,8 +117,9 @@ std::string_view default_message() {
 }
 
 /// Reads a response `content` object (ElicitResult.content of an accept): types, required
-/// properties, then every constraint (lengths in code points, formats, patterns, bounds, item
-/// counts). Holds the value only when there is no error; errors carry JSON Pointers relative to
+/// properties, then every constraint (lengths in code points, formats, patterns, bounds, a
+/// multi-select's repeated options and item counts: a multi-select is a set, content_rules.hpp).
+/// Holds the value only when there is no error; errors carry JSON Pointers relative to
 /// the content object. Never throws.
 template <class T>
 Decoded<T> decode(const nlohmann::json& content) {
@@ -234,8 +235,9 @@ template <class Json, class T>
 void to_content(Json& j, const T& value) {
   form_traits<T>::binding().write(&value, j);
 }
-/// Types and required properties only; throws ContentError with every error. Absent optional
-/// members take their defaults, not what `value` held.
+/// Types and required properties only (a repeated multi-select option, like every other
+/// constraint, is validate()'s); throws ContentError with every error. Absent optional members
+/// take their defaults, not what `value` held.
 template <class Json, class T>
 void from_content(const Json& j, T& value) {
   ValidationResult errors;

@@ -1,0 +1,75 @@
+# elicitgen_generate() refuses two schemas of one call that would own one name: output names that
+# differ only in case at configure time, two schemas generating one C++ type at build time, before
+# any header is written; "x-cpp-name" on a root object resolves the second.
+# Run with -DELICITGEN=<elicitgen> -DELICITGEN_MODULE=<ElicitgenGenerate.cmake> -DRUNTIME_INCLUDE=<dir>
+# -DWORK=<scratch dir> -DGENERATOR=<cmake generator> -DCXX=<compiler>.
+cmake_minimum_required(VERSION 3.25)
+
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}/schemas")
+set(form [=[{"type": "object", "properties": {"room": {"type": "string"}}, "required": ["room"]}]=])
+file(WRITE "${WORK}/schemas/room_booking.json" "${form}")
+file(WRITE "${WORK}/schemas/Room-Booking.json" "${form}")
+file(WRITE "${WORK}/schemas/RoomBooking.json" "${form}")
+
+# Configures (and with BUILD, builds) the project over `schemas`; sets rc and out in the caller.
+function(attempt name schemas)
+  set(build "${WORK}/${name}")
+  list(TRANSFORM schemas PREPEND "${WORK}/schemas/")
+  execute_process(
+    COMMAND ${CMAKE_COMMAND} -S "${CMAKE_CURRENT_LIST_DIR}/project" -B "${build}" -G "${GENERATOR}"
+            "-DCMAKE_CXX_COMPILER=${CXX}" "-DELICITGEN_EXECUTABLE=${ELICITGEN}"
+            "-DELICITGEN_MODULE=${ELICITGEN_MODULE}" "-DRUNTIME_INCLUDE=${RUNTIME_INCLUDE}"
+            "-DOUT_DIR=${build}/out" "-DSCHEMAS=${schemas}"
+    RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(rc EQUAL 0 AND ARGN STREQUAL "BUILD")
+    execute_process(COMMAND ${CMAKE_COMMAND} --build "${build}" RESULT_VARIABLE rc OUTPUT_VARIABLE out
+                    ERROR_VARIABLE err)
+  endif()
+  set(rc "${rc}" PARENT_SCOPE)
+  set(out "${out}${err}" PARENT_SCOPE)
+endfunction()
+
+function(fail what)
+  message(FATAL_ERROR "${what}:\n${out}")
+endfunction()
+
+# Stems that differ only in case: refused at configure time, naming both files.
+attempt(case "room_booking.json;Room-Booking.json")
+if(rc EQUAL 0)
+  fail("stems differing in case were configured")
+endif()
+string(REGEX REPLACE "[\n ]+" " " flat "${out}")
+if(NOT flat MATCHES "/Room-Booking.json gives Room_Booking.hpp and [^ ]*/room_booking.json gives room_booking.hpp")
+  fail("the configure error does not name both files")
+endif()
+
+# One type from two files: the build fails in the generator, naming both, and writes nothing.
+attempt(type "room_booking.json;RoomBooking.json" BUILD)
+if(rc EQUAL 0)
+  fail("two schemas generating app::RoomBooking built")
+endif()
+if(NOT out MATCHES "/RoomBooking.json:[^\n]* error: type app::RoomBooking is also generated from [^\n]*/room_booking.json")
+  fail("the build error does not name both files")
+endif()
+file(GLOB written "${WORK}/type/out/*.?pp")
+if(written)
+  fail("files were written: ${written}")
+endif()
+
+# x-cpp-name on the root names the second type: both generate and compile.
+file(WRITE "${WORK}/schemas/RoomBooking.json"
+     [=[{"type": "object", "x-cpp-name": "RoomBookingV2", "properties": {"room": {"type": "string"}}}]=])
+attempt(named "room_booking.json;RoomBooking.json" BUILD)
+if(NOT rc EQUAL 0)
+  fail("the build with x-cpp-name failed")
+endif()
+file(READ "${WORK}/named/out/RoomBooking.hpp" header)
+if(NOT header MATCHES "struct RoomBookingV2 {")
+  fail("RoomBooking.hpp does not declare RoomBookingV2")
+endif()
+file(READ "${WORK}/named/out/room_booking.hpp" header)
+if(NOT header MATCHES "struct RoomBooking {")
+  fail("room_booking.hpp does not declare RoomBooking")
+endif()
+message(STATUS "elicitgen_generate: case-only stems, one type from two files, x-cpp-name: ok")
