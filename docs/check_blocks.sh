@@ -7,6 +7,8 @@
 #                              (tests/golden/) or run (scripts/);
 #   <!-- walkthrough: WHAT --> run or written by the walkthrough test (docs/walkthrough.sh);
 #   <!-- output -->            a listing of what a command prints; the block must be ```text;
+#   <!-- output: run -->       the same, and checked: its one `$ elicitgen ...` line is run (from the
+#                              repository root, ELICITGEN_BIN) and what it prints must be the rest;
 #   <!-- paths -->             a tree of the repository (a ```text block): every name ending in / at
 #                              the start of a line is a directory (an indented one inside the last
 #                              directory above it at a smaller indent);
@@ -66,6 +68,19 @@ check_commands() {
       fail "$rel:$line: error: ${words[0]} is not a program on PATH"
     fi
   done < <(sed -e ':a' -e '/\\$/N; s/\\\n//; ta' "$block")
+}
+
+# An output: run block: its first line, `$ elicitgen ARGS`, printed the rest (stdout and stderr).
+check_output() {
+  local rel=$1 line=$2 block=$3 command
+  command=$(head -n 1 "$block")
+  [[ $command == '$ elicitgen '* ]] || { fail "$rel:$line: error: an output: run block starts with '\$ elicitgen '"; return; }
+  [[ -n ${ELICITGEN_BIN:-} ]] || { fail "$rel:$line: error: ELICITGEN_BIN is not set"; return; }
+  local -a args
+  read -r -a args <<<"${command#'$ elicitgen '}"
+  (cd "$root" && "$ELICITGEN_BIN" "${args[@]}" >"$work/printed" 2>&1) || true
+  tail -n +2 "$block" | diff -u - "$work/printed" >"$work/diff" ||
+    fail "$rel:$line: error: 'elicitgen ${args[*]}' prints otherwise (+):"$'\n'"$(cat "$work/diff")"
 }
 
 # A paths block: the directories it names exist.
@@ -148,6 +163,7 @@ for md in "$@"; do
         ;;
       output)
         [[ $lang == text ]] || fail "$rel:$line: error: an output listing must be a \`\`\`text block (is '$lang')"
+        [[ $arg == run ]] && check_output "$rel" "$line" "$work/block.$index"
         ;;
       walkthrough) ;;  # docs/walkthrough.sh runs it
       paths)
