@@ -1,4 +1,4 @@
-// The README's host in a few lines, kept compiling and run by scripts/run.sh: start a server over
+// A host in a few lines (its code is in docs/client.md), run by scripts/run.sh: start a server over
 // stdio, answer its contact form typed and any other form with its defaults, call one tool.
 // Usage: elicitgen_minimal_client SERVER_COMMAND [TOOL]
 #include <iostream>

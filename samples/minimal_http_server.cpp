@@ -1,4 +1,4 @@
-// The README's typed server over Streamable HTTP, kept compiling: one Server (the tools), served
+// A typed server over Streamable HTTP (docs/http.md): one Server (the tools), served
 // to every session and 2026-07-28 request until SIGINT or SIGTERM. Links elicit::http.
 #include <elicit/elicit.hpp>
 #include <elicit/http/server.hpp>

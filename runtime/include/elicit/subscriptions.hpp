@@ -72,7 +72,7 @@ class Subscriptions {
   /// Sends notifications/resources/updated {"uri"} to every subscriber of exactly `uri`; returns
   /// to how many it was sent.
   std::size_t notify_updated(std::string_view uri);
-  /// Sends notifications/<kind>/list_changed to every subscriber whose ListFilter wants it;
+  /// Sends `notifications/<kind>/list_changed` to every subscriber whose ListFilter wants it;
   /// returns to how many it was sent.
   std::size_t notify_list_changed(ListKind kind);
 

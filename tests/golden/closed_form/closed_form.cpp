@@ -21,7 +21,7 @@ constexpr std::string_view kSchema{
     "\"notify\":{\"type\":\"boolean\",\"default\":true}},\"required\":[\"booking\"],\"additionalProperties\":false}"
     , 169};
 
-// Values to members and back, one line per property (<elicit/form.hpp>, elicit::glue).
+// Values to members and back, one line per property (<elicit/content/form.hpp>, elicit::glue).
 void load(void* object, ::elicit::FieldValue* values) {
   auto& o = *static_cast<Type*>(object);
   ::elicit::glue::load(values[0], o.booking);

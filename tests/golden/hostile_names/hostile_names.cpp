@@ -54,7 +54,7 @@ constexpr std::string_view kSchema{
     "\"int\"]}"
     , 1259};
 
-// Values to members and back, one line per property (<elicit/form.hpp>, elicit::glue).
+// Values to members and back, one line per property (<elicit/content/form.hpp>, elicit::glue).
 void load(void* object, ::elicit::FieldValue* values) {
   auto& o = *static_cast<Type*>(object);
   ::elicit::glue::load(values[0], o.class_);

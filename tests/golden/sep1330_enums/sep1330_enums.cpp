@@ -38,7 +38,7 @@ constexpr std::string_view kSchema{
     "]}"
     , 837};
 
-// Values to members and back, one line per property (<elicit/form.hpp>, elicit::glue).
+// Values to members and back, one line per property (<elicit/content/form.hpp>, elicit::glue).
 void load(void* object, ::elicit::FieldValue* values) {
   auto& o = *static_cast<Type*>(object);
   ::elicit::glue::load(values[0], o.untitled_single);

@@ -33,7 +33,7 @@ constexpr std::string_view kSchema{
     "\"required\":[\"recipient\",\"street\",\"postalCode\"]}"
     , 490};
 
-// Values to members and back, one line per property (<elicit/form.hpp>, elicit::glue).
+// Values to members and back, one line per property (<elicit/content/form.hpp>, elicit::glue).
 void load(void* object, ::elicit::FieldValue* values) {
   auto& o = *static_cast<Type*>(object);
   ::elicit::glue::load(values[0], o.recipient);
@@ -88,7 +88,7 @@ constexpr std::string_view kSchema{
     "\"default\":2}},\"required\":[\"day\"]}"
     , 362};
 
-// Values to members and back, one line per property (<elicit/form.hpp>, elicit::glue).
+// Values to members and back, one line per property (<elicit/content/form.hpp>, elicit::glue).
 void load(void* object, ::elicit::FieldValue* values) {
   auto& o = *static_cast<Type*>(object);
   ::elicit::glue::load(values[0], o.day);

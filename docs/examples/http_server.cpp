@@ -1,0 +1,62 @@
+// docs/http.md and docs/deploying.md: the same Server over Streamable HTTP, both revisions on one
+// endpoint. Usage: docs_http_server [PORT]   (8080 by default)
+#include <cstdlib>
+#include <iostream>
+#include <memory>
+#include <string>
+
+#include <elicit/elicit.hpp>
+#include <elicit/http/server.hpp>
+#ifdef EXAMPLE_REDIS
+#include <elicit/redis/completion_store.hpp>
+#endif
+#include "room_booking.hpp"
+
+namespace {
+
+// requestState keys shared by every process behind the load balancer: base64, comma-separated, the
+// first sealing (elicit::RequestStateSealer::generate_key() and key_to_base64() make one).
+elicit::RequestStateOptions shared_keys() {
+  elicit::RequestStateOptions state;
+  const char* env = std::getenv("ROOMS_STATE_KEYS");
+  std::string keys = env ? env : "";
+  for (std::size_t start = 0; start < keys.size();) {
+    const std::size_t end = std::min(keys.find(',', start), keys.size());
+    if (auto key = elicit::RequestStateSealer::key_from_base64(keys.substr(start, end - start))) {
+      state.keys.push_back(*key);
+    }
+    start = end + 1;
+  }
+  return state;  // no keys: a random key of this process
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  auto server = std::make_shared<elicit::Server>(elicit::ServerInfo{"rooms", "1.0.0"}, shared_keys());
+  server->add_tool(elicit::Tool::blocking("book_room", [](elicit::RequestContext& ctx) {
+    auto answer = ctx.elicit<app::RoomBooking>();
+    return elicit::ToolResult::text(answer ? "booked" : std::string(elicit::to_string(answer.status)));
+  }));
+#ifdef EXAMPLE_REDIS
+  // URL mode finished out of band: the page at the URL calls store->complete(id, ttl) when the user
+  // has signed in; any process sharing the Redis server sees it on the client's retry.
+  auto store = std::make_shared<elicit::RedisCompletionStore>(elicit::RedisOptions{});
+  server->add_tool(elicit::Tool::blocking("sign_in", [store](elicit::RequestContext& ctx) {
+    const std::string id = ctx.interaction_id();
+    auto outcome =
+        ctx.elicit_url_completed("Sign in to book rooms", "https://rooms.example.com/sign-in?id=" + id, id, *store);
+    return elicit::ToolResult::text(std::string(elicit::to_string(outcome.status)));
+  }));
+#endif
+
+  elicit::HttpServerOptions options;
+  options.port = argc > 1 ? std::atoi(argv[1]) : 8080;   // on 127.0.0.1, path /mcp
+  options.allowed_hosts = {"rooms.example.com"};         // the Host a reverse proxy forwards
+  options.principal = [](const auto& header) {           // who is asking, per 2026-07-28 request
+    return std::string(header("x-authenticated-user"));  // set by the proxy that authenticated them
+  };
+  elicit::StreamableHttpServer http(server, options);
+  std::cerr << "serving http://127.0.0.1:" << options.port << "/mcp\n";
+  http.run();  // starts, then blocks until stop(), SIGINT or SIGTERM
+}
