@@ -117,7 +117,7 @@ bool same(const nlohmann::json& a, const nlohmann::json& b) {
 
 // The JSON-RPC members the fast path read must be the document's.
 void check_fast_envelope(std::string_view text) {
-  elicit::detail::PlainEnvelope e;
+  elicit::jsonrpc::detail::PlainEnvelope e;
   if (!elicit::jsonrpc::detail::parse_plain_envelope(text, e)) return;
   nlohmann::json j;
   try {
