@@ -10,6 +10,7 @@
 #include <elicit/jsonrpc/memory_transport.hpp>
 #include <elicit/server_session.hpp>
 
+#include "contact_information.hpp"
 #include "github_username.hpp"
 
 using namespace elicit;
@@ -38,6 +39,15 @@ struct Pair {
     server->add_tool(Tool::async("blocking_in_async", [](std::shared_ptr<RequestContext> ctx) {
       ctx->reply(ToolResult::text(describe(ctx->elicit<samples::GithubUsername>("Who?"))));
     }));
+    // Run-time prefill (issue 26, item 7): the tool's argument as the form's default.
+    server->add_tool(Tool::blocking("prefilled", [](RequestContext& ctx) {
+      samples::ContactInformation prefill;
+      prefill.name = ctx.arguments().value("name", "");
+      prefill.email = ctx.arguments().value("email", "");
+      auto o = ctx.elicit<samples::ContactInformation>("Confirm", prefill);
+      return ToolResult::text(o ? "accepted " + o.value->name + " " + o.value->email
+                                : std::string(to_string(o.status)));
+    }));
     server->start();
     ClientOptions co;
     co.protocol_version = version;
@@ -53,7 +63,9 @@ struct Pair {
   std::unique_ptr<Client> client;
 };
 
-json call(Pair& p, const std::string& tool) { return p.client->call_tool(tool); }
+json call(Pair& p, const std::string& tool, json arguments = json::object()) {
+  return p.client->call_tool(tool, std::move(arguments));
+}
 std::string text_of(const json& r) { return r["content"][0]["text"].get<std::string>(); }
 
 }  // namespace
@@ -99,5 +111,35 @@ TEST_CASE("one handler, one behaviour in both revisions", "[client][revisions]")
     CHECK(r["isError"] == true);
     CHECK_THAT(text_of(r), Catch::Contains("elicit()") && Catch::Contains("elicit_async()"));
     CHECK(asked == 0);
+  }
+}
+
+TEST_CASE("a prefill is the form's defaults, in both revisions", "[client][revisions][prefill]") {
+  const std::string version = GENERATE(as<std::string>{}, "2025-11-25", "2026-07-28");
+  CAPTURE(version);
+  Pair p(version);
+  json schema_seen;
+  p.client->on_elicitation([&](const ElicitationRequest& r) {
+    schema_seen = r.requested_schema;
+    REQUIRE(r.form);
+    return Answer::accept_with_defaults(*r.form);  // the user keeps what was prefilled
+  });
+  p.client->connect();
+  SECTION("the values are the defaults the client shows, and come back") {
+    const auto r = call(p, "prefilled", {{"name", "Ada"}, {"email", "ada@example.com"}});
+    CHECK(text_of(r) == "accepted Ada ada@example.com");
+    CHECK(schema_seen["properties"]["name"]["default"] == "Ada");
+    CHECK(schema_seen["properties"]["email"]["default"] == "ada@example.com");
+    // Everything else is T's schema as generated.
+    auto without = schema_seen;
+    without["properties"]["name"].erase("default");
+    without["properties"]["email"].erase("default");
+    CHECK(without == json(requested_schema<samples::ContactInformation>()));
+  }
+  SECTION("a prefill that breaks the form's rules is a tool error, nothing is asked") {
+    const auto r = call(p, "prefilled", {{"name", "Ada"}, {"email", "not an email"}});
+    CHECK(r["isError"] == true);
+    CHECK_THAT(text_of(r), Catch::Contains("prefill breaks the form's rules: /email: "));
+    CHECK(schema_seen.is_null());
   }
 }

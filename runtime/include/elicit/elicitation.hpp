@@ -201,12 +201,11 @@ Outcome<T> typed_outcome_in_place(RawOutcome r) {
 
 }  // namespace detail
 
-/// Typed form mode, asynchronous: decodes accepted content with decode<T> (types, required,
-/// every constraint). `on_done` runs once, as for elicit_form_async (must not block; what it throws
-/// is logged).
+namespace detail {
+/// elicit_async<T> sending `schema_json` (T's requestedSchema, or one prefilled_schema<T> made).
 template <class T>
-std::optional<RequestId> elicit_async(SessionState& mcp, std::string_view message,
-                                      std::function<void(Outcome<T>)> on_done, const ElicitOptions& options = {}) {
+std::optional<RequestId> elicit_async_with(SessionState& mcp, std::string_view message, const std::string& schema_json,
+                                           std::function<void(Outcome<T>)> on_done, const ElicitOptions& options) {
   jsonrpc::Connection& session = mcp.rpc();
   const auto route = detail::form_route(mcp);
   if (route == detail::FormRoute::none) {
@@ -229,8 +228,18 @@ std::optional<RequestId> elicit_async(SessionState& mcp, std::string_view messag
   // The userInteraction dialect (user_interaction.hpp) asks the same schema with interaction/create
   // and hands back the answer in ElicitResult shape, so decoding and validation are the same.
   if (route == detail::FormRoute::interaction)
-    return detail::send_interaction_prompt(mcp, message, detail::serialized_schema<T>(), std::move(handler), options);
-  return detail::send_form_request(session, message, detail::serialized_schema<T>(), std::move(handler), options);
+    return detail::send_interaction_prompt(mcp, message, schema_json, std::move(handler), options);
+  return detail::send_form_request(session, message, schema_json, std::move(handler), options);
+}
+}  // namespace detail
+
+/// Typed form mode, asynchronous: decodes accepted content with decode<T> (types, required,
+/// every constraint). `on_done` runs once, as for elicit_form_async (must not block; what it throws
+/// is logged).
+template <class T>
+std::optional<RequestId> elicit_async(SessionState& mcp, std::string_view message,
+                                      std::function<void(Outcome<T>)> on_done, const ElicitOptions& options = {}) {
+  return detail::elicit_async_with<T>(mcp, message, detail::serialized_schema<T>(), std::move(on_done), options);
 }
 
 /// Typed form mode, blocking. Call it from a worker thread (e.g. a blocking Server tool handler).

@@ -23,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 #include "elicit/completion_store.hpp"
+#include "elicit/content/prefill.hpp"
 #include "elicit/elicitation.hpp"
 #include "elicit/features.hpp"
 #include "elicit/input_round.hpp"
@@ -175,6 +176,19 @@ class RequestContext {
     if (stateless_) return replay_or_throw<T>(next_key(), message);
     return ask_and_wait<T>(std::string(message), elicit_options(timeout));
   }
+  /// elicit<T>(message) asking with `prefill`'s values as the form's defaults (prefilled_schema<T>:
+  /// e.g. a start time of now, attendees from the tool's arguments), in both revisions. Throws
+  /// std::invalid_argument when `prefill` breaks T's rules. 2026-07-28: the question includes its
+  /// defaults, so a prefill that changes between rounds (the clock) makes a new question, asked
+  /// again: compute it from the arguments and earlier answers, or round it.
+  template <class T>
+  Outcome<T> elicit(std::string_view message, const T& prefill,
+                    std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
+    jsonrpc::detail::require_blocking_allowed("elicit()", "elicit_async()");
+    const auto schema = ::elicit::prefilled_schema(prefill);
+    if (stateless_) return replay_or_throw<T>(next_key(), message, &schema);
+    return ask_and_wait<T>(std::string(message), elicit_options(timeout), serialized(schema));
+  }
   /// How many times a 2025-11-25 form is asked in all when the answers fail validation (the first
   /// ask and the asks again). As many as elicit::Client's default input-required rounds.
   static constexpr int kMaxAsks = 16;
@@ -281,6 +295,26 @@ class RequestContext {
     return ask_until_valid<T>(session_, std::string(message), std::string(message), elicit_options(timeout), 1,
                               guarded(std::move(on_done)));
   }
+  /// elicit_async<T>(message, on_done) asking with `prefill`'s values as the form's defaults, as
+  /// elicit<T>(message, prefill). Throws std::invalid_argument when `prefill` breaks T's rules.
+  template <class T>
+  std::optional<RequestId> elicit_async(std::string_view message, const T& prefill,
+                                        std::function<void(Outcome<T>)> on_done,
+                                        std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
+    const auto schema = ::elicit::prefilled_schema(prefill);
+    if (stateless_) {
+      bool missing = false;
+      auto out = replay_step<T>(next_key(), message, missing, &schema);
+      if (missing) {
+        stateless_->input_required();
+      } else {
+        guarded(std::move(on_done))(std::move(out));
+      }
+      return std::nullopt;
+    }
+    return ask_until_valid<T>(session_, std::string(message), std::string(message), elicit_options(timeout), 1,
+                              guarded(std::move(on_done)), serialized(schema));
+  }
   /// The same with the type's own message (`default_message()`).
   template <class T>
   std::optional<RequestId> elicit_async(std::function<void(Outcome<T>)> on_done,
@@ -359,23 +393,26 @@ class RequestContext {
   static std::string why_invalid(const std::string& problem, const ValidationResult& errors);
 
   template <class T>
-  Outcome<T> replay_step(const std::string& key, std::string_view message, bool& missing) {
-    auto response = replay_form(key, message, ::elicit::requested_schema<T>());
+  Outcome<T> replay_step(const std::string& key, std::string_view message, bool& missing,
+                         const nlohmann::ordered_json* schema = nullptr) {
+    const auto& asked = schema ? *schema : ::elicit::requested_schema<T>();
+    auto response = replay_form(key, message, asked);
     if (!response) {
       missing = true;
       return Outcome<T>{};
     }
     auto out = typed_outcome<T>(std::move(*response));
     if (out.status == ElicitStatus::invalid_response) {
-      ask_form_again(key, message, ::elicit::requested_schema<T>(), why_invalid(out.problem, out.errors));
+      ask_form_again(key, message, asked, why_invalid(out.problem, out.errors));
       missing = true;
     }
     return out;
   }
   template <class T>
-  Outcome<T> replay_or_throw(const std::string& key, std::string_view message) {
+  Outcome<T> replay_or_throw(const std::string& key, std::string_view message,
+                             const nlohmann::ordered_json* schema = nullptr) {
     bool missing = false;
-    auto out = replay_step<T>(key, message, missing);
+    auto out = replay_step<T>(key, message, missing, schema);
     if (missing) throw InputRequired{};
     return out;
   }
@@ -387,14 +424,15 @@ class RequestContext {
   // context go while the user answers.
   template <class T>
   static std::optional<RequestId> ask_until_valid(SessionState& session, std::string message, std::string asked,
-                                                  ElicitOptions options, int asks,
-                                                  std::function<void(Outcome<T>)> done) {
-    return ::elicit::elicit_async<T>(
-        session, asked,
-        [&session, message, options, asks, done = std::move(done)](Outcome<T> o) {
+                                                  ElicitOptions options, int asks, std::function<void(Outcome<T>)> done,
+                                                  std::shared_ptr<const std::string> schema_json = nullptr) {
+    const std::string& schema = schema_json ? *schema_json : detail::serialized_schema<T>();
+    return detail::elicit_async_with<T>(
+        session, asked, schema,
+        [&session, message, options, asks, done = std::move(done), schema_json](Outcome<T> o) {
           if (o.status == ElicitStatus::invalid_response && asks < kMaxAsks) {
             ask_until_valid<T>(session, message, again_message(message, why_invalid(o.problem, o.errors)), options,
-                               asks + 1, done);
+                               asks + 1, done, schema_json);
             return;
           }
           done(std::move(o));
@@ -403,12 +441,19 @@ class RequestContext {
   }
   // Blocks until ask_until_valid's outcome.
   template <class T>
-  Outcome<T> ask_and_wait(std::string message, ElicitOptions options) {
+  Outcome<T> ask_and_wait(std::string message, ElicitOptions options,
+                          std::shared_ptr<const std::string> schema_json = nullptr) {
     auto promise = std::make_shared<std::promise<Outcome<T>>>();
     auto future = promise->get_future();
-    ask_until_valid<T>(session_, message, message, std::move(options), 1,
-                       [promise](Outcome<T> o) { promise->set_value(std::move(o)); });
+    ask_until_valid<T>(
+        session_, message, message, std::move(options), 1,
+        [promise](Outcome<T> o) { promise->set_value(std::move(o)); }, std::move(schema_json));
     return future.get();
+  }
+  // A schema's text, shared by every ask of one question.
+  static std::shared_ptr<const std::string> serialized(const nlohmann::ordered_json& schema) {
+    return std::make_shared<const std::string>(
+        schema.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
   }
   // The message asking again: `message` and why the previous answer was not accepted.
   static std::string again_message(const std::string& message, const std::string& reason);
