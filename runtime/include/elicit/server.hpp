@@ -103,7 +103,7 @@ struct CacheHints {
 
 /// What a server offers, shared by every connection it serves (each 2025-11-25 session and each 2026-07-28
 /// request): its identity, its tools, prompts and resources, and how it seals requestState. One
-/// Server can back any number of Server objects and a StreamableHttpServer, so a tool table
+/// Server can back any number of ServerSession objects and a StreamableHttpServer, so a tool table
 /// costs memory once.
 ///
 /// What it offers may change while it is served: every add_* and remove_* announces the change

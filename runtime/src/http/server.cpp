@@ -87,7 +87,7 @@ Reply StreamableHttpServer::Impl::handle(const HttpRequest& req) {
 }
 
 StreamableHttpServer::StreamableHttpServer(std::shared_ptr<Server> core, HttpServerOptions options) {
-  if (!core) throw std::invalid_argument("StreamableHttpServer needs a ServerCore");
+  if (!core) throw std::invalid_argument("StreamableHttpServer needs a Server");
   auto info = core->info();
   impl_ = std::make_shared<Impl>(std::move(core), std::move(info), nullptr, std::move(options));
 }

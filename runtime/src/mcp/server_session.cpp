@@ -348,7 +348,7 @@ ServerSession::ServerSession(Transport& transport, std::shared_ptr<Server> core,
 }
 
 void ServerSession::init(Transport& transport, std::shared_ptr<Server> core, ServerSessionOptions options) {
-  if (!core) throw std::invalid_argument("Server needs a ServerCore");
+  if (!core) throw std::invalid_argument("ServerSession needs a Server");
   impl_ = std::make_unique<Impl>(transport, std::move(core), std::move(options));
   impl_->mcp.set_log_rate(impl_->options.log_rate);
   impl_->mcp.set_user_interaction(impl_->options.user_interaction);

@@ -1,7 +1,7 @@
 // The Streamable HTTP server transport on Boost.Beast and Boost.Asio, dual-era on one endpoint:
 // MCP 2025-11-25 sessions (Basic / Transports, "Streamable HTTP": `initialize`, Mcp-Session-Id, one
 // elicit::ServerSession per session) and MCP 2026-07-28 requests served statelessly (per-request `_meta`,
-// no session). Every Server shares one Server (the tools). Event-driven: an open SSE stream, an
+// no session). Every session and request is served from one Server (the tools). Event-driven: an open SSE stream, an
 // idle keep-alive connection, a user filling in a form or a 2026-07-28 request waiting for its handler
 // holds a little memory and no thread.
 #pragma once
