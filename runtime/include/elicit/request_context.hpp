@@ -282,18 +282,7 @@ class RequestContext {
   template <class T>
   std::optional<RequestId> elicit_async(std::string_view message, std::function<void(Outcome<T>)> on_done,
                                         std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
-    if (stateless_) {
-      bool missing = false;
-      auto out = replay_step<T>(next_key(), message, missing);
-      if (missing) {
-        stateless_->input_required();
-      } else {
-        guarded(std::move(on_done))(std::move(out));
-      }
-      return std::nullopt;
-    }
-    return ask_until_valid<T>(session_, std::string(message), std::string(message), elicit_options(timeout), 1,
-                              guarded(std::move(on_done)));
+    return elicit_async_asking<T>(message, nullptr, std::move(on_done), timeout);
   }
   /// elicit_async<T>(message, on_done) asking with `prefill`'s values as the form's defaults, as
   /// elicit<T>(message, prefill). Throws std::invalid_argument when `prefill` breaks T's rules.
@@ -302,18 +291,7 @@ class RequestContext {
                                         std::function<void(Outcome<T>)> on_done,
                                         std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
     const auto schema = ::elicit::prefilled_schema(prefill);
-    if (stateless_) {
-      bool missing = false;
-      auto out = replay_step<T>(next_key(), message, missing, &schema);
-      if (missing) {
-        stateless_->input_required();
-      } else {
-        guarded(std::move(on_done))(std::move(out));
-      }
-      return std::nullopt;
-    }
-    return ask_until_valid<T>(session_, std::string(message), std::string(message), elicit_options(timeout), 1,
-                              guarded(std::move(on_done)), serialized(schema));
+    return elicit_async_asking<T>(message, &schema, std::move(on_done), timeout);
   }
   /// The same with the type's own message (`default_message()`).
   template <class T>
@@ -449,6 +427,24 @@ class RequestContext {
         session_, message, message, std::move(options), 1,
         [promise](Outcome<T> o) { promise->set_value(std::move(o)); }, std::move(schema_json));
     return future.get();
+  }
+  // elicit_async<T>, asking with `schema` (null: T's own requestedSchema), in either revision.
+  template <class T>
+  std::optional<RequestId> elicit_async_asking(std::string_view message, const nlohmann::ordered_json* schema,
+                                               std::function<void(Outcome<T>)> on_done,
+                                               std::optional<std::chrono::milliseconds> timeout) {
+    if (stateless_) {
+      bool missing = false;
+      auto out = replay_step<T>(next_key(), message, missing, schema);
+      if (missing) {
+        stateless_->input_required();
+      } else {
+        guarded(std::move(on_done))(std::move(out));
+      }
+      return std::nullopt;
+    }
+    return ask_until_valid<T>(session_, std::string(message), std::string(message), elicit_options(timeout), 1,
+                              guarded(std::move(on_done)), schema ? serialized(*schema) : nullptr);
   }
   // A schema's text, shared by every ask of one question.
   static std::shared_ptr<const std::string> serialized(const nlohmann::ordered_json& schema) {
