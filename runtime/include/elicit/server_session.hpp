@@ -47,8 +47,8 @@ struct ServerSessionOptions {
   jsonrpc::ConnectionOptions session;
 };
 
-/// An MCP server over one transport (a stdio process, one Streamable HTTP session or one 2026-07-28
-/// HTTP request), serving both eras (MCP 2026-07-28, "Versioning and Compatibility"):
+/// An MCP server over one transport (a stdio process, one Streamable HTTP session), serving both
+/// eras (MCP 2026-07-28, "Versioning and Compatibility"):
 ///  - `initialize` opens a 2025-11-25 session (2025-11-25, 2025-06-18) for the rest of the connection;
 ///    a second one is refused with -32600 and changes nothing;
 ///  - until then, a request whose `_meta` names 2026-07-28 is served statelessly: its client
@@ -95,14 +95,50 @@ class ServerSession {
     wait();
   }
   /// Closes the session: each open subscriptions/listen stream first gets its empty result (a
-  /// graceful end); blocking handlers still running see their elicitations end transport_closed. The destructor waits
-  /// for this server's running handlers to return.
+  /// graceful end); blocking handlers still running see their elicitations end transport_closed.
+  /// The destructor waits for this session's running handlers to return.
   void close();
 
  private:
-  void init(Transport& transport, std::shared_ptr<Server> core, ServerSessionOptions options);
+  void init(Transport& transport, std::shared_ptr<Server> server, ServerSessionOptions options);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
+
+namespace detail {
+
+/// One 2026-07-28 request served on its own, without a session (MCP 2026-07-28, Streamable HTTP:
+/// each POST carries one request): a JSON-RPC connection over the request's transport, and the
+/// methods of `server` with the era already decided from the checked `fields`. For transports
+/// that see each request apart (elicit::StreamableHttpServer); a stdio connection is a
+/// ServerSession. Nothing is built per request but the connection and its MCP state: no thread,
+/// no copy of the options or of the method table.
+class StatelessServing {
+ public:
+  /// `transport` and `options` must outlive this object; `options.workers` must be set (the
+  /// shared pool blocking handlers run on). `principal`: as ServerSessionOptions::principal, for
+  /// this request. Throws std::invalid_argument for a null server or no workers.
+  StatelessServing(Transport& transport, std::shared_ptr<Server> server, const ServerSessionOptions& options,
+                   std::string principal, StatelessFields fields);
+  /// Closes, then waits for the request's blocking handler (if one runs) to return.
+  ~StatelessServing();
+  StatelessServing(const StatelessServing&) = delete;
+  StatelessServing& operator=(const StatelessServing&) = delete;
+
+  /// Starts the transport and serves `request` (its answer goes out through the transport, now or
+  /// later). Once. Throws what the transport's start() throws.
+  void serve(Request request);
+  /// The connection the request came in on (its cancellation: deliver notifications/cancelled).
+  jsonrpc::Connection& rpc() noexcept;
+  /// Ends the request: an open subscriptions/listen stream gets its empty result; a running
+  /// handler's elicitations end transport_closed.
+  void close();
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace detail
 
 }  // namespace elicit

@@ -62,11 +62,11 @@ inline bool has_header(const HttpRequest& req, std::string_view name) {
   return req.find(boost::beast::string_view(name.data(), name.size())) != req.end();
 }
 
-// One 2026-07-28 request being served: its one-request transport and the Server on the shared core.
+// One 2026-07-28 request being served: its one-request transport and the shared Server serving it.
 struct StatelessExchange {
   explicit StatelessExchange(RequestId id) : transport(std::move(id)) {}
-  http::StatelessRequest transport;  // declared first: it must outlive the server
-  std::unique_ptr<ServerSession> server;
+  http::StatelessRequest transport;  // declared first: it must outlive the serving
+  std::unique_ptr<detail::StatelessServing> server;
 };
 
 // How many StatelessExchanges exist (stop() waits for none).
@@ -186,17 +186,21 @@ struct StreamableHttpServer::Impl {
   // The checks of MCP 2026-07-28 (Streamable HTTP, "Request Metadata" and "Server Validation";
   // Versioning), in the order the official conformance suite's server-stateless probes fix
   // (tests/conformance-2026/SCENARIOS.md, section 4). Every error carries the request's id.
-  static std::optional<Reply> check_stateless(const HttpRequest& req, const ::elicit::Request& r);
+  // On success `fields` holds the request's per-request fields, read once here: serving it does not
+  // read its era again.
+  static std::optional<Reply> check_stateless(const HttpRequest& req, const ::elicit::Request& r,
+                                              std::optional<StatelessFields>& fields);
 
-  // Serves one checked 2026-07-28 request on a ServerSession of its own over a one-request transport: no
-  // thread and no copy of the tools; the answer is the HTTP response, now or when it comes.
-  Reply serve_stateless(const HttpRequest& req, ::elicit::Request request);
+  // Serves one checked 2026-07-28 request with the shared Server over a one-request transport (a
+  // StatelessServing: no session, no thread, no copy of the tools or the options); the answer is
+  // the HTTP response, now or when it comes.
+  Reply serve_stateless(const HttpRequest& req, ::elicit::Request request, StatelessFields fields);
 
   // A 2026-07-28 request is over (answered, abandoned or closed): it no longer counts.
   void release(StatelessExchange* key);
 
   // An exchange that, whoever lets go of it last (an I/O thread, the worker that answered, the
-  // session's own callback), is destroyed on a worker: destroying its Server waits for its blocking
+  // session's own callback), is destroyed on a worker: destroying its serving waits for its blocking
   // handler's last steps, which must hold up no connection (and cannot happen inside its session).
   std::shared_ptr<StatelessExchange> new_exchange(RequestId id);
 

@@ -113,14 +113,16 @@ Reply StreamableHttpServer::Impl::handle_stateless(const HttpRequest& req, jsonr
     return error_reply(400, error_code::invalid_request,
                        "Invalid Request: a client sends no JSON-RPC responses without a session");
   }
-  if (auto r = check_stateless(req, *request)) return std::move(*r);
-  return serve_stateless(req, std::move(*request));
+  std::optional<StatelessFields> fields;
+  if (auto r = check_stateless(req, *request, fields)) return std::move(*r);
+  return serve_stateless(req, std::move(*request), std::move(*fields));
 }
 
 // The checks of MCP 2026-07-28 (Streamable HTTP, "Request Metadata" and "Server Validation";
 // Versioning), in the order the official conformance suite's server-stateless probes fix
 // (tests/conformance-2026/SCENARIOS.md, section 4). Every error carries the request's id.
-std::optional<Reply> StreamableHttpServer::Impl::check_stateless(const HttpRequest& req, const ::elicit::Request& r) {
+std::optional<Reply> StreamableHttpServer::Impl::check_stateless(const HttpRequest& req, const ::elicit::Request& r,
+                                                                 std::optional<StatelessFields>& fields) {
   const auto fail = [&](unsigned status, int code, std::string message) {
     return rpc_error_reply(status, r.id, RpcError{code, std::move(message), std::nullopt});
   };
@@ -188,12 +190,19 @@ std::optional<Reply> StreamableHttpServer::Impl::check_stateless(const HttpReque
     return fail(404, error_code::method_not_found,
                 "Method not found: " + r.method + " (not in MCP " + stateless_protocol_versions().front() + ")");
   }
+  // 7. The fields themselves (capabilities, log level): read once, for serving too.
+  auto era = read_request_era(r.params);
+  if (era.error) return rpc_error_reply(http::http_status_for_error(era.error->code), r.id, std::move(*era.error));
+  if (!era.stateless) {  // not reached: the version checked above makes it a 2026-07-28 request
+    return fail(400, error_code::invalid_params,
+                "Invalid params: not a " + stateless_protocol_versions().front() + " request");
+  }
+  fields = std::move(era.stateless);
   return std::nullopt;
 }
 
-// Serves one checked 2026-07-28 request on a ServerSession of its own over a one-request transport: no
-// thread and no copy of the tools; the answer is the HTTP response, now or when it comes.
-Reply StreamableHttpServer::Impl::serve_stateless(const HttpRequest& req, ::elicit::Request request) {
+Reply StreamableHttpServer::Impl::serve_stateless(const HttpRequest& req, ::elicit::Request request,
+                                                  StatelessFields fields) {
   const auto id = request.id;
   auto unavailable = [&](const std::string& why) {
     Reply r =
@@ -201,17 +210,18 @@ Reply StreamableHttpServer::Impl::serve_stateless(const HttpRequest& req, ::elic
     r.headers.emplace_back("Retry-After", "1");
     return r;
   };
-  auto server_options = options.server;
+  std::string principal = options.server.principal;
   if (options.principal) {
     try {
-      server_options.principal = options.principal([&](std::string_view name) { return header(req, name); });
+      principal = options.principal([&](std::string_view name) { return header(req, name); });
     } catch (...) {  // the application refuses the request; its reasons stay in the application
       return rpc_error_reply(401, id, RpcError{error_code::invalid_request, "Unauthorized", std::nullopt});
     }
   }
   auto ex = new_exchange(id);
   try {
-    ex->server = std::make_unique<ServerSession>(ex->transport, core, std::move(server_options));
+    ex->server = std::make_unique<detail::StatelessServing>(ex->transport, core, options.server, std::move(principal),
+                                                            std::move(fields));
   } catch (const std::system_error&) {  // not with the shared pool, but be safe
     return unavailable("out of resources");
   }
@@ -227,8 +237,8 @@ Reply StreamableHttpServer::Impl::serve_stateless(const HttpRequest& req, ::elic
     // The client closed the connection: that cancels the request (MCP 2026-07-28, Streamable
     // HTTP, "Cancellation"), through the session's own cancellation path: the call's on_cancel
     // callbacks run, a blocking handler not started yet never runs, and no answer is sent.
-    if (auto e = weak.lock(); e && !e->server->state().rpc().closed()) {
-      e->server->state().rpc().deliver(
+    if (auto e = weak.lock(); e && !e->server->rpc().closed()) {
+      e->server->rpc().deliver(
           Notification{"notifications/cancelled",
                        nlohmann::json{{"requestId", id_to_json(id)}, {"reason", "the client closed the connection"}}});
       release(e.get());
@@ -242,8 +252,7 @@ Reply StreamableHttpServer::Impl::serve_stateless(const HttpRequest& req, ::elic
     if (stateless.size() >= options.max_stateless_requests) return unavailable("too many requests");
     stateless.emplace(ex.get(), ex);
   }
-  ex->server->start();
-  ex->server->state().rpc().deliver(std::move(request));
+  ex->server->serve(std::move(request));
   if (auto r = pending->take()) return std::move(*r);  // answered already (most requests are)
   Reply r;
   r.pending = pending;

@@ -60,6 +60,7 @@ struct Connection::Impl : std::enable_shared_from_this<Connection::Impl> {
   std::condition_variable closed_cv;
   std::unordered_map<std::string, RequestHandler> request_handlers;
   std::unordered_map<std::string, NotificationHandler> notification_handlers;
+  RequestHandler other_requests;  // for methods without a handler of their own; may be empty
   std::unordered_map<std::int64_t, Pending> pending;
   std::unordered_map<std::string, std::weak_ptr<Responder::State>> incoming;  // by to_string(id)
   std::int64_t next_id = 1;
@@ -200,7 +201,11 @@ struct Connection::Impl : std::enable_shared_from_this<Connection::Impl> {
     state->id = r.id;
     {
       std::lock_guard<std::mutex> lock(mutex);
-      if (const auto it = request_handlers.find(r.method); it != request_handlers.end()) handler = it->second;
+      if (const auto it = request_handlers.find(r.method); it != request_handlers.end()) {
+        handler = it->second;
+      } else {
+        handler = other_requests;
+      }
       const auto key = to_string(r.id);
       if (const auto it = incoming.find(key); it != incoming.end()) {
         const auto earlier = it->second.lock();
@@ -383,6 +388,11 @@ void Connection::on_request(std::string method, RequestHandler handler) {
 void Connection::on_notification(std::string method, NotificationHandler handler) {
   std::lock_guard<std::mutex> lock(impl_->mutex);
   impl_->notification_handlers[std::move(method)] = std::move(handler);
+}
+
+void Connection::on_other_requests(RequestHandler handler) {
+  std::lock_guard<std::mutex> lock(impl_->mutex);
+  impl_->other_requests = std::move(handler);
 }
 
 void Connection::start() {

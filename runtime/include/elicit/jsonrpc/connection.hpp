@@ -120,6 +120,10 @@ class Connection {
 
   void on_request(std::string method, RequestHandler handler);
   void on_notification(std::string method, NotificationHandler handler);
+  /// Handles every request whose method has no on_request() handler: for a peer that keeps its
+  /// own table of methods (elicit::ServerSession) and answers -32601 for what it does not know.
+  /// Without one, such a request is answered -32601 Method not found.
+  void on_other_requests(RequestHandler handler);
 
   /// Starts the transport. Register handlers first. Throws what the transport's start() throws
   /// (std::system_error when it cannot create its thread); the session has then ended: what was

@@ -1,0 +1,521 @@
+#include "serving.hpp"
+
+#include <map>
+#include <stdexcept>
+#include <string_view>
+#include <unordered_map>
+#include <variant>
+
+#include "completion_request.hpp"
+#include "elicit/typed_tool.hpp"
+#include "elicit/user_interaction.hpp"
+#include "listen_streams.hpp"
+#include "multi_round_trip.hpp"
+
+namespace elicit::detail {
+
+bool JobGate::enter() {
+  std::lock_guard<std::mutex> lock(mutex);
+  if (closed) return false;
+  ++running;
+  return true;
+}
+
+void JobGate::leave() {
+  std::lock_guard<std::mutex> lock(mutex);
+  --running;
+  cv.notify_all();
+}
+
+void JobGate::close_and_wait() {
+  std::unique_lock<std::mutex> lock(mutex);
+  closed = true;
+  cv.wait(lock, [&] { return running == 0; });
+}
+
+namespace {
+
+// The request's params._meta, or null.
+const nlohmann::json& meta_of_params(const nlohmann::json& params) {
+  static const nlohmann::json none;
+  if (!params.is_object()) return none;
+  const auto it = params.find("_meta");
+  return it == params.end() ? none : *it;
+}
+
+void not_found(const Responder& out, const std::string& method, const char* note) {
+  out.error({error_code::method_not_found, "Method not found: " + method + note, std::nullopt});
+}
+
+using Method = Serving::Method;
+using Fields = StatelessFields;
+
+// The methods a Server serves, by name: one table for every connection of every server, built once.
+// A session-era handler runs in a 2025-11-25 session (and for a request that names no 2026-07-28
+// version before initialize); a stateless one for a 2026-07-28 request.
+const std::unordered_map<std::string_view, Method>& method_table() {
+  static const std::unordered_map<std::string_view, Method> table{
+      // MCP 2025-11-25, Lifecycle. (A 2026-07-28 request for it is refused before: the HTTP
+      // routes answer 404, and a connection in no session yet serves it as 2025-11-25.)
+      {"initialize",
+       {[](Serving& s, const Request& r, const Responder& out) { s.initialize(r, out); }, nullptr, nullptr, "", ""}},
+      {"ping",
+       {[](Serving&, const Request&, const Responder& out) { out.result(nlohmann::json::object()); },
+        [](Serving& s, const Request&, const Responder& out, const Fields&) {
+          s.reply_stateless(out, nlohmann::json::object());
+        },
+        nullptr, "", ""}},
+      // MCP 2026-07-28, Server, "Discovery".
+      {"server/discover",
+       {nullptr, [](Serving& s, const Request&, const Responder& out, const Fields&) { s.discover(out); }, nullptr, "",
+        ""}},
+      // One page of a list, in both eras (MCP, Server, Utilities, "Pagination").
+      {"tools/list",
+       {[](Serving& s, const Request& r, const Responder& out) { s.list(r, out, false, &Server::list_tools); },
+        [](Serving& s, const Request& r, const Responder& out, const Fields&) {
+          s.list(r, out, true, &Server::list_tools);
+        },
+        "tools", "", ""}},
+      {"prompts/list",
+       {[](Serving& s, const Request& r, const Responder& out) { s.list(r, out, false, &Server::list_prompts); },
+        [](Serving& s, const Request& r, const Responder& out, const Fields&) {
+          s.list(r, out, true, &Server::list_prompts);
+        },
+        "prompts", "", ""}},
+      {"resources/list",
+       {[](Serving& s, const Request& r, const Responder& out) { s.list(r, out, false, &Server::list_resources); },
+        [](Serving& s, const Request& r, const Responder& out, const Fields&) {
+          s.list(r, out, true, &Server::list_resources);
+        },
+        "resources", "", ""}},
+      {"resources/templates/list",
+       {[](Serving& s, const Request& r, const Responder& out) {
+          s.list(r, out, false, &Server::list_resource_templates);
+        },
+        [](Serving& s, const Request& r, const Responder& out, const Fields&) {
+          s.list(r, out, true, &Server::list_resource_templates);
+        },
+        "resources", "", ""}},
+      {"completion/complete",
+       {[](Serving& s, const Request& r, const Responder& out) { s.complete(r, out, false); },
+        [](Serving& s, const Request& r, const Responder& out, const Fields&) { s.complete(r, out, true); },
+        "completions", "", ""}},
+      // MCP 2025-11-25, Resources, "Subscriptions": sessions only (2026-07-28 has none).
+      {"resources/subscribe",
+       {[](Serving& s, const Request& r, const Responder& out) { s.subscription(r, out, true); }, nullptr, "resources",
+        "", " (not in MCP 2026-07-28)"}},
+      {"resources/unsubscribe",
+       {[](Serving& s, const Request& r, const Responder& out) { s.subscription(r, out, false); }, nullptr, "resources",
+        "", " (not in MCP 2026-07-28)"}},
+      // MCP 2026-07-28, Basic, Patterns, "Subscriptions": 2026-07-28 only (2025-11-25 sessions have
+      // resources/subscribe and hear of list changes without asking).
+      {"subscriptions/listen",
+       {nullptr, [](Serving& s, const Request& r, const Responder& out, const Fields&) { s.listen(r, out); }, nullptr,
+        " (MCP 2026-07-28 only)", ""}},
+      {"tools/call",
+       {[](Serving& s, const Request& r, const Responder& out) { s.call(r, out, 't', nullptr); },
+        [](Serving& s, const Request& r, const Responder& out, const Fields& f) { s.call(r, out, 't', &f); }, nullptr,
+        "", ""}},
+      {"prompts/get",
+       {[](Serving& s, const Request& r, const Responder& out) { s.call(r, out, 'p', nullptr); },
+        [](Serving& s, const Request& r, const Responder& out, const Fields& f) { s.call(r, out, 'p', &f); }, "prompts",
+        "", ""}},
+      {"resources/read",
+       {[](Serving& s, const Request& r, const Responder& out) { s.call(r, out, 'r', nullptr); },
+        [](Serving& s, const Request& r, const Responder& out, const Fields& f) { s.call(r, out, 'r', &f); },
+        "resources", "", ""}},
+      // MCP 2025-11-25, Logging: the least severe level the client wants; gone in 2026-07-28 (the
+      // level is per request there).
+      {"logging/setLevel",
+       {[](Serving& s, const Request& r, const Responder& out) { s.set_log_level(r, out); }, nullptr, nullptr, "",
+        " (not in MCP 2026-07-28: set _meta io.modelcontextprotocol/logLevel per request)"}},
+      // The userInteraction dialect (user_interaction.hpp): a 2025-11-25-session feature, and a
+      // method only when the dialect is on ("userInteraction" is no capability of the server's).
+      {"interaction/notify",
+       {[](Serving& s, const Request& r, const Responder& out) { s.interaction_notify(r, out); }, nullptr,
+        "userInteraction", "", " (not in MCP 2026-07-28)"}},
+  };
+  return table;
+}
+
+}  // namespace
+
+// A tools/call, prompts/get or resources/read, resolved to its handler: what serve_call needs.
+struct Serving::Call {
+  const char* method;              // for the requestState binding
+  std::string name;                // the tool's or prompt's name, the resource's URI
+  nlohmann::json arguments;        // what RequestContext::arguments() gives the handler
+  nlohmann::json bound_arguments;  // what the requestState is bound to besides the name
+  nlohmann::json result_members;   // added to a complete 2026-07-28 result (resources/read)
+  // The blocking handler, run on a worker: returns the thunk that answers with its result.
+  std::function<std::function<void()>(RequestContext&)> blocking;
+  std::function<void(std::shared_ptr<RequestContext>)> async;
+  // Validates the arguments once the context exists; false when it has answered (tools only).
+  std::function<bool(RequestContext&)> check;
+  // The answer when no worker takes the call (the pool is stopping).
+  std::function<void(RequestContext&)> shutting_down;
+};
+
+Serving::Serving(jsonrpc::Connection& rpc, std::shared_ptr<Server> server, const ServerSessionOptions& options,
+                 std::shared_ptr<WorkerPool> pool, std::string principal, std::optional<StatelessFields> stateless)
+    : rpc_(rpc),
+      server_(std::move(server)),
+      options_(options),
+      pool_(std::move(pool)),
+      principal_(std::move(principal)),
+      stateless_(std::move(stateless)),
+      state_(rpc) {
+  state_.set_log_rate(options_.log_rate);
+  state_.set_user_interaction(options_.user_interaction);
+}
+
+Serving::~Serving() {
+  close_listens();
+  if (subscriber_) server_->subscriptions().detach(subscriber_);
+  gate_->close_and_wait();  // a shared pool may still hold jobs of ours
+}
+
+void Serving::close_listens() {
+  std::shared_ptr<ListenStreams> listens;
+  {
+    std::lock_guard<std::mutex> lock(listens_mutex_);
+    listens = listens_;
+  }
+  if (listens) listens->close_all();
+}
+
+const std::shared_ptr<Subscriptions::Subscriber>& Serving::subscriber() {
+  if (!subscriber_) {
+    subscriber_ = server_->subscriptions().attach([rpc = &rpc_](const char* method, nlohmann::ordered_json params) {
+      return rpc->notify(method, std::move(params));
+    });
+  }
+  return subscriber_;
+}
+
+// The era is decided once per request: a connection that carries one checked 2026-07-28 request
+// knows it; else a 2025-11-25 session once initialize was received; else 2026-07-28 when the
+// request's _meta says so (or the error that refuses it); else 2025-11-25.
+void Serving::dispatch(const Request& r, const Responder& out) {
+  const auto& table = method_table();
+  const auto it = table.find(r.method);
+  if (it == table.end()) {
+    not_found(out, r.method, "");
+    return;
+  }
+  const Method& m = it->second;
+  const StatelessFields* fields = stateless_ ? &*stateless_ : nullptr;
+  std::optional<StatelessFields> read;
+  if (!fields && !initialized_) {
+    auto era = read_request_era(r.params);
+    if (era.error) {
+      out.error(std::move(*era.error));
+      return;
+    }
+    if (era.stateless) fields = &*(read = std::move(era.stateless));
+  }
+  if (m.capability && !(std::string_view(m.capability) == "userInteraction" ? options_.user_interaction.enabled
+                                                                            : server_->offers(m.capability))) {
+    not_found(out, r.method, "");
+    return;
+  }
+  if (fields ? !m.stateless : !m.session) {
+    not_found(out, r.method, fields ? m.not_in_stateless : m.not_in_session);
+    return;
+  }
+  if (fields) {
+    m.stateless(*this, r, out, *fields);
+  } else {
+    m.session(*this, r, out);
+  }
+}
+
+void Serving::reply_stateless(const Responder& out, nlohmann::json result) const {
+  stamp_stateless_result(result, server_->info_json());
+  out.result(std::move(result));
+}
+
+void Serving::initialize(const Request& r, const Responder& out) {
+  if (initialized_.exchange(true)) {
+    // MCP 2025-11-25, Lifecycle: initialization happens once per session.
+    out.error({error_code::invalid_request, "Invalid Request: already initialized", std::nullopt});
+    return;
+  }
+  const auto& p = r.params.is_object() ? r.params : nlohmann::json::object();
+  state_.set_client_capabilities(ClientCapabilities::from_json(p.value("capabilities", nlohmann::json::object())));
+  // Version negotiation: answer with the client's version when we speak it, else our newest.
+  std::string version = supported_protocol_versions().front();
+  if (const auto v = p.find("protocolVersion"); v != p.end() && v->is_string()) {
+    for (const auto& s : supported_protocol_versions()) {
+      if (s == *v) version = s;
+    }
+  }
+  nlohmann::json result{
+      {"protocolVersion", version}, {"capabilities", server_->capabilities()}, {"serverInfo", server_->info_json()}};
+  // The draft ("Progress Tracking") needs the server to declare progress support at
+  // initialization; it names no member, so this is `progress: {}`, and only for a client that
+  // speaks the dialect (others see exactly the capabilities they always did).
+  if (state_.dialect() == ElicitDialect::user_interaction && options_.user_interaction.progress)
+    result["capabilities"]["progress"] = nlohmann::json::object();
+  if (server_->info().instructions) result["instructions"] = *server_->info().instructions;
+  out.result(std::move(result));
+  // The capabilities said listChanged: from now on this session hears of every list change. (A
+  // change while the result is on its way is not announced, but the client cannot have listed
+  // yet: its next list, served after this handler returns, shows it.)
+  server_->subscriptions().set_lists(subscriber(), ListFilter{true, true, true});
+}
+
+void Serving::discover(const Responder& out) {
+  nlohmann::json result{{"supportedVersions", all_protocol_versions()}, {"capabilities", server_->capabilities(true)}};
+  if (server_->info().instructions) result["instructions"] = *server_->info().instructions;
+  add_cache_hints(result, server_->list_cache());
+  reply_stateless(out, std::move(result));
+}
+
+void Serving::list(const Request& r, const Responder& out, bool stateless,
+                   std::optional<nlohmann::json> (Server::*page)(std::string_view) const) {
+  std::string_view cursor;
+  bool given = false;
+  if (const auto c = r.params.is_object() ? r.params.find("cursor") : r.params.end();
+      r.params.is_object() && c != r.params.end() && !c->is_null()) {
+    if (!c->is_string()) {
+      out.error({error_code::invalid_params, "Invalid params: cursor must be a string", std::nullopt});
+      return;
+    }
+    cursor = c->get_ref<const std::string&>();
+    given = true;
+  }
+  // "" is a cursor too, one this server never makes: not the first page.
+  auto result = given && cursor.empty() ? std::nullopt : (server_.get()->*page)(cursor);
+  if (!result) {
+    out.error({error_code::invalid_params, "Invalid params: unknown cursor", std::nullopt});
+    return;
+  }
+  if (!stateless) {
+    out.result(std::move(*result));
+    return;
+  }
+  add_cache_hints(*result, server_->list_cache());
+  reply_stateless(out, std::move(*result));
+}
+
+void Serving::complete(const Request& r, const Responder& out, bool stateless) {
+  auto answer = answer_completion(*server_, r.params, [this](std::string_view line) { rpc_.log(line); });
+  if (auto* error = std::get_if<RpcError>(&answer)) {
+    out.error(std::move(*error));
+    return;
+  }
+  auto& result = std::get<nlohmann::json>(answer);
+  if (stateless) {
+    reply_stateless(out, std::move(result));
+  } else {
+    out.result(std::move(result));
+  }
+}
+
+void Serving::listen(const Request& r, const Responder& out) {
+  std::shared_ptr<ListenStreams> listens;
+  {
+    std::lock_guard<std::mutex> lock(listens_mutex_);
+    if (!listens_) listens_ = std::make_shared<ListenStreams>(rpc_, *server_);
+    listens = listens_;
+  }
+  listens->open(r, out);
+}
+
+void Serving::call(const Request& r, const Responder& out, char kind, const StatelessFields* fields) {
+  auto c = kind == 't' ? resolve_tool(r, out) : resolve_json(r, out, kind == 'p');
+  if (c) serve_call(r, out, fields, std::move(*c));
+}
+
+void Serving::set_log_level(const Request& r, const Responder& out) {
+  const auto level =
+      r.params.is_object() ? parse_logging_level(r.params.value("level", nlohmann::json())) : std::nullopt;
+  if (!level) {
+    out.error({error_code::invalid_params,
+               "Invalid params: level must be one of debug, info, notice, warning, error, critical, alert, "
+               "emergency",
+               std::nullopt});
+    return;
+  }
+  state_.set_log_level(*level);
+  out.result(nlohmann::json::object());
+}
+
+void Serving::interaction_notify(const Request& r, const Responder& out) { answer_interaction_notify(state_, r, out); }
+
+
+std::optional<Serving::Call> Serving::resolve_tool(const Request& r, const Responder& responder) const {
+  const auto& p = r.params;
+  if (!p.is_object() || !p.contains("name") || !p["name"].is_string()) {
+    responder.error({error_code::invalid_params, "tools/call needs params.name", std::nullopt});
+    return std::nullopt;
+  }
+  const auto name = p["name"].get<std::string>();
+  const auto tool = server_->find_tool(name);
+  if (!tool) {
+    responder.error({error_code::invalid_params, "Unknown tool: " + name, std::nullopt});
+    return std::nullopt;
+  }
+  auto arguments = p.value("arguments", nlohmann::json::object());
+  if (!arguments.is_object()) {
+    responder.error({error_code::invalid_params, "tools/call arguments must be an object", std::nullopt});
+    return std::nullopt;
+  }
+  Call c{"tools/call", name, arguments, arguments, nullptr, nullptr, nullptr, nullptr, nullptr};
+  if (tool->async_handler) {
+    c.async = tool->async_handler;
+  } else {
+    c.blocking = [handler = tool->handler](RequestContext& call) -> std::function<void()> {
+      auto result = handler(call);
+      return [&call, result = std::move(result)] { call.reply(result); };
+    };
+  }
+  // Invalid arguments are a tool execution error the model can correct (MCP Tools, "Error
+  // Handling"); the handler does not run.
+  c.check = [server = server_, name](RequestContext& call) {
+    auto violations = server->check_arguments(name, call.arguments());
+    if (violations.empty()) return true;
+    ValidationResult errors;
+    for (auto& v : violations)
+      errors.add(std::move(v.instance_pointer), std::move(v.schema_pointer), std::move(v.message));
+    call.reply(ToolResult::error(invalid_arguments_text(name, errors)));
+    return false;
+  };
+  c.shutting_down = [](RequestContext& call) { call.reply(ToolResult::error("the server is shutting down")); };
+  return c;
+}
+
+// prompts/get and resources/read: a handler returning the result, which may elicit.
+std::optional<Serving::Call> Serving::resolve_json(const Request& r, const Responder& responder, bool prompt) const {
+  const auto& p = r.params;
+  const char* member = prompt ? "name" : "uri";
+  if (!p.is_object() || !p.contains(member) || !p[member].is_string()) {
+    responder.error({error_code::invalid_params,
+                     std::string(prompt ? "prompts/get" : "resources/read") + " needs params." + member, std::nullopt});
+    return std::nullopt;
+  }
+  const auto name = p[member].get<std::string>();
+  std::function<nlohmann::json(RequestContext&)> handler;
+  AsyncJsonHandler async_handler;
+  std::map<std::string, std::string> variables;
+  bool from_template = false;
+  if (prompt) {
+    if (const auto found = server_->find_prompt(name)) {
+      handler = found->handler;
+      async_handler = found->async_handler;
+    }
+  } else if (const auto found = server_->find_resource(name)) {
+    handler = found->handler;
+    async_handler = found->async_handler;
+  } else if (const auto t = server_->match_resource_template(name, variables)) {
+    handler = t->handler;
+    async_handler = t->async_handler;
+    from_template = true;
+  }
+  if (!handler && !async_handler) {
+    // MCP 2026-07-28 answers an unknown resource with -32602 (Invalid Params), as for prompts.
+    responder.error({error_code::invalid_params, (prompt ? "Unknown prompt: " : "Resource not found: ") + name,
+                     nlohmann::json{{member, name}}});
+    return std::nullopt;
+  }
+  auto arguments = prompt ? p.value("arguments", nlohmann::json::object()) : nlohmann::json{{"uri", name}};
+  if (from_template) arguments["variables"] = variables;
+  if (!arguments.is_object()) {
+    responder.error({error_code::invalid_params, "prompts/get arguments must be an object", std::nullopt});
+    return std::nullopt;
+  }
+  nlohmann::json members;
+  if (!prompt) {  // 2026-07-28: a complete resources/read result carries caching hints
+    members = nlohmann::json::object();
+    add_cache_hints(members, server_->list_cache());
+  }
+  Call c{prompt ? "prompts/get" : "resources/read",
+         name,
+         arguments,
+         prompt ? arguments : nlohmann::json(),
+         std::move(members),
+         nullptr,
+         nullptr,
+         nullptr,
+         nullptr};
+  if (async_handler) {
+    c.async = std::move(async_handler);
+  } else {
+    c.blocking = [handler = std::move(handler)](RequestContext& call) -> std::function<void()> {
+      auto result = handler(call);
+      return [&call, result = std::move(result)]() mutable { call.reply_json(std::move(result)); };
+    };
+  }
+  c.shutting_down = [](RequestContext& call) {
+    call.reply_error({error_code::internal_error, "the server is shutting down", std::nullopt});
+  };
+  return c;
+}
+
+// Serves a resolved call in the request's era: a 2026-07-28 request opens its round first (and
+// ends with an InputRequiredResult at the first unanswered question); a blocking handler runs on
+// the pool, an asynchronous one here.
+void Serving::serve_call(const Request& r, const Responder& responder, const StatelessFields* fields, Call c) {
+  std::shared_ptr<const StatelessCall> stateless;
+  if (fields) {
+    stateless = open_stateless_call(server_, r.params,
+                                    RequestStateBinding{c.method, c.name, std::move(c.bound_arguments), principal_},
+                                    *fields, responder, rpc_, std::move(c.result_members));
+    if (!stateless) return;  // refused, answered
+  }
+  auto call =
+      std::make_shared<RequestContext>(state_, r.id, std::move(c.arguments), responder,
+                                       options_.default_elicitation_timeout, stateless, meta_of_params(r.params));
+  if (c.check && !c.check(*call)) return;
+  if (c.async) {
+    call->run_answering_failures([&] { c.async(call); });
+    return;
+  }
+  const bool posted = pool_->post([gate = gate_, run = c.blocking, call, stateless] {
+    if (!gate->enter()) return;  // the server is gone or going
+    if (!call->cancelled()) {
+      call->run_answering_failures([&] {
+        auto answer = run(*call);
+        // A handler that swallowed InputRequired still has questions open: they win.
+        if (stateless && stateless->round->input_required()) {
+          stateless->input_required();
+        } else {
+          answer();
+        }
+      });
+    }
+    gate->leave();
+  });
+  if (!posted) c.shutting_down(*call);
+}
+
+void Serving::subscription(const Request& r, const Responder& out, bool subscribe) {
+  const auto uri = r.params.is_object() ? r.params.value("uri", nlohmann::json()) : nlohmann::json();
+  if (!uri.is_string()) {
+    out.error({error_code::invalid_params, "resources/(un)subscribe needs params.uri", std::nullopt});
+    return;
+  }
+  const auto& u = uri.get_ref<const std::string&>();
+  auto& subs = server_->subscriptions();
+  if (!subscribe) {
+    subs.unsubscribe(subscriber(), u);  // unsubscribing from what is not subscribed changes nothing
+    out.result(nlohmann::json::object());
+    return;
+  }
+  std::map<std::string, std::string> unused;
+  if (!server_->find_resource(u) && !server_->match_resource_template(u, unused)) {
+    out.error({error_code::invalid_params, "Resource not found: " + u, nlohmann::json{{"uri", u}}});
+    return;
+  }
+  if (!subs.subscribe(subscriber(), u)) {
+    out.error(
+        {error_code::invalid_params,
+         "Too many subscriptions: at most " + std::to_string(Subscriptions::max_uris_per_subscriber) + " per session",
+         std::nullopt});
+    return;
+  }
+  out.result(nlohmann::json::object());
+}
+
+}  // namespace elicit::detail

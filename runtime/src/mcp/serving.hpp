@@ -1,0 +1,111 @@
+// What serving the MCP methods of one JSON-RPC connection takes, and the table of those methods
+// (MCP 2025-11-25 and 2026-07-28, Server Features; Basic, Lifecycle and Patterns). Shared by
+// elicit::ServerSession (a connection that may open a 2025-11-25 session) and
+// detail::StatelessServing (one 2026-07-28 request on its own). Internal to the runtime.
+#pragma once
+
+#include <atomic>
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+
+#include "elicit/server_session.hpp"
+
+namespace elicit::detail {
+
+class ListenStreams;
+
+// Keeps a connection's jobs on a (possibly shared) pool from touching it once it is gone: jobs that
+// start after close_and_wait() skip their handler, and close_and_wait() waits for the running ones.
+struct JobGate {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool closed = false;
+  int running = 0;
+
+  bool enter();
+  void leave();
+  void close_and_wait();
+};
+
+// The MCP side of one JSON-RPC connection a Server serves: the connection's SessionState, the pool
+// its blocking handlers run on, and (2025-11-25 sessions) its subscriptions; dispatch() serves a
+// request through the method table. Requests reach dispatch() one at a time, on the connection's
+// dispatch thread; close() and the destructor may run on any other.
+class Serving {
+ public:
+  // `rpc` and `options` must outlive this object. `stateless`: the fields of the one 2026-07-28
+  // request this connection carries, already checked (the era is then decided; nothing reads it
+  // again); nullopt for a connection whose requests each say their era.
+  Serving(jsonrpc::Connection& rpc, std::shared_ptr<Server> server, const ServerSessionOptions& options,
+          std::shared_ptr<WorkerPool> pool, std::string principal, std::optional<StatelessFields> stateless);
+  // Detaches the subscriptions and waits for running blocking handlers. Call after the connection
+  // has closed.
+  ~Serving();
+  Serving(const Serving&) = delete;
+  Serving& operator=(const Serving&) = delete;
+
+  // Serves one request by its method's entry in the table, in the request's era: -32601 for a
+  // method the table does not have, the server does not offer, or the era does not know.
+  void dispatch(const Request& r, const Responder& out);
+  // Ends every subscriptions/listen stream gracefully (each gets its empty result).
+  void close_listens();
+
+  SessionState& state() noexcept { return state_; }
+  const std::shared_ptr<Server>& server() const noexcept { return server_; }
+
+  // An entry of the method table (serving.cpp): its handler in a 2025-11-25 session and for a
+  // 2026-07-28 request (null: not a method of that era, answered -32601 with the note after the
+  // name), and the member of the server's capabilities it needs (null: none; -32601 when the
+  // server does not offer it, as its capabilities say).
+  struct Method {
+    void (*session)(Serving&, const Request&, const Responder&);
+    void (*stateless)(Serving&, const Request&, const Responder&, const StatelessFields&);
+    const char* capability;
+    const char* not_in_session;
+    const char* not_in_stateless;
+  };
+
+  // What the table's entries call.
+  void reply_stateless(const Responder& out, nlohmann::json result) const;
+  void initialize(const Request& r, const Responder& out);
+  void discover(const Responder& out);
+  // One page of a list; 2026-07-28 results carry caching hints.
+  void list(const Request& r, const Responder& out, bool stateless,
+            std::optional<nlohmann::json> (Server::*page)(std::string_view) const);
+  void complete(const Request& r, const Responder& out, bool stateless);
+  void subscription(const Request& r, const Responder& out, bool subscribe);
+  void listen(const Request& r, const Responder& out);
+  // tools/call (kind 't'), prompts/get ('p'), resources/read ('r'); `fields` null in a session.
+  void call(const Request& r, const Responder& out, char kind, const StatelessFields* fields);
+  void set_log_level(const Request& r, const Responder& out);
+  void interaction_notify(const Request& r, const Responder& out);
+  const ServerSessionOptions& options() const noexcept { return options_; }
+
+ private:
+  struct Call;
+
+  std::optional<Call> resolve_tool(const Request& r, const Responder& out) const;
+  std::optional<Call> resolve_json(const Request& r, const Responder& out, bool prompt) const;
+  void serve_call(const Request& r, const Responder& out, const StatelessFields* fields, Call c);
+  // This connection as a listener of the Server's changes (2025-11-25 sessions), made on first use.
+  const std::shared_ptr<Subscriptions::Subscriber>& subscriber();
+
+  jsonrpc::Connection& rpc_;
+  std::shared_ptr<Server> server_;
+  const ServerSessionOptions& options_;
+  std::shared_ptr<WorkerPool> pool_;
+  std::string principal_;
+  std::optional<StatelessFields> stateless_;
+  SessionState state_;
+  std::shared_ptr<JobGate> gate_ = std::make_shared<JobGate>();
+  std::atomic<bool> initialized_{false};
+  std::shared_ptr<Subscriptions::Subscriber> subscriber_;  // dispatch thread only, until destroyed
+  std::mutex listens_mutex_;                               // guards listens_ (close() is any thread)
+  std::shared_ptr<ListenStreams> listens_;                 // made at the first subscriptions/listen
+};
+
+}  // namespace elicit::detail
