@@ -133,7 +133,8 @@ TEST_CASE("the oldest running interaction gives way beyond the bound, and its wa
   const auto wire = GENERATE(Wire::memory, Wire::stdio);
   CAPTURE(wire);
   Fixture f(wire);
-  auto& session = f.server->state();
+  REQUIRE(f.server->state().interactions() != nullptr);  // the client chose the dialect
+  auto& book = *f.server->state().interactions();
   f.client.request(1, "tools/call", {{"name", "ask"}});
   const auto create = f.next();
   REQUIRE(create["method"] == "interaction/create");
@@ -141,16 +142,15 @@ TEST_CASE("the oldest running interaction gives way beyond the bound, and its wa
   f.notify_request("n1", notify_params(id));
   CHECK(f.next()["method"] == "notifications/progress");
   // Interactions nobody ends (a ua interaction the user never completes) fill the session.
-  for (std::size_t i = 0; i + 1 < SessionState::kRunningInteractions; ++i)
-    session.add_interaction("filler-" + std::to_string(i));
+  for (std::size_t i = 0; i + 1 < InteractionBook::kRunning; ++i) book.add("filler-" + std::to_string(i));
   CHECK(f.nothing_before_ping(901));  // at the bound: still running
-  session.add_interaction("one-more");
+  book.add("one-more");
   const auto answered = f.next();
   CHECK(answered["id"] == "n1");
   CHECK(answered["result"] == json::object());
-  CHECK(session.has_interaction(id));  // remembered as ended
-  CHECK_FALSE(session.end_interaction(id));
-  CHECK(session.end_interaction("filler-0"));
+  CHECK(book.has(id));  // remembered as ended
+  CHECK_FALSE(book.end(id));
+  CHECK(book.end("filler-0"));
   // The question itself is not withdrawn: the user's answer still reaches the handler.
   f.client.respond(create["id"], {{"content", {{"name", "Ada"}, {"email", "ada@example.com"}}}});
   CHECK(f.result_text() == "hello Ada");

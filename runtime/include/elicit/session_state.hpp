@@ -8,7 +8,7 @@
 #include <chrono>
 #include <cstdint>
 #include <deque>
-#include <list>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -47,11 +47,6 @@ struct ClientCapabilities {
   static ClientCapabilities from_json(const nlohmann::json& capabilities);
 };
 
-/// The server's side of one MCP session with a client (as the Python SDK's SessionState): the
-/// JSON-RPC jsonrpc::Connection it runs on, the client's capabilities, and the URL-mode elicitationIds it
-/// issued and which of them were announced complete. The free elicitation functions (elicitation.hpp)
-/// take one. elicit::ServerSession makes and owns one per connection (ServerSession::state(),
-/// RequestContext::state()); code that drives a bare jsonrpc::Connection makes its own next to it. Thread-safe.
 /// The opt-in userInteraction dialect (user_interaction.hpp; user-interaction-draft.md).
 struct UserInteractionOptions {
   /// Speak the dialect to a 2025-11-25 session whose client declares `userInteraction` and not
@@ -68,10 +63,20 @@ enum class ElicitDialect {
   user_interaction,  ///< interaction/create (the draft): the client declared `userInteraction` only
 };
 
+class InteractionBook;
+
+/// The MCP state of one connection a server serves (as the Python SDK's SessionState): the JSON-RPC
+/// jsonrpc::Connection it runs on, the client's capabilities, the URL-mode elicitationIds it issued
+/// and which of them were announced complete, the log level and rate, and (only in a session that
+/// speaks the userInteraction dialect) its InteractionBook. The free elicitation functions
+/// (elicitation.hpp) take one. elicit::ServerSession has one per connection, and each 2026-07-28
+/// HTTP request one of its own (ServerSession::state(), RequestContext::state()); code that drives
+/// a bare jsonrpc::Connection makes its own next to it. Thread-safe.
 class SessionState {
  public:
   /// `rpc` must outlive this object.
-  explicit SessionState(jsonrpc::Connection& rpc) noexcept : rpc_(rpc) {}
+  explicit SessionState(jsonrpc::Connection& rpc) noexcept;
+  ~SessionState();
   SessionState(const SessionState&) = delete;
   SessionState& operator=(const SessionState&) = delete;
 
@@ -91,42 +96,15 @@ class SessionState {
   /// declared `userInteraction` (at least one type) and no `elicitation`; else elicitation.
   ElicitDialect dialect() const;
 
-  /// Interaction bookkeeping of the dialect (user_interaction.hpp; the draft, "Progress
-  /// Tracking"): an interaction id this session created, running until end_interaction().
-  /// At most kRunningInteractions run at once per session: adding one more ends the oldest
-  /// running one (its watchers are answered `{}`, so no interaction/notify waits forever on a `ua`
-  /// interaction nobody completes). Adding an id that is already known does nothing.
-  void add_interaction(std::string id);
-  /// Ends a running interaction: every interaction/notify watching it is answered `{}` (the draft:
-  /// "Once the interaction is complete, the server MUST respond"). False for an unknown or ended id.
-  bool end_interaction(std::string_view id);
-  /// How many interactions may run at once in one session before the oldest is ended.
-  static constexpr std::size_t kRunningInteractions = 1024;
-  /// How many ended interaction ids are remembered, so a late interaction/notify is still answered.
-  static constexpr std::size_t kEndedInteractions = 256;
+  /// The dialect's bookkeeping of interactions (user_interaction.hpp, InteractionBook), when this
+  /// session speaks it: made once dialect() becomes user_interaction (the client's capabilities
+  /// from initialize choose it), and kept for the session's life; null in any other session and
+  /// for every 2026-07-28 request. Any thread.
+  InteractionBook* interactions() const;
+
   /// How many URL-mode elicitationIds one session remembers (issued, completed or not); the oldest
   /// is forgotten beyond that, and complete_url_elicitation() of it returns false.
   static constexpr std::size_t kUrlElicitationsKept = 1024;
-  /// Whether `id` is an interaction this session created (running, or among the ended ones kept).
-  bool has_interaction(std::string_view id) const;
-  /// What watch_interaction did with an interaction/notify request.
-  enum class Watch {
-    unknown,   ///< not an interaction of this session (or too many watchers): the caller stays silent
-    watching,  ///< kept; it is answered when the interaction ends
-    ended,     ///< the interaction has ended: it was answered `{}` at once
-  };
-  /// Registers `responder` (an interaction/notify request) for interaction `id` with
-  /// `progress_token`; sends it a first notifications/progress (progress 0, or the last value sent
-  /// for the interaction). At most 8 watchers per interaction; ended ids are remembered (the last
-  /// kEndedInteractions) so a late notify is still answered. What one watcher receives is in order:
-  /// the first progress, later progress with rising values, then the answer.
-  Watch watch_interaction(std::string_view id, const Responder& responder, const nlohmann::json& progress_token);
-  /// Sends notifications/progress {progressToken, progress, total?, message?} to every watcher of
-  /// running interaction `id`, on its notify request's stream, when `progress` exceeds the last
-  /// value that watcher got. Returns how many were sent.
-  std::size_t interaction_progress(std::string_view id, double progress, std::optional<double> total,
-                                   const std::string& message);
-
   /// URL-mode bookkeeping (elicitation.hpp): an elicitationId this session issued; complete_url_elicitation
   /// marks it, true once per issued id (false for an unknown, forgotten or already completed one).
   /// The last kUrlElicitationsKept ids are kept.
@@ -150,30 +128,11 @@ class SessionState {
   mutable std::mutex mutex_;
   ClientCapabilities capabilities_;
   std::unordered_map<std::string, bool> url_elicitations_;  // elicitationId -> completed
-  std::deque<std::string> url_order_;                       // the same ids, oldest first
+  std::optional<std::deque<std::string>> url_order_;        // the same ids, oldest first (made on first use)
   UserInteractionOptions user_interaction_;
-  struct Watcher {
-    Responder responder;
-    nlohmann::json token;
-    double last = 0;
-  };
-  struct Interaction {
-    bool ended = false;
-    double last = 0;  // the highest progress sent for it
-    std::vector<Watcher> watchers;
-    std::list<std::string>::iterator running;  // its place in running_, while not ended
-  };
-  using Interactions = std::unordered_map<std::string, Interaction>;
-  // Marks `it` ended, remembers it among the ended ids (forgetting the oldest beyond the bound) and
-  // moves its watchers to `answer`. Needs mutex_.
-  void end_locked(Interactions::iterator it, std::vector<Watcher>& answer);
-  Interactions interactions_;
-  std::list<std::string> running_;              // running interaction ids, oldest first
-  std::deque<std::string> ended_interactions_;  // oldest first, at most kEndedInteractions
-  // Held across deciding and sending interaction/notify messages (never under mutex_'s lock, and
-  // taken before it), so a watcher's first progress, its later progress and its answer leave in
-  // that order even when the interaction ends, or progresses, on another thread meanwhile.
-  std::mutex interaction_order_;
+  // Made when the dialect is chosen; needs mutex_.
+  void choose_dialect_locked();
+  std::unique_ptr<InteractionBook> interactions_;
   std::optional<LoggingLevel> log_level_;
   std::optional<LogRateBucket> log_rate_;
 };

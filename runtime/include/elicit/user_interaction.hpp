@@ -19,9 +19,15 @@
 //    says (see answer_interaction_notify).
 #pragma once
 
+#include <cstddef>
+#include <deque>
+#include <list>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_map>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -41,6 +47,79 @@ inline constexpr int interaction_declined = -1;
 /// What elicit::Client answers an interaction/create the user dismissed without choosing.
 inline constexpr int interaction_cancelled = -2;
 }  // namespace error_code
+
+/// The bookkeeping of the dialect's interactions in one session (the draft, "Progress Tracking"):
+/// the interaction ids the session created, which are running, and the interaction/notify requests
+/// watching each. SessionState::interactions() has one once the session speaks the dialect; no
+/// other session and no 2026-07-28 request pays for it. Thread-safe.
+class InteractionBook {
+ public:
+  /// `rpc` (the session's connection, for notifications/progress) must outlive this object.
+  explicit InteractionBook(jsonrpc::Connection& rpc) noexcept : rpc_(rpc) {}
+  InteractionBook(const InteractionBook&) = delete;
+  InteractionBook& operator=(const InteractionBook&) = delete;
+
+  /// How many interactions may run at once in one session before the oldest is ended.
+  static constexpr std::size_t kRunning = 1024;
+  /// How many ended interaction ids are remembered, so a late interaction/notify is still answered.
+  static constexpr std::size_t kEnded = 256;
+  /// How many interaction/notify requests may watch one interaction.
+  static constexpr std::size_t kWatchers = 8;
+
+  /// An interaction id the session created, running until end(). At most kRunning run at once:
+  /// adding one more ends the oldest running one (its watchers are answered `{}`, so no
+  /// interaction/notify waits forever on a `ua` interaction nobody completes). Adding an id that
+  /// is already known does nothing.
+  void add(std::string id);
+  /// Ends a running interaction: every interaction/notify watching it is answered `{}` (the draft:
+  /// "Once the interaction is complete, the server MUST respond"). False for an unknown or ended id.
+  bool end(std::string_view id);
+  /// Whether `id` is an interaction of this session (running, or among the ended ones kept).
+  bool has(std::string_view id) const;
+  /// What watch() did with an interaction/notify request.
+  enum class Watch {
+    unknown,   ///< not an interaction of this session (or too many watchers): the caller stays silent
+    watching,  ///< kept; it is answered when the interaction ends
+    ended,     ///< the interaction has ended: it was answered `{}` at once
+  };
+  /// Registers `responder` (an interaction/notify request) for interaction `id` with
+  /// `progress_token`; sends it a first notifications/progress (progress 0, or the last value sent
+  /// for the interaction). At most kWatchers per interaction; ended ids are remembered (the last
+  /// kEnded) so a late notify is still answered. What one watcher receives is in order: the first
+  /// progress, later progress with rising values, then the answer.
+  Watch watch(std::string_view id, const Responder& responder, const nlohmann::json& progress_token);
+  /// Sends notifications/progress {progressToken, progress, total?, message?} to every watcher of
+  /// running interaction `id`, on its notify request's stream, when `progress` exceeds the last
+  /// value that watcher got. Returns how many were sent.
+  std::size_t progress(std::string_view id, double progress, std::optional<double> total, const std::string& message);
+
+ private:
+  struct Watcher {
+    Responder responder;
+    nlohmann::json token;
+    double last = 0;
+  };
+  struct Interaction {
+    bool ended = false;
+    double last = 0;  // the highest progress sent for it
+    std::vector<Watcher> watchers;
+    std::list<std::string>::iterator running;  // its place in running_, while not ended
+  };
+  using Interactions = std::unordered_map<std::string, Interaction>;
+  // Marks `it` ended, remembers it among the ended ids (forgetting the oldest beyond the bound) and
+  // moves its watchers to `answer`. Needs mutex_.
+  void end_locked(Interactions::iterator it, std::vector<Watcher>& answer);
+
+  jsonrpc::Connection& rpc_;
+  // Held across deciding and sending interaction/notify messages (never under mutex_'s lock, and
+  // taken before it), so a watcher's first progress, its later progress and its answer leave in
+  // that order even when the interaction ends, or progresses, on another thread meanwhile.
+  std::mutex order_;
+  mutable std::mutex mutex_;
+  Interactions interactions_;
+  std::list<std::string> running_;  // running interaction ids, oldest first
+  std::deque<std::string> ended_;   // oldest first, at most kEnded
+};
 
 /// How the server reads the client's error response to interaction/create (the draft,
 /// "Client-Initiated Cancellation", defines only "an error response", e.g. code -1):
@@ -69,7 +148,7 @@ RpcError interaction_required_error(const UrlElicitation& e);
 RpcError url_elicitation_required_error(SessionState& session, const UrlElicitationRequired& e);
 
 /// Sends notifications/progress for a running interaction of `session` to each interaction/notify
-/// watching it (SessionState::interaction_progress): e.g. from the page of a `ua` interaction as
+/// watching it (InteractionBook::progress): e.g. from the page of a `ua` interaction as
 /// the user gets through it. `progress` must exceed the last value sent. Returns how many were sent.
 /// Any thread.
 std::size_t interaction_progress(SessionState& session, std::string_view interaction_id, double progress,

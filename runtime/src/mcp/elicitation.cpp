@@ -364,8 +364,8 @@ bool complete_url_elicitation(SessionState& session, std::string_view elicitatio
   if (!session.mark_url_elicitation_complete(elicitation_id)) return false;
   // The userInteraction dialect has no completion notification: the end of the interaction answers
   // the client's interaction/notify requests for it instead (the draft, "Progress Tracking").
-  if (session.dialect() == ElicitDialect::user_interaction) {
-    session.end_interaction(elicitation_id);
+  if (auto* book = session.interactions()) {
+    book->end(elicitation_id);
     return true;
   }
   return session.rpc().notify("notifications/elicitation/complete", {{"elicitationId", std::string(elicitation_id)}});

@@ -34,7 +34,9 @@ ResponseHandler ending(SessionState& session, std::string id, bool prompt, Respo
     auto translated = translate_interaction_outcome(std::move(o), prompt);
     const bool accepted_ua = !prompt && translated.result && translated.result->is_object() &&
                              translated.result->value("action", std::string()) == "accept";
-    if (!accepted_ua) session.end_interaction(id);
+    if (!accepted_ua) {
+      if (auto* book = session.interactions()) book->end(id);
+    }
     on_outcome(std::move(translated));
   };
 }
@@ -98,7 +100,7 @@ std::optional<RequestId> detail::send_interaction_prompt(SessionState& session, 
   params += schema_json;
   params += '}';
   close_params(params, options);
-  session.add_interaction(id);
+  if (auto* book = session.interactions()) book->add(id);
   auto handler = ending(session, id, true, std::move(on_outcome));
   const auto sent =
       send_scoped_request(session.rpc(), "interaction/create", std::move(params), std::move(handler), options);
@@ -117,7 +119,7 @@ std::optional<RequestId> detail::send_interaction_ua(SessionState& session, cons
   }
   params += '}';
   close_params(params, options);
-  session.add_interaction(e.elicitation_id);
+  if (auto* book = session.interactions()) book->add(e.elicitation_id);
   auto handler = ending(session, e.elicitation_id, false, std::move(on_outcome));
   return send_scoped_request(session.rpc(), "interaction/create", std::move(params), std::move(handler), options);
 }
@@ -175,19 +177,21 @@ RpcError interaction_required_error(const UrlElicitation& e) {
 RpcError url_elicitation_required_error(SessionState& session, const UrlElicitationRequired& e) {
   if (session.dialect() != ElicitDialect::user_interaction || e.elicitations().empty()) return e.to_error();
   const auto& first = e.elicitations().front();
-  session.add_interaction(first.elicitation_id);
+  if (auto* book = session.interactions()) book->add(first.elicitation_id);
   return interaction_required_error(first);
 }
 
 std::size_t interaction_progress(SessionState& session, std::string_view interaction_id, double progress,
                                  std::optional<double> total, const std::string& message) {
-  return session.interaction_progress(interaction_id, progress, total, message);
+  auto* book = session.interactions();
+  return book ? book->progress(interaction_id, progress, total, message) : 0;
 }
 
 void answer_interaction_notify(SessionState& session, const Request& request, const Responder& responder) {
   // The draft: without progress support the server MUST NOT respond; nor for an id that is not an
   // interaction it created for this client and session. Silence, not an error, in every such case.
-  if (!session.user_interaction().progress || session.dialect() != ElicitDialect::user_interaction) {
+  auto* book = session.interactions();
+  if (!session.user_interaction().progress || !book) {
     responder.abandon();
     return;
   }
@@ -205,7 +209,7 @@ void answer_interaction_notify(SessionState& session, const Request& request, co
   const auto& name = id->get_ref<const std::string&>();
   if (token.is_null()) {
     // Only an interaction of this session earns an answer, even an error one.
-    if (!session.has_interaction(name)) {
+    if (!book->has(name)) {
       responder.abandon();
       return;
     }
@@ -214,7 +218,7 @@ void answer_interaction_notify(SessionState& session, const Request& request, co
                      std::nullopt});
     return;
   }
-  if (session.watch_interaction(name, responder, token) == SessionState::Watch::unknown) responder.abandon();
+  if (book->watch(name, responder, token) == InteractionBook::Watch::unknown) responder.abandon();
 }
 
 std::optional<Interaction> parse_interaction(const nlohmann::ordered_json& params, std::string* why) {
