@@ -1,14 +1,14 @@
-// No silent deadlock, no crash: blocking calls refuse to run on event threads, and exceptions from
-// asynchronous elicitation callbacks are caught (logged; a RequestContext's answer the call).
+// No silent deadlock, no crash in the MCP layer: blocking elicitation refuses to run on event
+// threads, and exceptions from asynchronous elicitation callbacks are caught (logged; a
+// RequestContext's answer the call). The JSON-RPC layer's part is tests/jsonrpc/event_thread_test.cpp.
 #include <catch2/catch.hpp>
 
 #include <future>
 
-#include <elicit/jsonrpc/event_thread.hpp>
 #include <elicit/server_session.hpp>
 
+#include "../support/server_fixture.hpp"
 #include "contact_information.hpp"
-#include "server_fixture.hpp"
 
 using namespace elicit;
 using nlohmann::json;
@@ -21,23 +21,6 @@ namespace {
 const json kForm = {{"elicitation", {{"form", json::object()}, {"url", json::object()}}}};
 const json kAnn = {{"action", "accept"}, {"content", {{"name", "Ann"}, {"email", "ann@example.com"}}}};
 }  // namespace
-
-TEST_CASE("jsonrpc::EventThreadScope marks the thread while alive, nested", "[event_thread]") {
-  CHECK_FALSE(jsonrpc::on_event_thread());
-  {
-    jsonrpc::EventThreadScope outer;
-    CHECK(jsonrpc::on_event_thread());
-    {
-      jsonrpc::EventThreadScope inner;
-      CHECK(jsonrpc::on_event_thread());
-    }
-    CHECK(jsonrpc::on_event_thread());
-    CHECK_THROWS_AS(jsonrpc::detail::require_blocking_allowed("x()", "y()"), std::logic_error);
-    CHECK(std::async(std::launch::async, [] { return jsonrpc::on_event_thread(); }).get() == false);  // per thread
-  }
-  CHECK_FALSE(jsonrpc::on_event_thread());
-  CHECK_NOTHROW(jsonrpc::detail::require_blocking_allowed("x()", "y()"));
-}
 
 TEST_CASE("blocking elicit in an async handler is a logic_error naming elicit_async, answered as a tool error",
           "[event_thread][async]") {
@@ -63,21 +46,6 @@ TEST_CASE("blocking elicit in an async handler is a logic_error naming elicit_as
     CHECK(text.find("_async") != std::string::npos);
   }
   CHECK(f.server->state().rpc().pending_requests() == 0);
-}
-
-TEST_CASE("Session::call in a request handler is a logic_error (-32603), not a deadlock", "[event_thread][session]") {
-  auto ends = MemoryTransport::pair();
-  FakeClient client(std::move(ends.second));
-  jsonrpc::Connection session(*ends.first, jsonrpc::ConnectionOptions{[](std::string_view) {}});
-  session.on_request("test/nested", [&session](const Request&, Responder out) {
-    out.result(*session.call("test/inner", json::object()).result);
-  });
-  session.start();
-  client.request(1, "test/nested");
-  const auto r = client.next();
-  REQUIRE(r);
-  CHECK((*r)["error"]["code"] == error_code::internal_error);
-  CHECK((*r)["error"]["message"].get<std::string>().find("send_request") != std::string::npos);
 }
 
 TEST_CASE("blocking elicit inside an elicit_async callback throws a logic_error naming elicit_async",
@@ -109,15 +77,6 @@ TEST_CASE("blocking elicit inside an elicit_async callback throws a logic_error 
   CHECK((*r)["result"]["content"][0]["text"] == "ok");
   REQUIRE(what.wait(1));
   CHECK(what.values()[0].find("elicit_async") != std::string::npos);
-}
-
-TEST_CASE("timer callbacks run on an event thread", "[event_thread][timer]") {
-  jsonrpc::TimerService timers;
-  std::promise<bool> marked;
-  timers.schedule(jsonrpc::TimerService::Clock::now(), [&] { marked.set_value(jsonrpc::on_event_thread()); });
-  auto future = marked.get_future();
-  REQUIRE(future.wait_for(kPatience) == std::future_status::ready);
-  CHECK(future.get());
 }
 
 TEST_CASE("an exception in a RequestContext::elicit_async callback answers the call with a tool error",

@@ -10,7 +10,7 @@
 
 #include <elicit/jsonrpc/stdio_transport.hpp>
 
-#include "../common/patience.hpp"
+#include "../support/patience.hpp"
 
 using namespace std::chrono_literals;
 

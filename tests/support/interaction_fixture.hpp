@@ -18,9 +18,9 @@
 #include <elicit/server_session.hpp>
 #include <elicit/user_interaction.hpp>
 
-#include "../common/interaction_tools.hpp"
 #include "contact_information.hpp"
 #include "fake_client.hpp"
+#include "interaction_tools.hpp"
 
 namespace interaction_test {
 

@@ -27,6 +27,18 @@ inline CommandResult run_command(const std::string& command) {
   return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
 }
 
+#ifdef ELICITGEN_BIN
+/// Runs the elicitgen executable of this build (ELICITGEN_BIN) with `args`, stderr merged into `out`.
+inline CommandResult run_elicitgen(const std::string& args) {
+  return run_command(std::string(ELICITGEN_BIN) + " " + args + " 2>&1");
+}
+#endif
+
+/// True when `dir` does not exist or holds nothing: where a failed command must have written nothing.
+inline bool empty_or_missing(const std::filesystem::path& dir) {
+  return !std::filesystem::exists(dir) || std::filesystem::is_empty(dir);
+}
+
 inline std::string read_file(const std::filesystem::path& path) {
   std::ifstream in(path, std::ios::binary);
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -6,23 +6,21 @@
 #include <filesystem>
 #include <fstream>
 
-#include "../common/run_command.hpp"
+#include "../support/run_command.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
 using Run = test_support::CommandResult;
-
-Run run(const std::string& args) {
-  return test_support::run_command(std::string(ELICITGEN_BIN) + " " + args + " 2>&1");
-}
+using test_support::empty_or_missing;
+using test_support::run_elicitgen;
 
 // Runs with `input` on stdin.
 Run run_stdin(const std::string& args, const std::string& input) {
   const auto path = fs::path(TEST_TMP_DIR) / ("stdin-" + std::to_string(getpid()) + ".json");
   std::ofstream(path) << input;
-  return run(args + " < " + path.string());
+  return run_elicitgen(args + " < " + path.string());
 }
 
 std::string invalid(const std::string& name) { return std::string(SOURCE_DIR) + "/tests/schemas/invalid/" + name; }
@@ -34,17 +32,15 @@ fs::path fresh_dir(const std::string& name) {
   return dir;
 }
 
-bool empty_or_missing(const fs::path& dir) { return !fs::exists(dir) || fs::is_empty(dir); }
-
 }  // namespace
 
 TEST_CASE("the version and help flags", "[cli]") {
-  CHECK(run("--version").out == "elicitgen 0.1.0\n");
-  const auto help = run("--help");
+  CHECK(run_elicitgen("--version").out == "elicitgen 0.1.0\n");
+  const auto help = run_elicitgen("--help");
   CHECK(help.exit_code == 0);
   CHECK_THAT(help.out, Catch::Contains("generate") && Catch::Contains("check") && Catch::Contains("lint"));
-  CHECK(run("").exit_code == 2);
-  CHECK(run("generate").exit_code == 2);
+  CHECK(run_elicitgen("").exit_code == 2);
+  CHECK(run_elicitgen("generate").exit_code == 2);
 }
 
 TEST_CASE("each invalid schema fails with file:line:column: error: pointer: message, exit 1 and no output",
@@ -87,12 +83,12 @@ TEST_CASE("each invalid schema fails with file:line:column: error: pointer: mess
   for (const auto& c : cases) {
     INFO(c.file);
     const auto dir = fresh_dir(std::string("err-") + c.file);
-    const auto r = run("generate " + invalid(c.file) + " -o " + dir.string());
+    const auto r = run_elicitgen("generate " + invalid(c.file) + " -o " + dir.string());
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.out, Catch::Contains(invalid(c.file) + c.expected));
     CHECK_THAT(r.out, Catch::Contains("no files written"));
     CHECK(empty_or_missing(dir));
-    const auto lint = run("lint " + invalid(c.file));
+    const auto lint = run_elicitgen("lint " + invalid(c.file));
     CHECK(lint.exit_code == 1);
     CHECK_THAT(lint.out, Catch::Contains(invalid(c.file) + c.expected));
   }
@@ -100,8 +96,8 @@ TEST_CASE("each invalid schema fails with file:line:column: error: pointer: mess
 
 TEST_CASE("one bad input among good ones writes nothing at all", "[cli][errors]") {
   const auto dir = fresh_dir("partial");
-  const auto r = run("generate " + sample("contact_information.json") + " " + invalid("nested_object.json") + " -o " +
-                     dir.string());
+  const auto r = run_elicitgen("generate " + sample("contact_information.json") + " " + invalid("nested_object.json") +
+                               " -o " + dir.string());
   CHECK(r.exit_code == 1);
   CHECK(empty_or_missing(dir));
 }
@@ -109,7 +105,7 @@ TEST_CASE("one bad input among good ones writes nothing at all", "[cli][errors]"
 TEST_CASE("secret-looking fields warn but generate", "[cli][secrets]") {
   const auto dir = fresh_dir("secrets");
   const auto r =
-      run("generate " + std::string(SOURCE_DIR) + "/tests/schemas/lint/secrets.json" + " -o " + dir.string());
+      run_elicitgen("generate " + std::string(SOURCE_DIR) + "/tests/schemas/lint/secrets.json" + " -o " + dir.string());
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains("secrets.json:1:95: warning: /requestedSchema/properties/password: property "
                                     "\"password\" looks like a secret"));
@@ -120,8 +116,8 @@ TEST_CASE("secret-looking fields warn but generate", "[cli][secrets]") {
 
 TEST_CASE("generate writes one header and one source per input, and only when changed", "[cli]") {
   const auto dir = fresh_dir("gen");
-  REQUIRE(run("generate " + sample("shipping.json") + " " + sample("sep1330_enums.json") + " -o " + dir.string() +
-              " --namespace app::forms")
+  REQUIRE(run_elicitgen("generate " + sample("shipping.json") + " " + sample("sep1330_enums.json") + " -o " +
+                        dir.string() + " --namespace app::forms")
               .exit_code == 0);
   CHECK(fs::exists(dir / "shipping.hpp"));
   CHECK(fs::exists(dir / "shipping.cpp"));
@@ -132,18 +128,22 @@ TEST_CASE("generate writes one header and one source per input, and only when ch
   const auto before = fs::last_write_time(dir / "shipping.hpp");
   fs::last_write_time(dir / "shipping.hpp", before - std::chrono::hours(1));
   const auto older = fs::last_write_time(dir / "shipping.hpp");
-  REQUIRE(run("generate " + sample("shipping.json") + " -o " + dir.string() + " --namespace app::forms").exit_code ==
-          0);
+  REQUIRE(run_elicitgen("generate " + sample("shipping.json") + " -o " + dir.string() + " --namespace app::forms")
+              .exit_code == 0);
   CHECK(fs::last_write_time(dir / "shipping.hpp") == older);  // same content: not rewritten
-  REQUIRE(run("generate " + sample("shipping.json") + " -o " + dir.string() + " --namespace other").exit_code == 0);
+  REQUIRE(
+      run_elicitgen("generate " + sample("shipping.json") + " -o " + dir.string() + " --namespace other").exit_code ==
+      0);
   CHECK(fs::last_write_time(dir / "shipping.hpp") != older);
 }
 
 TEST_CASE("pattern can be kept out of the schema sent, and is still checked", "[cli][pattern]") {
   const auto sent = fresh_dir("pattern-sent");
   const auto kept = fresh_dir("pattern-kept");
-  REQUIRE(run("generate " + sample("shipping.json") + " -o " + sent.string()).exit_code == 0);
-  REQUIRE(run("generate " + sample("shipping.json") + " -o " + kept.string() + " --no-send-pattern").exit_code == 0);
+  REQUIRE(run_elicitgen("generate " + sample("shipping.json") + " -o " + sent.string()).exit_code == 0);
+  REQUIRE(
+      run_elicitgen("generate " + sample("shipping.json") + " -o " + kept.string() + " --no-send-pattern").exit_code ==
+      0);
   CHECK_THAT(test_support::read_file(sent / "shipping.cpp"), Catch::Contains(R"(\"pattern\":)"));
   CHECK_THAT(test_support::read_file(kept / "shipping.cpp"), !Catch::Contains(R"(\"pattern\":)"));
   // Still in the rule table, which the runtime checks every response against.
@@ -152,35 +152,36 @@ TEST_CASE("pattern can be kept out of the schema sent, and is still checked", "[
 
 TEST_CASE("stdin needs --name, --name and --namespace are checked", "[cli]") {
   const auto dir = fresh_dir("stdin");
-  auto r = run("generate - -o " + dir.string() + " < " + sample("github_username.json"));
+  auto r = run_elicitgen("generate - -o " + dir.string() + " < " + sample("github_username.json"));
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains("<stdin>: error: reading from stdin needs --name TypeName"));
-  r = run("generate - -o " + dir.string() + " --name GitHubUser < " + sample("github_username.json"));
+  r = run_elicitgen("generate - -o " + dir.string() + " --name GitHubUser < " + sample("github_username.json"));
   CHECK(r.exit_code == 0);
   CHECK(fs::exists(dir / "GitHubUser.hpp"));  // from stdin, the outputs are named after --name
-  CHECK(run("generate - -o " + dir.string() + " --name 'not valid' < " + sample("github_username.json")).exit_code ==
-        1);
-  CHECK(
-      run("generate " + sample("github_username.json") + " -o " + dir.string() + " --namespace 'a::class'").exit_code ==
-      1);
-  CHECK(run("generate " + sample("github_username.json") + " -o " + dir.string() + " --namespace '2x'").exit_code == 1);
-  CHECK(run("generate " + sample("shipping.json") + " -o " + dir.string() + " --name One").exit_code == 1);
+  CHECK(run_elicitgen("generate - -o " + dir.string() + " --name 'not valid' < " + sample("github_username.json"))
+            .exit_code == 1);
+  CHECK(run_elicitgen("generate " + sample("github_username.json") + " -o " + dir.string() + " --namespace 'a::class'")
+            .exit_code == 1);
+  CHECK(run_elicitgen("generate " + sample("github_username.json") + " -o " + dir.string() + " --namespace '2x'")
+            .exit_code == 1);
+  CHECK(run_elicitgen("generate " + sample("shipping.json") + " -o " + dir.string() + " --name One").exit_code == 1);
 }
 
 TEST_CASE("lint reports each valid schema", "[cli]") {
-  const auto r = run("lint " + sample("shipping.json") + " " + sample("confirm_deletion.json"));
+  const auto r = run_elicitgen("lint " + sample("shipping.json") + " " + sample("confirm_deletion.json"));
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out,
              Catch::Contains("shipping.json:/ShippingAddress/requestedSchema: ok, ShippingAddress with 4 properties"));
   CHECK_THAT(r.out, Catch::Contains("shipping.json:/DeliveryWindow: ok, DeliveryWindow with 4 properties"));
   CHECK_THAT(r.out, Catch::Contains("confirm_deletion.json:/requestedSchema: ok, ConfirmDeletion with 0 properties"));
-  CHECK_THAT(run("lint " + sample("github_username.json")).out, Catch::Contains("GithubUsername with 1 property\n"));
+  CHECK_THAT(run_elicitgen("lint " + sample("github_username.json")).out,
+             Catch::Contains("GithubUsername with 1 property\n"));
 }
 
 TEST_CASE("check: 0 valid, 1 invalid with one line per error, 2 unreadable", "[cli][check]") {
   const auto data = fs::path(TEST_TMP_DIR) / "check-data.json";
   std::ofstream(data) << R"({"name":"Monalisa Octocat","email":"octocat@github.com","age":30})";
-  auto r = run("check " + sample("contact_information.json") + " " + data.string());
+  auto r = run_elicitgen("check " + sample("contact_information.json") + " " + data.string());
   CHECK(r.exit_code == 0);
   CHECK(r.out.empty());
   r = run_stdin("check " + sample("contact_information.json") + " -", R"({"email":"x","age":17})");
@@ -189,13 +190,13 @@ TEST_CASE("check: 0 valid, 1 invalid with one line per error, 2 unreadable", "[c
   r = run_stdin("check " + sample("contact_information.json") + " -", R"({"name":)");
   CHECK(r.exit_code == 2);
   CHECK_THAT(r.out, Catch::Contains("<stdin>:1:9: error: malformed JSON: syntax error"));
-  CHECK(run("check " + invalid("nested_object.json") + " " + data.string()).exit_code == 2);
-  CHECK(run("check " + sample("shipping.json") + " " + data.string()).exit_code == 2);  // which schema?
+  CHECK(run_elicitgen("check " + invalid("nested_object.json") + " " + data.string()).exit_code == 2);
+  CHECK(run_elicitgen("check " + sample("shipping.json") + " " + data.string()).exit_code == 2);  // which schema?
   r = run_stdin("check " + sample("shipping.json") + " --name DeliveryWindow -", R"({"day":"2024-02-30"})");
   CHECK(r.exit_code == 1);
   CHECK(r.out == "/day: must be a date as YYYY-MM-DD (RFC 3339 full-date)\n");
-  CHECK(run("check - - < " + data.string()).exit_code == 2);
-  CHECK(run("check /nonexistent.json " + data.string()).exit_code == 2);
+  CHECK(run_elicitgen("check - - < " + data.string()).exit_code == 2);
+  CHECK(run_elicitgen("check /nonexistent.json " + data.string()).exit_code == 2);
 }
 
 TEST_CASE("check: a multi-select option given twice is an error at the repeat, as everywhere", "[cli][check][set]") {
@@ -221,7 +222,7 @@ TEST_CASE("check --jsonl: one content per line, errors prefixed with the line nu
                       << "\r\n"
                       << R"([])"
                       << "\n";
-  auto r = run("check --jsonl " + sample("contact_information.json") + " " + data.string());
+  auto r = run_elicitgen("check --jsonl " + sample("contact_information.json") + " " + data.string());
   CHECK(r.exit_code == 1);
   CHECK(r.out ==
         "3:/name: is required\n3:/email: must be an email address (RFC 5321)\n3:/age: must be >= 18\n"
@@ -249,14 +250,13 @@ TEST_CASE("a templates directory replaces a template, a broken one is an error",
   fs::create_directories(tdir);
   std::ofstream(tdir / "header.hpp.mustache") << "// custom {{#types}}{{name}} {{/types}}\n";
   const auto dir = fresh_dir("templated");
-  REQUIRE(
-      run("generate " + sample("shipping.json") + " -o " + dir.string() + " --templates " + tdir.string()).exit_code ==
-      0);
+  REQUIRE(run_elicitgen("generate " + sample("shipping.json") + " -o " + dir.string() + " --templates " + tdir.string())
+              .exit_code == 0);
   CHECK(test_support::read_file(dir / "shipping.hpp") == "// custom ShippingAddress DeliveryWindow\n");  // tidied
   CHECK(fs::file_size(dir / "shipping.cpp") > 1000);  // the built-in source template still applies
   std::ofstream(tdir / "header.hpp.mustache") << "{{#types}} unclosed";
-  const auto r = run("generate " + sample("shipping.json") + " -o " + fresh_dir("templated2").string() +
-                     " --templates " + tdir.string());
+  const auto r = run_elicitgen("generate " + sample("shipping.json") + " -o " + fresh_dir("templated2").string() +
+                               " --templates " + tdir.string());
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains("header.hpp.mustache: error: invalid Mustache template"));
 }

@@ -5,7 +5,7 @@
 
 #include <set>
 
-#include "interaction_fixture.hpp"
+#include "../support/interaction_fixture.hpp"
 
 using namespace elicit;
 using nlohmann::json;

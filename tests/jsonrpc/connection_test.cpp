@@ -6,14 +6,16 @@
 #include <future>
 #include <thread>
 
-#include <elicit/elicitation.hpp>
 #include <elicit/jsonrpc/connection.hpp>
+#include <elicit/jsonrpc/memory_transport.hpp>
 
-#include "fake_client.hpp"
+#include "../support/collector.hpp"
+#include "../support/fake_client.hpp"
 
 using namespace elicit;
 using namespace std::chrono_literals;
 using nlohmann::json;
+using test_support::Collector;
 
 namespace {
 
@@ -37,28 +39,6 @@ struct Fixture {
   std::unique_ptr<jsonrpc::Connection> session;
   std::mutex log_mutex;
   std::vector<std::string> log;
-};
-
-// Collects request outcomes by request number.
-struct Collector {
-  std::mutex mutex;
-  std::condition_variable cv;
-  std::map<int, std::vector<RequestOutcome>> got;
-  ResponseHandler handler(int n) {
-    return [this, n](RequestOutcome o) {
-      std::lock_guard<std::mutex> lock(mutex);  // notify under the lock: the waiter may destroy us
-      got[n].push_back(std::move(o));
-      cv.notify_all();
-    };
-  }
-  bool wait_for(std::size_t count, std::chrono::milliseconds timeout = test_support::kPatience) {
-    std::unique_lock<std::mutex> lock(mutex);
-    return cv.wait_for(lock, timeout, [&] {
-      std::size_t n = 0;
-      for (auto& [k, v] : got) n += v.size();
-      return n >= count;
-    });
-  }
 };
 
 }  // namespace
@@ -346,53 +326,4 @@ TEST_CASE("blocking call() from another thread", "[session]") {
   const auto m = f.client.next();
   f.client.respond((*m)["id"], {{"b", 2}});
   CHECK((*result.get().result)["b"] == 2);
-}
-
-TEST_CASE("client capabilities: elicitation {} means form only", "[session][capabilities]") {
-  auto c = ClientCapabilities::from_json({{"elicitation", json::object()}});
-  CHECK(c.elicitation_form);
-  CHECK_FALSE(c.elicitation_url);
-  c = ClientCapabilities::from_json({{"elicitation", {{"form", json::object()}, {"url", json::object()}}}});
-  CHECK(c.elicitation_form);
-  CHECK(c.elicitation_url);
-  c = ClientCapabilities::from_json({{"elicitation", {{"url", json::object()}}}});
-  CHECK_FALSE(c.elicitation_form);
-  CHECK(c.elicitation_url);
-  c = ClientCapabilities::from_json({{"sampling", json::object()}});
-  CHECK_FALSE(c.elicitation_form);
-  CHECK_FALSE(c.elicitation_url);
-  c = ClientCapabilities::from_json("garbage");
-  CHECK(c.known);
-  CHECK_FALSE(c.elicitation_form);
-}
-
-TEST_CASE("requests beyond max_pending_requests are not sent and fail at once", "[session][limits]") {
-  Collector c;  // declared first: the session, destroyed before it, fails what is still pending into it
-  auto ends = MemoryTransport::pair();
-  FakeClient client(std::move(ends.second));
-  jsonrpc::ConnectionOptions o;
-  o.log = [](std::string_view) {};
-  o.max_pending_requests = 2;
-  jsonrpc::Connection session(*ends.first, o);
-  session.start();
-  session.send_request("test/a", json::object(), c.handler(0));
-  session.send_request("test/b", json::object(), c.handler(1));
-  const auto first = client.next();
-  REQUIRE(first);
-  REQUIRE(client.next());
-  session.send_request("test/c", json::object(), c.handler(2));  // a third while two wait
-  REQUIRE(c.wait_for(1));
-  CHECK(c.got[2][0].failure == RequestFailure::too_many_pending);
-  CHECK(session.pending_requests() == 2);
-  // Once one is answered there is room again.
-  client.respond((*first)["id"], json::object());
-  REQUIRE(c.wait_for(2));
-  session.send_request("test/d", json::object(), c.handler(3));
-  const auto fourth = client.next();
-  REQUIRE(fourth);
-  CHECK((*fourth)["method"] == "test/d");  // test/c was never sent
-  // An elicitation that finds the session full ends `aborted`, saying why.
-  RawOutcome r = read_elicit_result(RequestOutcome{std::nullopt, std::nullopt, RequestFailure::too_many_pending});
-  CHECK(r.status == ElicitStatus::aborted);
-  CHECK_THAT(r.problem, Catch::Contains("max_pending_requests"));
 }

@@ -10,7 +10,7 @@
 #include <elicit/jsonrpc/stdio_transport.hpp>
 #include <elicit/server_session.hpp>
 
-#include "../common/patience.hpp"
+#include "../support/patience.hpp"
 #include "contact_information.hpp"
 
 using namespace elicit;

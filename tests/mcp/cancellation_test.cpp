@@ -6,8 +6,8 @@
 
 #include <elicit/server_session.hpp>
 
+#include "../support/server_fixture.hpp"
 #include "contact_information.hpp"
-#include "server_fixture.hpp"
 
 using namespace elicit;
 using namespace std::chrono_literals;

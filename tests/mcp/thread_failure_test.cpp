@@ -15,8 +15,8 @@
 #include <elicit/jsonrpc/worker_pool.hpp>
 #include <elicit/server_session.hpp>
 
-#include "../common/thread_limit.hpp"
-#include "fake_client.hpp"
+#include "../support/fake_client.hpp"
+#include "../support/thread_limit.hpp"
 #include "github_username.hpp"
 
 using namespace elicit;

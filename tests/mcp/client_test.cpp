@@ -12,12 +12,14 @@
 #include <elicit/client.hpp>
 #include <elicit/user_interaction.hpp>
 
+#include "../support/tool_text.hpp"
 #include "github_username.hpp"
 #include "sep1034_defaults.hpp"
 #include "shipping.hpp"  // ShippingAddress and DeliveryWindow
 
 using namespace elicit;
 using nlohmann::json;
+using test_support::text_of;
 
 namespace {
 
@@ -29,12 +31,6 @@ std::unique_ptr<Client> sample_client(const std::string& version, std::size_t ma
   ChildProcessOptions child;
   child.stderr_fd = -1;  // the server's "serving on stdio" line stays out of the test's output
   return Client::spawn({SAMPLE_STDIO_SERVER}, o, child);
-}
-
-std::string text_of(const json& result) {
-  INFO(result.dump());
-  REQUIRE(result.contains("content"));
-  return result["content"][0]["text"].get<std::string>();
 }
 
 }  // namespace

@@ -7,7 +7,7 @@
 
 #include <thread>
 
-#include "interaction_fixture.hpp"
+#include "../support/interaction_fixture.hpp"
 
 using namespace elicit;
 using nlohmann::json;

@@ -14,14 +14,16 @@
 #include <elicit/client.hpp>
 #include <elicit/http/client_transport.hpp>
 
-#include "../common/run_command.hpp"
+#include "../support/run_command.hpp"
 
+#include "../support/tool_text.hpp"
 #include "github_username.hpp"
 #include "sep1034_defaults.hpp"
 #include "shipping.hpp"
 
 using namespace elicit;
 using nlohmann::json;
+using test_support::text_of;
 
 namespace {
 
@@ -49,12 +51,6 @@ std::unique_ptr<Client> http_client(const std::string& url, const std::string& v
   o.protocol_version = version;
   o.session.log = [](std::string_view) {};
   return std::make_unique<Client>(std::make_unique<http::HttpClientTransport>(t), o);
-}
-
-std::string text_of(const json& result) {
-  INFO(result.dump());
-  REQUIRE(result.contains("content"));
-  return result["content"][0]["text"].get<std::string>();
 }
 
 }  // namespace

@@ -14,7 +14,7 @@
 #include <elicit/jsonrpc/event_thread.hpp>
 #include <elicit/redis/completion_store.hpp>
 
-#include "../common/patience.hpp"
+#include "../support/patience.hpp"
 #include "redis_server.hpp"
 
 using elicit::CompletionState;

@@ -9,9 +9,9 @@
 #include <elicit/jsonrpc/timer_service.hpp>
 #include <elicit/jsonrpc/worker_pool.hpp>
 
-#include "../common/threads.hpp"
-#include "fake_client.hpp"
-#include "server_fixture.hpp"
+#include "../support/fake_client.hpp"
+#include "../support/recorder.hpp"
+#include "../support/threads.hpp"
 
 using namespace elicit;
 using namespace std::chrono_literals;

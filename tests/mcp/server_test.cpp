@@ -5,8 +5,8 @@
 
 #include <elicit/server_session.hpp>
 
+#include "../support/fake_client.hpp"
 #include "contact_information.hpp"
-#include "fake_client.hpp"
 #include "github_username.hpp"
 
 using namespace elicit;

@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-#include "../common/patience.hpp"
+#include "../support/patience.hpp"
 
 namespace test_support {
 

@@ -1,5 +1,5 @@
-// A Server over MemoryTransport with a hand-driven client, and a thread-safe recorder of what the
-// tools saw, for the cancellation, event-thread and protocol tests.
+// A ServerSession over MemoryTransport with a hand-driven client (and, through recorder.hpp, a
+// thread-safe recorder of what the tools saw), for the cancellation, event-thread and protocol tests.
 #pragma once
 
 #include <condition_variable>
@@ -10,8 +10,9 @@
 
 #include <elicit/server_session.hpp>
 
-#include "../common/patience.hpp"
 #include "fake_client.hpp"
+#include "patience.hpp"
+#include "recorder.hpp"
 
 namespace test_support {
 
@@ -46,30 +47,6 @@ struct ServerFixture {
   std::mutex log_mutex;
   std::vector<std::string> log;
   std::unique_ptr<elicit::ServerSession> server;
-};
-
-/// Values recorded from any thread; wait() ends as soon as `n` are there (or after kPatience).
-template <class T>
-class Recorder {
- public:
-  void add(T v) {
-    std::lock_guard<std::mutex> lock(mutex_);
-    values_.push_back(std::move(v));
-    cv_.notify_all();
-  }
-  bool wait(std::size_t n) {
-    std::unique_lock<std::mutex> lock(mutex_);
-    return cv_.wait_for(lock, kPatience, [&] { return values_.size() >= n; });
-  }
-  std::vector<T> values() {
-    std::lock_guard<std::mutex> lock(mutex_);
-    return values_;
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  std::vector<T> values_;
 };
 
 }  // namespace test_support

@@ -6,9 +6,9 @@
 
 #include <elicit/elicitation.hpp>
 
+#include "../support/fake_client.hpp"
 #include "confirm_deletion.hpp"
 #include "contact_information.hpp"
-#include "fake_client.hpp"
 
 using namespace elicit;
 using namespace std::chrono_literals;

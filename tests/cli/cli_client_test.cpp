@@ -12,7 +12,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../common/run_command.hpp"
+#include "../support/run_command.hpp"
 #include "client_command.hpp"
 
 using nlohmann::json;

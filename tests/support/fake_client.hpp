@@ -14,7 +14,7 @@
 #include <elicit/jsonrpc/memory_transport.hpp>
 #include <nlohmann/json.hpp>
 
-#include "../common/patience.hpp"
+#include "patience.hpp"
 
 class FakeClient {
  public:
