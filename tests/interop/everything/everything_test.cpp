@@ -1,5 +1,5 @@
 // elicit::Client against the official MCP reference server, @modelcontextprotocol/server-everything
-// (npm, the version pinned in tests/everything/package-lock.json), over stdio and over Streamable
+// (npm, the version pinned in tests/interop/everything/package-lock.json), over stdio and over Streamable
 // HTTP: its form elicitation (trigger-elicitation-request) answered with the form's defaults plus
 // what a user typed, and its URL elicitation (trigger-url-elicitation) on both of its paths, the
 // elicitation/create request and the -32042 error. The server echoes what it received, so each
