@@ -2,7 +2,7 @@
 // std::system_error rather than terminating, a session whose transport cannot start its thread ends
 // instead of hanging, and a server whose threads already run keeps serving, since it needs no new
 // thread per request or per elicitation. The work runs in a fresh process of this program whose
-// RLIMIT_NPROC is lowered to 0 (see tests/common/thread_limit.hpp).
+// RLIMIT_NPROC is lowered to 0 (see tests/support/thread_limit.hpp).
 #include <catch2/catch.hpp>
 
 #include <memory>

@@ -1,4 +1,4 @@
-// The tools both userInteraction fixtures serve (tests/session/interaction_fixture.hpp over the
+// The tools both userInteraction fixtures serve (tests/support/interaction_fixture.hpp over the
 // in-memory transport, tests/http/user_interaction_http_test.cpp over Streamable HTTP): one per way
 // a handler reaches the user besides a typed form, whose type each fixture picks itself.
 #pragma once
