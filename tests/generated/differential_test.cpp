@@ -11,7 +11,7 @@
 #include <elicit/content/schema.hpp>
 #include <nlohmann/json.hpp>
 
-#include "../common/run_command.hpp"
+#include "../support/run_command.hpp"
 #include "content_corpus.hpp"
 #include "sample_types.hpp"
 

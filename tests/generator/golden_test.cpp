@@ -12,7 +12,7 @@
 #include <set>
 #include <vector>
 
-#include "../common/run_command.hpp"
+#include "../support/run_command.hpp"
 
 namespace fs = std::filesystem;
 

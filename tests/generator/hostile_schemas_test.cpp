@@ -16,7 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "../common/run_command.hpp"
+#include "../support/run_command.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;

@@ -13,7 +13,7 @@
 
 #include <elicit/content/schema.hpp>
 
-#include "../common/run_command.hpp"
+#include "../support/run_command.hpp"
 #include "emit.hpp"
 #include "load.hpp"
 #include "names.hpp"
@@ -26,10 +26,8 @@ namespace fs = std::filesystem;
 namespace {
 
 using Run = test_support::CommandResult;
-
-Run run(const std::string& args) {
-  return test_support::run_command(std::string(ELICITGEN_BIN) + " " + args + " 2>&1");
-}
+using test_support::empty_or_missing;
+using test_support::run_elicitgen;
 
 fs::path work() {
   const auto dir = fs::path(TEST_TMP_DIR) / ("mistakes-" + std::to_string(getpid()));
@@ -48,8 +46,6 @@ fs::path fresh_dir(const std::string& name) {
   fs::remove_all(dir);
   return dir;
 }
-
-bool empty_or_missing(const fs::path& dir) { return !fs::exists(dir) || fs::is_empty(dir); }
 
 std::string one_property(const std::string& property) {
   return R"({"type":"object","properties":{"p":)" + property + "}}";
@@ -89,14 +85,14 @@ TEST_CASE("a keyword one or two edits from a known one is an error with a sugges
     INFO(c.property);
     const auto text = one_property(c.property);
     const auto file = write("typo.json", text);
-    const auto lint = run("lint " + file);
+    const auto lint = run_elicitgen("lint " + file);
     CHECK(lint.exit_code == 1);
     CHECK_THAT(lint.out,
                Catch::Contains(file + at(text, "\"" + std::string(c.key) + "\"") + ": error: /properties/p/" + c.key +
                                ": unknown keyword \"" + c.key + "\": did you mean \"" + c.suggestion + "\"?"));
     CHECK_THAT(lint.out, !Catch::Contains("ok,"));
     const auto out = fresh_dir("typo-out");
-    const auto gen = run("generate " + file + " -o " + out.string());
+    const auto gen = run_elicitgen("generate " + file + " -o " + out.string());
     CHECK(gen.exit_code == 1);
     CHECK_THAT(gen.out, Catch::Contains("did you mean \"" + std::string(c.suggestion) + "\"?"));
     CHECK(empty_or_missing(out));
@@ -104,7 +100,7 @@ TEST_CASE("a keyword one or two edits from a known one is an error with a sugges
   // At the root too.
   const auto root = write("typo_root.json", R"({"type":"object","properties":{},"requierd":[]})");
   CHECK_THAT(
-      run("lint " + root).out,
+      run_elicitgen("lint " + root).out,
       Catch::Contains(root + ":1:34: error: /requierd: unknown keyword \"requierd\": did you mean \"required\"?"));
 }
 
@@ -115,7 +111,7 @@ TEST_CASE("unknown keywords far from every known one stay warnings", "[mistakes]
                                R"({"type":"string","widget":"a"})"}) {
     INFO(property);
     const auto file = write("far.json", one_property(property));
-    const auto lint = run("lint " + file);
+    const auto lint = run_elicitgen("lint " + file);
     CHECK(lint.exit_code == 0);
     CHECK_THAT(lint.out, Catch::Contains(": warning: /properties/p/") && Catch::Contains(": unknown keyword") &&
                              Catch::Contains("is ignored"));
@@ -124,7 +120,7 @@ TEST_CASE("unknown keywords far from every known one stay warnings", "[mistakes]
   // A known JSON Schema keyword keeps its own error, not a suggestion.
   const auto known = one_property(R"({"type":"number","exclusiveMinimum":1})");
   const auto file = write("known.json", known);
-  const auto lint = run("lint " + file);
+  const auto lint = run_elicitgen("lint " + file);
   CHECK(lint.exit_code == 1);
   CHECK_THAT(lint.out, Catch::Contains(file + at(known, "\"exclusiveMinimum\"") +
                                        ": error: /properties/p/exclusiveMinimum: \"exclusiveMinimum\" is not allowed"));
@@ -136,58 +132,59 @@ TEST_CASE("elicitgen --warnings-as-errors: every warning is an error, exit 1, no
   const auto file = write("warned.json", text);
   const auto where = file + at(text, "\"x-widget\"");
   const auto out = fresh_dir("werror-out");
-  auto r = run("generate " + file + " -o " + out.string());
+  auto r = run_elicitgen("generate " + file + " -o " + out.string());
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains(where + ": warning: /properties/p/x-widget: unknown keyword \"x-widget\""));
   CHECK(fs::exists(out / "warned.hpp"));
 
   const auto strict = fresh_dir("werror-strict");
-  r = run("generate " + file + " -o " + strict.string() + " --warnings-as-errors");
+  r = run_elicitgen("generate " + file + " -o " + strict.string() + " --warnings-as-errors");
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains(where + ": error: /properties/p/x-widget: unknown keyword \"x-widget\""));
   CHECK_THAT(r.out, !Catch::Contains("warning:"));
   CHECK_THAT(r.out, Catch::Contains("no files written"));
   CHECK(empty_or_missing(strict));
 
-  r = run("lint --warnings-as-errors " + file);
+  r = run_elicitgen("lint --warnings-as-errors " + file);
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains(where + ": error: /properties/p/x-widget: unknown keyword"));
   CHECK_THAT(r.out, !Catch::Contains("ok,"));
   // The secrets warning too; and a schema without warnings is unaffected.
-  r = run("lint --warnings-as-errors " + std::string(SOURCE_DIR) + "/tests/schemas/lint/secrets.json");
+  r = run_elicitgen("lint --warnings-as-errors " + std::string(SOURCE_DIR) + "/tests/schemas/lint/secrets.json");
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains("secrets.json:1:95: error: /requestedSchema/properties/password: property "
                                     "\"password\" looks like"));
-  CHECK(run("lint --warnings-as-errors " + sample("contact_information.json")).exit_code == 0);
-  CHECK(run("generate --warnings-as-errors " + sample("contact_information.json") + " -o " +
-            fresh_dir("werror-clean").string())
+  CHECK(run_elicitgen("lint --warnings-as-errors " + sample("contact_information.json")).exit_code == 0);
+  CHECK(run_elicitgen("generate --warnings-as-errors " + sample("contact_information.json") + " -o " +
+                      fresh_dir("werror-clean").string())
             .exit_code == 0);
 }
 
 TEST_CASE("schema errors read as GCC's: FILE:LINE:COLUMN: error: POINTER: message", "[mistakes][format]") {
   const auto file = write("no_type.json", R"({"properties":{}})");
-  auto r = run("lint " + file);
+  auto r = run_elicitgen("lint " + file);
   CHECK(r.exit_code == 1);
   // The whole document (pointer ""): its first byte, and no pointer field.
   CHECK_THAT(r.out, Catch::Contains(file + ":1:1: error: requestedSchema must have \"type\": \"object\"\n"));
   const auto indented = write("indented.json", "\n\n  {\"properties\":{}}");
-  CHECK_THAT(run("lint " + indented).out, Catch::Contains(indented + ":3:3: error: requestedSchema must have"));
+  CHECK_THAT(run_elicitgen("lint " + indented).out,
+             Catch::Contains(indented + ":3:3: error: requestedSchema must have"));
   const auto empty = write("empty.json", "{}");
-  r = run("lint " + empty);
+  r = run_elicitgen("lint " + empty);
   CHECK_THAT(r.out, Catch::StartsWith(empty + ":1:1: error: empty object"));
   // Over several lines: the line of the member's name, the column of its opening quote (bytes: "é" is
   // two).
   const auto lines_file = write("lines.json",
                                 "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"caf\u00e9\": {\"t\": 1,\n"
                                 "\t\"type\": \"strin\"}\n  }\n}\n");
-  CHECK_THAT(run("lint " + lines_file).out,
+  CHECK_THAT(run_elicitgen("lint " + lines_file).out,
              Catch::Contains(lines_file + ":5:2: error: /properties/caf\xc3\xa9/type: unknown type \"strin\""));
   // Every line is read by the problem matcher VS Code ships for GCC ($gcc) and by Emacs and Vim's
   // FILE:LINE:COLUMN: forms, with the file, line, column and severity where they belong.
   const std::regex gcc_matcher(R"(^(.*?):(\d+):(\d*):?\s+(?:fatal\s+)?(warning|error):\s+(.*)$)");
-  std::istringstream out(run("lint " + file + " " + empty + " " + lines_file + " " + std::string(SOURCE_DIR) +
-                             "/tests/schemas/invalid/nested_object.json " + std::string(SOURCE_DIR) +
-                             "/tests/schemas/lint/secrets.json")
+  std::istringstream out(run_elicitgen("lint " + file + " " + empty + " " + lines_file + " " + std::string(SOURCE_DIR) +
+                                       "/tests/schemas/invalid/nested_object.json " + std::string(SOURCE_DIR) +
+                                       "/tests/schemas/lint/secrets.json")
                              .out);
   int count = 0;
   for (std::string line; std::getline(out, line);) {
@@ -210,7 +207,8 @@ TEST_CASE("a template naming a key the view does not provide fails at its line a
   const auto header = (tdir / "header.hpp.mustache").string();
   auto generate = [&](const std::string& text, const fs::path& out) {
     std::ofstream(header, std::ios::binary | std::ios::trunc) << text;
-    return run("generate " + sample("shipping.json") + " -o " + out.string() + " --templates " + tdir.string());
+    return run_elicitgen("generate " + sample("shipping.json") + " -o " + out.string() + " --templates " +
+                         tdir.string());
   };
   struct Case {
     std::string text;
@@ -290,25 +288,25 @@ TEST_CASE("additionalProperties: false is accepted with a warning and honoured",
       R"({"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}},"required":["name"],)"
       R"("additionalProperties":false})";
   const auto file = write("closed.json", closed);
-  auto r = run("lint " + file);
+  auto r = run_elicitgen("lint " + file);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains(file + at(closed, "\"additionalProperties\"") +
                                     ": warning: /additionalProperties: additionalProperties is outside the MCP "
                                     "2025-11-25 requestedSchema subset"));
   CHECK_THAT(r.out, Catch::Contains("ok, Closed with 2 properties"));
-  CHECK(run("lint --warnings-as-errors " + file).exit_code == 1);
+  CHECK(run_elicitgen("lint --warnings-as-errors " + file).exit_code == 1);
 
   // elicitgen check
   const auto data = write("closed-data.json", R"({"name":"a","extra":1,"age":3,"zz":{"x":[1]}})");
-  r = run("check " + file + " " + data);
+  r = run_elicitgen("check " + file + " " + data);
   CHECK(r.exit_code == 1);
   CHECK(r.out ==
         "/extra: is not allowed (additionalProperties: false)\n/zz: is not allowed (additionalProperties: false)\n");
   const auto valid = write("closed-valid.json", R"({"name":"a","age":3})");
-  CHECK(run("check " + file + " " + valid).exit_code == 0);
+  CHECK(run_elicitgen("check " + file + " " + valid).exit_code == 0);
   // Errors of listed properties come first, then the unlisted ones; a pointer escapes ~ and /.
   const auto both = write("closed-both.json", R"({"a/b~c":true,"age":"x"})");
-  r = run("check " + file + " " + both);
+  r = run_elicitgen("check " + file + " " + both);
   CHECK(r.out ==
         "/name: is required\n/age: must be an integer\n/a~1b~0c: is not allowed (additionalProperties: false)\n");
 
@@ -328,8 +326,8 @@ TEST_CASE("additionalProperties: false is accepted with a warning and honoured",
         write("open.json",
               R"({"type":"object","properties":{"name":{"type":"string"}},"required":["name"])" + std::string(tail));
     INFO(tail);
-    CHECK(run("lint " + open).exit_code == 0);
-    CHECK(run("check " + open + " " + data).exit_code == 0);
+    CHECK(run_elicitgen("lint " + open).exit_code == 0);
+    CHECK(run_elicitgen("check " + open + " " + data).exit_code == 0);
     const auto p = elicit::parse_requested_schema(nlohmann::ordered_json::parse(test_support::read_file(open)));
     CHECK_FALSE(p.form.closed);
   }
@@ -338,7 +336,7 @@ TEST_CASE("additionalProperties: false is accepted with a warning and honoured",
     INFO(value);
     const auto text = R"({"type":"object","properties":{},"additionalProperties":)" + std::string(value) + "}";
     const auto bad = write("bad_additional.json", text);
-    r = run("lint " + bad);
+    r = run_elicitgen("lint " + bad);
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.out, Catch::Contains(bad + at(text, "\"additionalProperties\"") +
                                       ": error: /additionalProperties: additionalProperties must be true or false"));
@@ -346,7 +344,7 @@ TEST_CASE("additionalProperties: false is accepted with a warning and honoured",
   // On a property it is still outside the subset: an error, as before.
   const auto on_property =
       write("additional_on_property.json", one_property(R"({"type":"string","additionalProperties":false})"));
-  CHECK(run("lint " + on_property).exit_code == 1);
+  CHECK(run_elicitgen("lint " + on_property).exit_code == 1);
 }
 
 TEST_CASE(
@@ -355,7 +353,7 @@ TEST_CASE(
   const auto file = write("closed_form.json", R"({"type":"object","properties":{"name":{"type":"string"}},)"
                                               R"("additionalProperties":false})");
   const auto out = fresh_dir("closed-gen");
-  const auto r = run("generate " + file + " -o " + out.string() + " --namespace t");
+  const auto r = run_elicitgen("generate " + file + " -o " + out.string() + " --namespace t");
   REQUIRE(r.exit_code == 0);
   const auto source = test_support::read_file(out / "closed_form.cpp");
   // The rule table says the form is closed; the runtime reports each unlisted property (checked by
@@ -367,7 +365,7 @@ TEST_CASE(
   CHECK(compile.out == "");
   // An open form has neither.
   const auto open_out = fresh_dir("open-gen");
-  REQUIRE(run("generate " + sample("contact_information.json") + " -o " + open_out.string()).exit_code == 0);
+  REQUIRE(run_elicitgen("generate " + sample("contact_information.json") + " -o " + open_out.string()).exit_code == 0);
   CHECK_THAT(test_support::read_file(open_out / "contact_information.cpp"),
              Catch::Contains("{{ContactInformation_detail::kFields, 3, false},"));
 }

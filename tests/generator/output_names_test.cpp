@@ -9,7 +9,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "../common/run_command.hpp"
+#include "../support/run_command.hpp"
 #include "names.hpp"
 
 namespace fs = std::filesystem;

@@ -9,13 +9,15 @@
 #include <filesystem>
 #include <fstream>
 
-#include "../common/run_command.hpp"
+#include "../support/run_command.hpp"
 
 namespace fs = std::filesystem;
 
 namespace {
 
 using Run = test_support::CommandResult;
+using test_support::empty_or_missing;
+using test_support::run_elicitgen;
 
 fs::path work() {
   const auto dir = fs::path(TEST_TMP_DIR) / ("owners-" + std::to_string(getpid()));
@@ -29,17 +31,11 @@ std::string write(const std::string& name, const std::string& text) {
   return path.string();
 }
 
-Run run(const std::string& args) {
-  return test_support::run_command(std::string(ELICITGEN_BIN) + " " + args + " 2>&1");
-}
-
 fs::path fresh_dir(const std::string& name) {
   const auto dir = work() / name;
   fs::remove_all(dir);
   return dir;
 }
-
-bool empty_or_missing(const fs::path& dir) { return !fs::exists(dir) || fs::is_empty(dir); }
 
 const char* const kForm = R"({"type":"object","properties":{"room":{"type":"string"}}})";
 
@@ -55,7 +51,7 @@ TEST_CASE("two files that generate one type, or stems that differ only in case, 
   const auto camel = write("RoomBooking.json", kForm);    // stem RoomBooking, type RoomBooking
 
   auto out = fresh_dir("case-out");
-  auto r = run("generate " + lower + " " + dashed + " -o " + out.string() + " --namespace app");
+  auto r = run_elicitgen("generate " + lower + " " + dashed + " -o " + out.string() + " --namespace app");
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains(dashed +
                                     ": error: output name Room_Booking.hpp differs only in case from "
@@ -68,34 +64,34 @@ TEST_CASE("two files that generate one type, or stems that differ only in case, 
 
   // Stems that differ in more than case, one type: only the type is an error.
   out = fresh_dir("type-out");
-  r = run("generate " + lower + " " + camel + " -o " + out.string() + " --namespace app");
+  r = run_elicitgen("generate " + lower + " " + camel + " -o " + out.string() + " --namespace app");
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains(camel + ":1:1: error: type app::RoomBooking is also generated from " + lower));
   CHECK_THAT(r.out, !Catch::Contains("output name"));
   CHECK(empty_or_missing(out));
 
   // lint checks the set as generate does: both errors, exit 1, no "ok" for either file.
-  r = run("lint " + lower + " " + dashed);
+  r = run_elicitgen("lint " + lower + " " + dashed);
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains(dashed + ": error: output name Room_Booking.hpp differs only in case"));
   CHECK_THAT(r.out, Catch::Contains(dashed + ":1:1: error: type RoomBooking is also generated from " + lower));
   CHECK_THAT(r.out, !Catch::Contains("ok,"));
   // ... while a third, unrelated file is still reported ok.
   const auto other = write("other.json", kForm);
-  r = run("lint " + lower + " " + camel + " " + other);
+  r = run_elicitgen("lint " + lower + " " + camel + " " + other);
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains(other + ": ok, Other with 1 property"));
   CHECK_THAT(r.out, !Catch::Contains(lower + ": ok"));
   // Each file alone is fine.
-  CHECK(run("lint " + lower).exit_code == 0);
-  CHECK(run("lint " + dashed).exit_code == 0);
+  CHECK(run_elicitgen("lint " + lower).exit_code == 0);
+  CHECK(run_elicitgen("lint " + dashed).exit_code == 0);
 }
 
 TEST_CASE("a collection member and a file that generate one type are refused", "[owners][cli]") {
   const auto collection = write("forms.json", std::string(R"({"RoomBooking":)") + kForm + "}");
   const auto file = write("room-booking.json", kForm);
   const auto out = fresh_dir("collection-out");
-  const auto r = run("generate " + collection + " " + file + " -o " + out.string());
+  const auto r = run_elicitgen("generate " + collection + " " + file + " -o " + out.string());
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains(file + ":1:1: error: type RoomBooking is also generated from " + collection +
                                     "#/RoomBooking"));
@@ -106,35 +102,35 @@ TEST_CASE("x-cpp-name on the root object names the type", "[owners][x-cpp-name]"
   const auto lower = write("room_booking.json", kForm);
   const auto renamed = write("RoomBooking.json", named(R"("RoomBookingV2")"));
   const auto out = fresh_dir("named-out");
-  auto r = run("generate " + lower + " " + renamed + " -o " + out.string() + " --namespace app");
+  auto r = run_elicitgen("generate " + lower + " " + renamed + " -o " + out.string() + " --namespace app");
   REQUIRE(r.exit_code == 0);
   CHECK_THAT(test_support::read_file(out / "RoomBooking.hpp"), Catch::Contains("struct RoomBookingV2 {"));
   CHECK_THAT(test_support::read_file(out / "room_booking.hpp"), Catch::Contains("struct RoomBooking {"));
   // Clients never see it: the schema sent has no x-cpp-name.
   CHECK_THAT(test_support::read_file(out / "RoomBooking.cpp"), !Catch::Contains("x-cpp-name"));
-  r = run("lint " + lower + " " + renamed);
+  r = run_elicitgen("lint " + lower + " " + renamed);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains(renamed + ": ok, RoomBookingV2 with 1 property"));
 
   // Two x-cpp-names asking for one type collide like derived names do.
   const auto again = write("again.json", named(R"("RoomBookingV2")"));
-  r = run("lint " + renamed + " " + again);
+  r = run_elicitgen("lint " + renamed + " " + again);
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains(again + ":1:1: error: type RoomBookingV2 is also generated from " + renamed));
 
   // In a collection, per member; --name wins over it.
   const auto collection =
       write("pair.json", R"({"A":)" + named(R"("First")") + R"(,"B":)" + named(R"("Second")") + "}");
-  r = run("lint " + collection);
+  r = run_elicitgen("lint " + collection);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains(":/A: ok, First with 1 property") && Catch::Contains(":/B: ok, Second"));
   // check --name finds a member by it too.
   const auto data = write("pair-data.json", R"({"room":7})");
-  r = run("check " + collection + " " + data + " --name Second");
+  r = run_elicitgen("check " + collection + " " + data + " --name Second");
   CHECK(r.exit_code == 1);
   CHECK(r.out == "/room: must be a string\n");
   const auto given = fresh_dir("given-out");
-  REQUIRE(run("generate " + renamed + " --name Given -o " + given.string()).exit_code == 0);
+  REQUIRE(run_elicitgen("generate " + renamed + " --name Given -o " + given.string()).exit_code == 0);
   CHECK_THAT(test_support::read_file(given / "RoomBooking.hpp"), Catch::Contains("struct Given {"));
 }
 
@@ -144,15 +140,15 @@ TEST_CASE("a root x-cpp-name that cannot be a C++ type name is an error at its p
     INFO(bad);
     const auto file = write("bad_name.json", named(bad));
     const auto out = fresh_dir("bad-name-out");
-    const auto r = run("generate " + file + " -o " + out.string());
+    const auto r = run_elicitgen("generate " + file + " -o " + out.string());
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.out, Catch::Contains(file + ":1:18: error: /x-cpp-name: "));
     CHECK(empty_or_missing(out));
-    CHECK(run("lint " + file).exit_code == 1);
+    CHECK(run_elicitgen("lint " + file).exit_code == 1);
   }
   // Where the schema sits in elicitation/create params, the pointer says so.
   const auto params = write("params.json", R"({"message":"m","requestedSchema":)" + named(R"("for")") + "}");
-  CHECK_THAT(run("lint " + params).out,
+  CHECK_THAT(run_elicitgen("lint " + params).out,
              Catch::Contains(params + ":1:51: error: /requestedSchema/x-cpp-name: \"for\" cannot "
                                       "be a C++ name"));
 }
@@ -161,15 +157,15 @@ TEST_CASE("each input has one --output-stem, in order", "[owners][cli]") {
   const auto a = write("first.json", kForm);
   const auto b = write("second.json", named(R"("Second")"));
   const auto out = fresh_dir("stems-out");
-  auto r = run("generate " + a + " " + b + " -o " + out.string() + " --output-stem One --output-stem Two");
+  auto r = run_elicitgen("generate " + a + " " + b + " -o " + out.string() + " --output-stem One --output-stem Two");
   REQUIRE(r.exit_code == 0);
   CHECK(fs::exists(out / "One.hpp"));
   CHECK(fs::exists(out / "Two.cpp"));
   CHECK_FALSE(fs::exists(out / "first.hpp"));
   // Too few, or two that differ only in case: refused, nothing written.
   const auto bad = fresh_dir("stems-bad");
-  CHECK(run("generate " + a + " " + b + " -o " + bad.string() + " --output-stem One").exit_code == 1);
-  r = run("generate " + a + " " + b + " -o " + bad.string() + " --output-stem Same --output-stem same");
+  CHECK(run_elicitgen("generate " + a + " " + b + " -o " + bad.string() + " --output-stem One").exit_code == 1);
+  r = run_elicitgen("generate " + a + " " + b + " -o " + bad.string() + " --output-stem Same --output-stem same");
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains("output name same.hpp differs only in case from Same.hpp"));
   CHECK(empty_or_missing(bad));

@@ -9,10 +9,10 @@
 
 #include <elicit/http/server.hpp>
 
-#include "../common/patience.hpp"
-#include "../common/threads.hpp"
+#include "../support/http_client.hpp"
+#include "../support/patience.hpp"
+#include "../support/threads.hpp"
 #include "github_username.hpp"
-#include "http_client.hpp"
 
 using namespace std::chrono_literals;
 using http_test::bhttp::verb;

@@ -1,6 +1,6 @@
 // MCP 2026-07-28 requests over Streamable HTTP, served statelessly next to 2025-11-25 sessions on the
 // same endpoint: every validation rule with its HTTP status, JSON-RPC code and echoed id (in the
-// order tests/conformance-2026/SCENARIOS.md section 4 gives), a tool that elicits answered over two
+// order tests/interop/conformance/SCENARIOS.md section 4 gives), a tool that elicits answered over two
 // POSTs (input_required, then the retry with inputResponses and requestState), a session and 2026-07-28
 // requests interleaved, no session made, no thread per request, cancellation by disconnect, and
 // max_modern_requests. Loopback only; every loop is bounded, every wait by test_support::kPatience.
@@ -15,10 +15,10 @@
 
 #include <elicit/http/server.hpp>
 
-#include "../common/patience.hpp"
-#include "../common/threads.hpp"
+#include "../support/http_client.hpp"
+#include "../support/patience.hpp"
+#include "../support/threads.hpp"
 #include "github_username.hpp"
-#include "http_client.hpp"
 
 using namespace std::chrono_literals;
 using http_test::bhttp::verb;

@@ -9,7 +9,7 @@
 
 #include <elicit/http/server.hpp>
 
-#include "../common/patience.hpp"
+#include "../support/patience.hpp"
 
 using namespace std::chrono_literals;
 

@@ -9,9 +9,9 @@
 #include <memory>
 #include <thread>
 
-#include "../common/patience.hpp"
-#include "../common/thread_limit.hpp"
-#include "http_client.hpp"
+#include "../support/http_client.hpp"
+#include "../support/patience.hpp"
+#include "../support/thread_limit.hpp"
 
 using namespace std::chrono_literals;
 using http_test::bhttp::verb;

@@ -6,10 +6,10 @@
 #include <elicit/http/server.hpp>
 #include <elicit/user_interaction.hpp>
 
-#include "../common/interaction_tools.hpp"
-#include "../common/patience.hpp"
+#include "../support/http_client.hpp"
+#include "../support/interaction_tools.hpp"
+#include "../support/patience.hpp"
 #include "github_username.hpp"
-#include "http_client.hpp"
 
 using http_test::bhttp::verb;
 using nlohmann::json;

@@ -8,7 +8,7 @@
 #include <elicit/content_blocks.hpp>
 #include <elicit/server_session.hpp>
 
-#include "../session/fake_client.hpp"
+#include "../support/fake_client.hpp"
 
 using namespace elicit;
 using nlohmann::json;

@@ -12,7 +12,7 @@
 
 #include <elicit/completion_store.hpp>
 
-#include "../common/patience.hpp"
+#include "../support/patience.hpp"
 
 using elicit::CompletionState;
 using elicit::InMemoryCompletionStore;

@@ -6,20 +6,16 @@
 
 #include <elicit/server_session.hpp>
 
-#include "../session/fake_client.hpp"
+#include "../support/fake_client.hpp"
+#include "../support/stateless_meta.hpp"
 
 using namespace elicit;
 using nlohmann::json;
+using test_support::stateless_meta;
 
 namespace {
 
 const char* const kSubscriptionId = "io.modelcontextprotocol/subscriptionId";
-
-json stateless_meta() {
-  return {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
-          {"io.modelcontextprotocol/clientCapabilities", json::object()},
-          {"io.modelcontextprotocol/clientInfo", {{"name", "test-client"}, {"version", "1"}}}};
-}
 
 Tool named_tool(const std::string& name) {
   return Tool{name,

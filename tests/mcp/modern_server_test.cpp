@@ -6,7 +6,7 @@
 #include <elicit/completion_store.hpp>
 #include <elicit/server_session.hpp>
 
-#include "../session/fake_client.hpp"
+#include "../support/fake_client.hpp"
 #include "contact_information.hpp"
 #include "github_username.hpp"
 

@@ -8,18 +8,14 @@
 
 #include <elicit/server_session.hpp>
 
-#include "../session/fake_client.hpp"
+#include "../support/fake_client.hpp"
+#include "../support/stateless_meta.hpp"
 
 using namespace elicit;
 using nlohmann::json;
+using test_support::stateless_meta;
 
 namespace {
-
-json stateless_meta() {
-  return {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
-          {"io.modelcontextprotocol/clientCapabilities", json::object()},
-          {"io.modelcontextprotocol/clientInfo", {{"name", "test-client"}, {"version", "1"}}}};
-}
 
 json contents(const std::string& uri, const std::string& text) {
   return {{"contents", {{{"uri", uri}, {"mimeType", "text/plain"}, {"text", text}}}}};

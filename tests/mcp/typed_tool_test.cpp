@@ -5,7 +5,7 @@
 
 #include <elicit/typed_tool.hpp>
 
-#include "../session/fake_client.hpp"
+#include "../support/fake_client.hpp"
 #include "contact_information.hpp"
 #include "shipping.hpp"
 #include "user_name.hpp"

@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# The official MCP conformance suite's CLIENT scenarios against elicit::Client: the suite starts its
+# test server and runs `conformance_client <url>` (conformance_client.cpp, elicit::Client over
+# Streamable HTTP) with MCP_CONFORMANCE_SCENARIO set. REVISION names the pinned suite, as server.sh
+# does: 2025-11-25 is 0.1.16 (its scenarios at 2025-11-25), 2026-07-28 is 0.2.0-alpha.12, played at
+# both protocol versions (the 2025-11-25 scenarios that version also has, then the 2026-07-28 ones);
+# `all` runs both. Node 22 from npm; each suite is installed with `npm ci` from its own lock file when
+# missing. Every check of every scenario must pass with no warning, and the client must exit 0;
+# there is no expected-failures file.
+# Usage: client.sh 2025-11-25|2026-07-28|all <conformance_client>
+set -euo pipefail
+[[ $# -eq 2 && -x $2 ]] || { echo "usage: $0 2025-11-25|2026-07-28|all <conformance_client>" >&2; exit 2; }
+which=$1
+client=$(realpath "$2")
+here=$(cd "$(dirname "$0")" && pwd)
+
+# Each run: the pinned suite's directory, the scenario, the protocol version the suite's server speaks
+# ("-": the suite's default, 2025-11-25 for these). 0.2.0-alpha.12 runs one scenario at a version
+# with --spec-version (its --requirements runs the whole set, auth scenarios included, and cannot
+# name one scenario).
+runs=()
+if [[ $which == all || $which == 2025-11-25 ]]; then
+  runs+=("2025-11-25 initialize -" "2025-11-25 tools_call -" "2025-11-25 elicitation-sep1034-client-defaults -")
+fi
+if [[ $which == all || $which == 2026-07-28 ]]; then
+  runs+=("2026-07-28 initialize 2025-11-25" "2026-07-28 tools_call 2025-11-25"
+         "2026-07-28 elicitation-sep1034-client-defaults 2025-11-25"
+         "2026-07-28 json-schema-2020-12-preservation 2025-11-25"
+         "2026-07-28 tools_call 2026-07-28" "2026-07-28 request-metadata 2026-07-28"
+         "2026-07-28 sep-2322-client-request-state 2026-07-28"
+         "2026-07-28 http-standard-headers 2026-07-28" "2026-07-28 json-schema-ref-no-deref 2026-07-28"
+         "2026-07-28 json-schema-2020-12-preservation 2026-07-28")
+fi
+[[ ${#runs[@]} -gt 0 ]] || { echo "usage: $0 2025-11-25|2026-07-28|all <conformance_client>" >&2; exit 2; }
+
+failed=0
+for run in "${runs[@]}"; do
+  read -r dir scenario version <<<"$run"
+  pkg=$here/$dir
+  if [[ ! -x $pkg/node_modules/.bin/node || ! -d $pkg/node_modules/@modelcontextprotocol/conformance ]]; then
+    (cd "$pkg" && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+  args=(client --command "$client" --scenario "$scenario")
+  [[ $version == - ]] || args+=(--spec-version "$version")
+  status=0
+  out=$(cd "$pkg" && node_modules/.bin/node node_modules/@modelcontextprotocol/conformance/dist/index.js "${args[@]}" 2>&1) ||
+    status=$?
+  summary=$(grep -E '^Passed: [0-9]+/[0-9]+' <<<"$out" | tail -n1)
+  suite=$(sed -n 's|.*"@modelcontextprotocol/conformance": "\([^"]*\)".*|\1|p' "$pkg/package.json")
+  shown=$version
+  [[ $shown != - ]] || shown=2025-11-25
+  echo "$scenario ($suite, $shown): ${summary:-no summary}"
+  # All checks pass (at least one), none warns, the suite exits 0 and does not report that the
+  # client failed, exited with an error or timed out.
+  if [[ $status != 0 || ! $summary =~ ^Passed:\ ([0-9]+)/([0-9]+),\ 0\ failed,\ 0\ warnings ]] ||
+     [[ ${BASH_REMATCH[1]} != "${BASH_REMATCH[2]}" || ${BASH_REMATCH[1]} == 0 ]] ||
+     grep -qE 'CLIENT (TIMED OUT|EXITED WITH ERROR)|SKIPPED: scenario' <<<"$out"; then
+    failed=$((failed + 1))
+    echo "$out"
+  fi
+done
+echo "$(( ${#runs[@]} - failed )) passed, $failed failed"
+exit $(( failed > 0 ))
