@@ -715,7 +715,7 @@ class Run {
   // ---- 2026-07-28 mode: MCP 2026-07-28 multi round-trip requests over stateless HTTP
 
   // A 2026-07-28 tools/call: no session; the era, the client and its capabilities in params._meta (as the
-  // conformance suite sends them, tests/conformance-2026/SCENARIOS.md 2.1); `extra` adds members to
+  // conformance suite sends them, tests/interop/conformance/SCENARIOS.md 2.1); `extra` adds members to
   // params (the retry's inputResponses and requestState). Built by hand: the client thread is shared
   // with JSON parsing of every response and must not be what limits the rate.
   std::string stateless_call(int id, const std::string& extra) const {

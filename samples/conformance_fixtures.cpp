@@ -4,7 +4,7 @@
 // image, text and binary resources, a resource template, a resource to subscribe to, completions of
 // a prompt argument, and a tool whose JSON Schema 2020-12 inputSchema must reach the client as
 // written; all with the public API, as any server would be.
-// See tests/conformance-2026/SCENARIOS.md, section 3.
+// See tests/interop/conformance/SCENARIOS.md, section 3.
 #include <chrono>
 #include <cstdint>
 #include <memory>

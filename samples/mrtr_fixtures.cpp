@@ -1,7 +1,7 @@
 // The fixtures the official conformance suite (0.2.0-alpha.12, 2026-07-28 requirements) calls for
 // multi round-trip requests (input-required results) and the stateless server, written as any
 // tool would be: each serves both eras (a 2025-11-25 session sends the same questions as
-// server-to-client requests). See tests/conformance-2026/SCENARIOS.md.
+// server-to-client requests). See tests/interop/conformance/SCENARIOS.md.
 #include <memory>
 #include <string>
 

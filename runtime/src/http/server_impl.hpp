@@ -185,7 +185,7 @@ struct StreamableHttpServer::Impl {
 
   // The checks of MCP 2026-07-28 (Streamable HTTP, "Request Metadata" and "Server Validation";
   // Versioning), in the order the official conformance suite's server-stateless probes fix
-  // (tests/conformance-2026/SCENARIOS.md, section 4). Every error carries the request's id.
+  // (tests/interop/conformance/SCENARIOS.md, section 4). Every error carries the request's id.
   // On success `fields` holds the request's per-request fields, read once here: serving it does not
   // read its era again.
   static std::optional<Reply> check_stateless(const HttpRequest& req, const ::elicit::Request& r,

@@ -120,7 +120,7 @@ Reply StreamableHttpServer::Impl::handle_stateless(const HttpRequest& req, jsonr
 
 // The checks of MCP 2026-07-28 (Streamable HTTP, "Request Metadata" and "Server Validation";
 // Versioning), in the order the official conformance suite's server-stateless probes fix
-// (tests/conformance-2026/SCENARIOS.md, section 4). Every error carries the request's id.
+// (tests/interop/conformance/SCENARIOS.md, section 4). Every error carries the request's id.
 std::optional<Reply> StreamableHttpServer::Impl::check_stateless(const HttpRequest& req, const ::elicit::Request& r,
                                                                  std::optional<StatelessFields>& fields) {
   const auto fail = [&](unsigned status, int code, std::string message) {

@@ -2,7 +2,7 @@
 // `inputSchema` is a JSON Schema, 2020-12 unless `$schema` says otherwise, and servers MUST
 // validate tool inputs). No C++ JSON Schema validator is packaged in Debian 12, so this is a small
 // interpreter of the assertion keywords of 2020-12 and draft-07, checked against the official
-// JSON-Schema-Test-Suite (Debian `json-schema-test-suite`, tests/runtime/json_schema_test.cpp).
+// JSON-Schema-Test-Suite (Debian `json-schema-test-suite`, tests/content/json_schema_test.cpp).
 //
 // Keywords: boolean schemas, type, enum, const, multipleOf, maximum, exclusiveMaximum, minimum,
 // exclusiveMinimum, maxLength, minLength (code points), pattern, maxItems, minItems, uniqueItems,
