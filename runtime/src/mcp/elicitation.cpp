@@ -173,16 +173,6 @@ std::function<void(R)> logged(jsonrpc::Connection& session, std::function<void(R
   };
 }
 
-// Ties one elicitation/create to options.cancel_scope. The scope callback cancels the request once
-// its id is known; cancelling between registration and the send is remembered and applied right
-// after the send; a response that wins the race makes jsonrpc::Connection::cancel return false, which is fine.
-struct ScopeLink {
-  std::mutex mutex;
-  std::optional<RequestId> id;
-  bool cancel_requested = false;
-  bool finished = false;
-};
-
 constexpr const char* kCancelReason = "the request this elicitation was made for was cancelled";
 
 }  // namespace
@@ -192,47 +182,8 @@ constexpr const char* kCancelReason = "the request this elicitation was made for
 std::optional<RequestId> detail::send_scoped_request(jsonrpc::Connection& session, const char* method,
                                                      std::string params, ResponseHandler on_done,
                                                      const ElicitOptions& options) {
-  const auto& scope = options.cancel_scope;
-  if (!scope)
-    return session.send_request_serialized(method, std::move(params), std::move(on_done), call_options(options));
-  auto link = std::make_shared<ScopeLink>();
-  const auto token = scope->add([link, &session] {
-    std::optional<RequestId> id;
-    {
-      std::lock_guard<std::mutex> lock(link->mutex);
-      if (link->finished) return;
-      if (!link->id) {
-        link->cancel_requested = true;
-        return;
-      }
-      id = link->id;
-    }
-    session.cancel(*id, kCancelReason);
-  });
-  if (!token) {
-    on_done(RequestOutcome{std::nullopt, std::nullopt,
-                           session.closed() ? RequestFailure::transport_closed : RequestFailure::cancelled});
-    return std::nullopt;
-  }
-  const auto id = session.send_request_serialized(
-      method, std::move(params),
-      [link, scope, token = *token, on_done = std::move(on_done)](RequestOutcome o) {
-        {
-          std::lock_guard<std::mutex> lock(link->mutex);
-          link->finished = true;
-        }
-        scope->remove(token);  // the scope keeps only what is still open
-        on_done(std::move(o));
-      },
-      call_options(options));
-  bool cancel_now = false;
-  {
-    std::lock_guard<std::mutex> lock(link->mutex);
-    link->id = id;
-    cancel_now = link->cancel_requested && !link->finished;
-  }
-  if (cancel_now) session.cancel(id, kCancelReason);
-  return id;
+  return jsonrpc::send_request_in_scope(session, method, std::move(params), std::move(on_done), call_options(options),
+                                        options.cancel_scope, kCancelReason);
 }
 
 namespace {

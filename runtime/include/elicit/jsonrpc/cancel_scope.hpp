@@ -4,9 +4,13 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <mutex>
 #include <optional>
+#include <string>
 #include <unordered_map>
+
+#include "elicit/jsonrpc/connection.hpp"
 
 namespace elicit::jsonrpc {
 
@@ -36,6 +40,17 @@ class CancelScope {
   Token next_ = 1;
   std::unordered_map<Token, std::function<void()>> callbacks_;
 };
+
+/// Sends a request tied to `scope` (jsonrpc::Connection::send_request_serialized otherwise): while
+/// it waits, cancelling the scope cancels it (Connection::cancel with `reason`: the peer gets
+/// notifications/cancelled, MCP 2025-11-25, Base Protocol, "Cancellation"), from any thread, also
+/// between the registration and the send; its registration is removed when it completes, so the
+/// scope does not grow. `on_done` runs exactly once. Returns the id, or nullopt when the scope was
+/// already cancelled: nothing is sent, and `on_done` has run with `cancelled` (or
+/// `transport_closed` on a closed connection). A null `scope` is a plain send.
+std::optional<RequestId> send_request_in_scope(Connection& connection, const char* method, std::string params_json,
+                                               ResponseHandler on_done, CallOptions options,
+                                               const std::shared_ptr<CancelScope>& scope, const char* reason);
 
 }  // namespace elicit::jsonrpc
 
