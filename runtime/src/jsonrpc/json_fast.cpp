@@ -507,7 +507,7 @@ void dispose_at(nlohmann::json& j, int depth) noexcept {
 
 void dispose(nlohmann::json& j) noexcept { dispose_at(j, 0); }
 
-void append_json_string(std::string& out, std::string_view s) { append_string(out, s); }
+void append_json_string(std::string& out, std::string_view s, ErrorHandler handler) { append_string(out, s, handler); }
 
 template <class J>
 void append_dump(std::string& out, const J& j, ErrorHandler handler) {
