@@ -6,6 +6,8 @@
 #include <system_error>
 #include <utility>
 
+#include "elicit/content/utf8.hpp"
+
 namespace elicit::jsonrpc::detail {
 
 namespace {
@@ -249,24 +251,6 @@ class Parser {
     return v;
   }
 
-  static void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
-
   // One well-formed UTF-8 sequence at p_; its length, or 0 when it is not one.
   std::size_t utf8_sequence() const {
     return utf8_length(reinterpret_cast<const unsigned char*>(p_), static_cast<std::size_t>(end_ - p_));
@@ -337,7 +321,7 @@ class Parser {
             if (low < 0xDC00 || low > 0xDFFF) return false;
             cp = 0x10000 + ((cp - 0xD800) << 10) + (static_cast<std::uint32_t>(low) - 0xDC00);
           }
-          append_utf8(out, cp);
+          ::elicit::detail::append_utf8(out, cp);
           break;
         }
         default:
