@@ -3,6 +3,7 @@
 #include <charconv>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <system_error>
 #include <utility>
 
@@ -26,6 +27,26 @@ struct PlainBytes {
   }
 };
 constexpr PlainBytes kPlain{};
+
+// The first byte at or after `p` (before `end`) that is not plain (kPlain), looking at 8 bytes at a
+// time while all of them are: strings are mostly plain runs. A word holds a byte that is not plain
+// when one is below 0x20, is '"' or '\\', or is above 0x7e (the standard SWAR byte tests, exact for
+// "any byte").
+const char* skip_plain(const char* p, const char* end) {
+  constexpr std::uint64_t ones = 0x0101010101010101ULL;
+  constexpr std::uint64_t highs = 0x8080808080808080ULL;
+  const auto has_zero = [](std::uint64_t v) { return (v - ones) & ~v & highs; };
+  while (end - p >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, p, sizeof w);
+    const std::uint64_t below_space = (w - ones * 0x20) & ~w & highs;
+    const std::uint64_t above_tilde = ((w + ones * (127 - 0x7e)) | w) & highs;
+    if ((below_space | above_tilde | has_zero(w ^ (ones * '"')) | has_zero(w ^ (ones * '\\'))) != 0) break;
+    p += 8;
+  }
+  while (p != end && kPlain.plain[static_cast<unsigned char>(*p)]) ++p;
+  return p;
+}
 
 // The length of the well-formed UTF-8 sequence at `s` (`left` bytes; lead byte >= 0x80), or 0 when
 // it is not one: RFC 3629, the ranges nlohmann's lexer accepts and its serializer decodes.
@@ -260,11 +281,9 @@ class Parser {
   bool string(std::string& out) {
     const char* run = p_;  // start of bytes copied as they are
     while (p_ != end_) {
+      p_ = skip_plain(p_, end_);
+      if (p_ == end_) return false;
       const auto c = static_cast<unsigned char>(*p_);
-      if (kPlain.plain[c]) {
-        ++p_;
-        continue;
-      }
       if (c == '"') {
         out.append(run, static_cast<std::size_t>(p_ - run));
         ++p_;
@@ -400,8 +419,11 @@ bool append_escaped(std::string& out, std::string_view s) {
   out += '"';
   const auto* run = p;
   while (p != end) {
+    p = reinterpret_cast<const unsigned char*>(
+        skip_plain(reinterpret_cast<const char*>(p), reinterpret_cast<const char*>(end)));
+    if (p == end) break;
     const unsigned char c = *p;
-    if (kPlain.plain[c] || c == 0x7f) {
+    if (c == 0x7f) {
       ++p;
       continue;
     }
