@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdint>
 
+#include <elicit/content/utf8.hpp>
+
 namespace elicitgen {
 namespace {
 
@@ -18,24 +20,6 @@ int hex_digit(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-void append_utf8(std::string& out, std::uint32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
 }
 
 // One reference token of a JSON Pointer, unescaped (~1 is '/', ~0 is '~').
@@ -143,7 +127,7 @@ bool JsonPositions::read_string(std::size_t& at, std::string* decoded) const {
       }
     }
     if (cp >= 0xD800 && cp <= 0xDFFF) cp = 0xFFFD;
-    if (decoded) append_utf8(*decoded, cp);
+    if (decoded) elicit::detail::append_utf8(*decoded, cp);
   }
   at = text_.size();
   return false;

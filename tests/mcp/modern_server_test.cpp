@@ -680,3 +680,124 @@ TEST_CASE(
   CHECK(text_of(r) == "unsupported");
   CHECK(m.server->state().rpc().pending_requests() == 0);
 }
+
+TEST_CASE("2026-07-28: a prefilled form asked again keeps its defaults, and the retry answers it",
+          "[modern][prefill]") {
+  auto core = std::make_shared<Server>(ServerInfo{"modern-server", "2.0.0"});
+  core->add_tool(Tool::blocking("prefilled", [](RequestContext& call) {
+    samples::ContactInformation prefill;
+    prefill.name = "Ada";
+    prefill.email = "ada@example.com";
+    auto o = call.elicit<samples::ContactInformation>("Confirm", prefill);
+    if (!o) return ToolResult::text(std::string("no: ") + std::string(to_string(o.status)));
+    return ToolResult::text("hello " + o.value->name + " <" + o.value->email + ">");
+  }));
+  Stateless m(core);
+  const auto first = m.call_tool("prefilled")["result"];
+  REQUIRE(first["resultType"] == "input_required");
+  const auto schema = first["inputRequests"]["elicitation-1"]["params"]["requestedSchema"];
+  CHECK(schema["properties"]["name"]["default"] == "Ada");
+  CHECK(schema["properties"]["email"]["default"] == "ada@example.com");
+
+  const auto again = m.call_tool(
+      "prefilled", {{"inputResponses", {{"elicitation-1", accept({{"name", "Ada"}, {"email", "not an email"}})}}},
+                    {"requestState", first["requestState"]}})["result"];
+  REQUIRE(again["resultType"] == "input_required");
+  const auto& q = again["inputRequests"]["elicitation-1"]["params"];
+  CHECK(q["requestedSchema"] == schema);
+  CHECK(q["message"].get<std::string>().rfind("Confirm\n\nThe previous answer was not accepted: email: ", 0) == 0);
+
+  const auto done = m.call_tool(
+      "prefilled", {{"inputResponses", {{"elicitation-1", accept({{"name", "Ada"}, {"email", "ada@example.org"}})}}},
+                    {"requestState", again["requestState"]}});
+  CHECK(text_of(done) == "hello Ada <ada@example.org>");
+}
+
+namespace {
+
+nlohmann::ordered_json form_question(const std::string& message) {
+  return {{"method", "elicitation/create"},
+          {"params",
+           {{"mode", "form"},
+            {"message", message},
+            {"requestedSchema",
+             {{"type", "object"},
+              {"properties", {{"z", {{"type", "string"}}}, {"a", {{"type", "number"}, {"minimum", 1.5}}}}}}}}}};
+}
+
+// What InputRound writes as text is what its documents dump to.
+void check_texts(const InputRound& round) {
+  std::string requests;
+  round.append_input_requests(requests);
+  CHECK(requests == round.input_requests().dump());
+  std::string state;
+  round.append_state(state);
+  CHECK(state == round.state().dump());
+}
+
+}  // namespace
+
+TEST_CASE("InputRound: the questions and the state it writes as text are its documents' dumps", "[modern][round]") {
+  // A first round: nothing carried. A question asked again keeps its place.
+  InputRound first(nullptr, nullptr);
+  CHECK_FALSE(first.answer("k\"1", form_question("Q1 \xc3\xa9\n")));
+  CHECK_FALSE(first.answer_text("b", form_question("Q2").dump()));
+  CHECK_FALSE(first.answer_text("b", form_question("Q2 changed").dump()));  // the first question under a key stays
+  first.ask_again("k\"1", form_question("Q1 again"), form_question("Q1 \xc3\xa9\n"));
+  CHECK(first.input_required());
+  const auto requests = first.input_requests();
+  REQUIRE(requests.size() == 2);
+  CHECK(requests.begin().key() == "k\"1");
+  CHECK(requests["k\"1"] == form_question("Q1 again"));
+  CHECK(requests["b"] == form_question("Q2"));
+  check_texts(first);
+
+  // The retry: each answer counts for the question the last round asked under its key (the
+  // original, for the one asked again), and is the round's own.
+  InputRound second(first.state(), json{{"b", accept({{"a", 2}})}, {"k\"1", {{"action", "decline"}}}});
+  const auto* b = second.answer_text("b", form_question("Q2").dump());
+  REQUIRE(b);
+  CHECK(*b == accept({{"a", 2}}));
+  CHECK(second.answer_text("b", form_question("Q2").dump()) == b);
+  const auto k = second.answer("k\"1", form_question("Q1 \xc3\xa9\n"));
+  REQUIRE(k);
+  CHECK((*k)["action"] == "decline");
+  CHECK_FALSE(second.input_required());
+  check_texts(second);
+
+  // A carried answer is carried on as it came, whatever else it holds; another question under a
+  // key is asked anew.
+  auto carried = second.state();
+  carried["answers"]["b"]["extra"] = {1, 2};
+  InputRound third(carried, nullptr);
+  CHECK(third.answer_text("b", form_question("Q2").dump()));
+  CHECK_FALSE(third.answer("k\"1", form_question("Q1 changed")));
+  third.interaction_id("x");  // a seed, carried in the state
+  CHECK(third.state()["answers"]["b"]["extra"] == json{1, 2});
+  CHECK(third.state().contains("seed"));
+  check_texts(third);
+}
+
+TEST_CASE("InputRound: text that is not UTF-8 fails as the documents' dumps do", "[modern][round]") {
+  InputRound round(nullptr, nullptr);
+  CHECK_THROWS_AS(round.answer("k", form_question("bad \xff")), nlohmann::json::type_error);
+  CHECK_FALSE(round.input_required());
+  CHECK_FALSE(round.answer_text("bad \xfe", form_question("Q").dump()));
+  std::string requests;
+  round.append_input_requests(requests);
+  CHECK(requests == round.input_requests().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  std::string expected;
+  try {
+    (void)round.state().dump();
+  } catch (const nlohmann::json::type_error& e) {
+    expected = e.what();
+  }
+  REQUIRE_FALSE(expected.empty());
+  std::string state;
+  try {
+    round.append_state(state);
+    FAIL("append_state wrote a key that is not UTF-8");
+  } catch (const nlohmann::json::type_error& e) {
+    CHECK(std::string(e.what()) == expected);
+  }
+}

@@ -249,6 +249,18 @@ TEST_CASE("requestState: max_bytes bounds sealing and opening", "[request_state]
   CHECK(sealer.open(fits, binding()) == json("short"));
 }
 
+TEST_CASE("requestState: seal_text seals a payload's text as seal() seals the payload", "[request_state]") {
+  const std::string key = RequestStateSealer::generate_key();
+  const RequestStateSealer sealer(with_keys({key}));
+  const std::string state = sealer.seal_text(payload().dump(), binding());
+  CHECK(state.size() == sealer.seal(payload(), binding()).size());
+  CHECK(sealer.open(state, binding()) == payload());
+  CHECK_FALSE(sealer.open(state, {"tools/call", "other", json::object(), "user-42"}));
+  RequestStateOptions small = with_keys({key});
+  small.max_bytes = 200;
+  CHECK_THROWS_AS(RequestStateSealer(small).seal_text(payload().dump(), binding()), std::length_error);
+}
+
 TEST_CASE("requestState: keys must be 32 bytes and the ttl positive", "[request_state]") {
   CHECK_THROWS_AS(RequestStateSealer(with_keys({std::string(31, 'k')})), std::invalid_argument);
   CHECK_THROWS_AS(RequestStateSealer(with_keys({RequestStateSealer::generate_key(), std::string(33, 'k')})),

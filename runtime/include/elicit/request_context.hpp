@@ -361,27 +361,29 @@ class RequestContext {
   std::string key_of(const Ask<T>& a) {
     return a.key.empty() ? next_key() : a.key;
   }
-  // The client's answer to the form question, or nullopt (then it is to be asked). An unsupported
-  // form mode gives `unsupported` without asking.
+  // The client's answer to the form question (`message`; the requestedSchema `schema`, or when
+  // null T's own, whose text is `schema_json`), or nullopt (then it is to be asked). An unsupported
+  // form mode gives `unsupported` without asking. Read in place (detail::typed_outcome_in_place).
   std::optional<RawOutcome> replay_form(const std::string& key, std::string_view message,
-                                        const nlohmann::ordered_json& schema);
+                                        const nlohmann::ordered_json* schema, std::string_view schema_json);
   // The answer under `key` fails validation: ask the question again, saying why.
-  void ask_form_again(const std::string& key, std::string_view message, const nlohmann::ordered_json& schema,
-                      const std::string& reason);
+  void ask_form_again(const std::string& key, std::string_view message, const nlohmann::ordered_json* schema,
+                      std::string_view schema_json, const std::string& reason);
   static std::string why_invalid(const std::string& problem, const ValidationResult& errors);
 
   template <class T>
   Outcome<T> replay_step(const std::string& key, std::string_view message, bool& missing,
                          const nlohmann::ordered_json* schema = nullptr) {
-    const auto& asked = schema ? *schema : ::elicit::requested_schema<T>();
-    auto response = replay_form(key, message, asked);
+    // T's own schema is asked as the text it was serialised to once; a prefilled one is written out.
+    const std::string_view schema_json = schema ? std::string_view() : detail::serialized_schema<T>();
+    auto response = replay_form(key, message, schema, schema_json);
     if (!response) {
       missing = true;
       return Outcome<T>{};
     }
-    auto out = typed_outcome<T>(std::move(*response));
+    auto out = detail::typed_outcome_in_place<T>(std::move(*response));
     if (out.status == ElicitStatus::invalid_response) {
-      ask_form_again(key, message, asked, why_invalid(out.problem, out.errors));
+      ask_form_again(key, message, schema, schema_json, why_invalid(out.problem, out.errors));
       missing = true;
     }
     return out;

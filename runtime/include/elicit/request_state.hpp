@@ -77,6 +77,10 @@ class RequestStateSealer {
   /// std::length_error when the result would exceed max_bytes, and nlohmann::json::type_error when
   /// a string in the payload or the arguments is not valid UTF-8.
   std::string seal(const nlohmann::json& payload, const RequestStateBinding& binding) const;
+  /// seal() of a payload given as its JSON text, `payload_json`, exactly as
+  /// `payload.dump()` writes it (sealed as it is). Throws as seal() does, but for the payload's
+  /// UTF-8 (the text is the caller's).
+  std::string seal_text(std::string_view payload_json, const RequestStateBinding& binding) const;
 
   /// The payload sealed in `state`, or nullopt for any failure: longer than max_bytes, not version
   /// 1, not base64url, too short, no key with its key id, tampered with, sealed for another
@@ -94,6 +98,9 @@ class RequestStateSealer {
   static std::optional<std::string> key_from_base64(std::string_view text);
 
  private:
+  // Seals `plain`: 8 bytes for the expiry, then the payload's text; zeroes it once encrypted.
+  std::string seal_plain(std::string& plain, const RequestStateBinding& binding) const;
+
   struct State;
   std::shared_ptr<const State> state_;
 };

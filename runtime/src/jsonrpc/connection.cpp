@@ -345,6 +345,11 @@ void Responder::result_ordered(nlohmann::ordered_json result) const {
   if (auto s = state_->session.lock()) s->answer(*state_, serialize_response(state_->id, result));
 }
 
+void Responder::result_text(std::string_view result_json, bool sorted) const {
+  if (state_->answered.exchange(true)) return;
+  if (auto s = state_->session.lock()) s->answer(*state_, serialize_response_text(state_->id, result_json, sorted));
+}
+
 void Responder::error(RpcError error) const {
   if (state_->answered.exchange(true)) return;
   if (auto s = state_->session.lock())

@@ -6,6 +6,12 @@
 #include <system_error>
 #include <utility>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "elicit/content/utf8.hpp"
+
 namespace elicit::jsonrpc::detail {
 
 namespace {
@@ -24,6 +30,28 @@ struct PlainBytes {
   }
 };
 constexpr PlainBytes kPlain{};
+
+// The first byte at or after `p` (before `end`) that is not plain (kPlain). With SSE2, 16 bytes at
+// a time while 16 are left in the text (strings are mostly plain runs, and the stop is found
+// without a byte-by-byte tail): a byte stops it when it is below 0x20 or from 0x80 on (one signed
+// comparison takes both), '"', '\\' or 0x7f.
+inline const char* skip_plain(const char* p, const char* end) {
+#if defined(__SSE2__)
+  const __m128i space = _mm_set1_epi8(0x20);
+  const __m128i quote = _mm_set1_epi8('"');
+  const __m128i backslash = _mm_set1_epi8('\\');
+  const __m128i del = _mm_set1_epi8(0x7f);
+  while (end - p >= 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+    const __m128i stop = _mm_or_si128(_mm_or_si128(_mm_cmplt_epi8(v, space), _mm_cmpeq_epi8(v, quote)),
+                                      _mm_or_si128(_mm_cmpeq_epi8(v, backslash), _mm_cmpeq_epi8(v, del)));
+    if (const int mask = _mm_movemask_epi8(stop); mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+    p += 16;
+  }
+#endif
+  while (p != end && kPlain.plain[static_cast<unsigned char>(*p)]) ++p;
+  return p;
+}
 
 // The length of the well-formed UTF-8 sequence at `s` (`left` bytes; lead byte >= 0x80), or 0 when
 // it is not one: RFC 3629, the ranges nlohmann's lexer accepts and its serializer decodes.
@@ -249,24 +277,6 @@ class Parser {
     return v;
   }
 
-  static void append_utf8(std::string& out, std::uint32_t cp) {
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
-  }
-
   // One well-formed UTF-8 sequence at p_; its length, or 0 when it is not one.
   std::size_t utf8_sequence() const {
     return utf8_length(reinterpret_cast<const unsigned char*>(p_), static_cast<std::size_t>(end_ - p_));
@@ -276,11 +286,9 @@ class Parser {
   bool string(std::string& out) {
     const char* run = p_;  // start of bytes copied as they are
     while (p_ != end_) {
+      p_ = skip_plain(p_, end_);
+      if (p_ == end_) return false;
       const auto c = static_cast<unsigned char>(*p_);
-      if (kPlain.plain[c]) {
-        ++p_;
-        continue;
-      }
       if (c == '"') {
         out.append(run, static_cast<std::size_t>(p_ - run));
         ++p_;
@@ -337,7 +345,7 @@ class Parser {
             if (low < 0xDC00 || low > 0xDFFF) return false;
             cp = 0x10000 + ((cp - 0xD800) << 10) + (static_cast<std::uint32_t>(low) - 0xDC00);
           }
-          append_utf8(out, cp);
+          ::elicit::detail::append_utf8(out, cp);
           break;
         }
         default:
@@ -416,8 +424,11 @@ bool append_escaped(std::string& out, std::string_view s) {
   out += '"';
   const auto* run = p;
   while (p != end) {
+    p = reinterpret_cast<const unsigned char*>(
+        skip_plain(reinterpret_cast<const char*>(p), reinterpret_cast<const char*>(end)));
+    if (p == end) break;
     const unsigned char c = *p;
-    if (kPlain.plain[c] || c == 0x7f) {
+    if (c == 0x7f) {
       ++p;
       continue;
     }
@@ -507,7 +518,7 @@ void dispose_at(nlohmann::json& j, int depth) noexcept {
 
 void dispose(nlohmann::json& j) noexcept { dispose_at(j, 0); }
 
-void append_json_string(std::string& out, std::string_view s) { append_string(out, s); }
+void append_json_string(std::string& out, std::string_view s, ErrorHandler handler) { append_string(out, s, handler); }
 
 template <class J>
 void append_dump(std::string& out, const J& j, ErrorHandler handler) {

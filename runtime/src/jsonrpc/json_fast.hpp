@@ -53,8 +53,10 @@ template <class Json>
 void append_dump(std::string& out, const Json& j,
                  nlohmann::json::error_handler_t handler = nlohmann::json::error_handler_t::replace);
 
-/// Appends `s` as a JSON string, as nlohmann::json(s).dump(-1, ' ', false, replace) writes it.
-void append_json_string(std::string& out, std::string_view s);
+/// Appends `s` as a JSON string, as nlohmann::json(s).dump(-1, ' ', false, handler) writes it
+/// (`strict`: nlohmann's type_error 316 for a string that is not valid UTF-8, `out` unchanged).
+void append_json_string(std::string& out, std::string_view s,
+                        nlohmann::json::error_handler_t handler = nlohmann::json::error_handler_t::replace);
 
 extern template void append_dump(std::string&, const nlohmann::json&, nlohmann::json::error_handler_t);
 extern template void append_dump(std::string&, const nlohmann::ordered_json&, nlohmann::json::error_handler_t);

@@ -200,19 +200,26 @@ void append_id(std::string& out, const RequestId& id) {
 
 constexpr std::size_t kEnvelopeBytes = 64;
 
-template <class Json>
-std::string request_text(const RequestId& id, std::string_view method, const Json& params, bool sorted) {
-  std::string out;
-  out.reserve(kEnvelopeBytes + method.size());
-  if (sorted) {  // {"id", "jsonrpc", "method", "params"}
+// The head of a request or a result response, up to its `member` ("method" or "result"):
+// {"id", "jsonrpc", member} as a sorted nlohmann::json writes it, or {"jsonrpc", "id", member} as
+// an ordered_json does.
+void append_head(std::string& out, const RequestId& id, bool sorted, const char* member) {
+  if (sorted) {
     out += "{\"id\":";
     append_id(out, id);
-    out += ",\"jsonrpc\":\"2.0\",\"method\":";
-  } else {  // {"jsonrpc", "id", "method", "params"}
+    out += ",\"jsonrpc\":\"2.0\",\"";
+  } else {
     out += "{\"jsonrpc\":\"2.0\",\"id\":";
     append_id(out, id);
-    out += ",\"method\":";
+    out += ",\"";
   }
+  out += member;
+  out += "\":";
+}
+
+// The tail a request and a notification share: the method, the params unless null, the closing brace.
+template <class Json>
+std::string& append_method_and_params(std::string& out, std::string_view method, const Json& params) {
   append_string(out, method);
   if (!params.is_null()) {
     out += ",\"params\":";
@@ -223,17 +230,19 @@ std::string request_text(const RequestId& id, std::string_view method, const Jso
 }
 
 template <class Json>
+std::string request_text(const RequestId& id, std::string_view method, const Json& params, bool sorted) {
+  std::string out;
+  out.reserve(kEnvelopeBytes + method.size());
+  append_head(out, id, sorted, "method");
+  return append_method_and_params(out, method, params);
+}
+
+template <class Json>
 std::string notification_text(std::string_view method, const Json& params) {
   std::string out;
   out.reserve(kEnvelopeBytes + method.size());
   out += "{\"jsonrpc\":\"2.0\",\"method\":";  // sorted and in order alike
-  append_string(out, method);
-  if (!params.is_null()) {
-    out += ",\"params\":";
-    append_json(out, params);
-  }
-  out += '}';
-  return out;
+  return append_method_and_params(out, method, params);
 }
 
 }  // namespace
@@ -253,9 +262,7 @@ std::string serialize(const Response& r) {
     return out;
   }
   out.reserve(kEnvelopeBytes);
-  out += "{\"id\":";  // {"id", "jsonrpc", "result"}
-  append_id(out, r.id);
-  out += ",\"jsonrpc\":\"2.0\",\"result\":";
+  append_head(out, r.id, true, "result");
   if (r.result) {
     append_json(out, *r.result);
   } else {
@@ -270,10 +277,17 @@ std::string serialize_response(const RequestId& id, const nlohmann::ordered_json
   // the result into that value.
   std::string out;
   out.reserve(1000);  // one block for a typical result (an input_required one is about 1 KB)
-  out += "{\"jsonrpc\":\"2.0\",\"id\":";
-  append_id(out, id);
-  out += ",\"result\":";
+  append_head(out, id, false, "result");
   append_json(out, result);
+  out += '}';
+  return out;
+}
+
+std::string serialize_response_text(const RequestId& id, std::string_view result_json, bool sorted) {
+  std::string out;
+  out.reserve(kEnvelopeBytes + result_json.size());
+  append_head(out, id, sorted, "result");
+  out += result_json;
   out += '}';
   return out;
 }
@@ -285,9 +299,7 @@ std::string serialize_request(const RequestId& id, std::string_view method, cons
 std::string serialize_request_text(const RequestId& id, std::string_view method, std::string params_json) {
   std::string head;
   head.reserve(kEnvelopeBytes + method.size());
-  head += "{\"jsonrpc\":\"2.0\",\"id\":";
-  append_id(head, id);
-  head += ",\"method\":";
+  append_head(head, id, false, "method");
   append_string(head, method);
   if (params_json.empty()) return head + '}';
   head += ",\"params\":";

@@ -6,12 +6,19 @@
 
 #include <mutex>
 #include <stdexcept>
+#include <string>
+
+#include "json_fast.hpp"
 
 namespace elicit {
 
 ToolResult ToolResult::text(std::string text) {
+  // The block made member by member: a braced list goes through a temporary array per member.
+  nlohmann::json block = nlohmann::json::object();
+  block["text"] = std::move(text);
+  block["type"] = "text";
   ToolResult r;
-  r.content.push_back({{"type", "text"}, {"text", std::move(text)}});
+  r.content.push_back(std::move(block));
   return r;
 }
 
@@ -300,10 +307,37 @@ ClientCapabilities RequestContext::client_capabilities() const {
   return stateless_ ? stateless_->capabilities : session_.client_capabilities();
 }
 
+namespace {
+
+// The text of `r.to_json()` stamped for a 2026-07-28 request (stamp_stateless_result), as
+// Responder::result writes it (members sorted), without making either document.
+std::string stateless_result_text(const ToolResult& r, const nlohmann::json& server_info) {
+  std::string out;
+  out.reserve(512);
+  out += "{\"_meta\":{";
+  jsonrpc::detail::append_json_string(out, meta_key::server_info);
+  out += ':';
+  jsonrpc::detail::append_dump(out, server_info);
+  out += "},\"content\":";
+  jsonrpc::detail::append_dump(out, r.content);
+  if (r.is_error) out += ",\"isError\":true";
+  out += ",\"resultType\":\"complete\"";
+  if (r.structured_content) {
+    out += ",\"structuredContent\":";
+    jsonrpc::detail::append_dump(out, *r.structured_content);
+  }
+  out += '}';
+  return out;
+}
+
+}  // namespace
+
 void RequestContext::reply(const ToolResult& result) {
-  auto j = result.to_json();
-  if (stateless_) stamp_stateless_result(j, stateless_->server_info);
-  responder_.result(std::move(j));
+  if (stateless_) {
+    responder_.result_text(stateless_result_text(result, stateless_->server_info), true);
+  } else {
+    responder_.result(result.to_json());
+  }
   forget_cancel_callbacks();
 }
 
@@ -350,9 +384,11 @@ void RequestContext::run_answering_failures(SessionState& state, const Responder
   answer_thrown(
       state, stateless, f, [&](RpcError e) { responder.error(std::move(e)); },
       [&](const ToolResult& r) {
-        auto j = r.to_json();
-        if (stateless) stamp_stateless_result(j, stateless->server_info);
-        responder.result(std::move(j));
+        if (stateless) {
+          responder.result_text(stateless_result_text(r, stateless->server_info), true);
+        } else {
+          responder.result(r.to_json());
+        }
       },
       true);
 }

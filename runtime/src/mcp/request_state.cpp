@@ -247,14 +247,26 @@ RequestStateSealer::RequestStateSealer(const RequestStateSealer&) = default;
 RequestStateSealer& RequestStateSealer::operator=(const RequestStateSealer&) = default;
 
 std::string RequestStateSealer::seal(const nlohmann::json& payload, const RequestStateBinding& binding) const {
-  const State& s = *state_;
-  // The plaintext in one buffer: the expiry's 8 bytes (written below), then the payload's JSON.
-  // Room for a typical payload (a few answered forms), so that the buffer zeroed below is usually
-  // the only copy: growing it leaves the earlier part in freed memory. Under 1 KiB, so that glibc
-  // serves it from its per-thread cache: a larger block costs more than the AEAD (callgrind).
+  // The plaintext in one buffer: the expiry's 8 bytes (written by seal_plain), then the payload's
+  // JSON. Room for a typical payload (a few answered forms), so that the buffer zeroed there is
+  // usually the only copy: growing it leaves the earlier part in freed memory. Under 1 KiB, so that
+  // glibc serves it from its per-thread cache: a larger block costs more than the AEAD (callgrind).
   std::string plain(kExpiryBytes, '\0');
   plain.reserve(kExpiryBytes + 480);
   append_dump(plain, payload);
+  return seal_plain(plain, binding);
+}
+
+std::string RequestStateSealer::seal_text(std::string_view payload_json, const RequestStateBinding& binding) const {
+  std::string plain;
+  plain.reserve(kExpiryBytes + payload_json.size());  // one block: see seal()
+  plain.append(kExpiryBytes, '\0');
+  plain += payload_json;
+  return seal_plain(plain, binding);
+}
+
+std::string RequestStateSealer::seal_plain(std::string& plain, const RequestStateBinding& binding) const {
+  const State& s = *state_;
   const std::size_t text_size = plain.size() - kExpiryBytes;
   const std::size_t binary = kHeaderBytes + kTagBytes + kExpiryBytes + text_size;
   const std::size_t sealed =

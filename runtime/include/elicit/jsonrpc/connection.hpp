@@ -59,6 +59,10 @@ class Responder {
   /// result() for a result whose members keep their order on the wire (e.g. a requestedSchema
   /// inside an InputRequiredResult: its property order is the order a client shows the fields in).
   void result_ordered(nlohmann::ordered_json result) const;
+  /// A result already serialised as JSON text (`result_json`, sent as written), in the envelope
+  /// result() writes (`sorted`: {"id", "jsonrpc", "result"}) or result_ordered() writes
+  /// ({"jsonrpc", "id", "result"}).
+  void result_text(std::string_view result_json, bool sorted) const;
   void error(RpcError error) const;
   /// Never answers this request: for a protocol rule that says not to respond (e.g. a progress
   /// request the server must not answer). It counts as answered (later answers are ignored), the

@@ -88,6 +88,9 @@ std::string serialize_notification(std::string_view method, const nlohmann::orde
 std::string serialize_request_text(const RequestId& id, std::string_view method, std::string params_json);
 /// A result response whose result keeps its member order.
 std::string serialize_response(const RequestId& id, const nlohmann::ordered_json& result);
+/// A result response with its result already serialised (`result_json`, kept as written): the
+/// envelope as serialize(Response) writes it (`sorted`) or as serialize_response writes it.
+std::string serialize_response_text(const RequestId& id, std::string_view result_json, bool sorted);
 /// An error response with a null id (for a message whose id could not be read).
 std::string serialize_error_without_id(const RpcError& e);
 
