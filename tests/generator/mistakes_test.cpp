@@ -14,6 +14,7 @@
 #include <elicit/content/schema.hpp>
 
 #include "../support/run_command.hpp"
+#include "../support/scratch_dir.hpp"
 #include "emit.hpp"
 #include "load.hpp"
 #include "names.hpp"
@@ -29,23 +30,7 @@ using Run = test_support::CommandResult;
 using test_support::empty_or_missing;
 using test_support::run_elicitgen;
 
-fs::path work() {
-  const auto dir = fs::path(TEST_TMP_DIR) / ("mistakes-" + std::to_string(getpid()));
-  fs::create_directories(dir);
-  return dir;
-}
-
-std::string write(const std::string& name, const std::string& text) {
-  const auto path = work() / name;
-  std::ofstream(path, std::ios::binary) << text;
-  return path.string();
-}
-
-fs::path fresh_dir(const std::string& name) {
-  const auto dir = work() / name;
-  fs::remove_all(dir);
-  return dir;
-}
+const test_support::ScratchDir scratch("mistakes");
 
 std::string one_property(const std::string& property) {
   return R"({"type":"object","properties":{"p":)" + property + "}}";
@@ -84,21 +69,21 @@ TEST_CASE("a keyword one or two edits from a known one is an error with a sugges
   for (const auto& c : cases) {
     INFO(c.property);
     const auto text = one_property(c.property);
-    const auto file = write("typo.json", text);
+    const auto file = scratch.write("typo.json", text);
     const auto lint = run_elicitgen("lint " + file);
     CHECK(lint.exit_code == 1);
     CHECK_THAT(lint.out,
                Catch::Contains(file + at(text, "\"" + std::string(c.key) + "\"") + ": error: /properties/p/" + c.key +
                                ": unknown keyword \"" + c.key + "\": did you mean \"" + c.suggestion + "\"?"));
     CHECK_THAT(lint.out, !Catch::Contains("ok,"));
-    const auto out = fresh_dir("typo-out");
+    const auto out = scratch.fresh("typo-out");
     const auto gen = run_elicitgen("generate " + file + " -o " + out.string());
     CHECK(gen.exit_code == 1);
     CHECK_THAT(gen.out, Catch::Contains("did you mean \"" + std::string(c.suggestion) + "\"?"));
     CHECK(empty_or_missing(out));
   }
   // At the root too.
-  const auto root = write("typo_root.json", R"({"type":"object","properties":{},"requierd":[]})");
+  const auto root = scratch.write("typo_root.json", R"({"type":"object","properties":{},"requierd":[]})");
   CHECK_THAT(
       run_elicitgen("lint " + root).out,
       Catch::Contains(root + ":1:34: error: /requierd: unknown keyword \"requierd\": did you mean \"required\"?"));
@@ -110,7 +95,7 @@ TEST_CASE("unknown keywords far from every known one stay warnings", "[mistakes]
                                R"({"type":"string","ui":"a"})", R"({"type":"string","placeholder":"a"})",
                                R"({"type":"string","widget":"a"})"}) {
     INFO(property);
-    const auto file = write("far.json", one_property(property));
+    const auto file = scratch.write("far.json", one_property(property));
     const auto lint = run_elicitgen("lint " + file);
     CHECK(lint.exit_code == 0);
     CHECK_THAT(lint.out, Catch::Contains(": warning: /properties/p/") && Catch::Contains(": unknown keyword") &&
@@ -119,7 +104,7 @@ TEST_CASE("unknown keywords far from every known one stay warnings", "[mistakes]
   }
   // A known JSON Schema keyword keeps its own error, not a suggestion.
   const auto known = one_property(R"({"type":"number","exclusiveMinimum":1})");
-  const auto file = write("known.json", known);
+  const auto file = scratch.write("known.json", known);
   const auto lint = run_elicitgen("lint " + file);
   CHECK(lint.exit_code == 1);
   CHECK_THAT(lint.out, Catch::Contains(file + at(known, "\"exclusiveMinimum\"") +
@@ -129,15 +114,15 @@ TEST_CASE("unknown keywords far from every known one stay warnings", "[mistakes]
 
 TEST_CASE("elicitgen --warnings-as-errors: every warning is an error, exit 1, nothing written", "[mistakes][werror]") {
   const auto text = one_property(R"({"type":"string","x-widget":"textarea"})");
-  const auto file = write("warned.json", text);
+  const auto file = scratch.write("warned.json", text);
   const auto where = file + at(text, "\"x-widget\"");
-  const auto out = fresh_dir("werror-out");
+  const auto out = scratch.fresh("werror-out");
   auto r = run_elicitgen("generate " + file + " -o " + out.string());
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains(where + ": warning: /properties/p/x-widget: unknown keyword \"x-widget\""));
   CHECK(fs::exists(out / "warned.hpp"));
 
-  const auto strict = fresh_dir("werror-strict");
+  const auto strict = scratch.fresh("werror-strict");
   r = run_elicitgen("generate " + file + " -o " + strict.string() + " --warnings-as-errors");
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains(where + ": error: /properties/p/x-widget: unknown keyword \"x-widget\""));
@@ -156,27 +141,28 @@ TEST_CASE("elicitgen --warnings-as-errors: every warning is an error, exit 1, no
                                     "\"password\" looks like"));
   CHECK(run_elicitgen("lint --warnings-as-errors " + sample("contact_information.json")).exit_code == 0);
   CHECK(run_elicitgen("generate --warnings-as-errors " + sample("contact_information.json") + " -o " +
-                      fresh_dir("werror-clean").string())
+                      scratch.fresh("werror-clean").string())
             .exit_code == 0);
 }
 
 TEST_CASE("schema errors read as GCC's: FILE:LINE:COLUMN: error: POINTER: message", "[mistakes][format]") {
-  const auto file = write("no_type.json", R"({"properties":{}})");
+  const auto file = scratch.write("no_type.json", R"({"properties":{}})");
   auto r = run_elicitgen("lint " + file);
   CHECK(r.exit_code == 1);
   // The whole document (pointer ""): its first byte, and no pointer field.
   CHECK_THAT(r.out, Catch::Contains(file + ":1:1: error: requestedSchema must have \"type\": \"object\"\n"));
-  const auto indented = write("indented.json", "\n\n  {\"properties\":{}}");
+  const auto indented = scratch.write("indented.json", "\n\n  {\"properties\":{}}");
   CHECK_THAT(run_elicitgen("lint " + indented).out,
              Catch::Contains(indented + ":3:3: error: requestedSchema must have"));
-  const auto empty = write("empty.json", "{}");
+  const auto empty = scratch.write("empty.json", "{}");
   r = run_elicitgen("lint " + empty);
   CHECK_THAT(r.out, Catch::StartsWith(empty + ":1:1: error: empty object"));
   // Over several lines: the line of the member's name, the column of its opening quote (bytes: "é" is
   // two).
-  const auto lines_file = write("lines.json",
-                                "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"caf\u00e9\": {\"t\": 1,\n"
-                                "\t\"type\": \"strin\"}\n  }\n}\n");
+  const auto lines_file =
+      scratch.write("lines.json",
+                    "{\n  \"type\": \"object\",\n  \"properties\": {\n    \"caf\u00e9\": {\"t\": 1,\n"
+                    "\t\"type\": \"strin\"}\n  }\n}\n");
   CHECK_THAT(run_elicitgen("lint " + lines_file).out,
              Catch::Contains(lines_file + ":5:2: error: /properties/caf\xc3\xa9/type: unknown type \"strin\""));
   // Every line is read by the problem matcher VS Code ships for GCC ($gcc) and by Emacs and Vim's
@@ -202,7 +188,7 @@ TEST_CASE("schema errors read as GCC's: FILE:LINE:COLUMN: error: POINTER: messag
 }
 
 TEST_CASE("a template naming a key the view does not provide fails at its line and column", "[mistakes][templates]") {
-  const auto tdir = fresh_dir("templates");
+  const auto tdir = scratch.fresh("templates");
   fs::create_directories(tdir);
   const auto header = (tdir / "header.hpp.mustache").string();
   auto generate = [&](const std::string& text, const fs::path& out) {
@@ -229,14 +215,14 @@ TEST_CASE("a template naming a key the view does not provide fails at its line a
   };
   for (const auto& c : cases) {
     INFO(c.text);
-    const auto out = fresh_dir("templated-bad");
+    const auto out = scratch.fresh("templated-bad");
     const auto r = generate(c.text, out);
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.out, Catch::Contains(header + c.expected));
     CHECK(empty_or_missing(out));
   }
   // Known keys, comments, sections over plain values and list items, outer names inside sections.
-  const auto out = fresh_dir("templated-good");
+  const auto out = scratch.fresh("templated-good");
   const auto r = generate(
       "{{! a comment }}{{=<% %>=}}// <%version%> <%source%>\n"
       "<%#types%><%name%><%#has_fields%>!<%/has_fields%><%#fields%> <%member%>/<%name%>/<%version%><%#doc%>"
@@ -287,7 +273,7 @@ TEST_CASE("additionalProperties: false is accepted with a warning and honoured",
   const std::string closed =
       R"({"type":"object","properties":{"name":{"type":"string"},"age":{"type":"integer"}},"required":["name"],)"
       R"("additionalProperties":false})";
-  const auto file = write("closed.json", closed);
+  const auto file = scratch.write("closed.json", closed);
   auto r = run_elicitgen("lint " + file);
   CHECK(r.exit_code == 0);
   CHECK_THAT(r.out, Catch::Contains(file + at(closed, "\"additionalProperties\"") +
@@ -297,15 +283,15 @@ TEST_CASE("additionalProperties: false is accepted with a warning and honoured",
   CHECK(run_elicitgen("lint --warnings-as-errors " + file).exit_code == 1);
 
   // elicitgen check
-  const auto data = write("closed-data.json", R"({"name":"a","extra":1,"age":3,"zz":{"x":[1]}})");
+  const auto data = scratch.write("closed-data.json", R"({"name":"a","extra":1,"age":3,"zz":{"x":[1]}})");
   r = run_elicitgen("check " + file + " " + data);
   CHECK(r.exit_code == 1);
   CHECK(r.out ==
         "/extra: is not allowed (additionalProperties: false)\n/zz: is not allowed (additionalProperties: false)\n");
-  const auto valid = write("closed-valid.json", R"({"name":"a","age":3})");
+  const auto valid = scratch.write("closed-valid.json", R"({"name":"a","age":3})");
   CHECK(run_elicitgen("check " + file + " " + valid).exit_code == 0);
   // Errors of listed properties come first, then the unlisted ones; a pointer escapes ~ and /.
-  const auto both = write("closed-both.json", R"({"a/b~c":true,"age":"x"})");
+  const auto both = scratch.write("closed-both.json", R"({"a/b~c":true,"age":"x"})");
   r = run_elicitgen("check " + file + " " + both);
   CHECK(r.out ==
         "/name: is required\n/age: must be an integer\n/a~1b~0c: is not allowed (additionalProperties: false)\n");
@@ -323,8 +309,8 @@ TEST_CASE("additionalProperties: false is accepted with a warning and honoured",
   // true, or absent: extra properties are ignored as before (true still warns: it is outside the subset).
   for (const char* tail : {R"(,"additionalProperties":true})", "}"}) {
     const auto open =
-        write("open.json",
-              R"({"type":"object","properties":{"name":{"type":"string"}},"required":["name"])" + std::string(tail));
+        scratch.write("open.json", R"({"type":"object","properties":{"name":{"type":"string"}},"required":["name"])" +
+                                       std::string(tail));
     INFO(tail);
     CHECK(run_elicitgen("lint " + open).exit_code == 0);
     CHECK(run_elicitgen("check " + open + " " + data).exit_code == 0);
@@ -335,7 +321,7 @@ TEST_CASE("additionalProperties: false is accepted with a warning and honoured",
   for (const char* value : {R"({"type":"string"})", "0", "\"false\"", "null"}) {
     INFO(value);
     const auto text = R"({"type":"object","properties":{},"additionalProperties":)" + std::string(value) + "}";
-    const auto bad = write("bad_additional.json", text);
+    const auto bad = scratch.write("bad_additional.json", text);
     r = run_elicitgen("lint " + bad);
     CHECK(r.exit_code == 1);
     CHECK_THAT(r.out, Catch::Contains(bad + at(text, "\"additionalProperties\"") +
@@ -343,16 +329,16 @@ TEST_CASE("additionalProperties: false is accepted with a warning and honoured",
   }
   // On a property it is still outside the subset: an error, as before.
   const auto on_property =
-      write("additional_on_property.json", one_property(R"({"type":"string","additionalProperties":false})"));
+      scratch.write("additional_on_property.json", one_property(R"({"type":"string","additionalProperties":false})"));
   CHECK(run_elicitgen("lint " + on_property).exit_code == 1);
 }
 
 TEST_CASE(
     "generated code for additionalProperties: false: the rule table of a closed form says so, an open one does not",
     "[mistakes][additional]") {
-  const auto file = write("closed_form.json", R"({"type":"object","properties":{"name":{"type":"string"}},)"
-                                              R"("additionalProperties":false})");
-  const auto out = fresh_dir("closed-gen");
+  const auto file = scratch.write("closed_form.json", R"({"type":"object","properties":{"name":{"type":"string"}},)"
+                                                      R"("additionalProperties":false})");
+  const auto out = scratch.fresh("closed-gen");
   const auto r = run_elicitgen("generate " + file + " -o " + out.string() + " --namespace t");
   REQUIRE(r.exit_code == 0);
   const auto source = test_support::read_file(out / "closed_form.cpp");
@@ -364,7 +350,7 @@ TEST_CASE(
       "/runtime/include' -I '" + out.string() + "' '" + (out / "closed_form.cpp").string() + "' 2>&1 | head -c 4000");
   CHECK(compile.out == "");
   // An open form has neither.
-  const auto open_out = fresh_dir("open-gen");
+  const auto open_out = scratch.fresh("open-gen");
   REQUIRE(run_elicitgen("generate " + sample("contact_information.json") + " -o " + open_out.string()).exit_code == 0);
   CHECK_THAT(test_support::read_file(open_out / "contact_information.cpp"),
              Catch::Contains("{{ContactInformation_detail::kFields, 3, false},"));

@@ -161,6 +161,12 @@ std::optional<RequestId> send_form_request(jsonrpc::Connection& session, std::st
 enum class FormRoute { elicitation, interaction, none };
 FormRoute form_route(const SessionState& session);
 
+/// Ends the serialised params of a request for the client (elicitation/create, interaction/create),
+/// `params` holding "{" and its own members so far: adds the request's `_meta` when options.meta is
+/// a non-empty object, and the closing brace. The bytes are those of dumping the params as one
+/// ordered_json object with `_meta` last.
+void close_params(std::string& params, const ElicitOptions& options);
+
 /// Sends `method` (elicitation/create, interaction/create, or another request for the client, as
 /// RequestContext::request_inputs sends) with serialised `params`, tied to
 /// options.cancel_scope as documented for ElicitOptions (cancelling sends notifications/cancelled),

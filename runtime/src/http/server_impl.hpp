@@ -205,6 +205,8 @@ struct StreamableHttpServer::Impl {
   std::shared_ptr<StatelessExchange> new_exchange(RequestId id);
 
   Reply handle_get(const HttpRequest& req);
+  void attach_stream(const std::shared_ptr<HttpSession>& session, const std::shared_ptr<http::SseStream>& stream,
+                     Reply& reply);
 
   Reply handle_delete(const HttpRequest& req);
 };

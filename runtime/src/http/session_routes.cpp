@@ -133,15 +133,7 @@ Reply StreamableHttpServer::Impl::handle_post(const HttpRequest& req) {
     return r;
   }
   if (!stream) return error_reply(404, -32001, "Session not found");
-  session->transport.stream_opened();
-  std::weak_ptr<HttpSession> weak = session;
-  reply.sse = stream;
-  reply.on_sse_end = [weak, stream] {
-    if (auto s = weak.lock()) {
-      s->transport.stream_detached(stream);
-      s->transport.stream_closed();
-    }
-  };
+  attach_stream(session, stream, reply);
   if (session->priming) {
     // An event id before anything else, so a client that loses the connection can resume, and
     // how long to wait before it does (MCP 2025-11-25, Streamable HTTP, SSE polling).
@@ -175,6 +167,15 @@ Reply StreamableHttpServer::Impl::handle_get(const HttpRequest& req) {
     stream = session->transport.claim_standalone();
     if (!stream) return error_reply(409, -32000, "Conflict: this session already has a GET stream");
   }
+  attach_stream(session, stream, reply);
+  return reply;
+}
+
+// Makes `stream` the body of `reply` (a POST's request stream or a GET stream): counted open while
+// a connection reads it; when that connection ends, the stream is detached (it keeps its events for
+// a resumption) and the standalone GET stream (number 0) can be claimed again.
+void StreamableHttpServer::Impl::attach_stream(const std::shared_ptr<HttpSession>& session,
+                                               const std::shared_ptr<http::SseStream>& stream, Reply& reply) {
   session->transport.stream_opened();
   std::weak_ptr<HttpSession> weak = session;
   reply.sse = stream;
@@ -185,7 +186,6 @@ Reply StreamableHttpServer::Impl::handle_get(const HttpRequest& req) {
       s->transport.stream_closed();
     }
   };
-  return reply;
 }
 
 Reply StreamableHttpServer::Impl::handle_delete(const HttpRequest& req) {

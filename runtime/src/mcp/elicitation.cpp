@@ -142,17 +142,6 @@ namespace {
 
 constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
 
-// Ends the params of an elicitation/create, `params` holding "{" and its own members so far: adds
-// the request's `_meta` when options.meta is a non-empty object, and the closing brace. The bytes
-// are those of dumping the params as one ordered_json object with `_meta` last.
-void close_params(std::string& params, const ElicitOptions& options) {
-  if (options.meta.is_object() && !options.meta.empty()) {
-    params += ",\"_meta\":";
-    jsonrpc::detail::append_dump(params, options.meta);
-  }
-  params += '}';
-}
-
 CallOptions call_options(const ElicitOptions& options) {
   CallOptions c;
   c.timeout = options.timeout;
@@ -176,6 +165,14 @@ std::function<void(R)> logged(jsonrpc::Connection& session, std::function<void(R
 constexpr const char* kCancelReason = "the request this elicitation was made for was cancelled";
 
 }  // namespace
+
+void detail::close_params(std::string& params, const ElicitOptions& options) {
+  if (options.meta.is_object() && !options.meta.empty()) {
+    params += ",\"_meta\":";
+    jsonrpc::detail::append_dump(params, options.meta);
+  }
+  params += '}';
+}
 
 // Sends `method`; `on_done` gets the outcome exactly once. Returns the id, or nullopt when the scope
 // was already cancelled (nothing sent; on_done got `cancelled`, or `transport_closed`).
@@ -226,7 +223,7 @@ std::optional<RequestId> detail::send_form_request(jsonrpc::Connection& session,
   jsonrpc::detail::append_json_string(params, message);
   params += ",\"requestedSchema\":";
   params += schema_json;
-  close_params(params, options);
+  detail::close_params(params, options);
   return send_elicitation(session, std::move(params), std::move(on_outcome), options);
 }
 
@@ -352,7 +349,7 @@ std::optional<RequestId> elicit_url_async(SessionState& mcp, std::string_view me
   }
   auto params = to_params(e).dump(-1, ' ', false, kReplace);
   params.pop_back();  // the closing brace: _meta may follow
-  close_params(params, options);
+  detail::close_params(params, options);
   return send_elicitation(
       session, std::move(params),
       [on_done = std::move(on_done), id = e.elicitation_id](RequestOutcome o) {

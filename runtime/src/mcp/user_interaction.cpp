@@ -11,15 +11,6 @@ namespace elicit {
 
 namespace {
 
-// The params' `_meta` (the request's, when an object) and closing brace, as elicitation/create's.
-void close_params(std::string& params, const ElicitOptions& options) {
-  if (options.meta.is_object() && !options.meta.empty()) {
-    params += ",\"_meta\":";
-    jsonrpc::detail::append_dump(params, options.meta);
-  }
-  params += '}';
-}
-
 // The draft's TextContent: {"type": "text", "text": ...}.
 void append_text_content(std::string& out, std::string_view text) {
   out += "{\"type\":\"text\",\"text\":";
@@ -99,7 +90,7 @@ std::optional<RequestId> detail::send_interaction_prompt(SessionState& session, 
   params += ",\"schema\":";
   params += schema_json;
   params += '}';
-  close_params(params, options);
+  detail::close_params(params, options);
   if (auto* book = session.interactions()) book->add(id);
   auto handler = ending(session, id, true, std::move(on_outcome));
   const auto sent =
@@ -118,7 +109,7 @@ std::optional<RequestId> detail::send_interaction_ua(SessionState& session, cons
     append_text_content(params, e.message);
   }
   params += '}';
-  close_params(params, options);
+  detail::close_params(params, options);
   if (auto* book = session.interactions()) book->add(e.elicitation_id);
   auto handler = ending(session, e.elicitation_id, false, std::move(on_outcome));
   return send_scoped_request(session.rpc(), "interaction/create", std::move(params), std::move(handler), options);
