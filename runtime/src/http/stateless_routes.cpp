@@ -45,6 +45,20 @@ std::optional<std::string> decode_header_value(std::string_view v) {
   return out;
 }
 
+// Set while serve_stateless lets go of an exchange it saw answered (destroy_here): if that was the
+// last reference, the exchange is destroyed on this thread instead of on a worker, saving a handoff
+// per request (an asynchronous handler ran in this frame and is done; a blocking one that answered
+// this fast has at most its job's last steps left, which destroying it waits for). Only there:
+// elsewhere the last reference may go inside a callback of the exchange's own connection (which
+// must not destroy it) or while its blocking handler still runs.
+thread_local bool destroying_here = false;
+
+void destroy_here(std::shared_ptr<StatelessExchange> ex) {
+  destroying_here = true;
+  ex.reset();
+  destroying_here = false;
+}
+
 // Methods that exist only in sessions opened with initialize (MCP 2026-07-28 removed them): a
 // 2026-07-28 request for one is 404/-32601, like an unknown method.
 bool session_only_method(std::string_view method) {
@@ -253,7 +267,12 @@ Reply StreamableHttpServer::Impl::serve_stateless(const HttpRequest& req, ::elic
     stateless.emplace(ex.get(), ex);
   }
   ex->server->serve(std::move(request));
-  if (auto r = pending->take()) return std::move(*r);  // answered already (most requests are)
+  if (auto r = pending->take()) {  // answered already (most requests are)
+    // Most often this is the last reference, and this frame is outside every callback of the
+    // exchange's connection, with no handler of it running: it can go here, without a worker.
+    destroy_here(std::move(ex));
+    return std::move(*r);
+  }
   Reply r;
   r.pending = pending;
   return r;
@@ -270,8 +289,9 @@ void StreamableHttpServer::Impl::release(StatelessExchange* key) {
 }
 
 // An exchange that, whoever lets go of it last (an I/O thread, the worker that answered, the
-// session's own callback), is destroyed on a worker: destroying its Server waits for its blocking
+// session's own callback), is destroyed on a worker: destroying its serving waits for its blocking
 // handler's last steps, which must hold up no connection (and cannot happen inside its session).
+// The exception is destroy_here(), for an exchange answered before serve_stateless returns.
 std::shared_ptr<StatelessExchange> StreamableHttpServer::Impl::new_exchange(RequestId id) {
   auto count = exchanges;
   std::weak_ptr<WorkerPool> pool = options.server.workers;
@@ -282,6 +302,11 @@ std::shared_ptr<StatelessExchange> StreamableHttpServer::Impl::new_exchange(Requ
       --count->live;
       count->cv.notify_all();
     };
+    if (destroying_here) {
+      destroying_here = false;  // for this exchange only, not for any its destruction lets go of
+      job();
+      return;
+    }
     if (const auto workers = pool.lock(); workers && workers->post(job)) return;
     job();  // the pool is going (stop() waited for every exchange already): nothing runs there
   };
