@@ -55,8 +55,8 @@ using Fields = StatelessFields;
 // version before initialize); a stateless one for a 2026-07-28 request.
 const std::unordered_map<std::string_view, Method>& method_table() {
   static const std::unordered_map<std::string_view, Method> table{
-      // MCP 2025-11-25, Lifecycle. (A 2026-07-28 request for it is refused before: the HTTP
-      // routes answer 404, and a connection in no session yet serves it as 2025-11-25.)
+      // MCP 2025-11-25, Lifecycle. 2026-07-28 has no initialize: a request for it whose _meta
+      // names 2026-07-28 is -32601 (over HTTP the routes answer 404 before it gets here).
       {"initialize",
        {[](Serving& s, const Request& r, const Responder& out) { s.initialize(r, out); }, nullptr, nullptr, "", ""}},
       {"ping",
