@@ -158,6 +158,34 @@ TEST_CASE("2026-07-28: an unknown version is -32022 with the supported ones, no 
   CHECK(e["code"] == -32602);
 }
 
+TEST_CASE("the method table: a method of the other era is -32601 with its note, and the connection goes on",
+          "[modern][table]") {
+  Stateless m;
+  // 2026-07-28 has no initialize: a request that names 2026-07-28 opens no session.
+  auto e = m.call("initialize", {{"protocolVersion", "2025-11-25"},
+                                 {"capabilities", json::object()},
+                                 {"clientInfo", {{"name", "c"}, {"version", "1"}}},
+                                 {"_meta", stateless_meta()}})["error"];
+  CHECK(e["code"] == -32601);
+  CHECK(e["message"] == "Method not found: initialize");
+  e = m.call("logging/setLevel", {{"level", "info"}, {"_meta", stateless_meta()}})["error"];
+  CHECK(e["code"] == -32601);
+  CHECK(e["message"].get<std::string>().find("set _meta io.modelcontextprotocol/logLevel per request") !=
+        std::string::npos);
+  e = m.call("no/such/method", {{"_meta", stateless_meta()}})["error"];
+  CHECK(e["code"] == -32601);
+  CHECK(e["message"] == "Method not found: no/such/method");
+  // Still no session: a 2026-07-28 request is served.
+  CHECK(m.call("tools/list", {{"_meta", stateless_meta()}})["result"]["resultType"] == "complete");
+  // Once initialized, 2026-07-28-only methods are not there, whatever _meta says.
+  m.client.initialize({{"elicitation", json::object()}});
+  e = m.call("subscriptions/listen", {{"_meta", stateless_meta()}})["error"];
+  CHECK(e["code"] == -32601);
+  CHECK(e["message"] == "Method not found: subscriptions/listen (MCP 2026-07-28 only)");
+  e = m.call("server/discover", {{"_meta", stateless_meta()}})["error"];
+  CHECK(e["code"] == -32601);
+}
+
 TEST_CASE("2026-07-28: tools/list carries resultType, serverInfo and caching hints", "[modern]") {
   Stateless m;
   const auto r = m.call("tools/list", {{"_meta", stateless_meta()}})["result"];
