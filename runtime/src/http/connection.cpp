@@ -85,17 +85,38 @@ void PendingReply::abandon() {
 }
 
 Connection::Connection(net::ip::tcp::socket socket, const ConnectionLimits& limits, Handler handler)
-    : stream_(std::move(socket)),
+    : socket_(std::move(socket)),
       limits_(limits),
       handler_(std::move(handler)),
-      keepalive_timer_(stream_.get_executor()) {}
+      deadline_timer_(socket_.get_executor()),
+      keepalive_timer_(socket_.get_executor()) {}
 
 void Connection::start() {
-  net::dispatch(stream_.get_executor(), [self = shared_from_this()] { self->read_request(); });
+  net::dispatch(socket_.get_executor(), [self = shared_from_this()] { self->read_request(); });
 }
 
 void Connection::close() {
-  net::post(stream_.get_executor(), [self = shared_from_this()] { self->shutdown(); });
+  net::post(socket_.get_executor(), [self = shared_from_this()] { self->shutdown(); });
+}
+
+void Connection::expires_after(std::chrono::milliseconds timeout) {
+  deadline_ = std::chrono::steady_clock::now() + timeout;
+  // Moving the deadline later only moves the time point; the timer is set again only when it
+  // would wake too late.
+  if (!deadline_armed_ || deadline_ < deadline_timer_.expiry()) arm_deadline();
+}
+
+void Connection::expires_never() { deadline_ = std::chrono::steady_clock::time_point::max(); }
+
+void Connection::arm_deadline() {
+  deadline_armed_ = true;
+  deadline_timer_.expires_at(deadline_);  // a wait already pending ends with operation_aborted
+  deadline_timer_.async_wait([self = shared_from_this()](beast::error_code ec) {
+    if (ec || self->closed_) return;  // set again (a newer wait is pending), or closed
+    self->deadline_armed_ = false;
+    if (std::chrono::steady_clock::now() >= self->deadline_) return self->shutdown();  // timed out
+    if (self->deadline_ != std::chrono::steady_clock::time_point::max()) self->arm_deadline();
+  });
 }
 
 void Connection::read_request() {
@@ -104,8 +125,8 @@ void Connection::read_request() {
   parser_->header_limit(static_cast<std::uint32_t>(std::min<std::size_t>(limits_.max_header_bytes, UINT32_MAX)));
   parser_->body_limit(limits_.max_body_bytes);
   // One deadline for the whole request, set once: bytes trickling in do not extend it.
-  stream_.expires_after(limits_.request_timeout);
-  bhttp::async_read_header(stream_, buffer_, *parser_,
+  expires_after(limits_.request_timeout);
+  bhttp::async_read_header(socket_, buffer_, *parser_,
                            [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
 }
 
@@ -120,7 +141,7 @@ void Connection::on_header(beast::error_code ec) {
   std::size_t fields = 0;
   for (auto it = parser_->get().begin(); it != parser_->get().end(); ++it) ++fields;
   if (fields > limits_.max_header_fields) return reject(431, "Request Header Fields Too Large: too many fields");
-  bhttp::async_read(stream_, buffer_, *parser_,
+  bhttp::async_read(socket_, buffer_, *parser_,
                     [self = shared_from_this()](beast::error_code e, std::size_t) { self->on_body(e); });
 }
 
@@ -131,7 +152,7 @@ void Connection::on_body(beast::error_code ec) {
     return shutdown();
   }
   if (ec) return reject(400, "Bad Request: malformed HTTP request body");
-  stream_.expires_never();
+  expires_never();
   const auto& request = parser_->get();
   keep_alive_ = request.keep_alive();
   Reply reply;
@@ -179,7 +200,7 @@ void Connection::await_reply(std::shared_ptr<PendingReply> pending) {
   pending->wait([weak, p = pending.get()](Reply reply) {
     auto self = weak.lock();
     if (!self) return;
-    net::post(self->stream_.get_executor(), [self, p, reply = std::move(reply)]() mutable {
+    net::post(self->socket_.get_executor(), [self, p, reply = std::move(reply)]() mutable {
       if (self->closed_ || self->pending_.get() != p) return;
       self->pending_.reset();
       ++self->watch_generation_;
@@ -228,15 +249,15 @@ void Connection::write_plain(Reply reply) {
   }
   head += "\r\n";
   const std::array<net::const_buffer, 2> buffers{net::buffer(head), net::buffer(res.body())};
-  stream_.expires_after(limits_.write_timeout);
-  net::async_write(stream_, buffers, [self = shared_from_this(), out](beast::error_code ec, std::size_t) {
+  expires_after(limits_.write_timeout);
+  net::async_write(socket_, buffers, [self = shared_from_this(), out](beast::error_code ec, std::size_t) {
     if (ec) return self->shutdown();
     self->after_response();
   });
 }
 
 void Connection::after_response() {
-  stream_.expires_never();
+  expires_never();
   if (!keep_alive_ || closed_) return shutdown();
   read_request();
 }
@@ -259,19 +280,19 @@ void Connection::start_sse(Reply reply) {
   // what arrives before the head is written waits in out_.
   std::weak_ptr<Connection> weak = shared_from_this();
   sse_attached_ = sse_->attach([weak] {
-    if (auto c = weak.lock()) net::post(c->stream_.get_executor(), [c] { c->drain_sse(); });
+    if (auto c = weak.lock()) net::post(c->socket_.get_executor(), [c] { c->drain_sse(); });
   });
   if (!sse_attached_) sse_end_queued_ = true;  // another connection has it: end this one
   writing_ = true;
-  stream_.expires_after(limits_.write_timeout);
+  expires_after(limits_.write_timeout);
   ++watch_generation_;
   // The handler owns the head and its serializer: a shutdown meanwhile must not free them under
   // the operation.
   bhttp::async_write_header(
-      stream_, *sse_serializer_,
+      socket_, *sse_serializer_,
       [self = shared_from_this(), head = sse_head_, serializer = sse_serializer_](beast::error_code ec, std::size_t) {
         self->writing_ = false;
-        self->stream_.expires_never();
+        self->expires_never();
         if (ec) return self->shutdown();
         self->head_written_ = true;
         self->arm_keepalive();
@@ -309,8 +330,8 @@ void Connection::write_queue() {
     if (stream_end && sse_attached_) sse_->mark_delivered();
     finish_sse();
     writing_ = true;
-    stream_.expires_after(limits_.write_timeout);
-    net::async_write(stream_, bhttp::make_chunk_last(), [self = shared_from_this()](beast::error_code ec, std::size_t) {
+    expires_after(limits_.write_timeout);
+    net::async_write(socket_, bhttp::make_chunk_last(), [self = shared_from_this()](beast::error_code ec, std::size_t) {
       self->writing_ = false;
       if (ec) return self->shutdown();
       self->after_response();
@@ -323,11 +344,11 @@ void Connection::write_queue() {
   out_.clear();
   out_bytes_ = 0;
   writing_ = true;
-  stream_.expires_after(limits_.write_timeout);
-  net::async_write(stream_, bhttp::make_chunk(net::buffer(*payload)),
+  expires_after(limits_.write_timeout);
+  net::async_write(socket_, bhttp::make_chunk(net::buffer(*payload)),
                    [self = shared_from_this(), payload](beast::error_code ec, std::size_t) {
                      self->writing_ = false;
-                     self->stream_.expires_never();
+                     self->expires_never();
                      if (ec) return self->shutdown();
                      self->write_queue();
                    });
@@ -338,15 +359,15 @@ void Connection::watch_peer() {
   // only at the next write. Waiting for readability notices it at once: the stream is then free
   // for the client to resume on a new connection. Tied to this response (a later one on the same
   // keep-alive connection reads its request concurrently, so readability means nothing then).
-  stream_.socket().async_wait(
+  socket_.async_wait(
       net::ip::tcp::socket::wait_read,
       net::bind_executor(
-          stream_.get_executor(), [self = shared_from_this(), generation = watch_generation_](beast::error_code ec) {
+          socket_.get_executor(), [self = shared_from_this(), generation = watch_generation_](beast::error_code ec) {
             if (ec || self->closed_ || (!self->sse_ && !self->pending_) || generation != self->watch_generation_) {
               return;
             }
             char c;
-            const auto n = ::recv(self->stream_.socket().native_handle(), &c, 1, MSG_PEEK | MSG_DONTWAIT);
+            const auto n = ::recv(self->socket_.native_handle(), &c, 1, MSG_PEEK | MSG_DONTWAIT);
             if (n == 0 || (n < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
               return self->shutdown();  // the client closed its end, or the connection broke
             }
@@ -389,8 +410,9 @@ void Connection::shutdown() {
   finish_sse();
   if (auto p = std::move(pending_)) p->abandon();  // the client is gone: nobody will read the reply
   beast::error_code ec;
-  stream_.socket().shutdown(net::ip::tcp::socket::shutdown_both, ec);
-  stream_.close();
+  deadline_timer_.cancel();
+  socket_.shutdown(net::ip::tcp::socket::shutdown_both, ec);
+  socket_.close(ec);
 }
 
 }  // namespace elicit::http

@@ -1,7 +1,7 @@
 // One HTTP/1.1 connection on Boost.Beast: reads requests within the configured limits, hands each
 // to the server's handler, and writes the reply: a plain response, or an SSE stream written as
 // chunks whenever its messages arrive. Every step is an asynchronous operation on the connection's
-// strand: a connection waiting for a request or for an SSE message holds no thread.
+// event loop (run by one thread, so its steps never overlap): a connection waiting for a request or for an SSE message holds no thread.
 // Internal to elicit::http.
 #pragma once
 
@@ -18,7 +18,6 @@
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
-#include <boost/beast/core/tcp_stream.hpp>
 #include <boost/beast/http.hpp>
 
 #include "sse_stream.hpp"
@@ -115,7 +114,16 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void after_response();
   void shutdown();
 
-  beast::tcp_stream stream_;
+  // The deadline of the operation in progress (read of a request, write of a response or chunk),
+  // kept by one timer: a request a millisecond would otherwise set and cancel a kernel timer
+  // several times (Beast's tcp_stream: a timerfd_settime per operation). The timer wakes at the
+  // earliest deadline set since it last woke, and then either closes the connection or waits on
+  // for the deadline as it stands.
+  void expires_after(std::chrono::milliseconds timeout);
+  void expires_never();
+  void arm_deadline();
+
+  net::ip::tcp::socket socket_;
   ConnectionLimits limits_;
   Handler handler_;
   beast::flat_buffer buffer_;
@@ -138,6 +146,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::deque<std::string> out_;       // SSE text waiting to be written as chunks
   std::size_t out_bytes_ = 0;
   bool writing_ = false;
+  std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();
+  bool deadline_armed_ = false;
+  net::steady_timer deadline_timer_;
   net::steady_timer keepalive_timer_;
 };
 

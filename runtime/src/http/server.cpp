@@ -11,13 +11,22 @@ std::size_t StreamableHttpServer::Impl::thread_count(const HttpServerOptions& o)
   return std::max(1u, std::thread::hardware_concurrency());
 }
 
+std::vector<std::unique_ptr<StreamableHttpServer::Impl::Loop>> StreamableHttpServer::Impl::make_loops(std::size_t n) {
+  std::vector<std::unique_ptr<Loop>> loops;
+  // Concurrency hint 1: each loop is run by one thread (posting to it from others stays safe).
+  for (std::size_t i = 0; i < n; ++i) loops.push_back(std::make_unique<Loop>(1));
+  return loops;
+}
+
 http::ConnectionLimits StreamableHttpServer::Impl::limits() const {
   return {options.max_request_bytes, options.max_header_bytes, options.max_header_fields, options.max_queued_bytes,
           options.request_timeout,   options.write_timeout,    options.keepalive};
 }
 
 void StreamableHttpServer::Impl::accept() {
-  acceptor->async_accept(net::make_strand(ioc), [this](boost::beast::error_code ec, tcp::socket socket) {
+  // Round robin over the loops: the new connection lives on the one it is given.
+  auto& loop = *loops[next_loop.fetch_add(1, std::memory_order_relaxed) % loops.size()];
+  acceptor->async_accept(loop, [this](boost::beast::error_code ec, tcp::socket socket) {
     if (ec == net::error::operation_aborted || !acceptor->is_open()) return;
     if (!ec) {
       // SSE writes are small and must leave at once: Nagle's algorithm would hold each one for
@@ -35,7 +44,7 @@ void StreamableHttpServer::Impl::accept() {
       return;
     }
     // Out of file descriptors or similar: keep serving the connections we have, retry shortly.
-    auto retry = std::make_shared<net::steady_timer>(ioc, std::chrono::milliseconds(50));
+    auto retry = std::make_shared<net::steady_timer>(main_loop(), std::chrono::milliseconds(50));
     retry->async_wait([this, retry](boost::beast::error_code e) {
       if (!e) accept();
     });
@@ -122,7 +131,7 @@ void StreamableHttpServer::start() {
   const auto& o = impl.options;
   try {
     const auto address = net::ip::make_address(o.host);
-    impl.acceptor.emplace(impl.ioc);
+    impl.acceptor.emplace(impl.main_loop());
     const tcp::endpoint endpoint(address, static_cast<unsigned short>(o.port));
     impl.acceptor->open(endpoint.protocol());
     impl.acceptor->set_option(net::socket_base::reuse_address(true));
@@ -136,11 +145,11 @@ void StreamableHttpServer::start() {
   }
   impl.accept();
   impl.schedule_reaper();
-  const auto n = Impl::thread_count(o);
-  for (std::size_t i = 0; i < n; ++i) {
-    impl.threads.emplace_back([&impl] {
+  for (auto& loop : impl.loops) {
+    impl.keep_running.push_back(net::make_work_guard(*loop));
+    impl.threads.emplace_back([loop = loop.get()] {
       const jsonrpc::EventThreadScope event_thread;  // a blocking elicit() here would stall every connection
-      impl.ioc.run();
+      loop->run();
     });
   }
 }
@@ -158,7 +167,7 @@ void StreamableHttpServer::wait() {
   }
   // SIGINT/SIGTERM arrive on an I/O thread, which must not join itself: it only wakes this thread,
   // which stops the server.
-  auto signals = std::make_shared<net::signal_set>(impl.ioc, SIGINT, SIGTERM);
+  auto signals = std::make_shared<net::signal_set>(impl.main_loop(), SIGINT, SIGTERM);
   signals->async_wait([&impl](const boost::system::error_code& ec, int) {
     if (ec) return;  // cancelled by stop()
     std::lock_guard<std::mutex> lock(impl.run_mutex);
@@ -169,7 +178,7 @@ void StreamableHttpServer::wait() {
     std::unique_lock<std::mutex> lock(impl.run_mutex);
     impl.run_cv.wait(lock, [&] { return impl.run_wake; });
   }
-  net::post(impl.ioc, [signals] {
+  net::post(impl.main_loop(), [signals] {
     boost::system::error_code ec;
     signals->cancel(ec);
   });
@@ -206,7 +215,7 @@ void StreamableHttpServer::stop() {
     stateless.swap(impl.stateless);
     connections = impl.connections;
   }
-  net::post(impl.ioc, [&impl] {
+  net::post(impl.main_loop(), [&impl] {
     boost::beast::error_code ec;
     if (impl.acceptor) impl.acceptor->close(ec);
   });
@@ -223,7 +232,8 @@ void StreamableHttpServer::stop() {
     if (!alive) break;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  impl.ioc.stop();
+  impl.keep_running.clear();
+  for (auto& loop : impl.loops) loop->stop();
   for (auto& t : impl.threads) {
     if (t.joinable()) t.join();
   }

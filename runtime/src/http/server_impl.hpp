@@ -11,17 +11,19 @@
 #include <condition_variable>
 #include <list>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
+#include <vector>
 
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/strand.hpp>
+#include <boost/asio/executor_work_guard.hpp>
 
 #include "connection.hpp"
 #include "elicit/jsonrpc/event_thread.hpp"
@@ -105,16 +107,29 @@ struct StreamableHttpServer::Impl {
   using StatelessExchange = http::server_impl::StatelessExchange;
   using ExchangeCount = http::server_impl::ExchangeCount;
   Impl(std::shared_ptr<Server> c, ServerInfo i, ServerSetup s, HttpServerOptions o)
-      : ioc(static_cast<int>(thread_count(o))),
+      : loops(make_loops(thread_count(o))),
         core(std::move(c)),
         info(std::move(i)),
         setup(std::move(s)),
         options(std::move(o)),
-        reaper(boost::asio::make_strand(ioc)) {}
+        reaper(main_loop()) {}
 
   static std::size_t thread_count(const HttpServerOptions& o);
 
-  boost::asio::io_context ioc;   // first: destroyed last, after everything that holds its handlers
+  using Loop = boost::asio::io_context;
+  static std::vector<std::unique_ptr<Loop>> make_loops(std::size_t n);
+
+  // One event loop per I/O thread, each run by that thread alone, and every connection bound to one
+  // for its life: a request is read, served and answered on one thread, with no handoff (a shared
+  // loop run by N threads woke another thread per step: a futex and an epoll_ctl per round trip).
+  // A loop run by one thread is an implicit strand, so a connection needs no strand of its own.
+  // First: destroyed last, after everything that holds their handlers.
+  std::vector<std::unique_ptr<Loop>> loops;
+  // Keep each loop running while it has no connection yet; reset by stop().
+  std::vector<boost::asio::executor_work_guard<Loop::executor_type>> keep_running;
+  std::atomic<std::size_t> next_loop{0};
+  // The acceptor, the reaper and the signals live on the first loop.
+  Loop& main_loop() { return *loops.front(); }
   std::shared_ptr<Server> core;  // what every session and 2026-07-28 request serves
   ServerInfo info;               // with setup: makes `core` at start()
   ServerSetup setup;
@@ -124,9 +139,9 @@ struct StreamableHttpServer::Impl {
   bool run_wake = false;
   HttpServerOptions options;
   std::optional<boost::asio::ip::tcp::acceptor> acceptor;
-  // On a strand of its own: its handler re-arms it on whichever I/O thread runs it, and stop()
-  // cancels it from another; an Asio timer must not be used from two threads at once (TSan showed
-  // schedule_reaper's expires_after racing stop()'s cancel).
+  // On the first loop, whose one thread re-arms it; stop() cancels it there too (an Asio timer must
+  // not be used from two threads at once: TSan showed schedule_reaper's expires_after racing
+  // stop()'s cancel).
   boost::asio::steady_timer reaper;
   std::vector<std::thread> threads;
   std::atomic<int> port{0};
