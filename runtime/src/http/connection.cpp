@@ -126,11 +126,28 @@ void Connection::read_request() {
   parser_->body_limit(limits_.max_body_bytes);
   // One deadline for the whole request, set once: bytes trickling in do not extend it.
   expires_after(limits_.request_timeout);
-  bhttp::async_read_header(socket_, buffer_, *parser_,
-                           [self = shared_from_this()](beast::error_code ec, std::size_t) { self->on_header(ec); });
+  // The whole request in one operation (header and body): a body already in the buffer is parsed
+  // at once, not in a second turn of the event loop.
+  bhttp::async_read(socket_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+    self->request_bytes_ = n;
+    self->on_request(ec);
+  });
 }
 
-void Connection::on_header(beast::error_code ec) {
+void Connection::fit_read_buffer() {
+  // Beast reads max(512, free capacity) bytes at a time and its parser empties the buffer as it
+  // goes, so a buffer never grows past 512 bytes and a 600-byte request took two reads (and two
+  // turns of the event loop). Room for a request as large as this one (rounded up to a power of
+  // two, at most 16 KiB) reads the next in one; the buffer grows with what this connection sends,
+  // not for every idle one.
+  constexpr std::size_t kMaxReserve = 16 * 1024;
+  if (request_bytes_ <= buffer_.capacity() || buffer_.capacity() >= kMaxReserve) return;
+  std::size_t want = 1024;
+  while (want < request_bytes_ && want < kMaxReserve) want *= 2;
+  buffer_.reserve(want);
+}
+
+void Connection::on_request(beast::error_code ec) {
   if (ec == bhttp::error::header_limit) return reject(431, "Request Header Fields Too Large");
   if (ec == bhttp::error::body_limit) return reject(413, "Payload Too Large");
   if (ec == bhttp::error::end_of_stream || ec == beast::error::timeout || ec == net::error::operation_aborted ||
@@ -138,21 +155,11 @@ void Connection::on_header(beast::error_code ec) {
     return shutdown();
   }
   if (ec) return reject(400, "Bad Request: malformed HTTP request");
+  expires_never();
   std::size_t fields = 0;
   for (auto it = parser_->get().begin(); it != parser_->get().end(); ++it) ++fields;
   if (fields > limits_.max_header_fields) return reject(431, "Request Header Fields Too Large: too many fields");
-  bhttp::async_read(socket_, buffer_, *parser_,
-                    [self = shared_from_this()](beast::error_code e, std::size_t) { self->on_body(e); });
-}
-
-void Connection::on_body(beast::error_code ec) {
-  if (ec == bhttp::error::body_limit) return reject(413, "Payload Too Large");
-  if (ec == beast::error::timeout || ec == net::error::operation_aborted || ec == bhttp::error::end_of_stream ||
-      ec == net::error::eof || ec == net::error::connection_reset) {
-    return shutdown();
-  }
-  if (ec) return reject(400, "Bad Request: malformed HTTP request body");
-  expires_never();
+  fit_read_buffer();
   const auto& request = parser_->get();
   keep_alive_ = request.keep_alive();
   Reply reply;

@@ -99,8 +99,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
 
  private:
   void read_request();
-  void on_header(beast::error_code ec);
-  void on_body(beast::error_code ec);
+  void on_request(beast::error_code ec);
   void reject(unsigned status, const std::string& message);
   void respond(Reply reply);
   void write_plain(Reply reply);
@@ -122,11 +121,13 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void expires_after(std::chrono::milliseconds timeout);
   void expires_never();
   void arm_deadline();
+  void fit_read_buffer();
 
   net::ip::tcp::socket socket_;
   ConnectionLimits limits_;
   Handler handler_;
   beast::flat_buffer buffer_;
+  std::size_t request_bytes_ = 0;  // of the request being read: its header and body
   std::optional<beast::http::request_parser<beast::http::string_body>> parser_;
   bool keep_alive_ = false;
   bool closed_ = false;
