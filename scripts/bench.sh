@@ -20,7 +20,9 @@
 #      retry with inputResponses and requestState -> result; `elicit_http_load modern`) with 1, 64
 #      and 256 in flight: the sample server's github_username vs the TypeScript SDK 2.x
 #      (bench/ts-server-2: @modelcontextprotocol/server, the same tool through inputRequired(),
-#      plain and with its HMAC requestState codec), each run BENCH_MODERN_REPEATS times, interleaved.
+#      plain and with its HMAC requestState codec), each run BENCH_MODERN_REPEATS times, interleaved;
+#      with the machine's floor at 1 in flight: a bare loopback TCP ping-pong of two 700-byte
+#      exchanges per round trip, no work (bench/loopback_floor.cpp).
 # Environment: BUILD_DIR (default build-bench), BENCH_QUICKTYPE_RUNS (default 200),
 # BENCH_HTTP_USERS (default "1000 10000"), BENCH_HTTP_SAMPLES (new-client samples, default 100),
 # BENCH_HTTP_SECONDS (per round-trip run, default 3), BENCH_MODERN_REPEATS and BENCH_MODERN_SECONDS
@@ -42,7 +44,7 @@ only=${BENCH_ONLY:-}
 want() { [[ -z $only || " $only " == *" $1 "* ]]; }
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DELICITGEN_BUILD_TESTS=OFF -DELICITGEN_BUILD_SAMPLES=ON >/dev/null
 cmake --build "$build" --target elicitgen elicit_decode_bench elicit_roundtrip_bench elicit_http_load \
-  elicitgen_http_server elicit_bench_http_server elicit_request_state_bench >/dev/null
+  elicitgen_http_server elicit_bench_http_server elicit_request_state_bench elicit_loopback_floor >/dev/null
 
 # ajv, ajv-formats, quicktype and node 22 (quicktype needs node >= 20.19), pinned in package-lock.json.
 if [[ ! -x bench/node/node_modules/.bin/node || ! -d bench/node/node_modules/quicktype || ! -d bench/node/node_modules/ajv ]]; then
@@ -182,6 +184,8 @@ for rep in $(seq "$modern_repeats"); do
     "$load" "${common[@]}" -- "${ts2_server[@]}" >"$out/modern-ts-$k-$rep.json"
     "$load" "${common[@]}" -- "${ts2_server[@]}" --state >"$out/modern-ts-state-$k-$rep.json"
   done
+  # What 1 in flight costs with no work at all on this machine (bench/loopback_floor.cpp).
+  "$build/bench/elicit_loopback_floor" 20000 700 >"$out/modern-floor-$rep.json"
 done
 cut -d' ' -f1-3 /proc/loadavg >"$out/modern-loadavg-after.txt"
 fi

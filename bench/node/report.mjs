@@ -304,6 +304,25 @@ if (modernWindows.length) {
   } else {
     lines.push('  target: at least 10x the TypeScript server\'s rate -> not measured (no elicitgen runs)');
   }
+  const k1 = stat['elicitgen-1'];
+  if (k1) {
+    lines.push(`  target: server CPU per round trip at 1 in flight at most 80 us: ${num(k1.cpu)} us -> ${verdict(k1.cpu <= 80)}` +
+      ` (the client, elicit_http_load: ${num(k1.client)} us)`);
+  }
+  const floors = [];
+  for (let r = 1; exists(`modern-floor-${r}.json`); ++r) floors.push(readJson(`modern-floor-${r}.json`));
+  if (floors.length) {
+    // At 1 in flight nothing overlaps: a round trip costs both sides' work plus four wake-ups, and the
+    // wake-ups alone are most of it on a virtual machine. This says how much rate there is to win.
+    const rate = median(floors.map((f) => f.round_trips_per_second));
+    const side = median(floors.map((f) => (f.client_cpu_us_per_round_trip + f.server_cpu_us_per_round_trip) / 2));
+    const ts1 = Math.max(stat['ts-1']?.rate ?? 0, stat['ts-state-1']?.rate ?? 0);
+    lines.push(`  floor at 1 in flight (bench/loopback_floor.cpp: bare TCP ping-pong, two ${floors[0].bytes}-byte exchanges per` +
+      ` round trip, no work; median of ${floors.length}):`);
+    lines.push(`    ${num(rate)} rt/s and ${num(side, 1)} us of CPU per side per round trip (kernel: sends, wake-ups)` +
+      (k1 ? `; elicitgen at 1 in flight runs at ${num((100 * k1.rate) / rate)}% of it` : '') +
+      (ts1 ? `; 10x the TS server there would be ${num((1000 * ts1) / rate)}% of it` : ''));
+  }
   for (const f of failed) lines.push(`  FAILED: ${f}`);
   if (exists('request_state.json')) {
     // Google Benchmark's CPU time (not wall time), to compare with the server's CPU time per round trip.
