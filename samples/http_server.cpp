@@ -1,11 +1,15 @@
 // The sample tools (sample_tools.cpp) over Streamable HTTP, on loopback.
-// Usage: elicitgen_http_server [--port N] [--state-keys FILE] [--instance NAME]
+// Usage: elicitgen_http_server [--port N] [--state-keys FILE] [--instance NAME] [--redis PORT]
+//                              [--tls-cert FILE --tls-key FILE]
 //   --port N          0 or absent: a free port
 //   --state-keys FILE requestState keys, base64, one per line, the first sealing (several processes
 //                     behind a load balancer share them); absent: a random key of this process
 //   --instance NAME   added to the server's title, so a client can tell processes apart
 //   --redis PORT      URL-mode completions (the sign_in tool) in the Redis server on 127.0.0.1:PORT,
 //                     shared by every process pointing at it; absent: in this process's memory
+//   --tls-cert FILE   HTTPS (TLS 1.2+): the certificate chain (PEM, the server's first); with
+//   --tls-key FILE    its private key (PEM). A new pair written to the files is used from the next
+//                     connection on, without a restart.
 // Prints the endpoint URL on stdout once listening, and serves until SIGINT or SIGTERM. Exits 1
 // with a message on stderr when it cannot start (the port is taken, no thread can be created).
 #include <csignal>
@@ -49,6 +53,10 @@ int main(int argc, char** argv) {
         }
         options.server.request_state.keys.push_back(*key);
       }
+    } else if (std::strcmp(argv[i], "--tls-cert") == 0 && i + 1 < argc) {
+      options.tls_certificate_chain_file = argv[++i];
+    } else if (std::strcmp(argv[i], "--tls-key") == 0 && i + 1 < argc) {
+      options.tls_private_key_file = argv[++i];
     } else if (std::strcmp(argv[i], "--redis") == 0 && i + 1 < argc) {
 #ifdef ELICITGEN_SAMPLE_REDIS
       elicit::RedisOptions redis;
@@ -64,7 +72,9 @@ int main(int argc, char** argv) {
       return 2;
 #endif
     } else {
-      std::cerr << "usage: " << argv[0] << " [--port N] [--state-keys FILE] [--instance NAME] [--redis PORT]\n";
+      std::cerr
+          << "usage: " << argv[0]
+          << " [--port N] [--state-keys FILE] [--instance NAME] [--redis PORT] [--tls-cert FILE --tls-key FILE]\n";
       return 2;
     }
   }
@@ -73,11 +83,12 @@ int main(int argc, char** argv) {
       [completions](elicit::Server& s) { add_sample_tools(s, completions); }, options);
   try {
     server.start();
-  } catch (const std::exception& e) {  // cannot listen, or no thread could be created
+  } catch (const std::exception& e) {  // cannot listen, no thread could be created, bad TLS files
     std::cerr << "elicitgen-sample-server: cannot start: " << e.what() << "\n";
     return 1;
   }
-  std::cout << "http://127.0.0.1:" << server.port() << options.path << std::endl;
+  const bool tls = !options.tls_certificate_chain_file.empty();
+  std::cout << (tls ? "https" : "http") << "://127.0.0.1:" << server.port() << options.path << std::endl;
   server.wait();  // until SIGINT or SIGTERM
   std::cerr << "elicitgen-sample-server: stopped\n";
   return 0;

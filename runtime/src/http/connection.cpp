@@ -84,15 +84,26 @@ void PendingReply::abandon() {
   if (f) f();
 }
 
-Connection::Connection(net::ip::tcp::socket socket, const ConnectionLimits& limits, Handler handler)
-    : socket_(std::move(socket)),
+Connection::Connection(net::ip::tcp::socket socket, const ConnectionLimits& limits, Handler handler,
+                       std::shared_ptr<net::ssl::context> tls)
+    : tls_context_(std::move(tls)),
+      socket_(std::move(socket)),
       limits_(limits),
       handler_(std::move(handler)),
       deadline_timer_(socket_.get_executor()),
       keepalive_timer_(socket_.get_executor()) {}
 
 void Connection::start() {
-  net::dispatch(socket_.get_executor(), [self = shared_from_this()] { self->read_request(); });
+  net::dispatch(socket_.get_executor(), [self = shared_from_this()] {
+    if (!self->tls_context_) return self->read_request();
+    // TLS: the handshake first, within the time allowed for a request.
+    self->tls_ = std::make_unique<TlsStream>(self->socket_, *self->tls_context_);
+    self->expires_after(self->limits_.request_timeout);
+    self->tls_->async_handshake(net::ssl::stream_base::server, [self](beast::error_code ec) {
+      if (ec || self->closed_) return self->shutdown();  // not TLS, an untrusted certificate, a too old version
+      self->read_request();
+    });
+  });
 }
 
 void Connection::close() {
@@ -128,9 +139,11 @@ void Connection::read_request() {
   expires_after(limits_.request_timeout);
   // The whole request in one operation (header and body): a body already in the buffer is parsed
   // at once, not in a second turn of the event loop.
-  bhttp::async_read(socket_, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t n) {
-    self->request_bytes_ = n;
-    self->on_request(ec);
+  with_stream([&](auto& stream) {
+    bhttp::async_read(stream, buffer_, *parser_, [self = shared_from_this()](beast::error_code ec, std::size_t n) {
+      self->request_bytes_ = n;
+      self->on_request(ec);
+    });
   });
 }
 
@@ -257,9 +270,11 @@ void Connection::write_plain(Reply reply) {
   head += "\r\n";
   const std::array<net::const_buffer, 2> buffers{net::buffer(head), net::buffer(res.body())};
   expires_after(limits_.write_timeout);
-  net::async_write(socket_, buffers, [self = shared_from_this(), out](beast::error_code ec, std::size_t) {
-    if (ec) return self->shutdown();
-    self->after_response();
+  with_stream([&](auto& stream) {
+    net::async_write(stream, buffers, [self = shared_from_this(), out](beast::error_code ec, std::size_t) {
+      if (ec) return self->shutdown();
+      self->after_response();
+    });
   });
 }
 
@@ -295,17 +310,19 @@ void Connection::start_sse(Reply reply) {
   ++watch_generation_;
   // The handler owns the head and its serializer: a shutdown meanwhile must not free them under
   // the operation.
-  bhttp::async_write_header(
-      socket_, *sse_serializer_,
-      [self = shared_from_this(), head = sse_head_, serializer = sse_serializer_](beast::error_code ec, std::size_t) {
-        self->writing_ = false;
-        self->expires_never();
-        if (ec) return self->shutdown();
-        self->head_written_ = true;
-        self->arm_keepalive();
-        self->watch_peer();
-        self->write_queue();
-      });
+  with_stream([&](auto& stream) {
+    bhttp::async_write_header(
+        stream, *sse_serializer_,
+        [self = shared_from_this(), head = sse_head_, serializer = sse_serializer_](beast::error_code ec, std::size_t) {
+          self->writing_ = false;
+          self->expires_never();
+          if (ec) return self->shutdown();
+          self->head_written_ = true;
+          self->arm_keepalive();
+          self->watch_peer();
+          self->write_queue();
+        });
+  });
 }
 
 void Connection::drain_sse() {
@@ -338,10 +355,13 @@ void Connection::write_queue() {
     finish_sse();
     writing_ = true;
     expires_after(limits_.write_timeout);
-    net::async_write(socket_, bhttp::make_chunk_last(), [self = shared_from_this()](beast::error_code ec, std::size_t) {
-      self->writing_ = false;
-      if (ec) return self->shutdown();
-      self->after_response();
+    with_stream([&](auto& stream) {
+      net::async_write(stream, bhttp::make_chunk_last(),
+                       [self = shared_from_this()](beast::error_code ec, std::size_t) {
+                         self->writing_ = false;
+                         if (ec) return self->shutdown();
+                         self->after_response();
+                       });
     });
     return;
   }
@@ -352,13 +372,15 @@ void Connection::write_queue() {
   out_bytes_ = 0;
   writing_ = true;
   expires_after(limits_.write_timeout);
-  net::async_write(socket_, bhttp::make_chunk(net::buffer(*payload)),
-                   [self = shared_from_this(), payload](beast::error_code ec, std::size_t) {
-                     self->writing_ = false;
-                     self->expires_never();
-                     if (ec) return self->shutdown();
-                     self->write_queue();
-                   });
+  with_stream([&](auto& stream) {
+    net::async_write(stream, bhttp::make_chunk(net::buffer(*payload)),
+                     [self = shared_from_this(), payload](beast::error_code ec, std::size_t) {
+                       self->writing_ = false;
+                       self->expires_never();
+                       if (ec) return self->shutdown();
+                       self->write_queue();
+                     });
+  });
 }
 
 void Connection::watch_peer() {

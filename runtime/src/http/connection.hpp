@@ -1,8 +1,8 @@
 // One HTTP/1.1 connection on Boost.Beast: reads requests within the configured limits, hands each
 // to the server's handler, and writes the reply: a plain response, or an SSE stream written as
 // chunks whenever its messages arrive. Every step is an asynchronous operation on the connection's
-// event loop (run by one thread, so its steps never overlap): a connection waiting for a request or for an SSE message holds no thread.
-// Internal to elicit::http.
+// event loop (run by one thread, so its steps never overlap): a connection waiting for a request or for an SSE message
+// holds no thread. Internal to elicit::http.
 #pragma once
 
 #include <chrono>
@@ -16,6 +16,8 @@
 #include <vector>
 
 #include <boost/asio/ip/tcp.hpp>
+#include <boost/asio/ssl/context.hpp>
+#include <boost/asio/ssl/stream.hpp>
 #include <boost/asio/steady_timer.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
@@ -92,7 +94,9 @@ class Connection : public std::enable_shared_from_this<Connection> {
  public:
   using Handler = std::function<Reply(const Request&)>;
 
-  Connection(net::ip::tcp::socket socket, const ConnectionLimits& limits, Handler handler);
+  /// `tls`: when set, the connection speaks TLS with this context (handshake first).
+  Connection(net::ip::tcp::socket socket, const ConnectionLimits& limits, Handler handler,
+             std::shared_ptr<net::ssl::context> tls = nullptr);
   void start();
   /// Closes the socket (from any thread); pending operations end.
   void close();
@@ -123,7 +127,21 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void arm_deadline();
   void fit_read_buffer();
 
+  // Runs f with the stream requests and responses go through: the TLS stream when there is one,
+  // else the socket.
+  template <class F>
+  void with_stream(F&& f) {
+    if (tls_) {
+      f(*tls_);
+    } else {
+      f(socket_);
+    }
+  }
+
+  using TlsStream = net::ssl::stream<net::ip::tcp::socket&>;
+  std::shared_ptr<net::ssl::context> tls_context_;  // kept: a certificate reload leaves this one alive
   net::ip::tcp::socket socket_;
+  std::unique_ptr<TlsStream> tls_;  // over socket_; made at start()
   ConnectionLimits limits_;
   Handler handler_;
   beast::flat_buffer buffer_;
@@ -144,7 +162,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::uint64_t watch_generation_ = 0;  // which response (SSE or pending) a peer watch belongs to
   // The reply being waited for (Reply::pending), while it is.
   std::shared_ptr<PendingReply> pending_;
-  std::deque<std::string> out_;       // SSE text waiting to be written as chunks
+  std::deque<std::string> out_;  // SSE text waiting to be written as chunks
   std::size_t out_bytes_ = 0;
   bool writing_ = false;
   std::chrono::steady_clock::time_point deadline_ = std::chrono::steady_clock::time_point::max();

@@ -33,8 +33,9 @@ void StreamableHttpServer::Impl::accept() {
       // the client's delayed ACK (~40 ms a response).
       boost::beast::error_code ignored;
       socket.set_option(tcp::no_delay(true), ignored);
-      auto c = std::make_shared<http::Connection>(std::move(socket), limits(),
-                                                  [this](const HttpRequest& req) { return handle(req); });
+      auto c = std::make_shared<http::Connection>(
+          std::move(socket), limits(), [this](const HttpRequest& req) { return handle(req); },
+          tls ? tls->current() : nullptr);
       {
         std::lock_guard<std::mutex> lock(mutex);
         connections.push_back(c);
@@ -129,6 +130,12 @@ void StreamableHttpServer::start() {
     impl.core = std::move(core);
   }
   const auto& o = impl.options;
+  if (o.tls_certificate_chain_file.empty() != o.tls_private_key_file.empty()) {
+    throw std::invalid_argument("TLS needs both tls_certificate_chain_file and tls_private_key_file");
+  }
+  if (!o.tls_certificate_chain_file.empty()) {
+    impl.tls = std::make_unique<http::TlsCertificates>(o.tls_certificate_chain_file, o.tls_private_key_file);
+  }
   try {
     const auto address = net::ip::make_address(o.host);
     impl.acceptor.emplace(impl.main_loop());

@@ -18,12 +18,12 @@
 #include <unordered_map>
 #include <vector>
 
+#include <boost/asio/executor_work_guard.hpp>
 #include <boost/asio/io_context.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/post.hpp>
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
-#include <boost/asio/executor_work_guard.hpp>
 
 #include "connection.hpp"
 #include "elicit/jsonrpc/event_thread.hpp"
@@ -31,6 +31,7 @@
 #include "elicit/jsonrpc/worker_pool.hpp"
 #include "session_transport.hpp"
 #include "stateless_request.hpp"
+#include "tls_certificates.hpp"
 
 namespace elicit::http::server_impl {
 
@@ -139,6 +140,7 @@ struct StreamableHttpServer::Impl {
   bool run_wake = false;
   HttpServerOptions options;
   std::optional<boost::asio::ip::tcp::acceptor> acceptor;
+  std::unique_ptr<http::TlsCertificates> tls;  // made at start() when TLS is configured
   // On the first loop, whose one thread re-arms it; stop() cancels it there too (an Asio timer must
   // not be used from two threads at once: TSan showed schedule_reaper's expires_after racing
   // stop()'s cancel).

@@ -33,6 +33,18 @@ struct HttpServerOptions {
   /// Origin header values accepted besides http(s)://localhost, 127.0.0.1 and [::1] (any port).
   std::vector<std::string> allowed_origins;
 
+  /// TLS (HTTPS, through OpenSSL): when both are set, the listener speaks TLS 1.2 or 1.3 only.
+  /// PEM files: the certificate chain (the server's certificate first, then its intermediates) and
+  /// its private key (unencrypted). start() reads them and throws std::runtime_error naming the
+  /// file and the reason when either cannot be read or the key does not match. Later, when either
+  /// file changes, the next connection gets the new pair (checked at most once a second; a pair that
+  /// fails to load, e.g. half replaced, is skipped and the pair in use kept); open connections keep
+  /// theirs. A client that is not TLS, does not trust the certificate, or offers only an older
+  /// version fails the handshake and is closed. Empty (the default): plain HTTP, for loopback or
+  /// behind a TLS-terminating proxy.
+  std::string tls_certificate_chain_file;
+  std::string tls_private_key_file;
+
   /// I/O threads running the event loop; 0 means std::thread::hardware_concurrency().
   std::size_t io_threads = 0;
   /// Open MCP sessions at most; an initialize beyond it gets 503 with `Retry-After`.
