@@ -211,6 +211,25 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
                        },
                        nullptr});
 
+  // x-mcp-header (MCP 2026-07-28, SEP-2243): `region` travels as the Mcp-Param-Region header too,
+  // so a proxy can route on it; the server refuses a 2026-07-28 call whose header does not agree
+  // with the body (-32020). Any region is accepted.
+  server.add_tool(
+      Tool::blocking("query_region",
+                     [](RequestContext& call) {
+                       const auto& args = call.arguments();
+                       return ToolResult::text("region " + args.value("region", std::string()) + ": " +
+                                               args.value("query", std::string("(no query)")));
+                     })
+          .with_description("Runs a query in a region; the region is mirrored in the Mcp-Param-Region header")
+          .with_input_schema(
+              {{"type", "object"},
+               {"properties",
+                {{"region",
+                  {{"type", "string"}, {"description", "Where to run the query"}, {"x-mcp-header", "Region"}}},
+                 {"query", {{"type", "string"}, {"description", "What to run"}}}}},
+               {"required", {"region"}}}));
+
   server.add_tool(conformance_tool<Sep1034Defaults>("test_elicitation_sep1034_defaults",
                                                     "Elicitation with a default for every primitive type (SEP-1034)"));
   server.add_tool(conformance_tool<Sep1330Enums>("test_elicitation_sep1330_enums",

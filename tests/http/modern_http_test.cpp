@@ -144,6 +144,16 @@ std::shared_ptr<elicit::Server> make_core(const std::shared_ptr<Gate>& gate) {
                     gate->cv.notify_all();
                     return elicit::ToolResult::text("released");
                   }});
+  // x-mcp-header: region is mirrored in Mcp-Param-Region, count in Mcp-Param-Count.
+  core->add_tool(elicit::Tool::blocking("route",
+                                        [](elicit::RequestContext& call) {
+                                          return elicit::ToolResult::text("routed to " +
+                                                                          call.arguments().value("region", ""));
+                                        })
+                     .with_input_schema({{"type", "object"},
+                                         {"properties",
+                                          {{"region", {{"type", "string"}, {"x-mcp-header", "Region"}}},
+                                           {"count", {{"type", "integer"}, {"x-mcp-header", "Count"}}}}}}));
   return core;
 }
 
@@ -324,6 +334,39 @@ TEST_CASE("2026-07-28 requests are validated in the conformance suite's order, e
   CHECK(f.idle());
 }
 
+TEST_CASE("x-mcp-header: a 2026-07-28 tools/call's Mcp-Param headers must agree with its arguments (400, -32020)",
+          "[http][modern][x-mcp-header]") {
+  Fixture f;
+  const auto call = [&](const json& id, const json& arguments, const http_test::Headers& extra) {
+    auto headers = stateless_headers("tools/call", "route");
+    for (const auto& [k, v] : extra) headers.emplace_back(k, v);
+    return f.post(stateless(id, "tools/call", {{"name", "route"}, {"arguments", arguments}}), headers);
+  };
+  auto r =
+      call(1, {{"region", "us-west1"}, {"count", 3}}, {{"Mcp-Param-Region", "us-west1"}, {"mcp-param-count", "3.0"}});
+  CHECK(r.status == 200);
+  CHECK(r.body.find("routed to us-west1") != std::string::npos);
+  r = call(2, {{"region", "Hello"}}, {{"Mcp-Param-Region", "=?base64?SGVsbG8=?="}});
+  CHECK(r.status == 200);
+  r = call(3, json::object(), {});  // no values, no headers
+  CHECK(r.status == 200);
+
+  r = call(4, {{"region", "us-west1"}}, {{"Mcp-Param-Region", "eu-west1"}});
+  CHECK(r.status == 400);
+  CHECK(error_of(r, 4)["code"] == -32020);
+  CHECK_THAT(error_of(r, 4)["message"].get<std::string>(), Catch::Contains("Mcp-Param-Region"));
+  r = call(5, {{"region", "us-west1"}}, {});
+  CHECK(r.status == 400);
+  CHECK(error_of(r, 5)["code"] == -32020);
+  r = call(6, {{"region", "Hello"}}, {{"Mcp-Param-Region", "=?base64?SGVsbG8?="}});  // padding missing
+  CHECK(r.status == 400);
+  CHECK(error_of(r, 6)["code"] == -32020);
+  r = call(7, {{"region", "x"}, {"count", 3}}, {{"Mcp-Param-Region", "x"}, {"Mcp-Param-Count", "4"}});
+  CHECK(r.status == 400);
+  CHECK(error_of(r, 7)["code"] == -32020);
+  CHECK(f.idle());
+}
+
 TEST_CASE("a 2026-07-28 tools/call that elicits: input_required, then the retry completes", "[http][modern][elicit]") {
   Fixture f;
   for (const char* tool : {"ask", "ask_async"}) {
@@ -478,7 +521,7 @@ TEST_CASE("a 2025-11-25 session and 2026-07-28 requests interleave on one server
   REQUIRE(list.status == 200);
   CHECK(list.header("mcp-session-id").empty());
   const auto tools = json::parse(list.body)["result"];
-  CHECK(tools["tools"].size() == 5);
+  CHECK(tools["tools"].size() == 6);  // the fixture's tools, route among them
   CHECK(tools["resultType"] == "complete");
   CHECK(tools.contains("ttlMs"));
   const auto stateless_call = f.call(stateless(8, "tools/call", {{"name", "ask"}, {"arguments", json::object()}}));

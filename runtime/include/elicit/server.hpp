@@ -25,6 +25,7 @@
 #include <nlohmann/json.hpp>
 #include "elicit/content/json_schema.hpp"
 #include "elicit/features.hpp"
+#include "elicit/param_headers.hpp"
 #include "elicit/protocol_era.hpp"
 #include "elicit/request_state.hpp"
 #include "elicit/subscriptions.hpp"
@@ -121,8 +122,9 @@ class Server : public std::enable_shared_from_this<Server> {
   Server(const Server&) = delete;
   Server& operator=(const Server&) = delete;
 
-  /// Adds a tool. Throws std::invalid_argument for a duplicate name, a tool without a handler, or
-  /// (when validate_arguments) an input_schema JsonSchema cannot compile, naming the pointer.
+  /// Adds a tool. Throws std::invalid_argument for a duplicate name, a tool without a handler,
+  /// (when validate_arguments) an input_schema JsonSchema cannot compile, or an `x-mcp-header`
+  /// annotation that breaks the spec's constraints (param_headers_of), naming the pointer.
   void add_tool(Tool tool);
   /// Adds a prompt / a resource. Throws std::invalid_argument for a duplicate name (URI) or no handler.
   void add_prompt(Prompt prompt);
@@ -133,6 +135,10 @@ class Server : public std::enable_shared_from_this<Server> {
   /// The violations of `arguments` against the input_schema of tool `name` (empty: valid, or the
   /// tool does not validate, or there is no such tool). At most 16.
   std::vector<SchemaViolation> check_arguments(std::string_view name, const nlohmann::json& arguments) const;
+  /// The `x-mcp-header` annotations of tool `name`'s input_schema (MCP 2026-07-28, server/tools), or
+  /// null when it has none or there is no such tool. A Streamable HTTP server checks a 2026-07-28
+  /// `tools/call`'s `Mcp-Param-*` headers against them (check_param_headers).
+  std::shared_ptr<const std::vector<ParamHeader>> param_headers(std::string_view name) const;
   /// Removes the tool (prompt, resource, template) of that name (URI, uri_template); false when
   /// there is none. Calls already running finish with it; later ones get "Unknown tool" etc.
   bool remove_tool(std::string_view name);
@@ -196,6 +202,8 @@ class Server : public std::enable_shared_from_this<Server> {
   mutable std::shared_mutex mutex_;  // guards the registries, the matchers and completers_
   detail::Registry<Tool> tools_;
   std::map<std::string, JsonSchema, std::less<>> input_schemas_;  // of the tools that validate
+  // of the tools whose input_schema has x-mcp-header annotations
+  std::map<std::string, std::shared_ptr<const std::vector<ParamHeader>>, std::less<>> param_headers_;
   detail::Registry<Prompt> prompts_;
   detail::Registry<Resource> resources_;
   detail::Registry<ResourceTemplate> templates_;

@@ -208,6 +208,9 @@ struct StreamableHttpServer::Impl {
   static std::optional<Reply> check_stateless(const HttpRequest& req, const ::elicit::Request& r,
                                               std::optional<StatelessFields>& fields);
 
+  // The Mcp-Param-* headers of a 2026-07-28 tools/call against its arguments (x-mcp-header).
+  std::optional<Reply> check_param_headers(const HttpRequest& req, const ::elicit::Request& r) const;
+
   // Serves one checked 2026-07-28 request with the shared Server over a one-request transport (a
   // StatelessServing: no session, no thread, no copy of the tools or the options); the answer is
   // the HTTP response, now or when it comes.

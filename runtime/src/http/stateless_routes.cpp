@@ -3,47 +3,13 @@
 // response.
 #include "server_impl.hpp"
 
+#include "elicit/param_headers.hpp"
+
 namespace elicit {
 
 using namespace http::server_impl;
 
 namespace {
-
-// A header value as sent, or decoded from the Base64 sentinel form "=?base64?...?=" (MCP 2026-07-28,
-// Streamable HTTP, "Value Encoding"); nullopt for a sentinel that is not valid Base64.
-std::optional<std::string> decode_header_value(std::string_view v) {
-  constexpr std::string_view prefix = "=?base64?", suffix = "?=";
-  if (v.size() < prefix.size() + suffix.size() || v.substr(0, prefix.size()) != prefix ||
-      v.substr(v.size() - suffix.size()) != suffix) {
-    return std::string(v);
-  }
-  const auto text = v.substr(prefix.size(), v.size() - prefix.size() - suffix.size());
-  std::string out;
-  std::uint32_t bits = 0;
-  int count = 0;
-  std::size_t padding = 0;
-  for (const char c : text) {
-    int value = -1;
-    if (c >= 'A' && c <= 'Z') value = c - 'A';
-    if (c >= 'a' && c <= 'z') value = c - 'a' + 26;
-    if (c >= '0' && c <= '9') value = c - '0' + 52;
-    if (c == '+') value = 62;
-    if (c == '/') value = 63;
-    if (c == '=') {
-      ++padding;
-      continue;
-    }
-    if (value < 0 || padding > 0) return std::nullopt;  // not Base64, or data after padding
-    bits = ((bits << 6) | static_cast<std::uint32_t>(value)) & 0xFFFFFF;
-    count += 6;
-    if (count >= 8) {
-      count -= 8;
-      out.push_back(static_cast<char>((bits >> count) & 0xFF));
-    }
-  }
-  if (padding > 2 || count >= 6) return std::nullopt;
-  return out;
-}
 
 // Set while serve_stateless lets go of an exchange it saw answered (destroy_here): if that was the
 // last reference, the exchange is destroyed on this thread instead of on a worker, saving a handoff
@@ -129,7 +95,30 @@ Reply StreamableHttpServer::Impl::handle_stateless(const HttpRequest& req, jsonr
   }
   std::optional<StatelessFields> fields;
   if (auto r = check_stateless(req, *request, fields)) return std::move(*r);
+  if (auto r = check_param_headers(req, *request)) return std::move(*r);
   return serve_stateless(req, std::move(*request), std::move(*fields));
+}
+
+// x-mcp-header (MCP 2026-07-28, Streamable HTTP, "Server Behavior for Custom Headers"): a tools/call
+// of a tool with annotated parameters carries each as an Mcp-Param-* header that must agree with
+// the body; else 400 with -32020 (HeaderMismatch) carrying the request's id.
+std::optional<Reply> StreamableHttpServer::Impl::check_param_headers(const HttpRequest& req,
+                                                                     const ::elicit::Request& r) const {
+  if (r.method != "tools/call" || !r.params.is_object()) return std::nullopt;
+  const auto name = r.params.find("name");
+  if (name == r.params.end() || !name->is_string()) return std::nullopt;
+  const auto annotations = core->param_headers(name->get_ref<const std::string&>());
+  if (!annotations) return std::nullopt;
+  static const nlohmann::json no_arguments = nlohmann::json::object();
+  const auto arguments = r.params.find("arguments");
+  const auto mismatch =
+      ::elicit::check_param_headers(*annotations, arguments == r.params.end() ? no_arguments : *arguments,
+                                    [&](std::string_view field) -> std::optional<std::string_view> {
+                                      if (!has_header(req, field)) return std::nullopt;
+                                      return header(req, field);
+                                    });
+  if (!mismatch) return std::nullopt;
+  return rpc_error_reply(400, r.id, RpcError{error_code::header_mismatch, *mismatch, std::nullopt});
 }
 
 // The checks of MCP 2026-07-28 (Streamable HTTP, "Request Metadata" and "Server Validation";

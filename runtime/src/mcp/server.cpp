@@ -56,11 +56,24 @@ void Server::add_tool(Tool tool) {
       throw std::invalid_argument("tool " + tool.name + ": inputSchema " + e.what());
     }
   }
+  std::shared_ptr<const std::vector<ParamHeader>> headers;
+  try {
+    if (auto found = param_headers_of(tool.input_schema); !found.empty()) {
+      headers = std::make_shared<const std::vector<ParamHeader>>(std::move(found));
+    }
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument("tool " + tool.name + ": inputSchema " + e.what());
+  }
   {
     std::unique_lock<std::shared_mutex> lock(mutex_);
     const auto key = tool.name;
     tools_.add(key, std::move(tool), "tool");
     if (schema) input_schemas_.insert_or_assign(key, std::move(*schema));
+    if (headers) {
+      param_headers_.insert_or_assign(key, std::move(headers));
+    } else if (const auto it = param_headers_.find(key); it != param_headers_.end()) {
+      param_headers_.erase(it);
+    }
   }
   subscriptions_->notify_list_changed(ListKind::tools);
 }
@@ -113,9 +126,16 @@ bool Server::remove_tool(std::string_view name) {
     std::unique_lock<std::shared_mutex> lock(mutex_);
     if (!tools_.remove(name)) return false;
     if (const auto it = input_schemas_.find(name); it != input_schemas_.end()) input_schemas_.erase(it);
+    if (const auto it = param_headers_.find(name); it != param_headers_.end()) param_headers_.erase(it);
   }
   subscriptions_->notify_list_changed(ListKind::tools);
   return true;
+}
+
+std::shared_ptr<const std::vector<ParamHeader>> Server::param_headers(std::string_view name) const {
+  std::shared_lock<std::shared_mutex> lock(mutex_);
+  const auto it = param_headers_.find(name);
+  return it == param_headers_.end() ? nullptr : it->second;
 }
 
 std::vector<SchemaViolation> Server::check_arguments(std::string_view name, const nlohmann::json& arguments) const {

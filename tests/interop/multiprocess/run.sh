@@ -4,7 +4,9 @@
 # call lands its rounds on both processes and completes; a third process with a key of its own
 # refuses the same state. Then a URL-mode flow finished out of band: the "web page" (the client,
 # here) marks the interaction complete in Redis (redis-server on loopback, started here), and the
-# retry sees it on whichever process serves it. Usage: run.sh <elicitgen_http_server>
+# retry sees it on whichever process serves it. All of it twice: through nginx's plain listener, and
+# through a TLS listener of nginx (TLS ends there, with a certificate made here by a CA made here that
+# the client trusts), in front of the same plain servers. Usage: run.sh <elicitgen_http_server>
 set -euo pipefail
 server=$1
 here=$(cd "$(dirname "$0")" && pwd)
@@ -68,7 +70,16 @@ url_b=$(url_of B)
 url_c=$(url_of C)
 hostport() { local u=${1#http://}; echo "${u%%/*}"; }
 
+# A CA and a certificate for 127.0.0.1 it signs, for nginx's TLS listener.
+tls() { openssl "$@" >>"$work/openssl.log" 2>&1 || { cat "$work/openssl.log" >&2; exit 1; }; }
+tls req -x509 -newkey rsa:2048 -nodes -keyout "$work/ca.key" -out "$work/ca.crt" -days 2 -subj /CN=multiprocess-test-ca
+tls req -newkey rsa:2048 -nodes -keyout "$work/proxy.key" -out "$work/proxy.csr" -subj /CN=127.0.0.1
+echo "subjectAltName=IP:127.0.0.1" >"$work/proxy.ext"
+tls x509 -req -in "$work/proxy.csr" -CA "$work/ca.crt" -CAkey "$work/ca.key" -CAcreateserial -days 2 \
+  -extfile "$work/proxy.ext" -out "$work/proxy.crt"
+
 port=$(free_port)
+tls_port=$(free_port)
 mkdir -p "$work/nginx/logs"
 cat > "$work/nginx/nginx.conf" <<CONF
 worker_processes 1;
@@ -94,10 +105,26 @@ http {
       proxy_buffering off;
     }
   }
+  server {
+    listen 127.0.0.1:$tls_port ssl;
+    ssl_certificate $work/proxy.crt;
+    ssl_certificate_key $work/proxy.key;
+    ssl_protocols TLSv1.2 TLSv1.3;
+    location / {
+      proxy_pass http://mcp;
+      proxy_http_version 1.1;
+      proxy_set_header Host 127.0.0.1:$tls_port;
+      proxy_set_header Connection "";
+      proxy_buffering off;
+    }
+  }
 }
 CONF
 "$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" &
 pids+=($!)
 wait_port "$port"
+wait_port "$tls_port"
 
 node "$here/client.mjs" "http://127.0.0.1:$port/mcp" "$url_c" "$redis_port"
+echo "--- again, over TLS to nginx (https://127.0.0.1:$tls_port/mcp)"
+NODE_EXTRA_CA_CERTS="$work/ca.crt" node "$here/client.mjs" "https://127.0.0.1:$tls_port/mcp" "$url_c" "$redis_port"
