@@ -79,15 +79,25 @@ void StreamableHttpServer::Impl::schedule_reaper() {
 
 Reply StreamableHttpServer::Impl::handle(const HttpRequest& req) {
   const auto target = std::string_view(req.target().data(), req.target().size());
-  if (target.substr(0, target.find('?')) != options.path) return error_reply(404, -32000, "Not Found");
+  const auto path = target.substr(0, target.find('?'));
+  if (path != options.path) {
+    if (auto r = serve_metadata(req, path)) return std::move(*r);
+    return error_reply(404, -32000, "Not Found");
+  }
   if (auto r = refuse(req)) return std::move(*r);
+  Authorized authorized;
+  const Authorized* who = nullptr;
+  if (options.authorization) {
+    if (auto r = authorize(req, authorized)) return std::move(*r);
+    who = &authorized;
+  }
   switch (req.method()) {
     case boost::beast::http::verb::post:
-      return handle_post(req);
+      return handle_post(req, who);
     case boost::beast::http::verb::get:
-      return handle_get(req);
+      return handle_get(req, who);
     case boost::beast::http::verb::delete_:
-      return handle_delete(req);
+      return handle_delete(req, who);
     default: {
       auto r = error_reply(405, -32000, "Method Not Allowed");
       r.headers.emplace_back("Allow", "GET, POST, DELETE");
@@ -130,6 +140,11 @@ void StreamableHttpServer::start() {
     impl.core = std::move(core);
   }
   const auto& o = impl.options;
+  if (const auto& a = o.authorization) {
+    if (a->resource.empty() || a->authorization_servers.empty() || !a->verify) {
+      throw std::invalid_argument("HttpServerOptions::authorization needs resource, authorization_servers and verify");
+    }
+  }
   if (o.tls_certificate_chain_file.empty() != o.tls_private_key_file.empty()) {
     throw std::invalid_argument("TLS needs both tls_certificate_chain_file and tls_private_key_file");
   }

@@ -41,10 +41,17 @@ using http::error_reply;
 using http::Reply;
 using HttpRequest = http::Request;
 
+// What the bearer token of a request said (HttpServerOptions::authorization).
+struct Authorized {
+  std::string principal;  // the JSON text ["<iss>","<sub>"]: unambiguous, whatever the two hold
+  std::vector<std::string> scopes;
+};
+
 struct HttpSession {
   explicit HttpSession(std::size_t max_held_bytes) : transport(max_held_bytes) {}
   std::string id;
-  bool priming = false;  // the client speaks 2025-11-25 or later: its POST streams start with a priming event
+  std::string principal;  // whose session it is (authorization); "" without
+  bool priming = false;   // the client speaks 2025-11-25 or later: its POST streams start with a priming event
   http::SessionTransport transport;  // declared first: it must outlive the server
   std::unique_ptr<ServerSession> server;
 };
@@ -105,6 +112,7 @@ struct StreamableHttpServer::Impl {
   using Reply = http::Reply;
   using HttpRequest = http::Request;
   using HttpSession = http::server_impl::HttpSession;
+  using Authorized = http::server_impl::Authorized;
   using StatelessExchange = http::server_impl::StatelessExchange;
   using ExchangeCount = http::server_impl::ExchangeCount;
   Impl(std::shared_ptr<Server> c, ServerInfo i, ServerSetup s, HttpServerOptions o)
@@ -163,9 +171,11 @@ struct StreamableHttpServer::Impl {
 
   // --- sessions -------------------------------------------------------------------------------
 
-  std::shared_ptr<HttpSession> find_session(const HttpRequest& req, Reply& rejection);
+  // `who`: the request's verified token when the server is a resource server, else null; a session
+  // belongs to the principal that made it (another principal's request gets 404, as for none).
+  std::shared_ptr<HttpSession> find_session(const HttpRequest& req, Reply& rejection, const Authorized* who);
 
-  std::shared_ptr<HttpSession> new_session(Reply& rejection);
+  std::shared_ptr<HttpSession> new_session(Reply& rejection, const Authorized* who);
 
   void end_session(const std::string& id);
 
@@ -191,14 +201,29 @@ struct StreamableHttpServer::Impl {
 
   Reply handle(const HttpRequest& req);
 
+  // --- authorization (MCP Authorization; authorization_routes.cpp) ----------------------------
+
+  // The Protected Resource Metadata document (RFC 9728) when `path` is one of its two paths (the
+  // resource's path under /.well-known/oauth-protected-resource, and that prefix alone).
+  std::optional<Reply> serve_metadata(const HttpRequest& req, std::string_view path) const;
+  // The bearer token check of every request to the MCP endpoint: an error reply (400, 401, 403,
+  // 500), or nullopt with `who` filled in.
+  std::optional<Reply> authorize(const HttpRequest& req, Authorized& who) const;
+  // A tools/call of a tool with scopes of its own (ResourceServerOptions::tool_scopes): 403 naming
+  // every scope the call needs when the token lacks one.
+  std::optional<Reply> check_tool_scopes(const ::elicit::Request& r, const Authorized& who) const;
+  // 401/403 with the RFC 6750 challenge naming the metadata document.
+  Reply challenge(unsigned status, const char* error, const std::string& description,
+                  const std::vector<std::string>& scopes) const;
+
   // Whether a POST without Mcp-Session-Id is a 2026-07-28 message, served statelessly.
   static bool is_stateless(const HttpRequest& req, const jsonrpc::ParseResult& parsed);
 
-  Reply handle_post(const HttpRequest& req);
+  Reply handle_post(const HttpRequest& req, const Authorized* who);
 
   // --- 2026-07-28 requests (MCP 2026-07-28), stateless ---------------------------------------------
 
-  Reply handle_stateless(const HttpRequest& req, jsonrpc::ParseResult& parsed);
+  Reply handle_stateless(const HttpRequest& req, jsonrpc::ParseResult& parsed, const Authorized* who);
 
   // The checks of MCP 2026-07-28 (Streamable HTTP, "Request Metadata" and "Server Validation";
   // Versioning), in the order the official conformance suite's server-stateless probes fix
@@ -214,7 +239,8 @@ struct StreamableHttpServer::Impl {
   // Serves one checked 2026-07-28 request with the shared Server over a one-request transport (a
   // StatelessServing: no session, no thread, no copy of the tools or the options); the answer is
   // the HTTP response, now or when it comes.
-  Reply serve_stateless(const HttpRequest& req, ::elicit::Request request, StatelessFields fields);
+  Reply serve_stateless(const HttpRequest& req, ::elicit::Request request, StatelessFields fields,
+                        const Authorized* who);
 
   // A 2026-07-28 request is over (answered, abandoned or closed): it no longer counts.
   void release(StatelessExchange* key);
@@ -224,11 +250,11 @@ struct StreamableHttpServer::Impl {
   // handler's last steps, which must hold up no connection (and cannot happen inside its session).
   std::shared_ptr<StatelessExchange> new_exchange(RequestId id);
 
-  Reply handle_get(const HttpRequest& req);
+  Reply handle_get(const HttpRequest& req, const Authorized* who);
   void attach_stream(const std::shared_ptr<HttpSession>& session, const std::shared_ptr<http::SseStream>& stream,
                      Reply& reply);
 
-  Reply handle_delete(const HttpRequest& req);
+  Reply handle_delete(const HttpRequest& req, const Authorized* who);
 };
 
 }  // namespace elicit

@@ -6,21 +6,23 @@ namespace elicit {
 
 using namespace http::server_impl;
 
-std::shared_ptr<HttpSession> StreamableHttpServer::Impl::find_session(const HttpRequest& req, Reply& rejection) {
+std::shared_ptr<HttpSession> StreamableHttpServer::Impl::find_session(const HttpRequest& req, Reply& rejection,
+                                                                      const Authorized* who) {
   if (!has_header(req, "Mcp-Session-Id")) {
     rejection = error_reply(400, -32000, "Bad Request: Mcp-Session-Id header is required");
     return nullptr;
   }
   std::lock_guard<std::mutex> lock(mutex);
   const auto it = sessions.find(std::string(header(req, "Mcp-Session-Id")));
-  if (it == sessions.end()) {
+  // Another principal's session is answered as one that does not exist: its id tells nothing.
+  if (it == sessions.end() || (who && it->second->principal != who->principal)) {
     rejection = error_reply(404, -32001, "Session not found");
     return nullptr;
   }
   return it->second;
 }
 
-std::shared_ptr<HttpSession> StreamableHttpServer::Impl::new_session(Reply& rejection) {
+std::shared_ptr<HttpSession> StreamableHttpServer::Impl::new_session(Reply& rejection, const Authorized* who) {
   {
     std::lock_guard<std::mutex> lock(mutex);
     if (stopped) {
@@ -36,7 +38,15 @@ std::shared_ptr<HttpSession> StreamableHttpServer::Impl::new_session(Reply& reje
   auto s = std::make_shared<HttpSession>(options.max_held_bytes);
   s->id = new_elicitation_id();  // 128 bits from the CSPRNG: unguessable
   try {
-    s->server = std::make_unique<ServerSession>(s->transport, core, options.server);
+    if (who) {
+      // The session's requestStates and elicitations are bound to its principal.
+      s->principal = who->principal;
+      auto session_options = options.server;
+      session_options.principal = who->principal;
+      s->server = std::make_unique<ServerSession>(s->transport, core, session_options);
+    } else {
+      s->server = std::make_unique<ServerSession>(s->transport, core, options.server);
+    }
   } catch (const std::system_error&) {  // no thread could be created
     rejection = error_reply(503, -32000, "Service Unavailable: out of resources");
     rejection.headers.emplace_back("Retry-After", "1");
@@ -78,7 +88,7 @@ std::optional<Reply> StreamableHttpServer::Impl::refuse_session_version(const Ht
   return std::nullopt;
 }
 
-Reply StreamableHttpServer::Impl::handle_post(const HttpRequest& req) {
+Reply StreamableHttpServer::Impl::handle_post(const HttpRequest& req, const Authorized* who) {
   if (lower(header(req, "Content-Type")).rfind("application/json", 0) != 0) {
     return error_reply(415, -32000, "Unsupported Media Type: POST bodies are application/json");
   }
@@ -88,7 +98,12 @@ Reply StreamableHttpServer::Impl::handle_post(const HttpRequest& req) {
     if (parsed.error_id) return rpc_error_reply(400, *parsed.error_id, std::move(*parsed.error));
     return error_reply(400, parsed.error->code, parsed.error->message);
   }
-  if (!has_header(req, "Mcp-Session-Id") && is_stateless(req, parsed)) return handle_stateless(req, parsed);
+  if (who && parsed.message) {
+    if (const auto* r = std::get_if<::elicit::Request>(&*parsed.message)) {
+      if (auto refused = check_tool_scopes(*r, *who)) return std::move(*refused);
+    }
+  }
+  if (!has_header(req, "Mcp-Session-Id") && is_stateless(req, parsed)) return handle_stateless(req, parsed, who);
   if (auto r = refuse_session_version(req)) return std::move(*r);
   if (has_header(req, "Accept")) {
     const auto accept = lower(header(req, "Accept"));
@@ -100,7 +115,7 @@ Reply StreamableHttpServer::Impl::handle_post(const HttpRequest& req) {
   Reply reply;
   std::shared_ptr<HttpSession> session;
   if (request && request->method == "initialize") {
-    session = new_session(reply);
+    session = new_session(reply, who);
     if (!session) return reply;
     // Priming events (SEP-1699) came with 2025-11-25; older clients may not expect empty events.
     if (const auto v = request->params.find("protocolVersion");
@@ -109,7 +124,7 @@ Reply StreamableHttpServer::Impl::handle_post(const HttpRequest& req) {
     }
     reply.headers.emplace_back("Mcp-Session-Id", session->id);
   } else {
-    session = find_session(req, reply);
+    session = find_session(req, reply, who);
     if (!session) return reply;
   }
   if (!request) {  // a notification, or the client's answer to one of our requests
@@ -144,13 +159,13 @@ Reply StreamableHttpServer::Impl::handle_post(const HttpRequest& req) {
   return reply;
 }
 
-Reply StreamableHttpServer::Impl::handle_get(const HttpRequest& req) {
+Reply StreamableHttpServer::Impl::handle_get(const HttpRequest& req, const Authorized* who) {
   if (auto r = refuse_session_version(req)) return std::move(*r);
   if (lower(header(req, "Accept")).find("text/event-stream") == std::string::npos) {
     return error_reply(406, -32000, "Not Acceptable: GET opens a text/event-stream");
   }
   Reply reply;
-  auto session = find_session(req, reply);
+  auto session = find_session(req, reply, who);
   if (!session) return reply;
   std::shared_ptr<http::SseStream> stream;
   if (has_header(req, "Last-Event-ID")) {
@@ -188,10 +203,10 @@ void StreamableHttpServer::Impl::attach_stream(const std::shared_ptr<HttpSession
   };
 }
 
-Reply StreamableHttpServer::Impl::handle_delete(const HttpRequest& req) {
+Reply StreamableHttpServer::Impl::handle_delete(const HttpRequest& req, const Authorized* who) {
   if (auto r = refuse_session_version(req)) return std::move(*r);
   Reply reply;
-  auto session = find_session(req, reply);
+  auto session = find_session(req, reply, who);
   if (!session) return reply;
   end_session(session->id);
   reply.status = 200;

@@ -73,7 +73,8 @@ bool StreamableHttpServer::Impl::is_stateless(const HttpRequest& req, const json
   return (has_version_header && !session_version(version_header)) || meta_version != nullptr;
 }
 
-Reply StreamableHttpServer::Impl::handle_stateless(const HttpRequest& req, jsonrpc::ParseResult& parsed) {
+Reply StreamableHttpServer::Impl::handle_stateless(const HttpRequest& req, jsonrpc::ParseResult& parsed,
+                                                   const Authorized* who) {
   if (has_header(req, "Accept")) {
     const auto accept = lower(header(req, "Accept"));
     if (accept.find("application/json") == std::string::npos && accept.find("*/*") == std::string::npos &&
@@ -96,7 +97,7 @@ Reply StreamableHttpServer::Impl::handle_stateless(const HttpRequest& req, jsonr
   std::optional<StatelessFields> fields;
   if (auto r = check_stateless(req, *request, fields)) return std::move(*r);
   if (auto r = check_param_headers(req, *request)) return std::move(*r);
-  return serve_stateless(req, std::move(*request), std::move(*fields));
+  return serve_stateless(req, std::move(*request), std::move(*fields), who);
 }
 
 // x-mcp-header (MCP 2026-07-28, Streamable HTTP, "Server Behavior for Custom Headers"): a tools/call
@@ -205,7 +206,7 @@ std::optional<Reply> StreamableHttpServer::Impl::check_stateless(const HttpReque
 }
 
 Reply StreamableHttpServer::Impl::serve_stateless(const HttpRequest& req, ::elicit::Request request,
-                                                  StatelessFields fields) {
+                                                  StatelessFields fields, const Authorized* who) {
   const auto id = request.id;
   auto unavailable = [&](const std::string& why) {
     Reply r =
@@ -214,7 +215,9 @@ Reply StreamableHttpServer::Impl::serve_stateless(const HttpRequest& req, ::elic
     return r;
   };
   std::string principal = options.server.principal;
-  if (options.principal) {
+  if (who) {
+    principal = who->principal;  // the verified token's, above any other source
+  } else if (options.principal) {
     try {
       principal = options.principal([&](std::string_view name) { return header(req, name); });
     } catch (...) {  // the application refuses the request; its reasons stay in the application

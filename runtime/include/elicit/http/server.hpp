@@ -10,10 +10,12 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#include "elicit/http/authorization.hpp"
 #include "elicit/server_session.hpp"
 
 namespace elicit {
@@ -88,6 +90,18 @@ struct HttpServerOptions {
   /// must not block. An exception refuses the request: HTTP 401 with a JSON-RPC error -32600
   /// carrying its id (the exception's text is not sent).
   std::function<std::string(const std::function<std::string_view(std::string_view name)>& header)> principal;
+  /// MCP Authorization (Basic / Authorization, both revisions): when set, the server is an OAuth 2.1
+  /// resource server. Its Protected Resource Metadata (RFC 9728) is served at
+  /// /.well-known/oauth-protected-resource followed by the resource's path, and at that prefix alone.
+  /// Every request to the MCP endpoint needs `Authorization: Bearer <token>` that `verify` accepts:
+  /// none (or another scheme) is 401 with `WWW-Authenticate: Bearer resource_metadata="…",
+  /// scope="…"`; a malformed one, or a token in the query string, 400 `invalid_request`; a token
+  /// `verify` refuses (InvalidToken), 401 `invalid_token`; missing required_scopes or a tool's
+  /// tool_scopes, 403 `insufficient_scope` naming every scope needed. The principal is the token's
+  /// issuer and subject: a 2025-11-25 session belongs to the principal that initialized it (another
+  /// one's requests on it get 404), and every requestState is sealed to it (it replaces `principal`
+  /// above). The start() throws std::invalid_argument without resource, authorization_servers or verify.
+  std::optional<ResourceServerOptions> authorization;
   /// Options of each session's and each 2026-07-28 request's elicit::ServerSession. Blocking tool handlers of
   /// all of them share one pool: `server.workers` if set, else one of `server.worker_threads`
   /// threads made by start(). (`server.request_state` is used only by the constructor that makes

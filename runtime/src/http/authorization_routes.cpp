@@ -1,0 +1,163 @@
+// MCP Authorization, resource-server side (Basic / Authorization; OAuth 2.1 sections 5.2-5.3,
+// RFC 6750, RFC 9728): the Protected Resource Metadata document, the bearer token check of every
+// request, and the scopes a tool call needs.
+#include "server_impl.hpp"
+
+namespace elicit {
+
+using namespace http::server_impl;
+
+namespace {
+
+// "https://host[:port]/path" -> {"https://host[:port]", "/path"} ("" when the URI has no path).
+std::pair<std::string, std::string> split_resource(const std::string& resource) {
+  const auto scheme = resource.find("://");
+  const auto path = scheme == std::string::npos ? std::string::npos : resource.find('/', scheme + 3);
+  if (path == std::string::npos) return {resource, ""};
+  auto p = resource.substr(path);
+  if (p == "/") p.clear();
+  return {resource.substr(0, path), p};
+}
+
+constexpr std::string_view kWellKnown = "/.well-known/oauth-protected-resource";
+
+// A quoted-string of an auth-param (RFC 9110 section 5.6.4): the text stripped to what may appear.
+std::string auth_param(std::string_view text) {
+  std::string out = "\"";
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (u < 0x20 || u >= 0x7F) continue;  // control and non-ASCII bytes have no place in a header
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// RFC 6750 section 2.1: b64token = 1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="
+bool b64token(std::string_view t) {
+  std::size_t i = 0;
+  while (i < t.size() && (std::isalnum(static_cast<unsigned char>(t[i])) ||
+                          std::string_view("-._~+/").find(t[i]) != std::string_view::npos)) {
+    ++i;
+  }
+  if (i == 0) return false;
+  while (i < t.size() && t[i] == '=') ++i;
+  return i == t.size();
+}
+
+bool query_has_token(std::string_view target) {
+  const auto q = target.find('?');
+  if (q == std::string_view::npos) return false;
+  auto query = target.substr(q + 1);
+  while (!query.empty()) {
+    const auto amp = query.find('&');
+    const auto pair = query.substr(0, amp);
+    if (pair.substr(0, pair.find('=')) == "access_token") return true;
+    if (amp == std::string_view::npos) break;
+    query.remove_prefix(amp + 1);
+  }
+  return false;
+}
+
+}  // namespace
+
+Reply StreamableHttpServer::Impl::challenge(unsigned status, const char* error, const std::string& description,
+                                            const std::vector<std::string>& scopes) const {
+  const auto& a = *options.authorization;
+  const auto [origin, path] = split_resource(a.resource);
+  std::string value = "Bearer ";
+  if (error) value += std::string("error=\"") + error + "\", ";
+  std::string scope;
+  for (const auto& s : scopes) scope += (scope.empty() ? "" : " ") + s;
+  if (!scope.empty()) value += "scope=" + auth_param(scope) + ", ";
+  value += "resource_metadata=" + auth_param(origin + std::string(kWellKnown) + path);
+  if (error && !description.empty()) value += ", error_description=" + auth_param(description);
+  Reply r;
+  r.status = status;
+  r.content_type = "application/json";
+  nlohmann::json body = {{"error", error ? error : "unauthorized"}};
+  if (!description.empty()) body["error_description"] = description;
+  r.body = body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  r.headers.emplace_back("WWW-Authenticate", std::move(value));
+  return r;
+}
+
+std::optional<Reply> StreamableHttpServer::Impl::serve_metadata(const HttpRequest& req, std::string_view path) const {
+  if (!options.authorization) return std::nullopt;
+  const auto& a = *options.authorization;
+  const auto resource_path = split_resource(a.resource).second;
+  if (path != std::string(kWellKnown) + resource_path && path != kWellKnown) return std::nullopt;
+  if (req.method() != boost::beast::http::verb::get) {
+    auto r = error_reply(405, -32000, "Method Not Allowed");
+    r.headers.emplace_back("Allow", "GET");
+    return r;
+  }
+  nlohmann::json doc = {{"resource", a.resource},
+                        {"authorization_servers", a.authorization_servers},
+                        {"bearer_methods_supported", {"header"}},
+                        {"resource_name", info.title.value_or(info.name)}};
+  if (!a.scopes_supported.empty()) doc["scopes_supported"] = a.scopes_supported;
+  Reply r;
+  r.status = 200;
+  r.content_type = "application/json";
+  r.body = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  r.headers.emplace_back("Cache-Control", "max-age=3600");
+  return r;
+}
+
+std::optional<Reply> StreamableHttpServer::Impl::authorize(const HttpRequest& req, Authorized& who) const {
+  const auto& a = *options.authorization;
+  const auto& hint = a.required_scopes.empty() ? a.scopes_supported : a.required_scopes;
+  // OAuth 2.1 section 5.1.1 and MCP: never in the URI, where logs and Referer headers keep it.
+  if (query_has_token(std::string_view(req.target().data(), req.target().size()))) {
+    return challenge(400, "invalid_request", "access tokens are accepted only in the Authorization header", {});
+  }
+  const auto field = header(req, "Authorization");
+  constexpr std::string_view scheme = "bearer ";
+  if (field.size() < scheme.size() || lower(field.substr(0, scheme.size())) != scheme) {
+    // No credentials (or another scheme): the challenge carries no error code (RFC 6750 section 3.1).
+    return challenge(401, nullptr, "", hint);
+  }
+  const auto token = field.substr(scheme.size());
+  if (!b64token(token)) return challenge(400, "invalid_request", "malformed Bearer credentials", {});
+  AccessToken t;
+  try {
+    t = a.verify(token);
+  } catch (const InvalidToken& e) {
+    return challenge(401, "invalid_token", e.what(), hint);
+  } catch (...) {
+    return error_reply(500, -32603, "Internal error: the access token could not be checked");
+  }
+  who.principal =
+      nlohmann::json::array({t.issuer, t.subject}).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  who.scopes = std::move(t.scopes);
+  std::vector<std::string> missing;
+  for (const auto& s : a.required_scopes) {
+    if (std::find(who.scopes.begin(), who.scopes.end(), s) == who.scopes.end()) missing.push_back(s);
+  }
+  if (!missing.empty())
+    return challenge(403, "insufficient_scope", "the token lacks a required scope", a.required_scopes);
+  return std::nullopt;
+}
+
+std::optional<Reply> StreamableHttpServer::Impl::check_tool_scopes(const ::elicit::Request& r,
+                                                                   const Authorized& who) const {
+  const auto& a = *options.authorization;
+  if (r.method != "tools/call" || !r.params.is_object() || a.tool_scopes.empty()) return std::nullopt;
+  const auto name = r.params.find("name");
+  if (name == r.params.end() || !name->is_string()) return std::nullopt;
+  const auto it = a.tool_scopes.find(name->get_ref<const std::string&>());
+  if (it == a.tool_scopes.end()) return std::nullopt;
+  const auto granted = [&](const std::string& s) {
+    return std::find(who.scopes.begin(), who.scopes.end(), s) != who.scopes.end();
+  };
+  if (std::all_of(it->second.begin(), it->second.end(), granted)) return std::nullopt;
+  // Every scope the call needs in one challenge, so one authorization round gets them all.
+  auto needed = a.required_scopes;
+  for (const auto& s : it->second) {
+    if (std::find(needed.begin(), needed.end(), s) == needed.end()) needed.push_back(s);
+  }
+  return challenge(403, "insufficient_scope", "the tool " + it->first + " needs more scopes", needed);
+}
+
+}  // namespace elicit
