@@ -7,6 +7,7 @@
 #include <elicit/http/server.hpp>
 
 #include "../support/http_client.hpp"
+#include "../support/session_initialize.hpp"
 #include "../support/stateless_meta.hpp"
 #include "github_username.hpp"
 
@@ -186,14 +187,7 @@ TEST_CASE("authorization: a requestState sealed for one principal does not open 
 
 TEST_CASE("authorization: a 2025-11-25 session belongs to the principal that initialized it", "[http][auth]") {
   Fixture f;
-  const auto initialize = json{{"jsonrpc", "2.0"},
-                               {"id", 1},
-                               {"method", "initialize"},
-                               {"params",
-                                {{"protocolVersion", "2025-11-25"},
-                                 {"capabilities", json::object()},
-                                 {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}}
-                              .dump();
+  const auto initialize = test_support::session_initialize().dump();
   auto as = [](const std::string& token, const std::string& session = "") {
     auto h = http_test::kAccept;
     h.emplace_back("Authorization", "Bearer " + token);

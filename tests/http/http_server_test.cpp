@@ -11,6 +11,7 @@
 
 #include "../support/http_client.hpp"
 #include "../support/patience.hpp"
+#include "../support/session_initialize.hpp"
 #include "../support/threads.hpp"
 #include "github_username.hpp"
 
@@ -20,15 +21,7 @@ using nlohmann::json;
 
 namespace {
 
-json initialize_body(int id = 1) {
-  return {{"jsonrpc", "2.0"},
-          {"id", id},
-          {"method", "initialize"},
-          {"params",
-           {{"protocolVersion", "2025-11-25"},
-            {"capabilities", {{"elicitation", json::object()}}},
-            {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}};
-}
+json initialize_body(int id = 1) { return test_support::session_initialize({{"elicitation", json::object()}}, id); }
 
 json request(const json& id, const std::string& method, const json& params = json::object()) {
   return {{"jsonrpc", "2.0"}, {"id", id}, {"method", method}, {"params", params}};

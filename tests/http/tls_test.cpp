@@ -20,6 +20,7 @@
 #include "../support/patience.hpp"
 #include "../support/run_command.hpp"
 #include "../support/scratch_dir.hpp"
+#include "../support/session_initialize.hpp"
 
 namespace {
 
@@ -118,15 +119,7 @@ TlsResult tls_post(int port, const std::string& ca, const std::string& body, int
   return out;
 }
 
-const std::string kPing = json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "ping"}}.dump();
-const std::string kInitialize = json{{"jsonrpc", "2.0"},
-                                     {"id", 1},
-                                     {"method", "initialize"},
-                                     {"params",
-                                      {{"protocolVersion", "2025-11-25"},
-                                       {"capabilities", json::object()},
-                                       {"clientInfo", {{"name", "t"}, {"version", "1"}}}}}}
-                                    .dump();
+const std::string kInitialize = test_support::session_initialize().dump();
 
 elicit::HttpServerOptions tls_options(const std::string& crt, const std::string& key) {
   elicit::HttpServerOptions o;

@@ -13,6 +13,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <thread>
 #include <unordered_map>
@@ -62,15 +63,18 @@ inline std::string lower(std::string_view s) {
   return out;
 }
 
-inline std::string_view header(const HttpRequest& req, std::string_view name) {
+// A header field's value (name case-insensitive), or nullopt when the request has none.
+inline std::optional<std::string_view> find_header(const HttpRequest& req, std::string_view name) {
   const auto it = req.find(boost::beast::string_view(name.data(), name.size()));
-  if (it == req.end()) return {};
-  return {it->value().data(), it->value().size()};
+  if (it == req.end()) return std::nullopt;
+  return std::string_view(it->value().data(), it->value().size());
 }
 
-inline bool has_header(const HttpRequest& req, std::string_view name) {
-  return req.find(boost::beast::string_view(name.data(), name.size())) != req.end();
+inline std::string_view header(const HttpRequest& req, std::string_view name) {
+  return find_header(req, name).value_or(std::string_view());
 }
+
+inline bool has_header(const HttpRequest& req, std::string_view name) { return find_header(req, name).has_value(); }
 
 // One 2026-07-28 request being served: its one-request transport and the shared Server serving it.
 struct StatelessExchange {

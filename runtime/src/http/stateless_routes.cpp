@@ -114,10 +114,7 @@ std::optional<Reply> StreamableHttpServer::Impl::check_param_headers(const HttpR
   const auto arguments = r.params.find("arguments");
   const auto mismatch =
       ::elicit::check_param_headers(*annotations, arguments == r.params.end() ? no_arguments : *arguments,
-                                    [&](std::string_view field) -> std::optional<std::string_view> {
-                                      if (!has_header(req, field)) return std::nullopt;
-                                      return header(req, field);
-                                    });
+                                    [&](std::string_view field) { return find_header(req, field); });
   if (!mismatch) return std::nullopt;
   return rpc_error_reply(400, r.id, RpcError{error_code::header_mismatch, *mismatch, std::nullopt});
 }

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "elicit/content/checks.hpp"
+
 namespace elicit {
 
 namespace {
@@ -16,20 +18,6 @@ using nlohmann::json;
 bool tchar(char c) {
   if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')) return true;
   return std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-}
-
-std::string pointer_token(std::string_view key) {
-  std::string out;
-  for (const char c : key) {
-    if (c == '~') {
-      out += "~0";
-    } else if (c == '/') {
-      out += "~1";
-    } else {
-      out += c;
-    }
-  }
-  return out;
 }
 
 bool iequal(std::string_view a, std::string_view b) {
@@ -116,17 +104,17 @@ struct Walker {
     if (!node.is_object()) return;  // a boolean schema, or not a schema
     if (node.contains("x-mcp-header")) annotation(node, pointer, reachable, path);
     for (const auto& [key, value] : node.items()) {
-      const auto at = pointer + "/" + pointer_token(key);
+      const auto at = check::child_pointer(pointer, key);
       if (key == "properties" && value.is_object()) {
         for (const auto& [name, sub] : value.items()) {
           auto sub_path = path;
           sub_path.push_back(name);
-          walk(sub, at + "/" + pointer_token(name), reachable, sub_path);
+          walk(sub, check::child_pointer(at, name), reachable, sub_path);
         }
       } else if (schema_keyword(key)) {
         if (value.is_object() && (key == "patternProperties" || key == "$defs" || key == "definitions" ||
                                   key == "dependentSchemas" || key == "dependencies")) {
-          for (const auto& [name, sub] : value.items()) walk(sub, at + "/" + pointer_token(name), false, {});
+          for (const auto& [name, sub] : value.items()) walk(sub, check::child_pointer(at, name), false, {});
         } else if (value.is_array()) {
           for (std::size_t i = 0; i < value.size(); ++i) walk(value[i], at + "/" + std::to_string(i), false, {});
         } else {

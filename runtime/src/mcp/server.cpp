@@ -69,11 +69,7 @@ void Server::add_tool(Tool tool) {
     const auto key = tool.name;
     tools_.add(key, std::move(tool), "tool");
     if (schema) input_schemas_.insert_or_assign(key, std::move(*schema));
-    if (headers) {
-      param_headers_.insert_or_assign(key, std::move(headers));
-    } else if (const auto it = param_headers_.find(key); it != param_headers_.end()) {
-      param_headers_.erase(it);
-    }
+    if (headers) param_headers_.insert_or_assign(key, std::move(headers));
   }
   subscriptions_->notify_list_changed(ListKind::tools);
 }
