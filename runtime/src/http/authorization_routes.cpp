@@ -59,6 +59,13 @@ bool query_has_token(std::string_view target) {
   return false;
 }
 
+// Whether every scope in `needed` was granted.
+bool has_all(const std::vector<std::string>& granted, const std::vector<std::string>& needed) {
+  return std::all_of(needed.begin(), needed.end(), [&](const std::string& s) {
+    return std::find(granted.begin(), granted.end(), s) != granted.end();
+  });
+}
+
 }  // namespace
 
 Reply StreamableHttpServer::Impl::challenge(unsigned status, const char* error, const std::string& description,
@@ -131,12 +138,9 @@ std::optional<Reply> StreamableHttpServer::Impl::authorize(const HttpRequest& re
   who.principal =
       nlohmann::json::array({t.issuer, t.subject}).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   who.scopes = std::move(t.scopes);
-  std::vector<std::string> missing;
-  for (const auto& s : a.required_scopes) {
-    if (std::find(who.scopes.begin(), who.scopes.end(), s) == who.scopes.end()) missing.push_back(s);
-  }
-  if (!missing.empty())
+  if (!has_all(who.scopes, a.required_scopes)) {
     return challenge(403, "insufficient_scope", "the token lacks a required scope", a.required_scopes);
+  }
   return std::nullopt;
 }
 
@@ -148,10 +152,7 @@ std::optional<Reply> StreamableHttpServer::Impl::check_tool_scopes(const ::elici
   if (name == r.params.end() || !name->is_string()) return std::nullopt;
   const auto it = a.tool_scopes.find(name->get_ref<const std::string&>());
   if (it == a.tool_scopes.end()) return std::nullopt;
-  const auto granted = [&](const std::string& s) {
-    return std::find(who.scopes.begin(), who.scopes.end(), s) != who.scopes.end();
-  };
-  if (std::all_of(it->second.begin(), it->second.end(), granted)) return std::nullopt;
+  if (has_all(who.scopes, it->second)) return std::nullopt;
   // Every scope the call needs in one challenge, so one authorization round gets them all.
   auto needed = a.required_scopes;
   for (const auto& s : it->second) {
