@@ -21,6 +21,7 @@
 #include "../support/run_command.hpp"
 #include "../support/scratch_dir.hpp"
 #include "../support/session_initialize.hpp"
+#include "../support/test_pki.hpp"
 
 namespace {
 
@@ -29,38 +30,8 @@ using http_test::beast::error_code;
 using http_test::bhttp::verb;
 using nlohmann::json;
 
-const test_support::ScratchDir kDir("tls");
-
-// `openssl ...` in the scratch folder; its output when it fails.
-void openssl(const std::string& args) {
-  const auto r = test_support::run_command("cd '" + kDir.root().string() + "' && openssl " + args + " 2>&1");
-  INFO(args << "\n" << r.out);
-  REQUIRE(r.exit_code == 0);
-}
-
-// A CA, and a certificate for 127.0.0.1 signed by it (CN `cn`), written as NAME.crt / NAME.key.
-struct Pki {
-  std::string dir = kDir.root().string();
-  std::string ca = dir + "/ca.crt";
-  std::string other_ca = dir + "/other-ca.crt";
-  Pki() {
-    openssl("req -x509 -newkey rsa:2048 -nodes -keyout ca.key -out ca.crt -days 2 -subj /CN=elicitgen-test-ca");
-    openssl("req -x509 -newkey rsa:2048 -nodes -keyout other-ca.key -out other-ca.crt -days 2 -subj /CN=other-ca");
-    leaf("server", "first");
-    leaf("server2", "second");
-  }
-  void leaf(const std::string& name, const std::string& cn) {
-    std::ofstream(dir + "/" + name + ".ext") << "subjectAltName=IP:127.0.0.1,DNS:localhost\n";
-    openssl("req -newkey rsa:2048 -nodes -keyout " + name + ".key -out " + name + ".csr -subj /CN=" + cn);
-    openssl("x509 -req -in " + name + ".csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -extfile " + name +
-            ".ext -out " + name + ".crt");
-  }
-  std::string crt(const std::string& name) const { return dir + "/" + name + ".crt"; }
-  std::string key(const std::string& name) const { return dir + "/" + name + ".key"; }
-};
-
-const Pki& pki() {
-  static const Pki p;
+const test_support::Pki& pki() {
+  static const test_support::Pki p("tls");
   return p;
 }
 
@@ -146,7 +117,7 @@ bool served(const TlsResult& r) {
 TEST_CASE("TLS: a client that trusts the certificate is served, in a session", "[http][tls]") {
   const auto& p = pki();
   auto server = start(tls_options(p.crt("server"), p.key("server")));
-  const auto r = tls_post(server->port(), p.ca, kInitialize);
+  const auto r = tls_post(server->port(), p.ca(), kInitialize);
   INFO(r.error << " " << r.status << " " << r.body);
   CHECK(served(r));
   CHECK(r.peer_cn == "first");
@@ -158,7 +129,7 @@ TEST_CASE("TLS: an untrusted certificate, plain HTTP and TLS 1.1 are refused and
   const auto& p = pki();
   auto server = start(tls_options(p.crt("server"), p.key("server")));
 
-  const auto untrusted = tls_post(server->port(), p.other_ca, kInitialize);
+  const auto untrusted = tls_post(server->port(), p.other_ca(), kInitialize);
   CHECK_FALSE(untrusted.handshake);
   CHECK(untrusted.error.find("certificate verify failed") != std::string::npos);
 
@@ -167,30 +138,30 @@ TEST_CASE("TLS: an untrusted certificate, plain HTTP and TLS 1.1 are refused and
   plain.send(verb::post, "/mcp", http_test::kAccept, kInitialize);
   CHECK(plain.read_head().status == 0);
 
-  const auto old = tls_post(server->port(), p.ca, kInitialize, TLS1_VERSION, TLS1_1_VERSION);
+  const auto old = tls_post(server->port(), p.ca(), kInitialize, TLS1_VERSION, TLS1_1_VERSION);
   CHECK_FALSE(old.handshake);
   CHECK(old.error.find("protocol version") != std::string::npos);  // the server's alert: TLS 1.2 at least
 
   CHECK(server->session_count() == 0);
-  CHECK(served(tls_post(server->port(), p.ca, kInitialize)));
+  CHECK(served(tls_post(server->port(), p.ca(), kInitialize)));
   CHECK(server->session_count() == 1);
 }
 
 TEST_CASE("TLS: a new certificate written to the files is used from the next connection on", "[http][tls]") {
   const auto& p = pki();
   // Copies the server may watch, replaced below.
-  const auto crt = kDir.root() / "live.crt";
-  const auto key = kDir.root() / "live.key";
+  const auto crt = pki().dir().root() / "live.crt";
+  const auto key = pki().dir().root() / "live.key";
   std::filesystem::copy_file(p.crt("server"), crt, std::filesystem::copy_options::overwrite_existing);
   std::filesystem::copy_file(p.key("server"), key, std::filesystem::copy_options::overwrite_existing);
   auto server = start(tls_options(crt.string(), key.string()));
-  REQUIRE(tls_post(server->port(), p.ca, kInitialize).peer_cn == "first");
+  REQUIRE(tls_post(server->port(), p.ca(), kInitialize).peer_cn == "first");
 
   // A half-written pair (a new certificate, the old key) is skipped: the first pair stays in use.
   std::filesystem::copy_file(p.crt("server2"), crt, std::filesystem::copy_options::overwrite_existing);
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(2500);
   while (std::chrono::steady_clock::now() < deadline) {
-    const auto r = tls_post(server->port(), p.ca, kInitialize);
+    const auto r = tls_post(server->port(), p.ca(), kInitialize);
     REQUIRE(served(r));
     REQUIRE(r.peer_cn == "first");
     std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -201,7 +172,7 @@ TEST_CASE("TLS: a new certificate written to the files is used from the next con
   std::string cn;
   const auto until = std::chrono::steady_clock::now() + test_support::kPatience;
   for (int i = 0; i < 1000 && std::chrono::steady_clock::now() < until && cn != "second"; ++i) {
-    const auto r = tls_post(server->port(), p.ca, kInitialize);
+    const auto r = tls_post(server->port(), p.ca(), kInitialize);
     REQUIRE(served(r));
     cn = r.peer_cn;
     if (cn != "second") std::this_thread::sleep_for(std::chrono::milliseconds(100));
@@ -211,7 +182,7 @@ TEST_CASE("TLS: a new certificate written to the files is used from the next con
 
 TEST_CASE("TLS: start() names the file that cannot be used", "[http][tls]") {
   const auto& p = pki();
-  const auto missing = kDir.root().string() + "/missing.crt";
+  const auto missing = pki().dir().root().string() + "/missing.crt";
   auto with = [](const std::string& crt, const std::string& key) {
     elicit::StreamableHttpServer s(
         elicit::ServerInfo{"tls-test", "1", std::nullopt, std::nullopt}, [](elicit::Server&) {}, tls_options(crt, key));

@@ -1,0 +1,13 @@
+// base64url without padding (RFC 4648 section 5, RFC 7515 section 2), as JOSE writes it.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace elicit::http {
+
+/// The bytes `text` encodes; nullopt when it is not unpadded base64url from start to end.
+std::optional<std::string> base64url_decode(std::string_view text);
+
+}  // namespace elicit::http

@@ -1,0 +1,22 @@
+// A JSON document read from a peer (an authorization server's metadata, a key set, a token's
+// header and claims): parsed only when it nests no deeper than a bound, without exceptions.
+#pragma once
+
+#include <optional>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "elicit/content/json_depth.hpp"
+
+namespace elicit::http {
+
+/// The value `text` holds; nullopt when it is not JSON or nests deeper than `max_depth`.
+inline std::optional<nlohmann::json> parse_json_document(std::string_view text, std::size_t max_depth = 32) {
+  if (find_too_deep(text, max_depth) != std::string_view::npos) return std::nullopt;
+  auto value = nlohmann::json::parse(text, nullptr, false);
+  if (value.is_discarded()) return std::nullopt;
+  return value;
+}
+
+}  // namespace elicit::http

@@ -1,0 +1,123 @@
+// verify_jwt_access_token (jwt_verifier.hpp): RFC 9068 section 4 over RFC 7519 and RFC 7515.
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <stdexcept>
+
+#include "base64url.hpp"
+#include "elicit/http/jwt_verifier.hpp"
+#include "json_document.hpp"
+
+namespace elicit {
+
+namespace {
+
+constexpr std::size_t kMaxTokenBytes = 16 * 1024;
+
+nlohmann::json decode_part(std::string_view part, const char* what) {
+  const auto bytes = http::base64url_decode(part);
+  if (!bytes) throw InvalidToken(std::string("the token's ") + what + " is not base64url");
+  auto value = http::parse_json_document(*bytes);
+  if (!value || !value->is_object()) throw InvalidToken(std::string("the token's ") + what + " is not a JSON object");
+  return std::move(*value);
+}
+
+// A NumericDate claim (RFC 7519 section 2) in seconds; nullopt when absent.
+std::optional<double> numeric_date(const nlohmann::json& claims, const char* name) {
+  const auto it = claims.find(name);
+  if (it == claims.end()) return std::nullopt;
+  if (!it->is_number() || !std::isfinite(it->get<double>())) {
+    throw InvalidToken(std::string("the \"") + name + "\" claim is not a number");
+  }
+  return it->get<double>();
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+}  // namespace
+
+AccessToken verify_jwt_access_token(std::string_view token, const JsonWebKeySet& keys, const JwtAccessTokenRules& rules,
+                                    std::chrono::system_clock::time_point now) {
+  if (rules.issuer.empty() || rules.audience.empty()) {
+    throw std::invalid_argument("JwtAccessTokenRules: issuer and audience are required");
+  }
+  if (rules.leeway < std::chrono::milliseconds(0) || rules.leeway > std::chrono::minutes(5)) {
+    throw std::invalid_argument("JwtAccessTokenRules: the leeway is from 0 to 300,000 ms");
+  }
+  if (token.size() > kMaxTokenBytes) throw InvalidToken("the token is longer than 16,384 bytes");
+  const auto first = token.find('.');
+  const auto second = first == std::string_view::npos ? first : token.find('.', first + 1);
+  if (second == std::string_view::npos || token.find('.', second + 1) != std::string_view::npos) {
+    throw InvalidToken("the token is not a JWT (three dot-separated parts)");
+  }
+  const auto header = decode_part(token.substr(0, first), "header");
+  const auto signature = http::base64url_decode(token.substr(second + 1));
+  if (!signature || signature->empty()) throw InvalidToken("the token's signature is missing or not base64url");
+
+  // RFC 7515 section 4.1.11: extensions we do not know must make us refuse the token.
+  if (header.contains("crit")) throw InvalidToken("the token's header has critical extensions (\"crit\")");
+  const auto alg = header.find("alg");
+  if (alg == header.end() || !alg->is_string()) throw InvalidToken("the token's header has no \"alg\"");
+  std::string kid;
+  if (const auto k = header.find("kid"); k != header.end()) {
+    if (!k->is_string()) throw InvalidToken("the token's \"kid\" is not a string");
+    kid = k->get<std::string>();
+  }
+  if (rules.require_at_jwt_type) {
+    const auto typ = header.find("typ");
+    const auto t = typ != header.end() && typ->is_string() ? lower(typ->get<std::string>()) : "";
+    if (t != "at+jwt" && t != "application/at+jwt") {
+      throw InvalidToken("the token is not a JWT access token (\"typ\" is not \"at+jwt\")");
+    }
+  }
+  // The signature before anything in the payload is believed.
+  keys.verify_signature(alg->get_ref<const std::string&>(), kid, token.substr(0, second), *signature);
+  const auto claims = decode_part(token.substr(first + 1, second - first - 1), "payload");
+
+  const auto iss = claims.find("iss");
+  if (iss == claims.end() || !iss->is_string() || *iss != rules.issuer) {
+    throw InvalidToken("the token was not issued by " + rules.issuer);
+  }
+  // RFC 8707 and MCP "Token Audience Binding": a token for another resource is refused.
+  const auto aud = claims.find("aud");
+  const bool for_us =
+      aud != claims.end() && ((aud->is_string() && *aud == rules.audience) ||
+                              (aud->is_array() && std::find(aud->begin(), aud->end(), rules.audience) != aud->end()));
+  if (!for_us) throw InvalidToken("the token is not meant for " + rules.audience + " (\"aud\")");
+  const double t = std::chrono::duration<double>(now.time_since_epoch()).count();
+  const double leeway = std::chrono::duration<double>(rules.leeway).count();
+  const auto exp = numeric_date(claims, "exp");
+  if (!exp) throw InvalidToken("the token has no expiry (\"exp\")");
+  if (t > *exp + leeway) throw InvalidToken("the token has expired");
+  if (const auto nbf = numeric_date(claims, "nbf"); nbf && t + leeway < *nbf) {
+    throw InvalidToken("the token is not valid yet (\"nbf\")");
+  }
+  if (const auto iat = numeric_date(claims, "iat"); iat && t + leeway < *iat) {
+    throw InvalidToken("the token was issued in the future (\"iat\")");
+  }
+  const auto sub = claims.find("sub");
+  if (sub == claims.end() || !sub->is_string() || sub->get_ref<const std::string&>().empty()) {
+    throw InvalidToken("the token has no subject (\"sub\")");
+  }
+
+  AccessToken out;
+  out.issuer = rules.issuer;
+  out.subject = sub->get<std::string>();
+  if (const auto scope = claims.find("scope"); scope != claims.end()) {
+    if (!scope->is_string()) throw InvalidToken("the token's \"scope\" is not a string");
+    std::string_view rest = scope->get_ref<const std::string&>();
+    while (!rest.empty()) {
+      const auto space = rest.find(' ');
+      if (space != 0) out.scopes.emplace_back(rest.substr(0, space));
+      if (space == std::string_view::npos) break;
+      rest.remove_prefix(space + 1);
+    }
+  }
+  out.claims = claims;
+  return out;
+}
+
+}  // namespace elicit

@@ -1,0 +1,159 @@
+// jwt_verifier (jwt_verifier.hpp): finds an authorization server's keys (RFC 8414 metadata, OpenID
+// Connect discovery, RFC 7517 JWK Set), keeps them, and fetches them again when a token names a key
+// it has not seen (the authorization server rotated its keys) or when they are old.
+#include <mutex>
+#include <stdexcept>
+
+#include "elicit/http/jwt_verifier.hpp"
+#include "fetch.hpp"
+#include "json_document.hpp"
+
+namespace elicit {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// MCP Basic / Authorization, "Authorization Server Metadata Discovery": for an issuer with a path,
+// RFC 8414 path insertion, then OpenID Connect path insertion, then OpenID Connect path appending;
+// without one, the two well-known documents at the root.
+std::vector<std::string> metadata_urls(const std::string& issuer) {
+  const auto scheme = issuer.find("://");
+  const auto slash = scheme == std::string::npos ? std::string::npos : issuer.find('/', scheme + 3);
+  const auto origin = issuer.substr(0, slash);
+  auto path = slash == std::string::npos ? std::string() : issuer.substr(slash);
+  while (!path.empty() && path.back() == '/') path.pop_back();
+  if (path.empty()) {
+    return {origin + "/.well-known/oauth-authorization-server", origin + "/.well-known/openid-configuration"};
+  }
+  return {origin + "/.well-known/oauth-authorization-server" + path,
+          origin + "/.well-known/openid-configuration" + path, origin + path + "/.well-known/openid-configuration"};
+}
+
+struct Verifier {
+  JwtVerifierOptions options;
+  JwtAccessTokenRules rules;
+
+  std::mutex mutex;  // guards what follows
+  JsonWebKeySet keys;
+  bool have_keys = false;
+  std::uint64_t generation = 0;  // counts key sets fetched
+  Clock::time_point fetched_at{};
+  std::optional<Clock::time_point> last_attempt;
+  std::string jwks_uri;  // options.jwks_uri, or what discovery found
+
+  std::mutex fetching;  // one refresh at a time; the others wait for it and use its keys
+
+  struct Snapshot {
+    JsonWebKeySet keys;
+    bool have_keys;
+    std::uint64_t generation;
+    bool stale;
+  };
+
+  Snapshot snapshot() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return {keys, have_keys, generation, have_keys && Clock::now() - fetched_at >= options.jwks_max_age};
+  }
+
+  http::FetchResponse get(const std::string& url, Clock::time_point deadline) {
+    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
+    if (left <= std::chrono::milliseconds(0)) throw http::FetchError(url + ": no time left to fetch it");
+    http::FetchOptions o;
+    o.timeout = left;
+    o.ca_file = options.ca_file;
+    http::FetchRequest r;
+    r.url = url;
+    r.headers = {{"Accept", "application/json"}};
+    return http::fetch(r, o);
+  }
+
+  std::string discover(Clock::time_point deadline) {
+    std::string tried;
+    for (const auto& url : metadata_urls(options.issuer)) {
+      const auto r = get(url, deadline);
+      if (r.status != 200) {
+        tried += (tried.empty() ? "" : ", ") + url + " (" + std::to_string(r.status) + ")";
+        continue;
+      }
+      const auto doc = http::parse_json_document(r.body);
+      if (!doc || !doc->is_object()) throw http::FetchError(url + ": the metadata is not a JSON object");
+      // RFC 8414 section 3.3: metadata naming another issuer must not be used.
+      if (doc->value("issuer", nlohmann::json()) != options.issuer) {
+        throw http::FetchError(url + ": the metadata's \"issuer\" is not " + options.issuer);
+      }
+      const auto jwks = doc->find("jwks_uri");
+      if (jwks == doc->end() || !jwks->is_string()) throw http::FetchError(url + ": the metadata has no \"jwks_uri\"");
+      return jwks->get<std::string>();
+    }
+    throw http::FetchError("no authorization server metadata for " + options.issuer + ": " + tried);
+  }
+
+  // Fetches the key set unless another thread did since `seen` or the last attempt is too recent.
+  // True when newer keys than generation `seen` are in place.
+  bool refresh(std::uint64_t seen) {
+    std::lock_guard<std::mutex> one(fetching);
+    std::string uri;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (generation != seen) return true;
+      const auto now = Clock::now();
+      if (last_attempt && now - *last_attempt < options.jwks_refetch_interval) return false;
+      last_attempt = now;
+      uri = jwks_uri;
+    }
+    const auto deadline = Clock::now() + options.fetch_timeout;
+    try {
+      if (uri.empty()) uri = discover(deadline);
+      const auto r = get(uri, deadline);
+      if (r.status != 200) throw http::FetchError(uri + ": HTTP " + std::to_string(r.status));
+      auto set = JsonWebKeySet::parse(r.body);
+      std::lock_guard<std::mutex> lock(mutex);
+      jwks_uri = uri;
+      keys = std::move(set);
+      have_keys = true;
+      ++generation;
+      fetched_at = Clock::now();
+      return true;
+    } catch (const std::exception&) {
+      // Old keys stay in use when the authorization server cannot be reached; tried again after
+      // jwks_refetch_interval.
+      return false;
+    }
+  }
+
+  AccessToken verify(std::string_view token) {
+    auto s = snapshot();
+    if (!s.have_keys || s.stale) {
+      if (refresh(s.generation)) s = snapshot();
+      if (!s.have_keys) throw InvalidToken("the authorization server's keys are not available");
+    }
+    try {
+      return verify_jwt_access_token(token, s.keys, rules);
+    } catch (const UnknownSigningKey&) {
+      if (!refresh(s.generation)) throw;
+      return verify_jwt_access_token(token, snapshot().keys, rules);
+    }
+  }
+};
+
+}  // namespace
+
+TokenVerifier jwt_verifier(JwtVerifierOptions options) {
+  if (options.issuer.empty() || options.audience.empty()) {
+    throw std::invalid_argument("jwt_verifier: issuer and audience are required");
+  }
+  if (options.leeway < std::chrono::milliseconds(0) || options.leeway > std::chrono::minutes(5)) {
+    throw std::invalid_argument("jwt_verifier: the leeway is from 0 to 300,000 ms");
+  }
+  auto v = std::make_shared<Verifier>();
+  v->rules.issuer = options.issuer;
+  v->rules.audience = options.audience;
+  v->rules.leeway = options.leeway;
+  v->rules.require_at_jwt_type = options.require_at_jwt_type;
+  v->jwks_uri = options.jwks_uri;
+  v->options = std::move(options);
+  return [v](std::string_view token) { return v->verify(token); };
+}
+
+}  // namespace elicit
