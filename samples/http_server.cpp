@@ -1,6 +1,7 @@
 // The sample tools (sample_tools.cpp) over Streamable HTTP, on loopback.
 // Usage: elicitgen_http_server [--port N] [--state-keys FILE] [--instance NAME] [--redis PORT]
 //                              [--tls-cert FILE --tls-key FILE]
+//                              [--authorization-server ISSUER --resource URL [--scope S]... [--ca-file FILE]]
 //   --port N          0 or absent: a free port
 //   --state-keys FILE requestState keys, base64, one per line, the first sealing (several processes
 //                     behind a load balancer share them); absent: a random key of this process
@@ -10,6 +11,11 @@
 //   --tls-cert FILE   HTTPS (TLS 1.2+): the certificate chain (PEM, the server's first); with
 //   --tls-key FILE    its private key (PEM). A new pair written to the files is used from the next
 //                     connection on, without a restart.
+//   --authorization-server ISSUER  every request needs a JWT access token (RFC 9068) issued by this
+//                     OAuth authorization server (its keys found through its metadata) for
+//   --resource URL    this server's canonical URI (the token's audience), e.g. https://host:8443/mcp
+//   --scope S         a scope every request needs (repeatable; also advertised as scopes_supported)
+//   --ca-file FILE    CA certificates (PEM) to trust when fetching the authorization server's keys
 // Prints the endpoint URL on stdout once listening, and serves until SIGINT or SIGTERM. Exits 1
 // with a message on stderr when it cannot start (the port is taken, no thread can be created).
 #include <csignal>
@@ -19,7 +25,9 @@
 #include <iostream>
 #include <memory>
 #include <string>
+#include <vector>
 
+#include <elicit/http/jwt_verifier.hpp>
 #include <elicit/http/server.hpp>
 #ifdef ELICITGEN_SAMPLE_REDIS
 #include <elicit/redis/completion_store.hpp>
@@ -32,6 +40,8 @@ int main(int argc, char** argv) {
   options.server.user_interaction.enabled = true;  // the opt-in userInteraction dialect
   std::string title = "elicitgen sample server";
   std::shared_ptr<elicit::CompletionStore> completions;
+  elicit::JwtVerifierOptions jwt;
+  std::vector<std::string> scopes;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
       options.port = std::atoi(argv[++i]);
@@ -57,6 +67,14 @@ int main(int argc, char** argv) {
       options.tls_certificate_chain_file = argv[++i];
     } else if (std::strcmp(argv[i], "--tls-key") == 0 && i + 1 < argc) {
       options.tls_private_key_file = argv[++i];
+    } else if (std::strcmp(argv[i], "--authorization-server") == 0 && i + 1 < argc) {
+      jwt.issuer = argv[++i];
+    } else if (std::strcmp(argv[i], "--resource") == 0 && i + 1 < argc) {
+      jwt.audience = argv[++i];
+    } else if (std::strcmp(argv[i], "--scope") == 0 && i + 1 < argc) {
+      scopes.emplace_back(argv[++i]);
+    } else if (std::strcmp(argv[i], "--ca-file") == 0 && i + 1 < argc) {
+      jwt.ca_file = argv[++i];
     } else if (std::strcmp(argv[i], "--redis") == 0 && i + 1 < argc) {
 #ifdef ELICITGEN_SAMPLE_REDIS
       elicit::RedisOptions redis;
@@ -72,11 +90,29 @@ int main(int argc, char** argv) {
       return 2;
 #endif
     } else {
-      std::cerr
-          << "usage: " << argv[0]
-          << " [--port N] [--state-keys FILE] [--instance NAME] [--redis PORT] [--tls-cert FILE --tls-key FILE]\n";
+      std::cerr << "usage: " << argv[0]
+                << " [--port N] [--state-keys FILE] [--instance NAME] [--redis PORT] [--tls-cert FILE --tls-key FILE]"
+                   " [--authorization-server ISSUER --resource URL [--scope S]... [--ca-file FILE]]\n";
       return 2;
     }
+  }
+  if (!jwt.issuer.empty() || !jwt.audience.empty()) {
+    if (jwt.issuer.empty() || jwt.audience.empty()) {
+      std::cerr << "--authorization-server and --resource go together\n";
+      return 2;
+    }
+    elicit::ResourceServerOptions a;
+    a.resource = jwt.audience;
+    a.authorization_servers = {jwt.issuer};
+    a.scopes_supported = scopes;
+    a.required_scopes = scopes;
+    try {
+      a.verify = elicit::jwt_verifier(jwt);
+    } catch (const std::exception& e) {
+      std::cerr << "--authorization-server: " << e.what() << "\n";
+      return 2;
+    }
+    options.authorization = std::move(a);
   }
   elicit::StreamableHttpServer server(
       {"elicitgen-sample-server", "0.1.0", title, std::nullopt},

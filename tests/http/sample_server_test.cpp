@@ -8,9 +8,12 @@
 
 #include <memory>
 #include <thread>
+#include <vector>
 
 #include "../support/http_client.hpp"
+#include "../support/jwt_issuer.hpp"
 #include "../support/patience.hpp"
+#include "../support/stateless_meta.hpp"
 #include "../support/thread_limit.hpp"
 
 using namespace std::chrono_literals;
@@ -24,8 +27,13 @@ struct Child {
   int port = 0;
 };
 
-// Starts the sample server on a free port and reads the URL it prints first.
-Child start_server() {
+// Starts the sample server on a free port (with `args` besides) and reads the URL it prints first.
+Child start_server(const std::vector<std::string>& args = {}) {
+  std::vector<std::string> words = {SAMPLE_HTTP_SERVER, "--port", "0"};
+  words.insert(words.end(), args.begin(), args.end());
+  std::vector<char*> argv;
+  for (auto& w : words) argv.push_back(w.data());
+  argv.push_back(nullptr);
   int out[2];
   REQUIRE(pipe(out) == 0);
   const pid_t pid = fork();
@@ -34,7 +42,7 @@ Child start_server() {
     dup2(out[1], STDOUT_FILENO);
     close(out[0]);
     close(out[1]);
-    execl(SAMPLE_HTTP_SERVER, SAMPLE_HTTP_SERVER, "--port", "0", static_cast<char*>(nullptr));
+    execv(SAMPLE_HTTP_SERVER, argv.data());
     _exit(127);
   }
   close(out[1]);
@@ -197,6 +205,51 @@ TEST_CASE(
   }
   INFO(child.output);
   CHECK(child.status == 0);
+}
+
+TEST_CASE("the sample HTTP server with --authorization-server accepts only that server's tokens for its resource",
+          "[http][process][jwt]") {
+  jwt_test::DocumentServer as;
+  const jwt_test::SigningKey key("EC", "k1");
+  const auto issuer = as.origin();
+  as.set("/.well-known/oauth-authorization-server", json{{"issuer", issuer}, {"jwks_uri", issuer + "/jwks"}}.dump());
+  as.set("/jwks", json{{"keys", {key.jwk()}}}.dump());
+  const std::string resource = "http://127.0.0.1/mcp";
+  auto child = start_server({"--authorization-server", issuer, "--resource", resource, "--scope", "mcp"});
+  const auto now =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const auto token = [&](const std::string& aud, const std::string& scope) {
+    return jwt_test::token(key, {{"iss", issuer}, {"sub", "alice"}, {"aud", aud}, {"exp", now + 600}, {"scope", scope}},
+                           json::object(), "ES256");
+  };
+  const auto ping = json{{"jsonrpc", "2.0"},
+                         {"id", 1},
+                         {"method", "tools/list"},
+                         {"params", {{"_meta", test_support::stateless_meta()}}}}
+                        .dump();
+  const auto call = [&](const std::string& bearer) {
+    auto h = http_test::kAccept;
+    h.emplace_back("MCP-Protocol-Version", "2026-07-28");
+    h.emplace_back("Mcp-Method", "tools/list");
+    if (!bearer.empty()) h.emplace_back("Authorization", "Bearer " + bearer);
+    http_test::Connection c(child.port);
+    return c.request(verb::post, "/mcp", h, ping);
+  };
+  const auto metadata = [&] {
+    http_test::Connection c(child.port);
+    return c.request(verb::get, "/.well-known/oauth-protected-resource/mcp", {});
+  }();
+  CHECK(metadata.status == 200);
+  CHECK(json::parse(metadata.body)["authorization_servers"] == json::array({issuer}));
+  CHECK(json::parse(metadata.body)["scopes_supported"] == json::array({"mcp"}));
+  CHECK(call("").status == 401);
+  CHECK(call(token("http://127.0.0.1/other", "mcp")).status == 401);
+  CHECK(call(token(resource, "other")).status == 403);
+  const auto ok = call(token(resource, "mcp"));
+  INFO(ok.body);
+  CHECK(ok.status == 200);
+  kill(child.pid, SIGTERM);
+  CHECK(wait_exit(child.pid) == 0);
 }
 
 TEST_CASE("thread limit http child", "[.thread_limit_http_child]") {
