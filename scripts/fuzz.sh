@@ -8,8 +8,8 @@ seconds=${1:-60}
 build=${FUZZ_BUILD_DIR:-build-fuzz}
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DELICITGEN_FUZZ=ON \
   -DELICITGEN_BUILD_TESTS=OFF -DELICITGEN_BUILD_SAMPLES=OFF -DELICITGEN_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build "$build" --target fuzz_schema fuzz_decode fuzz_session fuzz_headers
-for target in schema decode session headers; do
+cmake --build "$build" --target fuzz_schema fuzz_decode fuzz_session fuzz_headers fuzz_jwt
+for target in schema decode session headers jwt; do
   seeds=fuzz/corpus/$( [[ $target == decode ]] && echo content || echo "$target")
   work="$build/corpus-$target"
   mkdir -p "$work"
