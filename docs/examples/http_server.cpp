@@ -1,11 +1,12 @@
 // docs/http.md and docs/deploying.md: the same Server over Streamable HTTP, both revisions on one
-// endpoint. Usage: docs_http_server [PORT]   (8080 by default)
+// endpoint. Usage: [ROOMS_ISSUER=https://auth.example.com] docs_http_server [PORT]   (8080 by default)
 #include <cstdlib>
 #include <iostream>
 #include <memory>
 #include <string>
 
 #include <elicit/elicit.hpp>
+#include <elicit/http/jwt_verifier.hpp>
 #include <elicit/http/server.hpp>
 #ifdef EXAMPLE_REDIS
 #include <elicit/redis/completion_store.hpp>
@@ -28,6 +29,19 @@ elicit::RequestStateOptions shared_keys() {
     start = end + 1;
   }
   return state;  // no keys: a random key of this process
+}
+
+// Every request needs a JWT access token from the authorization server `issuer` (docs/deploying.md).
+elicit::ResourceServerOptions oauth(const char* issuer) {
+  elicit::JwtVerifierOptions jwt;
+  jwt.issuer = issuer;                             // the `iss` of its tokens, and where its metadata is
+  jwt.audience = "https://rooms.example.com/mcp";  // this server: the `aud` its tokens must name
+  elicit::ResourceServerOptions a;
+  a.resource = jwt.audience;
+  a.authorization_servers = {jwt.issuer};
+  a.scopes_supported = a.required_scopes = {"rooms"};
+  a.verify = elicit::jwt_verifier(jwt);
+  return a;  // for elicit::HttpServerOptions::authorization
 }
 
 }  // namespace
@@ -56,6 +70,7 @@ int main(int argc, char** argv) {
   options.principal = [](const auto& header) {           // who is asking, per 2026-07-28 request
     return std::string(header("x-authenticated-user"));  // set by the proxy that authenticated them
   };
+  if (const char* issuer = std::getenv("ROOMS_ISSUER")) options.authorization = oauth(issuer);
   elicit::StreamableHttpServer http(server, options);
   std::cerr << "serving http://127.0.0.1:" << options.port << "/mcp\n";
   http.run();  // starts, then blocks until stop(), SIGINT or SIGTERM

@@ -66,6 +66,13 @@ struct Fixture {
               elicit::Tool::blocking("read", [](elicit::RequestContext&) { return elicit::ToolResult::text("read"); }));
           s.add_tool(elicit::Tool::blocking(
               "write", [](elicit::RequestContext&) { return elicit::ToolResult::text("written"); }));
+          // Who the handler sees: "<sub> <scopes...> | <principal>".
+          s.add_tool(elicit::Tool::blocking("whoami", [](elicit::RequestContext& call) {
+            const auto& t = call.access_token();
+            std::string text = t ? t->subject : "nobody";
+            for (const auto& scope : t ? t->scopes : std::vector<std::string>{}) text += " " + scope;
+            return elicit::ToolResult::text(text + " | " + call.principal());
+          }));
           s.add_tool(elicit::Tool::blocking("ask", [](elicit::RequestContext& call) {
             auto o = call.elicit<samples::GithubUsername>();
             return elicit::ToolResult::text(o ? o.value->name : std::string(elicit::to_string(o.status)));
@@ -277,6 +284,41 @@ TEST_CASE("refused token: A's requestState retried with B's token (-32602)", "[h
   CHECK(json::parse(bob.body)["error"]["code"] == -32602);
   const auto alice = f.call(f.token("alice"), "tools/call", retry);
   CHECK(alice.body.find("octocat") != std::string::npos);
+}
+
+TEST_CASE("authorization: a handler sees the request's access token and principal, in both revisions", "[http][jwt]") {
+  Fixture f;
+  const auto principal = json::array({f.issuer, "alice"}).dump();
+  auto text = [](const http_test::Response& r) {
+    INFO(r.body);
+    REQUIRE(r.status == 200);
+    const auto body = r.body.substr(r.body.find('{'));  // JSON, or one SSE event
+    return json::parse(body.substr(0, body.rfind('}') + 1))["result"]["content"][0]["text"].get<std::string>();
+  };
+  const json whoami = {{"name", "whoami"}, {"arguments", json::object()}};
+  CHECK(text(f.call(f.token("alice", "mcp:read extra"), "tools/call", whoami)) ==
+        "alice mcp:read extra | " + principal);
+
+  // 2025-11-25: the session's latest token, e.g. after a step-up to more scopes.
+  auto as = [](const std::string& token, const std::string& session = "") {
+    auto h = http_test::kAccept;
+    h.emplace_back("Authorization", "Bearer " + token);
+    if (!session.empty()) {
+      h.emplace_back("Mcp-Session-Id", session);
+      h.emplace_back("MCP-Protocol-Version", "2025-11-25");
+    }
+    return h;
+  };
+  const auto init = f.request(verb::post, "/mcp", as(f.token()), test_support::session_initialize().dump());
+  REQUIRE(init.status == 200);
+  const auto session = init.header("mcp-session-id");
+  REQUIRE(f.request(verb::post, "/mcp", as(f.token(), session),
+                    json{{"jsonrpc", "2.0"}, {"method", "notifications/initialized"}}.dump())
+              .status == 202);
+  const auto call = json{{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/call"}, {"params", whoami}}.dump();
+  CHECK(text(f.request(verb::post, "/mcp", as(f.token(), session), call)) == "alice mcp:read | " + principal);
+  CHECK(text(f.request(verb::post, "/mcp", as(f.token("alice", "mcp:read mcp:write"), session), call)) ==
+        "alice mcp:read mcp:write | " + principal);
 }
 
 TEST_CASE("jwt_verifier: OpenID Connect discovery when there is no RFC 8414 document", "[http][jwt]") {

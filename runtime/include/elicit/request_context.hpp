@@ -22,6 +22,7 @@
 #include <vector>
 
 #include <nlohmann/json.hpp>
+#include "elicit/access_token.hpp"
 #include "elicit/completion_store.hpp"
 #include "elicit/content/prefill.hpp"
 #include "elicit/elicitation.hpp"
@@ -120,16 +121,26 @@ class RequestContext {
   /// `2026-07-28`: set when serving a 2026-07-28 request (then `session` is the request's transport
   /// session, and nothing is sent to the client before the answer).
   /// `request_meta`: the request's `params._meta` (its progressToken), null when absent.
+  /// `caller`: who sent the request (principal, access token).
   RequestContext(SessionState& session, RequestId request_id, nlohmann::json arguments, Responder responder,
                  std::optional<std::chrono::milliseconds> default_elicitation_timeout = std::nullopt,
-                 std::shared_ptr<const StatelessCall> stateless = nullptr,
-                 const nlohmann::json& request_meta = nullptr);
+                 std::shared_ptr<const StatelessCall> stateless = nullptr, const nlohmann::json& request_meta = nullptr,
+                 Caller caller = {});
 
   const nlohmann::json& arguments() const noexcept { return arguments_; }
   const RequestId& request_id() const noexcept { return request_id_; }
   /// The MCP session the call came in on (its JSON-RPC jsonrpc::Connection: state().rpc()). For the free
   /// functions of elicitation.hpp, e.g. complete_url_elicitation(call.state(), id).
   SessionState& state() noexcept { return session_; }
+  /// Who the request is from: with MCP authorization the JSON text `["<iss>","<sub>"]` of its
+  /// token, else ServerSessionOptions::principal (or HttpServerOptions::principal's answer); ""
+  /// when nobody is known. Its requestStates are bound to it.
+  const std::string& principal() const noexcept { return caller_.principal; }
+  /// The verified access token the request carried (MCP Basic / Authorization): issuer, subject,
+  /// scopes and claims, for decisions a handler makes beyond HttpServerOptions' scope checks. Null
+  /// when the server checks no tokens. In a 2025-11-25 session, the token of the latest request on
+  /// it when this one was dispatched (the same principal's: a session keeps its principal).
+  const std::shared_ptr<const AccessToken>& access_token() const noexcept { return caller_.access_token; }
   /// True when serving a 2026-07-28 request: elicitations replay, nothing waits.
   bool stateless() const noexcept { return stateless_ != nullptr; }
   /// The client capabilities that apply to this call (2026-07-28: from this request's `_meta`).
@@ -496,6 +507,7 @@ class RequestContext {
   Responder responder_;
   std::optional<std::chrono::milliseconds> default_timeout_;
   std::shared_ptr<const StatelessCall> stateless_;
+  Caller caller_;
   std::shared_ptr<CancelScope> scope_ = std::make_shared<CancelScope>();
   std::mutex mutex_;
   std::vector<CancelScope::Token> on_cancel_tokens_;

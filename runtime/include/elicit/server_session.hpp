@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 
+#include "elicit/access_token.hpp"
 #include "elicit/jsonrpc/connection.hpp"
 #include "elicit/jsonrpc/transport.hpp"
 #include "elicit/jsonrpc/worker_pool.hpp"
@@ -36,6 +37,11 @@ struct ServerSessionOptions {
   /// state sealed for one principal is -32602 "Invalid or expired requestState" for another
   /// (MCP 2026-07-28, Basic, Patterns, "Multi Round-Trip Requests", "requestState" security).
   std::string principal;
+  /// The verified access token of the session's requests (MCP Authorization), set by a transport
+  /// that checks tokens (elicit::StreamableHttpServer with HttpServerOptions::authorization) as each
+  /// request arrives; RequestContext::access_token() reads it when the request is dispatched. Null:
+  /// no token.
+  std::shared_ptr<AccessTokenSlot> access_token;
   /// The rate limit of RequestContext::log() messages per connection (a stdio connection in either era,
   /// a Streamable HTTP session, or one 2026-07-28 request over Streamable HTTP); more are dropped
   /// (log() returns false). Default: bursts of 100, 50 per second. nullopt: no limit.
@@ -116,10 +122,11 @@ namespace detail {
 class StatelessServing {
  public:
   /// `transport` and `options` must outlive this object; `options.workers` must be set (the
-  /// shared pool blocking handlers run on). `principal`: as ServerSessionOptions::principal, for
-  /// this request. Throws std::invalid_argument for a null server or no workers.
+  /// shared pool blocking handlers run on). `caller`: the request's principal (as
+  /// ServerSessionOptions::principal) and access token. Throws std::invalid_argument for a null
+  /// server or no workers.
   StatelessServing(Transport& transport, std::shared_ptr<Server> server, const ServerSessionOptions& options,
-                   std::string principal, StatelessFields fields);
+                   Caller caller, StatelessFields fields);
   /// Closes, then waits for the request's blocking handler (if one runs) to return.
   ~StatelessServing();
   StatelessServing(const StatelessServing&) = delete;

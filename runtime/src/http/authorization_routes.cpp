@@ -137,8 +137,8 @@ std::optional<Reply> StreamableHttpServer::Impl::authorize(const HttpRequest& re
   }
   who.principal =
       nlohmann::json::array({t.issuer, t.subject}).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  who.scopes = std::move(t.scopes);
-  if (!has_all(who.scopes, a.required_scopes)) {
+  who.token = std::make_shared<const AccessToken>(std::move(t));
+  if (!has_all(who.token->scopes, a.required_scopes)) {
     return challenge(403, "insufficient_scope", "the token lacks a required scope", a.required_scopes);
   }
   return std::nullopt;
@@ -152,7 +152,7 @@ std::optional<Reply> StreamableHttpServer::Impl::check_tool_scopes(const ::elici
   if (name == r.params.end() || !name->is_string()) return std::nullopt;
   const auto it = a.tool_scopes.find(name->get_ref<const std::string&>());
   if (it == a.tool_scopes.end()) return std::nullopt;
-  if (has_all(who.scopes, it->second)) return std::nullopt;
+  if (has_all(who.token->scopes, it->second)) return std::nullopt;
   // Every scope the call needs in one challenge, so one authorization round gets them all.
   auto needed = a.required_scopes;
   for (const auto& s : it->second) {

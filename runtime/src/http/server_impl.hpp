@@ -45,14 +45,15 @@ using HttpRequest = http::Request;
 // What the bearer token of a request said (HttpServerOptions::authorization).
 struct Authorized {
   std::string principal;  // the JSON text ["<iss>","<sub>"]: unambiguous, whatever the two hold
-  std::vector<std::string> scopes;
+  std::shared_ptr<const AccessToken> token;
 };
 
 struct HttpSession {
   explicit HttpSession(std::size_t max_held_bytes) : transport(max_held_bytes) {}
   std::string id;
-  std::string principal;  // whose session it is (authorization); "" without
-  bool priming = false;   // the client speaks 2025-11-25 or later: its POST streams start with a priming event
+  std::string principal;                          // whose session it is (authorization); "" without
+  std::shared_ptr<AccessTokenSlot> access_token;  // the latest request's token (authorization)
+  bool priming = false;  // the client speaks 2025-11-25 or later: its POST streams start with a priming event
   http::SessionTransport transport;  // declared first: it must outlive the server
   std::unique_ptr<ServerSession> server;
 };

@@ -19,6 +19,7 @@ std::shared_ptr<HttpSession> StreamableHttpServer::Impl::find_session(const Http
     rejection = error_reply(404, -32001, "Session not found");
     return nullptr;
   }
+  if (who) it->second->access_token->set(who->token);  // a refreshed token, perhaps with more scopes
   return it->second;
 }
 
@@ -41,8 +42,11 @@ std::shared_ptr<HttpSession> StreamableHttpServer::Impl::new_session(Reply& reje
     if (who) {
       // The session's requestStates and elicitations are bound to its principal.
       s->principal = who->principal;
+      s->access_token = std::make_shared<AccessTokenSlot>();
+      s->access_token->set(who->token);
       auto session_options = options.server;
       session_options.principal = who->principal;
+      session_options.access_token = s->access_token;
       s->server = std::make_unique<ServerSession>(s->transport, core, session_options);
     } else {
       s->server = std::make_unique<ServerSession>(s->transport, core, options.server);

@@ -211,19 +211,19 @@ Reply StreamableHttpServer::Impl::serve_stateless(const HttpRequest& req, ::elic
     r.headers.emplace_back("Retry-After", "1");
     return r;
   };
-  std::string principal = options.server.principal;
+  Caller caller{options.server.principal, nullptr};
   if (who) {
-    principal = who->principal;  // the verified token's, above any other source
+    caller = {who->principal, who->token};  // the verified token's, above any other source
   } else if (options.principal) {
     try {
-      principal = options.principal([&](std::string_view name) { return header(req, name); });
+      caller.principal = options.principal([&](std::string_view name) { return header(req, name); });
     } catch (...) {  // the application refuses the request; its reasons stay in the application
       return rpc_error_reply(401, id, RpcError{error_code::invalid_request, "Unauthorized", std::nullopt});
     }
   }
   auto ex = new_exchange(id);
   try {
-    ex->server = std::make_unique<detail::StatelessServing>(ex->transport, core, options.server, std::move(principal),
+    ex->server = std::make_unique<detail::StatelessServing>(ex->transport, core, options.server, std::move(caller),
                                                             std::move(fields));
   } catch (const std::system_error&) {  // not with the shared pool, but be safe
     return unavailable("out of resources");

@@ -50,13 +50,15 @@ nlohmann::json ToolResult::to_json() const {
 RequestContext::RequestContext(SessionState& session, RequestId request_id, nlohmann::json arguments,
                                Responder responder,
                                std::optional<std::chrono::milliseconds> default_elicitation_timeout,
-                               std::shared_ptr<const StatelessCall> stateless, const nlohmann::json& request_meta)
+                               std::shared_ptr<const StatelessCall> stateless, const nlohmann::json& request_meta,
+                               Caller caller)
     : session_(session),
       request_id_(std::move(request_id)),
       arguments_(std::move(arguments)),
       responder_(std::move(responder)),
       default_timeout_(default_elicitation_timeout),
-      stateless_(std::move(stateless)) {
+      stateless_(std::move(stateless)),
+      caller_(std::move(caller)) {
   if (request_meta.is_object()) {
     const auto token = request_meta.find("progressToken");
     if (token != request_meta.end() && (token->is_string() || token->is_number_integer())) progress_token_ = *token;

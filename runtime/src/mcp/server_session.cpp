@@ -14,7 +14,7 @@ struct ServerSession::Impl {
         rpc(t, options.session),
         serving(rpc, std::move(server), options,
                 options.workers ? options.workers : std::make_shared<WorkerPool>(options.worker_threads),
-                options.principal, std::nullopt) {}
+                Caller{options.principal, nullptr}, std::nullopt) {}
 
   ServerSessionOptions options;
   jsonrpc::Connection rpc;
@@ -62,20 +62,20 @@ void ServerSession::close() {
 namespace detail {
 
 struct StatelessServing::Impl {
-  Impl(Transport& t, std::shared_ptr<Server> server, const ServerSessionOptions& options, std::string principal,
+  Impl(Transport& t, std::shared_ptr<Server> server, const ServerSessionOptions& options, Caller caller,
        StatelessFields fields)
       : rpc(t, options.session),
-        serving(rpc, std::move(server), options, options.workers, std::move(principal), std::move(fields)) {}
+        serving(rpc, std::move(server), options, options.workers, std::move(caller), std::move(fields)) {}
 
   jsonrpc::Connection rpc;
   Serving serving;
 };
 
 StatelessServing::StatelessServing(Transport& transport, std::shared_ptr<Server> server,
-                                   const ServerSessionOptions& options, std::string principal, StatelessFields fields) {
+                                   const ServerSessionOptions& options, Caller caller, StatelessFields fields) {
   if (!server) throw std::invalid_argument("StatelessServing needs a Server");
   if (!options.workers) throw std::invalid_argument("StatelessServing needs ServerSessionOptions::workers");
-  impl_ = std::make_unique<Impl>(transport, std::move(server), options, std::move(principal), std::move(fields));
+  impl_ = std::make_unique<Impl>(transport, std::move(server), options, std::move(caller), std::move(fields));
   auto* serving = &impl_->serving;
   impl_->rpc.on_other_requests([serving](const Request& r, Responder out) { serving->dispatch(r, out); });
 }

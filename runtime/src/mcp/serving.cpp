@@ -157,12 +157,12 @@ struct Serving::Call {
 };
 
 Serving::Serving(jsonrpc::Connection& rpc, std::shared_ptr<Server> server, const ServerSessionOptions& options,
-                 std::shared_ptr<WorkerPool> pool, std::string principal, std::optional<StatelessFields> stateless)
+                 std::shared_ptr<WorkerPool> pool, Caller caller, std::optional<StatelessFields> stateless)
     : rpc_(rpc),
       server_(std::move(server)),
       options_(options),
       pool_(std::move(pool)),
-      principal_(std::move(principal)),
+      caller_(std::move(caller)),
       stateless_(std::move(stateless)),
       state_(rpc) {
   state_.set_log_rate(options_.log_rate);
@@ -344,7 +344,6 @@ void Serving::set_log_level(const Request& r, const Responder& out) {
 
 void Serving::interaction_notify(const Request& r, const Responder& out) { answer_interaction_notify(state_, r, out); }
 
-
 std::optional<Serving::Call> Serving::resolve_tool(const Request& r, const Responder& responder) const {
   const auto& p = r.params;
   if (!p.is_object() || !p.contains("name") || !p["name"].is_string()) {
@@ -459,14 +458,16 @@ std::optional<Serving::Call> Serving::resolve_json(const Request& r, const Respo
 void Serving::serve_call(const Request& r, const Responder& responder, const StatelessFields* fields, Call c) {
   std::shared_ptr<const StatelessCall> stateless;
   if (fields) {
-    stateless = open_stateless_call(server_, r.params,
-                                    RequestStateBinding{c.method, c.name, std::move(c.bound_arguments), principal_},
-                                    *fields, responder, rpc_, std::move(c.result_members));
+    stateless = open_stateless_call(
+        server_, r.params, RequestStateBinding{c.method, c.name, std::move(c.bound_arguments), caller_.principal},
+        *fields, responder, rpc_, std::move(c.result_members));
     if (!stateless) return;  // refused, answered
   }
-  auto call =
-      std::make_shared<RequestContext>(state_, r.id, std::move(c.arguments), responder,
-                                       options_.default_elicitation_timeout, stateless, meta_of_params(r.params));
+  Caller caller{caller_.principal, caller_.access_token};
+  if (!caller.access_token && options_.access_token) caller.access_token = options_.access_token->get();
+  auto call = std::make_shared<RequestContext>(state_, r.id, std::move(c.arguments), responder,
+                                               options_.default_elicitation_timeout, stateless,
+                                               meta_of_params(r.params), std::move(caller));
   if (c.check && !c.check(*call)) return;
   if (c.async) {
     call->run_answering_failures([&] { c.async(call); });

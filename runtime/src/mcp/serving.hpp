@@ -39,9 +39,10 @@ class Serving {
  public:
   // `rpc` and `options` must outlive this object. `stateless`: the fields of the one 2026-07-28
   // request this connection carries, already checked (the era is then decided; nothing reads it
-  // again); nullopt for a connection whose requests each say their era.
+  // again); nullopt for a connection whose requests each say their era. `caller`: whose requests
+  // these are; without its access token, each request reads options.access_token's slot.
   Serving(jsonrpc::Connection& rpc, std::shared_ptr<Server> server, const ServerSessionOptions& options,
-          std::shared_ptr<WorkerPool> pool, std::string principal, std::optional<StatelessFields> stateless);
+          std::shared_ptr<WorkerPool> pool, Caller caller, std::optional<StatelessFields> stateless);
   // Detaches the subscriptions and waits for running blocking handlers. Call after the connection
   // has closed.
   ~Serving();
@@ -98,7 +99,7 @@ class Serving {
   std::shared_ptr<Server> server_;
   const ServerSessionOptions& options_;
   std::shared_ptr<WorkerPool> pool_;
-  std::string principal_;
+  Caller caller_;
   std::optional<StatelessFields> stateless_;
   SessionState state_;
   std::shared_ptr<JobGate> gate_ = std::make_shared<JobGate>();

@@ -11,17 +11,9 @@
 #include <string_view>
 #include <vector>
 
-#include <nlohmann/json.hpp>
+#include "elicit/access_token.hpp"
 
 namespace elicit {
-
-/// What a verified access token says.
-struct AccessToken {
-  std::string issuer;                                ///< `iss`: the authorization server that issued it
-  std::string subject;                               ///< `sub`: the user (or client) it was issued for
-  std::vector<std::string> scopes;                   ///< granted scopes (`scope`, space-separated in a JWT)
-  nlohmann::json claims = nlohmann::json::object();  ///< every claim the verifier read, for handlers
-};
 
 /// Thrown by a TokenVerifier for a token it does not accept (malformed, bad signature, wrong issuer or
 /// audience, expired, unknown key...): HTTP 401 with `error="invalid_token"`. The text goes into
