@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# OAuth 2.1 end to end: a real authorization server (oidc-provider, authorization-server.mjs) issues
+# RFC 9068 JWT access tokens for the protected Streamable HTTP sample server (--authorization-server,
+# --resource, --scope mcp), and the official MCP TypeScript SDK client runs the whole flow with its
+# OAuth client provider (401 → protected resource metadata → authorization server metadata → dynamic
+# registration → authorization code + PKCE, login and consent headless → token) before a tool call
+# that elicits a form. One protocol revision per run:
+#   2025-11-25  @modelcontextprotocol/sdk 1.32.2 (initialize, sessions)   e2e-2025-11-25.test.mjs
+#   2026-07-28  @modelcontextprotocol/client 2.4.0 (server/discover)      e2e-2026-07-28.test.mjs
+# package-lock.json pins them, oidc-provider and Node 22 (`npm ci` when node_modules is missing).
+# Both servers run on loopback and are always stopped; every wait is bounded.
+# Usage: run.sh 2025-11-25|2026-07-28 <elicitgen_http_server>
+set -euo pipefail
+usage() {
+  echo "usage: $0 2025-11-25|2026-07-28 <elicitgen_http_server>" >&2
+  exit 2
+}
+[[ $# -eq 2 && -x $2 ]] || usage
+revision=$1
+case "$revision" in
+  2025-11-25) sdk=@modelcontextprotocol/sdk ;;
+  2026-07-28) sdk=@modelcontextprotocol/client ;;
+  *) usage ;;
+esac
+server_bin=$(realpath "$2")
+cd "$(dirname "$0")"
+node=node_modules/.bin/node
+if [[ ! -d node_modules/$sdk || ! -d node_modules/oidc-provider || ! -x $node ]]; then
+  npm ci --no-audit --no-fund --loglevel=error
+fi
+
+work=$(mktemp -d)
+pids=()
+cleanup() {
+  for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do wait "$pid" 2>/dev/null || true; done
+  rm -rf "$work"
+}
+trap cleanup EXIT
+
+# Waits up to 60 s (sanitizers, a busy machine) for a process to print its first line into a file.
+first_line() {
+  local file=$1 pid=$2 what=$3
+  for _ in $(seq 1200); do
+    [[ -s $file ]] && { head -n1 "$file"; return; }
+    kill -0 "$pid" 2>/dev/null || break
+    sleep 0.05
+  done
+  echo "$what printed nothing within 60 s (or exited):" >&2
+  cat "$work"/*.err >&2 || true
+  exit 1
+}
+
+# The MCP server's port must be known before either server starts: it is in the resource URL that
+# the authorization server issues tokens for and that the MCP server checks as the audience.
+port=$("$node" -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+resource="http://127.0.0.1:$port/mcp"
+secret=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
+
+MCP_RESOURCE=$resource OTHER_RESOURCE="http://127.0.0.1:$port/other" SERVICE_CLIENT_SECRET=$secret \
+  "$node" authorization-server.mjs >"$work/as.out" 2>"$work/as.err" &
+pids+=($!)
+issuer=$(first_line "$work/as.out" "${pids[-1]}" "the authorization server")
+
+"$server_bin" --port "$port" --authorization-server "$issuer" --resource "$resource" --scope mcp \
+  >"$work/mcp.out" 2>"$work/mcp.err" &
+pids+=($!)
+url=$(first_line "$work/mcp.out" "${pids[-1]}" "the MCP server")
+[[ $url == "$resource" ]] || { echo "the MCP server listens at $url, not $resource" >&2; exit 1; }
+echo "authorization server: $issuer (oidc-provider $("$node" -p "require('./node_modules/oidc-provider/package.json').version"))"
+echo "MCP server: $url ($revision, $sdk $("$node" -p "require('./node_modules/$sdk/package.json').version"), node $("$node" --version))"
+
+status=0
+ELICITGEN_HTTP_URL=$url OAUTH_ISSUER=$issuer OTHER_RESOURCE="http://127.0.0.1:$port/other" \
+  SERVICE_CLIENT_SECRET=$secret "$node" --test --test-timeout=120000 "e2e-$revision.test.mjs" || status=$?
+if [[ $status -ne 0 ]]; then
+  echo "--- authorization server stderr" >&2; cat "$work/as.err" >&2 || true
+  echo "--- MCP server stderr" >&2; cat "$work/mcp.err" >&2 || true
+fi
+exit $status
