@@ -7,8 +7,9 @@
 //   MCP_RESOURCE  the MCP server's canonical URI (http://127.0.0.1:PORT/mcp): the only resource the
 //                 authorization code flow issues tokens for, and the default resource
 //   OTHER_RESOURCE  a second resource server this AS knows (tokens for it must not open the MCP server)
-//   SERVICE_CLIENT_SECRET  the secret of the pre-registered confidential client `elicitgen-e2e-service`
-//                 (client_credentials only), with which the test gets tokens for either resource
+//   SERVICE_CLIENT_SECRET  the secret of the pre-registered confidential clients (client_credentials
+//                 only) with which the test gets tokens for either resource: `elicitgen-e2e-service`
+//                 (JWTs, like every other client) and `elicitgen-e2e-opaque` (opaque tokens)
 //
 // What a person would do in a browser is headless here: /interaction/:uid logs in a fixed account
 // (`octocat`) and grants the scopes and resource asked for, then hands back to oidc-provider with
@@ -61,6 +62,16 @@ const provider = new Provider(issuer, {
       token_endpoint_auth_method: 'client_secret_basic',
       scope: SCOPE,
     },
+    // The same, except that its access tokens are opaque (not JWTs): the MCP server cannot verify them.
+    {
+      client_id: 'elicitgen-e2e-opaque',
+      client_secret: serviceSecret,
+      grant_types: ['client_credentials'],
+      response_types: [],
+      redirect_uris: [],
+      token_endpoint_auth_method: 'client_secret_basic',
+      scope: SCOPE,
+    },
   ],
   findAccount: async (_ctx, sub) => (sub === ACCOUNT ? { accountId: sub, claims: async () => ({ sub }) } : undefined),
   features: {
@@ -71,9 +82,10 @@ const provider = new Provider(issuer, {
       enabled: true,
       defaultResource: async (_ctx, _client, oneOf) => oneOf ?? resource,
       useGrantedResource: async () => true,
-      getResourceServerInfo: async (_ctx, indicator) => {
+      getResourceServerInfo: async (_ctx, indicator, client) => {
         const known = resourceServers[indicator];
         if (!known) throw new errors.InvalidTarget();
+        if (client.clientId === 'elicitgen-e2e-opaque') return { ...known, accessTokenTTL: 600, accessTokenFormat: 'opaque' };
         return { ...known, accessTokenTTL: 600, accessTokenFormat: 'jwt', jwt: { sign: { alg: 'ES256' } } };
       },
     },

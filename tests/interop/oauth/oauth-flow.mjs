@@ -2,6 +2,7 @@
 // in-memory OAuthClientProvider (the interface is the same in the 1.x and 2.x SDKs), the headless
 // user agent that walks the authorization server's redirects, a recording fetch, and JWT decoding.
 import assert from 'node:assert/strict';
+import { generateKeyPairSync, sign } from 'node:crypto';
 
 export const env = {
   mcpUrl: process.env.ELICITGEN_HTTP_URL,  // http://127.0.0.1:PORT/mcp, also the resource
@@ -182,15 +183,16 @@ export function assertAccessTokenForResource(token, { sub, clientId }) {
   return { header, claims };
 }
 
-// A token from the pre-registered confidential client (client_credentials) for `resource`.
-export async function serviceToken(resource) {
+// A token from a pre-registered confidential client (client_credentials) for `resource`, with
+// `scope` (none: no scope parameter, and the token has no scope).
+export async function serviceToken(resource, { scope = SCOPE, client = 'elicitgen-e2e-service' } = {}) {
   const response = await fetch(`${env.issuer}/token`, {
     method: 'POST',
     headers: {
-      authorization: `Basic ${Buffer.from(`elicitgen-e2e-service:${env.serviceSecret}`).toString('base64')}`,
+      authorization: `Basic ${Buffer.from(`${client}:${env.serviceSecret}`).toString('base64')}`,
       'content-type': 'application/x-www-form-urlencoded',
     },
-    body: new URLSearchParams({ grant_type: 'client_credentials', scope: SCOPE, resource }),
+    body: new URLSearchParams({ grant_type: 'client_credentials', resource, ...(scope ? { scope } : {}) }),
     signal: AbortSignal.timeout(10000),
   });
   assert.equal(response.status, 200, await response.clone().text());
@@ -221,4 +223,49 @@ export async function rawPost(body, authorization) {
   });
   await response.body?.cancel();
   return { status: response.status, challenge: bearerChallenge(response.headers.get('www-authenticate')) };
+}
+
+// `token`'s header and claims signed again, by a key the authorization server never had (its kid
+// kept), or not at all (`alg: none`, no signature).
+export function forged(token, { unsigned = false } = {}) {
+  const { header, claims } = decodeJwt(token);
+  const part = (v) => Buffer.from(JSON.stringify(v)).toString('base64url');
+  if (unsigned) return `${part({ ...header, alg: 'none' })}.${part(claims)}.`;
+  const input = `${part(header)}.${part(claims)}`;
+  const { privateKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' });
+  const signature = sign('sha256', Buffer.from(input), { key: privateKey, dsaEncoding: 'ieee-p1363' });
+  return `${input}.${signature.toString('base64url')}`;
+}
+
+// Tokens the MCP server must refuse, each sent raw with `body` (the revision's first request):
+// 401 invalid_token, or 403 insufficient_scope naming the scope. Returns the error descriptions.
+export async function checkRefusedTokens(body) {
+  const descriptions = {};
+  const refused = async (what, token, status = 401, error = 'invalid_token') => {
+    const r = await rawPost(body, `Bearer ${token}`);
+    assert.equal(r.status, status, what);
+    assert.equal(r.challenge.error, error, what);
+    assert.ok(r.challenge.error_description, what);
+    descriptions[what] = r.challenge.error_description;
+    return r;
+  };
+  const good = await serviceToken(env.mcpUrl);
+
+  const other = await serviceToken(env.otherResource);
+  assert.equal(decodeJwt(other).claims.aud, env.otherResource);
+  await refused('another resource', other);
+
+  const unscoped = await serviceToken(env.mcpUrl, { scope: null });
+  assert.equal(decodeJwt(unscoped).claims.aud, env.mcpUrl);
+  assert.equal(decodeJwt(unscoped).claims.scope, undefined);
+  const r = await refused('no scope', unscoped, 403, 'insufficient_scope');
+  assert.equal(r.challenge.scope, SCOPE);
+
+  const opaque = await serviceToken(env.mcpUrl, { client: 'elicitgen-e2e-opaque' });
+  assert.equal(opaque.split('.').length, 1, 'an opaque token');
+  await refused('opaque', opaque);
+
+  await refused('signed by another key', forged(good));
+  await refused('unsigned', forged(good, { unsigned: true }));
+  return { good, descriptions };
 }

@@ -38,40 +38,55 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# Waits up to 60 s (sanitizers, a busy machine) for a process to print its first line into a file.
+# Waits up to 60 s (sanitizers, a busy machine) for a process to print its first line into a file;
+# fails at once when the process exits first.
 first_line() {
-  local file=$1 pid=$2 what=$3
+  local file=$1 pid=$2
   for _ in $(seq 1200); do
     [[ -s $file ]] && { head -n1 "$file"; return; }
-    kill -0 "$pid" 2>/dev/null || break
+    kill -0 "$pid" 2>/dev/null || return 1
     sleep 0.05
   done
-  echo "$what printed nothing within 60 s (or exited):" >&2
-  cat "$work"/*.err >&2 || true
-  exit 1
+  return 1
 }
 
 # The MCP server's port must be known before either server starts: it is in the resource URL that
-# the authorization server issues tokens for and that the MCP server checks as the audience.
-port=$("$node" -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
-resource="http://127.0.0.1:$port/mcp"
+# the authorization server issues tokens for and that the MCP server checks as the audience. A free
+# port is picked and released, so another process may take it first: then both start again on a new
+# one, three times at most.
 secret=$(head -c 24 /dev/urandom | base64 | tr -d '/+=')
-
-MCP_RESOURCE=$resource OTHER_RESOURCE="http://127.0.0.1:$port/other" SERVICE_CLIENT_SECRET=$secret \
-  "$node" authorization-server.mjs >"$work/as.out" 2>"$work/as.err" &
-pids+=($!)
-issuer=$(first_line "$work/as.out" "${pids[-1]}" "the authorization server")
-
-"$server_bin" --port "$port" --authorization-server "$issuer" --resource "$resource" --scope mcp \
-  >"$work/mcp.out" 2>"$work/mcp.err" &
-pids+=($!)
-url=$(first_line "$work/mcp.out" "${pids[-1]}" "the MCP server")
+url=
+for attempt in 1 2 3; do
+  port=$("$node" -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})")
+  resource="http://127.0.0.1:$port/mcp"
+  other="http://127.0.0.1:$port/other"
+  MCP_RESOURCE=$resource OTHER_RESOURCE=$other SERVICE_CLIENT_SECRET=$secret \
+    "$node" authorization-server.mjs >"$work/as.out" 2>"$work/as.err" &
+  as=$!
+  pids+=($as)
+  if ! issuer=$(first_line "$work/as.out" $as); then
+    echo "the authorization server did not start within 60 s:" >&2
+    cat "$work/as.err" >&2
+    exit 1
+  fi
+  "$server_bin" --port "$port" --authorization-server "$issuer" --resource "$resource" --scope mcp \
+    >"$work/mcp.out" 2>"$work/mcp.err" &
+  mcp=$!
+  pids+=($mcp)
+  if url=$(first_line "$work/mcp.out" $mcp); then break; fi
+  echo "attempt $attempt: the MCP server did not start on port $port:" >&2
+  cat "$work/mcp.err" >&2
+  kill $as $mcp 2>/dev/null || true
+  wait $as $mcp 2>/dev/null || true
+  url=
+done
+[[ -n $url ]] || exit 1
 [[ $url == "$resource" ]] || { echo "the MCP server listens at $url, not $resource" >&2; exit 1; }
 echo "authorization server: $issuer (oidc-provider $("$node" -p "require('./node_modules/oidc-provider/package.json').version"))"
 echo "MCP server: $url ($revision, $sdk $("$node" -p "require('./node_modules/$sdk/package.json').version"), node $("$node" --version))"
 
 status=0
-ELICITGEN_HTTP_URL=$url OAUTH_ISSUER=$issuer OTHER_RESOURCE="http://127.0.0.1:$port/other" \
+ELICITGEN_HTTP_URL=$url OAUTH_ISSUER=$issuer OTHER_RESOURCE=$other \
   SERVICE_CLIENT_SECRET=$secret "$node" --test --test-timeout=120000 "e2e-$revision.test.mjs" || status=$?
 if [[ $status -ne 0 ]]; then
   echo "--- authorization server stderr" >&2; cat "$work/as.err" >&2 || true
