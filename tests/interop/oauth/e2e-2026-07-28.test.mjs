@@ -73,6 +73,8 @@ test('the whole flow: discovery, registration, authorization code + PKCE, token,
   await transport.finishAuth(params);
   const clientId = provider.clientInfo?.client_id;
   assert.ok(clientId, 'registered dynamically');
+  assert.equal(provider.clientInfo.token_endpoint_auth_method, 'none', 'a public client');
+  assert.equal(provider.clientInfo.client_secret, undefined);
   const { header, claims } = assertAccessTokenForResource(provider.savedTokens.access_token, { sub: ACCOUNT, clientId });
   assert.equal(provider.savedTokens.token_type.toLowerCase(), 'bearer');
   await first.close();
