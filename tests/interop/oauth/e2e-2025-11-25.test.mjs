@@ -17,11 +17,9 @@ import {
   assertAccessTokenForResource,
   bearerChallenge,
   checkRefusedTokens,
-  decodeJwt,
   env,
   rawPost,
   recordingFetch,
-  serviceToken,
 } from './oauth-flow.mjs';
 
 const FORM = { elicitation: {} };

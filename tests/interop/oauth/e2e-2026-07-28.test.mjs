@@ -15,11 +15,9 @@ import {
   assertAccessTokenForResource,
   bearerChallenge,
   checkRefusedTokens,
-  decodeJwt,
   env,
   rawPost,
   recordingFetch,
-  serviceToken,
 } from './oauth-flow.mjs';
 
 const FORM = { elicitation: {} };
@@ -121,6 +119,11 @@ test('the whole flow: discovery, registration, authorization code + PKCE, token,
   assert.equal(authorizationUrl.searchParams.get('code_challenge_method'), 'S256');
   assert.ok(authorizationUrl.searchParams.get('scope').split(' ').includes(SCOPE));
   assert.equal(authorizationUrl.searchParams.get('client_id'), clientId);
+  // The elicitation was an input_required round: the call, then its retry with the answer.
+  const calls = log.filter((r) => mcp(r) && JSON.parse(r.body ?? 'null')?.method === 'tools/call');
+  assert.equal(calls.length, 2);
+  assert.equal(JSON.parse(calls[0].body).params.inputResponses, undefined);
+  assert.equal(Object.values(JSON.parse(calls[1].body).params.inputResponses)[0].action, 'accept');
   // Every MCP request after the token carries it, and none is refused.
   for (const r of log.slice(token + 1).filter(mcp)) {
     assert.equal(r.headers.get('authorization'), `Bearer ${provider.savedTokens.access_token}`);
