@@ -88,6 +88,20 @@ echo "MCP server: $url ($revision, $sdk $("$node" -p "require('./node_modules/$s
 status=0
 ELICITGEN_HTTP_URL=$url OAUTH_ISSUER=$issuer OTHER_RESOURCE=$other \
   SERVICE_CLIENT_SECRET=$secret "$node" --test --test-timeout=120000 "e2e-$revision.test.mjs" || status=$?
+# The MCP server stops cleanly on SIGTERM (exit 0; under the sanitizers, no report at exit): up to 10 s.
+kill -TERM $mcp 2>/dev/null || true
+for _ in $(seq 200); do kill -0 $mcp 2>/dev/null || break; sleep 0.05; done
+if kill -0 $mcp 2>/dev/null; then
+  echo "the MCP server did not stop within 10 s of SIGTERM" >&2
+  status=1
+else
+  mcp_status=0
+  wait $mcp || mcp_status=$?
+  if [[ $mcp_status -ne 0 ]]; then
+    echo "the MCP server exited with $mcp_status after SIGTERM" >&2
+    status=1
+  fi
+fi
 if [[ $status -ne 0 ]]; then
   echo "--- authorization server stderr" >&2; cat "$work/as.err" >&2 || true
   echo "--- MCP server stderr" >&2; cat "$work/mcp.err" >&2 || true
