@@ -4,6 +4,7 @@
 #pragma once
 
 #include <atomic>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -132,7 +133,8 @@ inline std::string hs256(std::string_view secret, std::string_view input) {
   return std::string(reinterpret_cast<char*>(out), n);
 }
 
-/// Serves documents at paths over loopback HTTP and counts the requests for each path.
+/// Serves documents at paths over loopback HTTP (or answers from a handler given the request's body
+/// and Authorization header) and counts the requests for each path.
 class DocumentServer {
  public:
   DocumentServer() : acceptor_(ioc_, {boost::asio::ip::make_address("127.0.0.1"), 0}) {
@@ -149,6 +151,12 @@ class DocumentServer {
   void set(const std::string& path, std::string body, unsigned status = 200) {
     std::lock_guard<std::mutex> lock(mutex_);
     docs_[path] = {status, std::move(body)};
+  }
+  using Handler =
+      std::function<std::pair<unsigned, std::string>(const std::string& body, const std::string& authorization)>;
+  void handle(const std::string& path, Handler h) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    handlers_[path] = std::move(h);
   }
   int hits(const std::string& path) const {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -178,7 +186,12 @@ class DocumentServer {
       std::lock_guard<std::mutex> lock(mutex_);
       ++hits_[path];
       const auto it = docs_.find(path);
-      if (it == docs_.end()) {
+      const auto h = handlers_.find(path);
+      if (h != handlers_.end()) {
+        const auto [status, body] = h->second(req.body(), std::string(req[http::field::authorization]));
+        res.result(status);
+        res.body() = body;
+      } else if (it == docs_.end()) {
         res.result(404);
       } else {
         res.result(it->second.first);
@@ -198,6 +211,7 @@ class DocumentServer {
   mutable std::mutex mutex_;
   std::map<std::string, std::pair<unsigned, std::string>> docs_;
   std::map<std::string, int> hits_;
+  std::map<std::string, Handler> handlers_;
   std::thread thread_;
 };
 

@@ -2,33 +2,17 @@
 // Connect discovery, RFC 7517 JWK Set), keeps them, and fetches them again when a token names a key
 // it has not seen (the authorization server rotated its keys) or when they are old.
 #include <mutex>
+#include <optional>
 #include <stdexcept>
 
+#include "authorization_server_metadata.hpp"
 #include "elicit/http/jwt_verifier.hpp"
-#include "fetch.hpp"
-#include "json_document.hpp"
 
 namespace elicit {
 
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// MCP Basic / Authorization, "Authorization Server Metadata Discovery": for an issuer with a path,
-// RFC 8414 path insertion, then OpenID Connect path insertion, then OpenID Connect path appending;
-// without one, the two well-known documents at the root.
-std::vector<std::string> metadata_urls(const std::string& issuer) {
-  const auto scheme = issuer.find("://");
-  const auto slash = scheme == std::string::npos ? std::string::npos : issuer.find('/', scheme + 3);
-  const auto origin = issuer.substr(0, slash);
-  auto path = slash == std::string::npos ? std::string() : issuer.substr(slash);
-  while (!path.empty() && path.back() == '/') path.pop_back();
-  if (path.empty()) {
-    return {origin + "/.well-known/oauth-authorization-server", origin + "/.well-known/openid-configuration"};
-  }
-  return {origin + "/.well-known/oauth-authorization-server" + path,
-          origin + "/.well-known/openid-configuration" + path, origin + path + "/.well-known/openid-configuration"};
-}
 
 struct Verifier {
   JwtVerifierOptions options;
@@ -56,37 +40,10 @@ struct Verifier {
     return {keys, have_keys, generation, have_keys && Clock::now() - fetched_at >= options.jwks_max_age};
   }
 
-  http::FetchResponse get(const std::string& url, Clock::time_point deadline) {
-    const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
-    if (left <= std::chrono::milliseconds(0)) throw http::FetchError(url + ": no time left to fetch it");
+  http::FetchOptions fetch_options() const {
     http::FetchOptions o;
-    o.timeout = left;
     o.ca_file = options.ca_file;
-    http::FetchRequest r;
-    r.url = url;
-    r.headers = {{"Accept", "application/json"}};
-    return http::fetch(r, o);
-  }
-
-  std::string discover(Clock::time_point deadline) {
-    std::string tried;
-    for (const auto& url : metadata_urls(options.issuer)) {
-      const auto r = get(url, deadline);
-      if (r.status != 200) {
-        tried += (tried.empty() ? "" : ", ") + url + " (" + std::to_string(r.status) + ")";
-        continue;
-      }
-      const auto doc = http::parse_json_document(r.body);
-      if (!doc || !doc->is_object()) throw http::FetchError(url + ": the metadata is not a JSON object");
-      // RFC 8414 section 3.3: metadata naming another issuer must not be used.
-      if (doc->value("issuer", nlohmann::json()) != options.issuer) {
-        throw http::FetchError(url + ": the metadata's \"issuer\" is not " + options.issuer);
-      }
-      const auto jwks = doc->find("jwks_uri");
-      if (jwks == doc->end() || !jwks->is_string()) throw http::FetchError(url + ": the metadata has no \"jwks_uri\"");
-      return jwks->get<std::string>();
-    }
-    throw http::FetchError("no authorization server metadata for " + options.issuer + ": " + tried);
+    return o;
   }
 
   // Fetches the key set unless another thread did since `seen` or the last attempt is too recent.
@@ -104,8 +61,15 @@ struct Verifier {
     }
     const auto deadline = Clock::now() + options.fetch_timeout;
     try {
-      if (uri.empty()) uri = discover(deadline);
-      const auto r = get(uri, deadline);
+      if (uri.empty()) {
+        const auto metadata = http::fetch_metadata(options.issuer, deadline, fetch_options());
+        const auto jwks = metadata.find("jwks_uri");
+        if (jwks == metadata.end() || !jwks->is_string()) {
+          throw http::FetchError(options.issuer + ": the metadata has no \"jwks_uri\"");
+        }
+        uri = jwks->get<std::string>();
+      }
+      const auto r = http::fetch_json(uri, deadline, fetch_options());
       if (r.status != 200) throw http::FetchError(uri + ": HTTP " + std::to_string(r.status));
       auto set = JsonWebKeySet::parse(r.body);
       std::lock_guard<std::mutex> lock(mutex);
