@@ -109,6 +109,18 @@ TEST_CASE("authorization: Protected Resource Metadata at the resource's path and
     CHECK(doc["scopes_supported"] == json::array({"mcp:read", "mcp:write"}));
     CHECK(doc["bearer_methods_supported"] == json::array({"header"}));
   }
+  // Readable from any origin (browser-based clients), preflight included.
+  const auto cross = f.request(verb::get, "/.well-known/oauth-protected-resource/mcp",
+                               {{"Origin", "https://inspector.example.com"}, {"MCP-Protocol-Version", "2026-07-28"}});
+  CHECK(cross.status == 200);
+  CHECK(cross.header("access-control-allow-origin") == "*");
+  const auto preflight = f.request(verb::options, "/.well-known/oauth-protected-resource/mcp",
+                                   {{"Origin", "https://inspector.example.com"},
+                                    {"Access-Control-Request-Method", "GET"},
+                                    {"Access-Control-Request-Headers", "mcp-protocol-version"}});
+  CHECK(preflight.status == 204);
+  CHECK(preflight.header("access-control-allow-origin") == "*");
+  CHECK(preflight.header("access-control-allow-headers") == "MCP-Protocol-Version");
   CHECK(f.request(verb::post, "/.well-known/oauth-protected-resource/mcp", {}).status == 405);
   CHECK(f.request(verb::get, "/.well-known/oauth-protected-resource/other", {}).status == 404);
 }

@@ -94,9 +94,20 @@ std::optional<Reply> StreamableHttpServer::Impl::serve_metadata(const HttpReques
   const auto& a = *options.authorization;
   const auto resource_path = split_resource(a.resource).second;
   if (path != std::string(kWellKnown) + resource_path && path != kWellKnown) return std::nullopt;
+  // A public document: browser-based clients read it from any origin (CORS, with the preflight
+  // their MCP-Protocol-Version header causes). It carries nothing a cross-origin page could abuse.
+  if (req.method() == boost::beast::http::verb::options) {
+    Reply r;
+    r.status = 204;
+    r.headers.emplace_back("Access-Control-Allow-Origin", "*");
+    r.headers.emplace_back("Access-Control-Allow-Methods", "GET");
+    r.headers.emplace_back("Access-Control-Allow-Headers", "MCP-Protocol-Version");
+    r.headers.emplace_back("Access-Control-Max-Age", "86400");
+    return r;
+  }
   if (req.method() != boost::beast::http::verb::get) {
     auto r = error_reply(405, -32000, "Method Not Allowed");
-    r.headers.emplace_back("Allow", "GET");
+    r.headers.emplace_back("Allow", "GET, OPTIONS");
     return r;
   }
   nlohmann::json doc = {{"resource", a.resource},
@@ -109,6 +120,7 @@ std::optional<Reply> StreamableHttpServer::Impl::serve_metadata(const HttpReques
   r.content_type = "application/json";
   r.body = doc.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   r.headers.emplace_back("Cache-Control", "max-age=3600");
+  r.headers.emplace_back("Access-Control-Allow-Origin", "*");
   return r;
 }
 
