@@ -240,12 +240,13 @@ int run_client(const ClientCommand& command) {
                  "with --answers FILE or --defaults, or run it in a terminal\n";
     return kFailed;
   }
-  if (command.user_interaction && command.protocol == "2026-07-28") {
+  if (command.user_interaction && (command.protocol.empty() || command.protocol == "2026-07-28")) {
     std::cerr << "elicitgen client: --user-interaction is a 2025-11-25-session dialect: add --protocol 2025-11-25\n";
     return kFailed;
   }
   elicit::ClientOptions options;
-  options.protocol_version = command.protocol;
+  options.protocol_version = command.protocol.empty() ? "2026-07-28" : command.protocol;
+  if (!command.protocol.empty()) options.fallback_protocol_version = std::nullopt;  // forced
   options.client_info = {{"name", "elicitgen-client"}, {"version", "1"}};
   // URL requests reach the answers file too (accept there means the user consented out of band),
   // and the person at the terminal, who is asked for consent; --defaults cannot consent.
@@ -271,7 +272,7 @@ int run_client(const ClientCommand& command) {
 #ifdef ELICITGEN_HAS_HTTP
       elicit::http::HttpClientOptions http;
       http.url = command.url;
-      http.protocol_version = command.protocol;
+      http.protocol_version = options.protocol_version;
       client = std::make_unique<elicit::Client>(std::make_unique<elicit::http::HttpClientTransport>(http), options);
 #else
       std::cerr << "elicitgen client: --url: this elicitgen was built without Streamable HTTP (Boost)\n";

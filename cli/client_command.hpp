@@ -12,7 +12,9 @@ namespace elicitgen {
 struct ClientCommand {
   std::string stdio_command;  ///< "CMD ARGS": words split as described at split_command
   std::string url;            ///< a Streamable HTTP endpoint instead (http:// only)
-  std::string protocol = "2026-07-28";
+  /// The revision to speak; "" (the default): 2026-07-28, falling back to 2025-11-25 with a server of
+  /// the initialize era (ClientOptions::fallback_protocol_version).
+  std::string protocol;
   std::string answers_file;  ///< JSON Lines of ElicitResults, used in order ("" when not given)
   bool defaults = false;     ///< accept every form with its defaults
   /// Speak the userInteraction dialect (ClientOptions::user_interaction): declare

@@ -307,7 +307,10 @@ int main(int argc, char** argv) {
   auto* url = client->add_option("--url", client_cmd.url, "A Streamable HTTP endpoint (http://HOST:PORT/PATH)");
   stdio->excludes(url);
   url->excludes(stdio);
-  client->add_option("--protocol", client_cmd.protocol, "2026-07-28 (default), 2025-11-25 or 2025-06-18")
+  client
+      ->add_option("--protocol", client_cmd.protocol,
+                   "Speak only this revision: 2026-07-28, 2025-11-25 or 2025-06-18 (default: 2026-07-28, and "
+                   "2025-11-25 with a server that does not speak it)")
       ->check(CLI::IsMember({"2026-07-28", "2025-11-25", "2025-06-18"}));
   auto* answers = client->add_option("--answers", client_cmd.answers_file,
                                      "JSON Lines of ElicitResults ({\"action\":\"accept\",\"content\":{...}}), "

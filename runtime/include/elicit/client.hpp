@@ -106,6 +106,17 @@ struct ClientOptions {
   /// In both, ElicitationRequest::requested_schema and `form` keep the server's property order
   /// (read from the message's text: the session keeps it, jsonrpc::ConnectionOptions::keep_message_text).
   std::string protocol_version = "2026-07-28";
+  /// With a 2026-07-28 protocol_version: the initialize-based version to speak with a server that
+  /// turns out not to speak that era (MCP 2026-07-28, Versioning, "Backward Compatibility"):
+  /// connect() probes with server/discover, and any error that is not a recognized 2026-07-28 one
+  /// (-32020, -32021, -32022; over HTTP, a 4xx without one), or no answer within probe_timeout,
+  /// makes it fall back to `initialize` with this version. A -32022 naming another 2026-07-28
+  /// version retries with it instead. nullopt: no fallback (the probe's failure is thrown), as when
+  /// one era is forced (`elicitgen client --protocol`).
+  std::optional<std::string> fallback_protocol_version = "2025-11-25";
+  /// How long connect()'s server/discover probe waits for an answer (ms) before it takes the server
+  /// for an initialize-based one (only with a fallback_protocol_version).
+  std::chrono::milliseconds probe_timeout{10000};
   /// clientInfo / `io.modelcontextprotocol/clientInfo`.
   nlohmann::json client_info = {{"name", "elicitgen-client"}, {"version", "1"}};
   /// Declare URL-mode elicitation (the handler then also gets URL requests). Off by default: a
@@ -168,10 +179,13 @@ class Client {
                      });
   }
 
-  /// 2025-11-25: initialize and notifications/initialized; 2026-07-28: server/discover. Returns
-  /// the result (capabilities, serverInfo, ...). Throws ClientError for an error response or a
-  /// server that does not speak ClientOptions::protocol_version.
+  /// 2025-11-25: initialize and notifications/initialized; 2026-07-28: server/discover, falling
+  /// back to initialize (ClientOptions::fallback_protocol_version) with a server of the earlier
+  /// era. Returns the result (capabilities, serverInfo, ...). Throws ClientError for an error
+  /// response or a server that speaks no version this client may use. Once.
   nlohmann::json connect();
+  /// After connect(): the protocol version in use ("2026-07-28", or the initialize result's).
+  std::string protocol_version() const;
   /// After connect(): the server's {name, version[, title]} (initialize's serverInfo, or the
   /// `io.modelcontextprotocol/serverInfo` of server/discover's `_meta`; null when it sent none) and
   /// its capabilities.

@@ -185,6 +185,40 @@ struct Client::Impl {
     return std::nullopt;
   }
 
+  // connect()'s server/discover (MCP 2026-07-28, Versioning, "Backward Compatibility"): its result,
+  // or nullopt when the server is of the initialize-based era and a fallback version is set.
+  std::optional<nlohmann::json> probe() {
+    const auto& fallback = options.fallback_protocol_version;
+    const auto discover = [&] {
+      nlohmann::ordered_json params = nlohmann::ordered_json::object();
+      params["_meta"] = meta();
+      CallOptions o;
+      o.timeout = fallback ? std::optional<std::chrono::milliseconds>(options.probe_timeout) : options.request_timeout;
+      return session.call("server/discover", std::move(params), o);
+    };
+    auto o = discover();
+    if (!o.result && o.error && o.error->code == error_code::unsupported_protocol_version) {
+      if (auto v = mutual_version(o.error->data)) {
+        {
+          std::lock_guard<std::mutex> lock(version_mutex);
+          version = *v;
+        }
+        session.log("server/discover: the server refused the protocol version (-32022); retrying with " + *v);
+        o = discover();
+      }
+      // Otherwise the server is of the 2026-07-28 era all the same (the versioning page: "Do not fall
+      // back to initialize"): its -32022 is the answer.
+    }
+    if (o.result) return std::move(*o.result);
+    const int code = o.error ? o.error->code : 0;
+    const bool modern = code == error_code::header_mismatch || code == error_code::missing_required_client_capability ||
+                        code == error_code::unsupported_protocol_version;
+    if (!fallback || modern) throw_outcome(o, "server/discover");
+    session.log("server/discover: " + std::string(o.error ? o.error->message : "no answer") +
+                ": the server speaks an initialize-based revision; trying " + *fallback);
+    return std::nullopt;
+  }
+
   // Keeps what connect()'s result says of the server.
   nlohmann::json remember(nlohmann::json result) {
     server_capabilities = result.value("capabilities", nlohmann::json::object());
@@ -380,6 +414,10 @@ Client::Client(Transport& transport, ClientOptions options)
   if (!impl_->stateless && std::find(session_era.begin(), session_era.end(), version) == session_era.end())
     throw std::invalid_argument("ClientOptions::protocol_version: \"" + version +
                                 "\" is not a version this client speaks");
+  const auto& fallback = impl_->options.fallback_protocol_version;
+  if (fallback && std::find(session_era.begin(), session_era.end(), *fallback) == session_era.end())
+    throw std::invalid_argument("ClientOptions::fallback_protocol_version: \"" + *fallback +
+                                "\" is not an initialize-based version this client speaks");
 }
 
 Client::Client(std::unique_ptr<Transport> transport, ClientOptions options) : Client(*transport, std::move(options)) {
@@ -413,24 +451,32 @@ void Client::add_form_handler(nlohmann::json schema, ElicitationHandler handler)
 
 nlohmann::json Client::connect() {
   auto* impl = impl_.get();
-  if (!impl->stateless) {
-    impl->workers = std::make_unique<WorkerPool>(2);
-    impl->session.on_request("elicitation/create", [impl](const Request& r, Responder out) {
-      impl->workers->post([impl, params = r.params, text = r.text, out] {
-        try {
-          out.result(impl->answer(params, ordered_at(text, {"params"})));
-        } catch (const std::exception& e) {
-          impl->session.log(std::string("elicitation handler threw: ") + e.what());
-          out.error({error_code::internal_error, "the client could not answer the elicitation", std::nullopt});
-        }
-      });
-    });
+  if (impl->options.user_interaction && impl->stateless)
+    throw ClientError(0,
+                      "ClientOptions::user_interaction: the userInteraction dialect is for protocol versions "
+                      "2025-11-25 and 2025-06-18 only");
+  impl->session.on_request("ping", [](const Request&, Responder out) { out.result(nlohmann::json::object()); });
+  std::string initialize_version = impl->options.protocol_version;
+  if (impl->stateless) {
+    impl->session.start();
+    if (auto discovered = impl->probe()) return impl->remember(std::move(*discovered));
+    impl->stateless = false;
+    initialize_version = *impl->options.fallback_protocol_version;
   }
+  // The initialize era: the server's requests (elicitation/create, interaction/create) may come
+  // from initialize's result on.
+  impl->workers = std::make_unique<WorkerPool>(2);
+  impl->session.on_request("elicitation/create", [impl](const Request& r, Responder out) {
+    impl->workers->post([impl, params = r.params, text = r.text, out] {
+      try {
+        out.result(impl->answer(params, ordered_at(text, {"params"})));
+      } catch (const std::exception& e) {
+        impl->session.log(std::string("elicitation handler threw: ") + e.what());
+        out.error({error_code::internal_error, "the client could not answer the elicitation", std::nullopt});
+      }
+    });
+  });
   if (impl->options.user_interaction) {
-    if (impl->stateless)
-      throw ClientError(0,
-                        "ClientOptions::user_interaction: the userInteraction dialect is for protocol versions "
-                        "2025-11-25 and 2025-06-18 only");
     impl->session.on_request("interaction/create", [impl](const Request& r, Responder out) {
       impl->workers->post([impl, params = r.params, text = r.text, out] {
         try {
@@ -442,10 +488,8 @@ nlohmann::json Client::connect() {
       });
     });
   }
-  impl->session.on_request("ping", [](const Request&, Responder out) { out.result(nlohmann::json::object()); });
-  impl->session.start();
-  if (impl->stateless) return impl->remember(impl->request("server/discover", nlohmann::ordered_json::object()));
-  nlohmann::ordered_json params{{"protocolVersion", impl->options.protocol_version},
+  impl->session.start();  // a second start() (after the probe) does nothing
+  nlohmann::ordered_json params{{"protocolVersion", initialize_version},
                                 {"capabilities", impl->capabilities()},
                                 {"clientInfo", impl->options.client_info}};
   auto result = impl->request("initialize", std::move(params));
@@ -454,9 +498,15 @@ nlohmann::json Client::connect() {
   if (std::find(session_era.begin(), session_era.end(), version) == session_era.end())
     throw ClientError(
         0, "initialize: the server answered protocol version \"" + version + "\", which this client does not speak");
+  {
+    std::lock_guard<std::mutex> lock(impl->version_mutex);
+    impl->version = version;
+  }
   impl->session.notify("notifications/initialized", nlohmann::ordered_json::object());
   return impl->remember(std::move(result));
 }
+
+std::string Client::protocol_version() const { return impl_->current_version(); }
 
 const nlohmann::json& Client::server_info() const noexcept { return impl_->server_info; }
 const nlohmann::json& Client::server_capabilities() const noexcept { return impl_->server_capabilities; }

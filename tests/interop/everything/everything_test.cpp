@@ -22,9 +22,13 @@ using nlohmann::json;
 
 namespace {
 
+// `version` "": the default, 2026-07-28 falling back to 2025-11-25 (the server's era detected).
 ClientOptions options(const std::string& version, bool url_mode) {
   ClientOptions o;
-  o.protocol_version = version;
+  if (!version.empty()) {
+    o.protocol_version = version;
+    o.fallback_protocol_version = std::nullopt;
+  }
   o.url_elicitation = url_mode;
   o.session.log = [](std::string_view) {};
   return o;
@@ -133,20 +137,26 @@ int free_port() {
 
 }  // namespace
 
-TEST_CASE("server-everything over stdio: form and URL elicitation answered (2025-11-25)", "[client][everything]") {
+TEST_CASE("server-everything over stdio: form and URL elicitation answered (2025-11-25, given or detected)",
+          "[client][everything]") {
+  const std::string version = GENERATE(as<std::string>(), "2025-11-25", "");
+  INFO("protocol_version: " << (version.empty() ? "detected" : version));
   ChildProcessOptions child;
   child.stderr_fd = -1;
-  auto client = Client::spawn({NODE_BIN, EVERYTHING_JS, "stdio"}, options("2025-11-25", true), child);
+  auto client = Client::spawn({NODE_BIN, EVERYTHING_JS, "stdio"}, options(version, true), child);
   std::string seen_url, seen_id;
   answer_forms_and_urls(*client, seen_url, seen_id);
   const auto init = client->connect();
   CHECK(init["protocolVersion"] == "2025-11-25");
+  CHECK(client->protocol_version() == "2025-11-25");
   CHECK(client->server_info()["name"] == "mcp-servers/everything");
   exercise(*client, seen_url, seen_id);
 }
 
-TEST_CASE("server-everything over Streamable HTTP: form and URL elicitation answered (2025-11-25)",
+TEST_CASE("server-everything over Streamable HTTP: form and URL elicitation answered (2025-11-25, given or detected)",
           "[client][everything][http]") {
+  const std::string version = GENERATE(as<std::string>(), "2025-11-25", "");
+  INFO("protocol_version: " << (version.empty() ? "detected" : version));
   const int port = free_port();
   int err[2];
   REQUIRE(::pipe(err) == 0);
@@ -169,8 +179,8 @@ TEST_CASE("server-everything over Streamable HTTP: form and URL elicitation answ
 
   http::HttpClientOptions t;
   t.url = "http://127.0.0.1:" + std::to_string(port) + "/mcp";
-  t.protocol_version = "2025-11-25";
-  Client client(std::make_unique<http::HttpClientTransport>(t), options("2025-11-25", true));
+  t.protocol_version = version.empty() ? "2026-07-28" : version;
+  Client client(std::make_unique<http::HttpClientTransport>(t), options(version, true));
   std::string seen_url, seen_id;
   answer_forms_and_urls(client, seen_url, seen_id);
   CHECK(client.connect()["protocolVersion"] == "2025-11-25");
@@ -179,14 +189,14 @@ TEST_CASE("server-everything over Streamable HTTP: form and URL elicitation answ
   ::close(err[0]);
 }
 
-TEST_CASE("server-everything and 2026-07-28: the server does not speak it", "[client][everything]") {
+TEST_CASE("server-everything and 2026-07-28 forced: the server does not speak it", "[client][everything]") {
   ChildProcessOptions child;
   child.stderr_fd = -1;
   auto client = Client::spawn({NODE_BIN, EVERYTHING_JS, "stdio"}, options("2026-07-28", true), child);
   std::string seen_url, seen_id;
   answer_forms_and_urls(*client, seen_url, seen_id);
   // An SDK 1.x server has no server/discover (a 2025-11-25 server answers any request before
-  // initialize with an error): the client reports it instead of guessing another era.
+  // initialize with an error): with no fallback, the client reports it.
   try {
     client->connect();
     FAIL("server/discover succeeded");
