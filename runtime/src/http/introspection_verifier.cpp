@@ -14,6 +14,7 @@
 
 #include "authorization_server_metadata.hpp"
 #include "json_document.hpp"
+#include "token_claims.hpp"
 
 namespace elicit {
 
@@ -107,8 +108,7 @@ struct Introspector {
     const auto aud = answer.find("aud");
     if (aud == answer.end()) {
       if (options.require_audience) throw InvalidToken("the token names no audience (\"aud\")");
-    } else if (!((aud->is_string() && *aud == options.audience) ||
-                 (aud->is_array() && std::find(aud->begin(), aud->end(), options.audience) != aud->end()))) {
+    } else if (!http::names_audience(*aud, options.audience)) {
       throw InvalidToken("the token is not meant for " + options.audience + " (\"aud\")");
     }
     const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -120,21 +120,11 @@ struct Introspector {
     if (const auto nbf = numeric(answer, "nbf"); nbf && now + leeway < *nbf) {
       throw InvalidToken("the token is not valid yet (\"nbf\")");
     }
-    const auto sub = answer.find("sub");
-    if (sub == answer.end() || !sub->is_string() || sub->get_ref<const std::string&>().empty()) {
-      throw InvalidToken("the token has no subject (\"sub\")");
-    }
     AccessToken t;
     t.issuer = options.issuer;
-    t.subject = sub->get<std::string>();
+    t.subject = http::subject_of(answer);
     if (const auto scope = answer.find("scope"); scope != answer.end() && scope->is_string()) {
-      std::string_view rest = scope->get_ref<const std::string&>();
-      while (!rest.empty()) {
-        const auto space = rest.find(' ');
-        if (space != 0) t.scopes.emplace_back(rest.substr(0, space));
-        if (space == std::string_view::npos) break;
-        rest.remove_prefix(space + 1);
-      }
+      t.scopes = http::split_scope(scope->get_ref<const std::string&>());
     }
     t.claims = answer;
     return t;

@@ -7,6 +7,7 @@
 #include "base64url.hpp"
 #include "elicit/http/jwt_verifier.hpp"
 #include "json_document.hpp"
+#include "token_claims.hpp"
 
 namespace elicit {
 
@@ -83,10 +84,8 @@ AccessToken verify_jwt_access_token(std::string_view token, const JsonWebKeySet&
   }
   // RFC 8707 and MCP "Token Audience Binding": a token for another resource is refused.
   const auto aud = claims.find("aud");
-  const bool for_us =
-      aud != claims.end() && ((aud->is_string() && *aud == rules.audience) ||
-                              (aud->is_array() && std::find(aud->begin(), aud->end(), rules.audience) != aud->end()));
-  if (!for_us) throw InvalidToken("the token is not meant for " + rules.audience + " (\"aud\")");
+  if (aud == claims.end() || !http::names_audience(*aud, rules.audience))
+    throw InvalidToken("the token is not meant for " + rules.audience + " (\"aud\")");
   const double t = std::chrono::duration<double>(now.time_since_epoch()).count();
   const double leeway = std::chrono::duration<double>(rules.leeway).count();
   const auto exp = numeric_date(claims, "exp");
@@ -98,23 +97,12 @@ AccessToken verify_jwt_access_token(std::string_view token, const JsonWebKeySet&
   if (const auto iat = numeric_date(claims, "iat"); iat && t + leeway < *iat) {
     throw InvalidToken("the token was issued in the future (\"iat\")");
   }
-  const auto sub = claims.find("sub");
-  if (sub == claims.end() || !sub->is_string() || sub->get_ref<const std::string&>().empty()) {
-    throw InvalidToken("the token has no subject (\"sub\")");
-  }
-
   AccessToken out;
   out.issuer = rules.issuer;
-  out.subject = sub->get<std::string>();
+  out.subject = http::subject_of(claims);
   if (const auto scope = claims.find("scope"); scope != claims.end()) {
     if (!scope->is_string()) throw InvalidToken("the token's \"scope\" is not a string");
-    std::string_view rest = scope->get_ref<const std::string&>();
-    while (!rest.empty()) {
-      const auto space = rest.find(' ');
-      if (space != 0) out.scopes.emplace_back(rest.substr(0, space));
-      if (space == std::string_view::npos) break;
-      rest.remove_prefix(space + 1);
-    }
+    out.scopes = http::split_scope(scope->get_ref<const std::string&>());
   }
   out.claims = claims;
   return out;
