@@ -272,6 +272,7 @@ int run_client(const ClientCommand& command) {
 #ifdef ELICITGEN_HAS_HTTP
       elicit::http::HttpClientOptions http;
       http.url = command.url;
+      http.ca_file = command.ca_file;
       http.protocol_version = options.protocol_version;
       client = std::make_unique<elicit::Client>(std::make_unique<elicit::http::HttpClientTransport>(http), options);
 #else

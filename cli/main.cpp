@@ -304,9 +304,16 @@ int main(int argc, char** argv) {
                          "for a tool error, 2 for a failure); or list its tools");
   auto* stdio = client->add_option("--stdio", client_cmd.stdio_command,
                                    "The server to run: \"CMD ARGS\" (quotes group, no shell)");
-  auto* url = client->add_option("--url", client_cmd.url, "A Streamable HTTP endpoint (http://HOST:PORT/PATH)");
+  auto* url = client->add_option("--url", client_cmd.url,
+                                 "A Streamable HTTP endpoint (https://HOST[:PORT]/PATH, or http://); the server's "
+                                 "certificate is verified against the system's CAs");
   stdio->excludes(url);
   url->excludes(stdio);
+  client
+      ->add_option("--ca-file", client_cmd.ca_file,
+                   "With an https --url: trust only the CA certificates in this PEM file (a private CA)")
+      ->check(CLI::ExistingFile)
+      ->needs(url);
   client
       ->add_option("--protocol", client_cmd.protocol,
                    "Speak only this revision: 2026-07-28, 2025-11-25 or 2025-06-18 (default: 2026-07-28, and "

@@ -36,9 +36,11 @@ class Pki {
     REQUIRE(r.exit_code == 0);
   }
 
-  /// NAME.crt / NAME.key: a certificate for 127.0.0.1 and localhost with common name `cn`.
-  void leaf(const std::string& name, const std::string& cn) const {
-    std::ofstream(root_ + "/" + name + ".ext") << "subjectAltName=IP:127.0.0.1,DNS:localhost\n";
+  /// NAME.crt / NAME.key: a certificate with common name `cn` for the subject alternative names
+  /// `names` (OpenSSL's syntax), signed by ca.crt.
+  void leaf(const std::string& name, const std::string& cn,
+            const std::string& names = "IP:127.0.0.1,DNS:localhost") const {
+    std::ofstream(root_ + "/" + name + ".ext") << "subjectAltName=" << names << "\n";
     openssl("req -newkey rsa:2048 -nodes -keyout " + name + ".key -out " + name + ".csr -subj /CN=" + cn);
     openssl("x509 -req -in " + name + ".csr -CA ca.crt -CAkey ca.key -CAcreateserial -days 2 -extfile " + name +
             ".ext -out " + name + ".crt");

@@ -13,23 +13,24 @@
 #include <stdexcept>
 #include <thread>
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
 
+#include "client_stream.hpp"
 #include "elicit/content_blocks.hpp"
 #include "elicit/jsonrpc/message.hpp"
+#include "tls_client.hpp"
 
 namespace elicit::http {
 namespace {
 
 namespace beast = boost::beast;
 namespace bhttp = beast::http;
-namespace net = boost::asio;
-using tcp = net::ip::tcp;
+
+// Idle connections kept for reuse, at most. Exchanges run side by side (an SSE stream can last as
+// long as a form is open), so a few more than one; more are closed once their exchange ends.
+constexpr std::size_t kMaxIdleConnections = 8;
 
 // A header value as it may be sent: as is when it is visible ASCII without surrounding blanks,
 // else in the Base64 sentinel form (MCP 2026-07-28, Streamable HTTP, "Value Encoding").
@@ -48,7 +49,8 @@ std::string lower(std::string s) {
 
 struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
   HttpClientOptions options;
-  std::string host, port, target;
+  ClientEndpoint endpoint;
+  std::shared_ptr<boost::asio::ssl::context> tls;  // https only
   MessageHandler on_message;
   CloseHandler on_close;
 
@@ -56,7 +58,8 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
   std::condition_variable idle;
   std::string session_id;
   std::string protocol_version;
-  std::set<int> sockets;  // of the exchanges in progress, shut down by close()
+  std::set<int> sockets;                                        // of the exchanges in progress, shut down by close()
+  std::vector<std::unique_ptr<ClientStream>> idle_connections;  // kept alive for the next exchange
   // Notifications sent and not yet accepted by the server, by send order. Each message is POSTed
   // on a thread of its own, so without this a request could overtake the notification sent before
   // it: notifications/initialized must reach the server before the session's first request
@@ -86,28 +89,44 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     deliver(e.dump());
   }
 
-  // Connects within the timeout; the socket's descriptor is registered for close().
-  bool connect(tcp::socket& socket, net::io_context& ioc) {
-    beast::error_code ec;
-    tcp::resolver resolver(ioc);
-    const auto endpoints = resolver.resolve(host, port, ec);
-    if (ec) return false;
-    bool done = false;
-    net::async_connect(socket, endpoints, [&](const beast::error_code& e, const tcp::endpoint&) {
-      ec = e;
-      done = true;
-    });
-    ioc.run_for(options.connect_timeout);
-    if (!done || ec) return false;
+  // A connection for the next exchange: a kept one the server has not closed (reused = true), or a
+  // new one within `timeout`. Registered for close(). Null, with `error` saying why, when none can be
+  // had or the transport is closing.
+  std::unique_ptr<ClientStream> take_connection(std::chrono::milliseconds timeout, bool& reused, std::string& error) {
+    reused = false;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      while (!idle_connections.empty()) {
+        auto kept = std::move(idle_connections.back());
+        idle_connections.pop_back();
+        if (kept->usable_after_idle()) {
+          sockets.insert(kept->native_handle());
+          reused = true;
+          return kept;
+        }
+      }
+    }
+    auto fresh = ClientStream::open(endpoint, tls.get(), timeout, error);
+    if (!fresh) return nullptr;
     std::lock_guard<std::mutex> lock(mutex);
-    if (closing) return false;
-    sockets.insert(socket.native_handle());
-    return true;
+    if (closing) {
+      error = "the transport is closing";
+      return nullptr;
+    }
+    sockets.insert(fresh->native_handle());
+    return fresh;
   }
 
-  void forget(tcp::socket& socket) {
+  // The exchange on `connection` is over. `reusable`: its response was read to the end and the
+  // server keeps the connection alive, so it is kept for a later exchange; otherwise it is closed.
+  void release(std::unique_ptr<ClientStream> connection, bool reusable) {
     std::lock_guard<std::mutex> lock(mutex);
-    sockets.erase(socket.native_handle());
+    sockets.erase(connection->native_handle());
+    if (reusable && !closing && idle_connections.size() < kMaxIdleConnections) {
+      idle_connections.push_back(std::move(connection));
+    } else {
+      connection->close();
+    }
   }
 
   // Waits until every notification sent before message `sequence` has been accepted (or failed),
@@ -146,18 +165,11 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       }
       deliver(data);
     };
-    net::io_context ioc;
-    tcp::socket socket(ioc);
-    if (!connect(socket, ioc)) {
-      fail_request(id, "cannot connect to " + options.url);
-      return;
-    }
-    beast::error_code ec;
+    bhttp::request<bhttp::string_body> req{bhttp::verb::post, endpoint.target, 11};
+    req.set(bhttp::field::host, endpoint.host_header);
+    req.set(bhttp::field::content_type, "application/json");
+    req.set(bhttp::field::accept, "application/json, text/event-stream");
     {
-      bhttp::request<bhttp::string_body> req{bhttp::verb::post, target, 11};
-      req.set(bhttp::field::host, port == "80" ? host : host + ":" + port);
-      req.set(bhttp::field::content_type, "application/json");
-      req.set(bhttp::field::accept, "application/json, text/event-stream");
       // A 2026-07-28 request's header names the version its _meta carries (they must match,
       // Streamable HTTP, "Protocol Version Header"; the client may retry another version after
       // -32022); otherwise the session's.
@@ -185,13 +197,36 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       }
       req.body() = text;
       req.prepare_payload();
-      bhttp::write(socket, req, ec);
     }
+    std::unique_ptr<ClientStream> connection;
+    beast::error_code ec;
     beast::flat_buffer buffer;
-    bhttp::response_parser<bhttp::string_body> parser;
-    parser.body_limit(options.max_message_bytes);
-    parser.header_limit(64 * 1024);
-    if (!ec) bhttp::read_header(socket, buffer, parser, ec);
+    std::optional<bhttp::response_parser<bhttp::string_body>> parser_slot;
+    // A kept connection the server closed just as this request went out fails before any byte of
+    // an answer arrives: the server never read the request, so it goes once more on a new one (as
+    // browsers and curl do). A second failure, or one on a new connection, is the answer.
+    for (int attempt = 0;; ++attempt) {
+      bool reused = false;
+      std::string why;
+      connection = take_connection(options.connect_timeout, reused, why);
+      if (!connection) {
+        fail_request(id, "cannot connect to " + options.url + ": " + why);
+        return;
+      }
+      ec = {};
+      buffer.clear();
+      parser_slot.emplace();
+      parser_slot->body_limit(options.max_message_bytes);
+      parser_slot->header_limit(64 * 1024);
+      connection->with([&](auto& stream) { bhttp::write(stream, req, ec); });
+      if (!ec) connection->with([&](auto& stream) { bhttp::read_header(stream, buffer, *parser_slot, ec); });
+      if (ec && reused && attempt == 0 && buffer.size() == 0) {
+        release(std::move(connection), false);
+        continue;
+      }
+      break;
+    }
+    auto& parser = *parser_slot;
     // A notification is accepted once the server has answered its POST (202, or a body): later
     // messages may go now. After notifications/initialized, only once the session's GET stream is
     // open too: a server sends a request made outside any request's stream (e.g. a tool's
@@ -213,7 +248,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       notification_finished(sequence);
     }
     if (ec) {
-      forget(socket);
+      release(std::move(connection), false);
       if (!answered) fail_request(id, "no answer from " + options.url + ": " + ec.message());
       return;
     }
@@ -225,27 +260,29 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     }
     const auto type = lower(std::string(head[bhttp::field::content_type]));
     if (type.rfind("text/event-stream", 0) == 0) {
-      read_events(socket, buffer, parser, received);
-    } else if (status != 202) {
-      bhttp::read(socket, buffer, parser, ec);
-      const auto& body = parser.get().body();
-      if (!ec && type.rfind("application/json", 0) == 0 && !body.empty()) received(body);
+      read_events(*connection, buffer, parser, received);
+    } else if (status != 202 && !parser.is_done()) {  // a 202 has no body to wait for
+      connection->with([&](auto& stream) { bhttp::read(stream, buffer, parser, ec); });
     }
-    forget(socket);
-    beast::error_code ignored;
-    socket.shutdown(tcp::socket::shutdown_both, ignored);
+    const bool reusable = !ec && parser.is_done() && parser.keep_alive();
+    std::string body;
+    if (!ec && status != 202 && type.rfind("application/json", 0) == 0) body = std::move(parser.get().body());
+    // Kept before the answer is delivered: the caller's next request, sent as soon as it has this
+    // answer, then finds the connection idle and reuses it.
+    release(std::move(connection), reusable);
+    if (!body.empty()) received(body);
     if (!answered)
       fail_request(id, "HTTP " + std::to_string(status) + " from " + options.url + " without a JSON-RPC response");
   }
 
   // Reads SSE events until the stream ends; each event's data lines, joined, is one message.
   template <class Received>
-  void read_events(tcp::socket& socket, beast::flat_buffer& buffer, bhttp::response_parser<bhttp::string_body>& parser,
-                   const Received& received) {
+  void read_events(ClientStream& connection, beast::flat_buffer& buffer,
+                   bhttp::response_parser<bhttp::string_body>& parser, const Received& received) {
     std::string pending;
     while (!parser.is_done()) {
       beast::error_code ec;
-      bhttp::read_some(socket, buffer, parser, ec);
+      connection.with([&](auto& stream) { bhttp::read_some(stream, buffer, parser, ec); });
       if (ec && ec != bhttp::error::need_buffer) return;
       pending += parser.get().body();
       parser.get().body().clear();
@@ -328,34 +365,33 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       }
       ~Opened() { set(); }
     } signal{opened};
-    net::io_context ioc;
-    tcp::socket socket(ioc);
-    if (!connect(socket, ioc)) return;
+    bool reused = false;
+    std::string why;
+    auto connection = take_connection(options.connect_timeout, reused, why);
+    if (!connection) return;
     beast::error_code ec;
-    bhttp::request<bhttp::empty_body> req{bhttp::verb::get, target, 11};
-    req.set(bhttp::field::host, port == "80" ? host : host + ":" + port);
+    bhttp::request<bhttp::empty_body> req{bhttp::verb::get, endpoint.target, 11};
+    req.set(bhttp::field::host, endpoint.host_header);
     req.set(bhttp::field::accept, "text/event-stream");
     {
       std::lock_guard<std::mutex> lock(mutex);
       req.set("MCP-Protocol-Version", protocol_version);
       if (!session_id.empty()) req.set("Mcp-Session-Id", session_id);
     }
-    bhttp::write(socket, req, ec);
+    connection->with([&](auto& stream) { bhttp::write(stream, req, ec); });
     beast::flat_buffer buffer;
     bhttp::response_parser<bhttp::string_body> parser;
     // The stream lasts as long as the session: no limit on its total length (each event is
     // still limited by read_events).
     parser.body_limit(std::numeric_limits<std::uint64_t>::max());
     parser.header_limit(64 * 1024);
-    if (!ec) bhttp::read_header(socket, buffer, parser, ec);
+    if (!ec) connection->with([&](auto& stream) { bhttp::read_header(stream, buffer, parser, ec); });
     signal.set();
     const auto& head = parser.get();
     if (!ec && head.result_int() == 200 &&
         lower(std::string(head[bhttp::field::content_type])).rfind("text/event-stream", 0) == 0)
-      read_events(socket, buffer, parser, [this](const std::string& data) { deliver(data); });
-    forget(socket);
-    beast::error_code ignored;
-    socket.shutdown(tcp::socket::shutdown_both, ignored);
+      read_events(*connection, buffer, parser, [this](const std::string& data) { deliver(data); });
+    release(std::move(connection), false);
   }
 
   void remove_session() {
@@ -365,26 +401,18 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       sid = session_id;
     }
     if (sid.empty()) return;
-    net::io_context ioc;
-    tcp::socket socket(ioc);
-    beast::error_code ec;
-    tcp::resolver resolver(ioc);
-    const auto endpoints = resolver.resolve(host, port, ec);
-    if (ec) return;
-    bool done = false;
-    net::async_connect(socket, endpoints, [&](const beast::error_code& e, const tcp::endpoint&) {
-      ec = e;
-      done = true;
-    });
-    ioc.run_for(std::chrono::milliseconds(1000));
-    if (!done || ec) return;
-    bhttp::request<bhttp::empty_body> req{bhttp::verb::delete_, target, 11};
-    req.set(bhttp::field::host, port == "80" ? host : host + ":" + port);
+    bool reused = false;
+    std::string why;
+    auto connection = take_connection(std::chrono::milliseconds(1000), reused, why);
+    if (!connection) return;
+    bhttp::request<bhttp::empty_body> req{bhttp::verb::delete_, endpoint.target, 11};
+    req.set(bhttp::field::host, endpoint.host_header);
     req.set("Mcp-Session-Id", sid);
     req.set("MCP-Protocol-Version", protocol_version);
-    bhttp::write(socket, req, ec);
+    beast::error_code ec;
+    connection->with([&](auto& stream) { bhttp::write(stream, req, ec); });
     // The answer is not waited for: the session ends either way.
-    socket.shutdown(tcp::socket::shutdown_both, ec);
+    release(std::move(connection), false);
   }
 };
 
@@ -392,29 +420,18 @@ HttpClientTransport::HttpClientTransport(HttpClientOptions options) : impl_(std:
   auto& i = *impl_;
   i.options = std::move(options);
   i.protocol_version = i.options.protocol_version;
-  const std::string& url = i.options.url;
-  const std::string scheme = "http://";
-  if (url.rfind("https://", 0) == 0)
-    throw std::invalid_argument("HttpClientTransport: https needs TLS, which this build does not have: " + url);
-  if (url.rfind(scheme, 0) != 0) throw std::invalid_argument("HttpClientTransport: not an http:// URL: " + url);
-  const auto rest = url.substr(scheme.size());
-  const auto slash = rest.find('/');
-  const auto authority = rest.substr(0, slash);
-  i.target = slash == std::string::npos ? "/" : rest.substr(slash);
-  if (authority.empty() || authority.find('@') != std::string::npos)
-    throw std::invalid_argument("HttpClientTransport: the URL needs a host (and no credentials): " + url);
-  if (authority[0] == '[') {
-    const auto close = authority.find(']');
-    if (close == std::string::npos) throw std::invalid_argument("HttpClientTransport: malformed IPv6 host: " + url);
-    i.host = authority.substr(1, close - 1);
-    i.port = close + 1 < authority.size() && authority[close + 1] == ':' ? authority.substr(close + 2) : "80";
-  } else {
-    const auto colon = authority.rfind(':');
-    i.host = authority.substr(0, colon);
-    i.port = colon == std::string::npos ? "80" : authority.substr(colon + 1);
+  try {
+    i.endpoint = parse_client_endpoint(i.options.url);
+  } catch (const std::invalid_argument& e) {
+    throw std::invalid_argument(std::string("HttpClientTransport: ") + e.what());
   }
-  if (i.host.empty() || i.port.empty() || i.port.find_first_not_of("0123456789") != std::string::npos)
-    throw std::invalid_argument("HttpClientTransport: malformed host or port: " + url);
+  if (i.endpoint.tls) {
+    try {
+      i.tls = verifying_client_context(i.options.ca_file);
+    } catch (const std::runtime_error& e) {
+      throw std::invalid_argument(std::string("HttpClientTransport: ") + e.what());
+    }
+  }
 }
 
 HttpClientTransport::~HttpClientTransport() { close(); }
@@ -474,6 +491,7 @@ void HttpClientTransport::close() {
     i.notification_done.notify_all();
     for (const int fd : i.sockets) ::shutdown(fd, SHUT_RDWR);  // ends blocked reads at once
     i.idle.wait(lock, [&] { return i.active == 0; });
+    i.idle_connections.clear();
   }
   // No delivery is in progress any more (closing is checked under deliver_mutex).
   std::lock_guard<std::mutex> lock(i.deliver_mutex);

@@ -4,17 +4,15 @@
 #include <cctype>
 #include <optional>
 
-#include <openssl/ssl.h>
-#include <openssl/x509v3.h>
 #include <boost/asio/connect.hpp>
 #include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/address.hpp>
 #include <boost/asio/ip/tcp.hpp>
 #include <boost/asio/ssl.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 
 #include "elicit/url_safety.hpp"
+#include "tls_client.hpp"
 
 namespace elicit::http {
 
@@ -162,28 +160,17 @@ FetchResponse fetch(const FetchRequest& request, const FetchOptions& options) {
   if (ec) throw fail("cannot connect: " + ec.message());
   if (!target.tls) return exchange(ioc, socket, request, target, options, deadline);
 
-  ssl::context ctx(ssl::context::tls_client);
-  SSL_CTX_set_min_proto_version(ctx.native_handle(), TLS1_2_VERSION);
-  ctx.set_verify_mode(ssl::verify_peer);
-  if (options.ca_file.empty()) {
-    ctx.set_default_verify_paths(ec);
-  } else {
-    ctx.load_verify_file(options.ca_file, ec);
+  std::shared_ptr<ssl::context> ctx;
+  try {
+    ctx = verifying_client_context(options.ca_file);
+  } catch (const std::runtime_error& e) {
+    throw fail(e.what());
   }
-  if (ec) throw fail("cannot load the trusted certificates: " + ec.message());
-  ssl::stream<tcp::socket&> stream(socket, ctx);
-  // The certificate must name the host (an IP address as an iPAddress entry); SNI for names only.
-  auto* param = SSL_get0_param(stream.native_handle());
-  error_code address_error;
-  net::ip::make_address(target.host, address_error);
-  if (address_error) {
-    X509_VERIFY_PARAM_set_hostflags(param, X509_CHECK_FLAG_NO_PARTIAL_WILDCARDS);
-    if (X509_VERIFY_PARAM_set1_host(param, target.host.c_str(), target.host.size()) != 1 ||
-        SSL_set_tlsext_host_name(stream.native_handle(), target.host.c_str()) != 1) {
-      throw fail("cannot set the host name to verify");
-    }
-  } else if (X509_VERIFY_PARAM_set1_ip_asc(param, target.host.c_str()) != 1) {
-    throw fail("cannot set the address to verify");
+  ssl::stream<tcp::socket&> stream(socket, *ctx);
+  try {
+    expect_peer_name(stream.native_handle(), target.host);
+  } catch (const std::runtime_error& e) {
+    throw fail(e.what());
   }
   done = false;
   stream.async_handshake(ssl::stream_base::client, [&](error_code e) {
@@ -191,14 +178,7 @@ FetchResponse fetch(const FetchRequest& request, const FetchOptions& options) {
     done = true;
   });
   if (!run_until(ioc, done, deadline)) throw fail("timed out in the TLS handshake");
-  if (ec) {
-    const auto verify = SSL_get_verify_result(stream.native_handle());
-    if (verify != X509_V_OK) {
-      throw fail("the server's certificate is not trusted for " + target.host + ": " +
-                 X509_verify_cert_error_string(verify));
-    }
-    throw fail("the TLS handshake failed: " + ec.message());
-  }
+  if (ec) throw fail(handshake_failure(stream.native_handle(), target.host, ec));
   return exchange(ioc, stream, request, target, options, deadline);
 }
 

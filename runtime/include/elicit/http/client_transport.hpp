@@ -16,27 +16,38 @@
 namespace elicit::http {
 
 struct HttpClientOptions {
-  /// The MCP endpoint, "http://host[:port]/path". https is refused (this build has no TLS).
+  /// The MCP endpoint, "https://host[:port]/path" or "http://host[:port]/path". https: TLS 1.2 or
+  /// later, the server's certificate chain verified against the system's trusted certificates (or
+  /// `ca_file`) and required to name the URL's host (SNI for a DNS name); never a fallback to plain
+  /// http.
   std::string url;
+  /// A PEM file of CA certificates to trust instead of the system's (a private CA). Empty: the
+  /// system's default verify paths (Debian: /etc/ssl/certs, from ca-certificates).
+  std::string ca_file{};
   /// MCP-Protocol-Version of every POST but initialize: the version the client speaks (for a
   /// 2025-11-25 session, replaced by the one initialize's answer names).
   std::string protocol_version = "2026-07-28";
   /// Largest message or SSE event accepted, in bytes; a larger one ends that POST's exchange.
   std::size_t max_message_bytes = 16 * 1024 * 1024;
-  /// Connecting to the server, at most (ms).
+  /// Resolving, connecting and the TLS handshake together, at most (ms).
   std::chrono::milliseconds connect_timeout{10000};
 };
 
-/// One POST (its own connection) per message, each answered on a thread of its own that lives as
-/// long as its response stream; messages reach on_message one at a time. A request whose POST
-/// fails (no connection, an HTTP error without a JSON-RPC body) is answered locally with a
-/// JSON-RPC error for its id (-32000 and the HTTP status), so nothing waits forever. A message is
+/// One POST per message, each answered on a thread of its own that lives as long as its response
+/// stream; messages reach on_message one at a time. Connections persist (HTTP/1.1 keep-alive): one
+/// whose response was read to the end is kept (up to 8 idle) and reused by a later POST; a kept
+/// connection the server closed meanwhile is noticed before use, or, when the close crosses the
+/// request, the POST is sent once more on a new connection. A request whose POST fails (no
+/// connection, a certificate not trusted, an HTTP error without a JSON-RPC body) is answered locally
+/// with a JSON-RPC error for its id (-32000; the message says why: the host and OpenSSL's reason for
+/// TLS, or the HTTP status), so nothing waits forever. A message is
 /// not POSTed before every notification sent earlier was accepted (so notifications/initialized
 /// precedes the first request). A 2025-11-25 session's GET stream (messages unrelated to a request)
 /// is opened once notifications/initialized is accepted. Not yet: reopening or resuming a stream.
 class HttpClientTransport final : public Transport {
  public:
-  /// Throws std::invalid_argument for a URL that is not http://host[:port][/path].
+  /// Throws std::invalid_argument for a URL that is not http[s]://host[:port][/path], and for https
+  /// when the trusted certificates cannot be loaded (`ca_file` unreadable or not PEM).
   explicit HttpClientTransport(HttpClientOptions options);
   ~HttpClientTransport() override;
   void start(MessageHandler on_message, CloseHandler on_close) override;
