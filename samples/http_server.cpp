@@ -18,6 +18,8 @@
 //   --ca-file FILE    CA certificates (PEM) to trust when fetching the authorization server's keys
 // Prints the endpoint URL on stdout once listening, and serves until SIGINT or SIGTERM. Exits 1
 // with a message on stderr when it cannot start (the port is taken, no thread can be created).
+#include <pthread.h>
+
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
@@ -117,6 +119,14 @@ int main(int argc, char** argv) {
   elicit::StreamableHttpServer server(
       {"elicitgen-sample-server", "0.1.0", title, std::nullopt},
       [completions](elicit::Server& s) { add_sample_tools(s, completions); }, options);
+  // SIGINT and SIGTERM are blocked in every thread (start() creates them with this thread's mask)
+  // and taken with sigwait below: a signal sent as soon as the URL is printed, before the main
+  // thread reaches any wait, stays pending instead of ending the process uncleanly.
+  sigset_t stop_signals;
+  sigemptyset(&stop_signals);
+  sigaddset(&stop_signals, SIGINT);
+  sigaddset(&stop_signals, SIGTERM);
+  pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   try {
     server.start();
   } catch (const std::exception& e) {  // cannot listen, no thread could be created, bad TLS files
@@ -125,7 +135,9 @@ int main(int argc, char** argv) {
   }
   const bool tls = !options.tls_certificate_chain_file.empty();
   std::cout << (tls ? "https" : "http") << "://127.0.0.1:" << server.port() << options.path << std::endl;
-  server.wait();  // until SIGINT or SIGTERM
+  int signal_number = 0;
+  sigwait(&stop_signals, &signal_number);
+  server.stop();
   std::cerr << "elicitgen-sample-server: stopped\n";
   return 0;
 }

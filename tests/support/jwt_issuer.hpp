@@ -15,6 +15,7 @@
 #include <openssl/core_names.h>
 #include <openssl/ecdsa.h>
 #include <openssl/evp.h>
+#include <openssl/pem.h>
 #include <openssl/rsa.h>
 #include <sodium.h>
 #include <boost/asio/io_context.hpp>
@@ -78,6 +79,16 @@ class SigningKey {
     j["use"] = "sig";
     if (!alg.empty()) j["alg"] = alg;
     return j;
+  }
+
+  /// The private key as PKCS#8 PEM ("-----BEGIN PRIVATE KEY-----").
+  std::string private_pem() const {
+    std::unique_ptr<BIO, decltype(&BIO_free)> bio(BIO_new(BIO_s_mem()), BIO_free);
+    if (!bio || PEM_write_bio_PrivateKey(bio.get(), key_.get(), nullptr, nullptr, 0, nullptr, nullptr) != 1)
+      throw std::runtime_error("PEM export");
+    char* data = nullptr;
+    const long n = BIO_get_mem_data(bio.get(), &data);
+    return std::string(data, static_cast<std::size_t>(n));
   }
 
   /// The JWS signature of `input` with `alg` (RS256, PS256, ES256, EdDSA), raw bytes.

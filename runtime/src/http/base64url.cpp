@@ -18,3 +18,15 @@ std::optional<std::string> base64url_decode(std::string_view text) {
 }
 
 }  // namespace elicit::http
+
+namespace elicit::http {
+
+std::string base64url_encode(std::string_view bytes) {
+  std::string out(sodium_base64_ENCODED_LEN(bytes.size(), sodium_base64_VARIANT_URLSAFE_NO_PADDING), '\0');
+  sodium_bin2base64(out.data(), out.size(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
+                    sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+  out.resize(std::char_traits<char>::length(out.c_str()));
+  return out;
+}
+
+}  // namespace elicit::http

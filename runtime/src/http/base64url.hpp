@@ -11,3 +11,10 @@ namespace elicit::http {
 std::optional<std::string> base64url_decode(std::string_view text);
 
 }  // namespace elicit::http
+
+namespace elicit::http {
+
+/// `bytes` as unpadded base64url.
+std::string base64url_encode(std::string_view bytes);
+
+}  // namespace elicit::http

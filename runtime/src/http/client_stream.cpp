@@ -2,6 +2,8 @@
 
 #include <poll.h>
 
+#include <algorithm>
+#include <cctype>
 #include <stdexcept>
 
 #include <boost/asio/connect.hpp>
@@ -35,10 +37,12 @@ bool run_until(net::io_context& ioc, const bool& done, Clock::time_point deadlin
 ClientEndpoint parse_client_endpoint(const std::string& url) {
   ClientEndpoint e;
   std::string rest;
-  if (url.rfind("https://", 0) == 0) {
+  std::string scheme = url.substr(0, std::min<std::size_t>(url.size(), 8));
+  for (auto& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (scheme.rfind("https://", 0) == 0) {  // the scheme is case-insensitive (RFC 3986 section 3.1)
     e.tls = true;
     rest = url.substr(8);
-  } else if (url.rfind("http://", 0) == 0) {
+  } else if (scheme.rfind("http://", 0) == 0) {
     rest = url.substr(7);
   } else {
     throw std::invalid_argument("not an http:// or https:// URL: " + url);

@@ -20,6 +20,8 @@
 #include "client_stream.hpp"
 #include "elicit/content_blocks.hpp"
 #include "elicit/jsonrpc/message.hpp"
+#include "elicit/url_safety.hpp"
+#include "oauth_wire.hpp"
 #include "tls_client.hpp"
 
 namespace elicit::http {
@@ -51,6 +53,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
   HttpClientOptions options;
   ClientEndpoint endpoint;
   std::shared_ptr<boost::asio::ssl::context> tls;  // https only
+  std::unique_ptr<OAuthClient> oauth;              // with options.authorization
   MessageHandler on_message;
   CloseHandler on_close;
 
@@ -145,6 +148,41 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     notification_done.notify_all();
   }
 
+  // The current access token on a request that is not retried after a 401 (the GET stream, DELETE):
+  // authorization must be on every request (MCP Authorization, "Token Requirements").
+  template <class Request>
+  void set_authorization(Request& req) {
+    if (!oauth) return;
+    const auto value = oauth->authorization();
+    if (!value.empty()) req.set(bhttp::field::authorization, value);
+  }
+
+  // Sends `req` and reads the answer's head into a new parser. A kept connection the server closed
+  // just as the request went out fails before any byte of an answer arrives: the server never read
+  // the request, so it goes once more on a new one (as browsers and curl do). A second failure, or
+  // one on a new connection, is left in `ec`. False, with `why`, when no connection can be had.
+  bool send_and_read_head(bhttp::request<bhttp::string_body>& req, std::unique_ptr<ClientStream>& connection,
+                          beast::flat_buffer& buffer, std::optional<bhttp::response_parser<bhttp::string_body>>& parser,
+                          beast::error_code& ec, std::string& why) {
+    for (int attempt = 0;; ++attempt) {
+      bool reused = false;
+      connection = take_connection(options.connect_timeout, reused, why);
+      if (!connection) return false;
+      ec = {};
+      buffer.clear();
+      parser.emplace();
+      parser->body_limit(options.max_message_bytes);
+      parser->header_limit(64 * 1024);
+      connection->with([&](auto& stream) { bhttp::write(stream, req, ec); });
+      if (!ec) connection->with([&](auto& stream) { bhttp::read_header(stream, buffer, *parser, ec); });
+      if (ec && reused && attempt == 0 && buffer.size() == 0) {
+        release(std::move(connection), false);
+        continue;
+      }
+      return true;
+    }
+  }
+
   // One POST and its answer: the body of a thread.
   void exchange(const std::string& text, const nlohmann::json& message, std::uint64_t sequence) {
     wait_for_earlier_notifications(sequence);
@@ -202,29 +240,48 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     beast::error_code ec;
     beast::flat_buffer buffer;
     std::optional<bhttp::response_parser<bhttp::string_body>> parser_slot;
-    // A kept connection the server closed just as this request went out fails before any byte of
-    // an answer arrives: the server never read the request, so it goes once more on a new one (as
-    // browsers and curl do). A second failure, or one on a new connection, is the answer.
-    for (int attempt = 0;; ++attempt) {
-      bool reused = false;
+    // MCP Authorization: a 401 is answered by authorizing (once per request) and sending again; a
+    // 403 insufficient_scope by stepping up (at most authorization_options.max_step_ups times).
+    bool reauthorized = false;
+    int step_ups = 0;
+    for (;;) {
+      std::string sent_authorization;
+      if (oauth) {
+        sent_authorization = oauth->authorization();
+        if (!sent_authorization.empty()) req.set(bhttp::field::authorization, sent_authorization);
+      }
       std::string why;
-      connection = take_connection(options.connect_timeout, reused, why);
-      if (!connection) {
+      if (!send_and_read_head(req, connection, buffer, parser_slot, ec, why)) {
         fail_request(id, "cannot connect to " + options.url + ": " + why);
         return;
       }
-      ec = {};
-      buffer.clear();
-      parser_slot.emplace();
-      parser_slot->body_limit(options.max_message_bytes);
-      parser_slot->header_limit(64 * 1024);
-      connection->with([&](auto& stream) { bhttp::write(stream, req, ec); });
-      if (!ec) connection->with([&](auto& stream) { bhttp::read_header(stream, buffer, *parser_slot, ec); });
-      if (ec && reused && attempt == 0 && buffer.size() == 0) {
+      if (!oauth || ec) break;
+      const auto& head = parser_slot->get();
+      const auto status = head.result_int();
+      if (status != 401 && status != 403) break;
+      std::string challenges;
+      for (auto [it, end] = head.equal_range(bhttp::field::www_authenticate); it != end; ++it)
+        challenges += (challenges.empty() ? "" : ", ") + std::string(it->value());
+      bool again = false;
+      try {
+        if (status == 401 && !reauthorized) {
+          reauthorized = true;
+          again = oauth->unauthorized(sent_authorization, challenges);
+        } else if (status == 403 &&
+                   bearer_challenge(challenges).value_or(std::map<std::string, std::string>{})["error"] ==
+                       "insufficient_scope") {
+          again = oauth->insufficient_scope(sent_authorization, challenges, step_ups++);
+        }
+      } catch (const std::exception& e) {  // OAuthError, or what the provider threw
         release(std::move(connection), false);
-        continue;
+        fail_request(id, "authorization for " + options.url + " failed: " + e.what());
+        return;
       }
-      break;
+      if (!again) break;
+      // The refusal's body is read so that the connection can carry the retry.
+      if (!parser_slot->is_done())
+        connection->with([&](auto& stream) { bhttp::read(stream, buffer, *parser_slot, ec); });
+      release(std::move(connection), !ec && parser_slot->is_done() && parser_slot->keep_alive());
     }
     auto& parser = *parser_slot;
     // A notification is accepted once the server has answered its POST (202, or a body): later
@@ -373,6 +430,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     bhttp::request<bhttp::empty_body> req{bhttp::verb::get, endpoint.target, 11};
     req.set(bhttp::field::host, endpoint.host_header);
     req.set(bhttp::field::accept, "text/event-stream");
+    set_authorization(req);
     {
       std::lock_guard<std::mutex> lock(mutex);
       req.set("MCP-Protocol-Version", protocol_version);
@@ -409,6 +467,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     req.set(bhttp::field::host, endpoint.host_header);
     req.set("Mcp-Session-Id", sid);
     req.set("MCP-Protocol-Version", protocol_version);
+    set_authorization(req);
     beast::error_code ec;
     connection->with([&](auto& stream) { bhttp::write(stream, req, ec); });
     // The answer is not waited for: the session ends either way.
@@ -431,6 +490,16 @@ HttpClientTransport::HttpClientTransport(HttpClientOptions options) : impl_(std:
     } catch (const std::runtime_error& e) {
       throw std::invalid_argument(std::string("HttpClientTransport: ") + e.what());
     }
+  }
+  if (i.options.authorization) {
+    // OAuth 2.1 section 1.5: bearer tokens travel over TLS only (loopback is this machine).
+    if (!review_url(i.options.url).allowed) {
+      throw std::invalid_argument("HttpClientTransport: authorization needs https (plain http only to loopback): " +
+                                  i.options.url);
+    }
+    auto oauth_options = i.options.authorization_options;
+    if (oauth_options.ca_file.empty()) oauth_options.ca_file = i.options.ca_file;
+    i.oauth = std::make_unique<OAuthClient>(i.options.url, i.options.authorization, std::move(oauth_options));
   }
 }
 

@@ -126,10 +126,19 @@ FetchResponse exchange(net::io_context& ioc, Stream& stream, const FetchRequest&
   out.content_type = lower(std::string(type.substr(0, type.find(';'))));
   while (!out.content_type.empty() && out.content_type.back() == ' ') out.content_type.pop_back();
   out.body = std::move(res.body());
+  for (const auto& field : res) out.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
   return out;
 }
 
 }  // namespace
+
+std::string FetchResponse::header(const std::string& name) const {
+  const auto wanted = lower(name);
+  for (const auto& [n, v] : headers) {
+    if (lower(n) == wanted) return v;
+  }
+  return {};
+}
 
 FetchResponse fetch(const FetchRequest& request, const FetchOptions& options) {
   if (request.method != "GET" && request.method != "POST") throw FetchError("unsupported method " + request.method);

@@ -42,6 +42,10 @@ struct FetchResponse {
   unsigned status = 0;
   std::string content_type;  ///< the media type, lower-case, without parameters
   std::string body;
+  std::vector<std::pair<std::string, std::string>> headers;  ///< every header, names as sent
+
+  /// The first header named `name` (case-insensitive), or "".
+  std::string header(const std::string& name) const;
 };
 
 /// Performs `request`. Throws FetchError (never for an HTTP status: the caller reads it). Thread-safe:

@@ -14,6 +14,7 @@
 
 #include "authorization_server_metadata.hpp"
 #include "json_document.hpp"
+#include "oauth_wire.hpp"
 #include "token_claims.hpp"
 
 namespace elicit {
@@ -21,32 +22,6 @@ namespace elicit {
 namespace {
 
 using Clock = std::chrono::steady_clock;
-
-// application/x-www-form-urlencoded (RFC 6749 appendix B): unreserved characters as they are,
-// everything else percent-encoded.
-std::string form_encode(std::string_view text) {
-  static constexpr char hex[] = "0123456789ABCDEF";
-  std::string out;
-  for (const char c : text) {
-    const auto u = static_cast<unsigned char>(c);
-    if (std::isalnum(u) || c == '-' || c == '.' || c == '_' || c == '~') {
-      out += c;
-    } else {
-      out += '%';
-      out += hex[u >> 4];
-      out += hex[u & 15];
-    }
-  }
-  return out;
-}
-
-std::string base64(std::string_view bytes) {
-  std::string out(sodium_base64_ENCODED_LEN(bytes.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
-  sodium_bin2base64(out.data(), out.size(), reinterpret_cast<const unsigned char*>(bytes.data()), bytes.size(),
-                    sodium_base64_VARIANT_ORIGINAL);
-  out.pop_back();  // the terminating NUL
-  return out;
-}
 
 std::string token_key(std::string_view token) {
   std::string digest(crypto_hash_sha256_BYTES, '\0');
@@ -161,7 +136,7 @@ struct Introspector {
       request.headers = {{"Content-Type", "application/x-www-form-urlencoded"},
                          {"Accept", "application/json"},
                          {"Authorization", authorization}};
-      request.body = "token=" + form_encode(token) + "&token_type_hint=access_token";
+      request.body = http::form_encode({{"token", std::string(token)}, {"token_type_hint", "access_token"}});
       auto o = fetch_options();
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
       if (left <= std::chrono::milliseconds(0)) throw http::FetchError("no time left to introspect");
@@ -195,7 +170,7 @@ TokenVerifier introspection_verifier(IntrospectionVerifierOptions options) {
     throw std::invalid_argument("introspection_verifier: the leeway is from 0 to 300,000 ms");
   }
   auto v = std::make_shared<Introspector>();
-  v->authorization = "Basic " + base64(form_encode(options.client_id) + ":" + form_encode(options.client_secret));
+  v->authorization = http::basic_authorization(options.client_id, options.client_secret);
   v->endpoint = options.introspection_endpoint;
   v->options = std::move(options);
   return [v](std::string_view token) { return v->verify(token); };

@@ -31,6 +31,34 @@ if [[ $which == all || $which == 2026-07-28 ]]; then
          "2026-07-28 http-standard-headers 2026-07-28" "2026-07-28 json-schema-ref-no-deref 2026-07-28"
          "2026-07-28 json-schema-2020-12-preservation 2026-07-28")
 fi
+# Authorization (the auth/* scenarios; the suite plays the authorization server and the protected
+# MCP server). 0.1.16: its 2025-11-25 set, the three drafts, the 2025-03-26 back-compat pair and the
+# client-credentials extensions. 0.2.0-alpha.12: the 25 scored for 2026-07-28 at 2026-07-28, the 14
+# of them scored for 2025-11-25 at 2025-11-25, the back-compat pair (2025-03-26, their own version)
+# and the client-credentials extensions (not scored; `--force`).
+auth_2025=(metadata-default metadata-var1 metadata-var2 metadata-var3 basic-cimd scope-from-www-authenticate
+           scope-from-scopes-supported scope-omitted-when-undefined scope-step-up scope-retry-limit
+           token-endpoint-auth-basic token-endpoint-auth-post token-endpoint-auth-none pre-registration)
+auth_2026=("${auth_2025[@]}" resource-mismatch offline-access-scope offline-access-not-supported
+           authorization-server-migration iss-supported iss-not-advertised iss-supported-missing iss-wrong-issuer
+           iss-unexpected iss-normalized metadata-issuer-mismatch)
+auth_other=(2025-03-26-oauth-metadata-backcompat 2025-03-26-oauth-endpoint-fallback client-credentials-jwt
+            client-credentials-basic)
+if [[ $which == all || $which == 2025-11-25 ]]; then
+  for s in "${auth_2025[@]}" resource-mismatch offline-access-scope offline-access-not-supported "${auth_other[@]}"; do
+    runs+=("2025-11-25 auth/$s -")
+  done
+fi
+if [[ $which == all || $which == 2026-07-28 ]]; then
+  for s in "${auth_2026[@]}"; do runs+=("2026-07-28 auth/$s 2026-07-28"); done
+  for s in "${auth_2025[@]}"; do runs+=("2026-07-28 auth/$s 2025-11-25"); done
+  for s in "${auth_other[@]}"; do
+    case $s in
+      client-credentials-*) runs+=("2026-07-28 auth/$s 2026-07-28") ;;
+      *) runs+=("2026-07-28 auth/$s -") ;;
+    esac
+  done
+fi
 [[ ${#runs[@]} -gt 0 ]] || { echo "usage: $0 2025-11-25|2026-07-28|all <conformance_client>" >&2; exit 2; }
 
 failed=0
@@ -42,6 +70,8 @@ for run in "${runs[@]}"; do
   fi
   args=(client --command "$client" --scenario "$scenario")
   [[ $version == - ]] || args+=(--spec-version "$version")
+  # Extensions are not on the spec timeline: run them anyway.
+  [[ $scenario != auth/client-credentials-* || $version == - ]] || args+=(--force)
   status=0
   out=$(cd "$pkg" && node_modules/.bin/node node_modules/@modelcontextprotocol/conformance/dist/index.js "${args[@]}" 2>&1) ||
     status=$?
@@ -49,6 +79,7 @@ for run in "${runs[@]}"; do
   suite=$(sed -n 's|.*"@modelcontextprotocol/conformance": "\([^"]*\)".*|\1|p' "$pkg/package.json")
   shown=$version
   [[ $shown != - ]] || shown=2025-11-25
+  [[ $scenario != auth/2025-03-26-* ]] || shown=2025-03-26
   echo "$scenario ($suite, $shown): ${summary:-no summary}"
   # All checks pass (at least one), none warns, the suite exits 0 and does not report that the
   # client failed, exited with an error or timed out.

@@ -9,6 +9,12 @@
 // Elicitations are answered as a user who presses "accept" without editing the form: the form's
 // defaults (SEP-1034, elicit::form_defaults). URL-mode is not declared (nothing here can open a
 // browser), and a form outside the spec's subset is declined (it cannot be shown).
+//
+// Authorization (the auth/* scenarios): the transport's OAuth client (elicit::http::OAuthClient) with
+// a provider that keeps everything in memory, takes pre-registered or client-credentials identities
+// from MCP_CONFORMANCE_CONTEXT, and plays the user agent itself: it GETs the authorization URL and
+// hands back the redirect's Location without following it (the suite's authorization server
+// approves at once), as the suite's own reference client does.
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
@@ -21,6 +27,9 @@
 #include <elicit/client.hpp>
 #include <elicit/content/form_defaults.hpp>
 #include <elicit/http/client_transport.hpp>
+#include <elicit/http/oauth_client.hpp>
+
+#include "../../../runtime/src/http/fetch.hpp"
 
 namespace {
 
@@ -47,6 +56,68 @@ json call(elicit::Client& client, const std::string& name, json arguments = json
   say("tools/call " + name + ": " + result.dump());
   return result;
 }
+
+// What an application supplies to the OAuth client, for the suite: memory for tokens and
+// registrations, the context's credentials, and the "browser" step done with one GET.
+class ConformanceAuthorization : public elicit::http::OAuthClientProvider {
+ public:
+  ConformanceAuthorization(std::string scenario, json context)
+      : scenario_(std::move(scenario)), context_(std::move(context)) {}
+
+  std::string grant_type() override {
+    return scenario_.rfind("auth/client-credentials", 0) == 0 ? "client_credentials" : "authorization_code";
+  }
+  std::string redirect_uri() override { return "http://localhost:3000/callback"; }
+  nlohmann::json client_metadata() override { return {{"client_name", "elicitgen-conformance-client"}}; }
+  // The suite's fixed Client ID Metadata Document URL (it serves none; its authorization server
+  // accepts the URL as client_id where it supports the documents).
+  std::string client_metadata_url() override { return "https://conformance-test.local/client-metadata.json"; }
+
+  std::optional<elicit::http::OAuthClientInformation> client_information(const std::string& issuer) override {
+    // Pre-registered credentials belong to the issuer the context names (any, when it names none).
+    const auto id = context_.value("client_id", std::string());
+    const auto for_issuer = context_.value("issuer", std::string());
+    if (!id.empty() && (for_issuer.empty() || for_issuer == issuer)) {
+      auto info = elicit::http::OAuthClientInformation::from_json(context_);
+      return info;
+    }
+    const auto it = registered_.find(issuer);
+    if (it == registered_.end()) return std::nullopt;
+    return it->second;
+  }
+  void save_client_information(const std::string& issuer, const elicit::http::OAuthClientInformation& info) override {
+    registered_[issuer] = info;
+  }
+  std::optional<elicit::http::OAuthTokens> tokens(const std::string& resource, const std::string& issuer) override {
+    const auto it = tokens_.find(resource + "\n" + issuer);
+    if (it == tokens_.end()) return std::nullopt;
+    return it->second;
+  }
+  void save_tokens(const std::string& resource, const std::string& issuer,
+                   const elicit::http::OAuthTokens& tokens) override {
+    tokens_[resource + "\n" + issuer] = tokens;
+  }
+  void discard_tokens(const std::string& resource, const std::string& issuer) override {
+    tokens_.erase(resource + "\n" + issuer);
+  }
+  std::string authorize(const std::string& url) override {
+    say("authorization: " + url);
+    elicit::http::FetchRequest request;
+    request.url = url;
+    const auto r = elicit::http::fetch(request);
+    const auto location = r.header("Location");
+    if (r.status / 100 != 3 || location.empty())
+      throw std::runtime_error("the authorization endpoint answered " + std::to_string(r.status) +
+                               " without a redirect");
+    return location;
+  }
+
+ private:
+  std::string scenario_;
+  json context_;
+  std::map<std::string, elicit::http::OAuthClientInformation> registered_;
+  std::map<std::string, elicit::http::OAuthTokens> tokens_;
+};
 
 // The scenarios: what the host does once connected. Each gets the connected client and the
 // tools/list it read first (every scenario's server lists its tools).
@@ -114,8 +185,14 @@ int main(int argc, char** argv) {
     return 2;
   }
   const std::string scenario = env("MCP_CONFORMANCE_SCENARIO");
-  const auto it = scenarios().find(scenario);
-  if (it == scenarios().end()) {
+  // Every auth/* scenario: connected (authorized), listed, and each tool called once (two
+  // authorized requests at least; a tools/call for the scenarios that step up on it).
+  const Scenario authorized = [](elicit::Client& c, const json& tools) {
+    for (const auto& name : tool_names(tools)) call(c, name);
+  };
+  const bool auth = scenario.rfind("auth/", 0) == 0;
+  const auto it = auth ? scenarios().end() : scenarios().find(scenario);
+  if (!auth && it == scenarios().end()) {
     std::fprintf(stderr, "conformance_client: scenario \"%s\" is not one this host plays\n", scenario.c_str());
     return 2;
   }
@@ -124,8 +201,14 @@ int main(int argc, char** argv) {
     elicit::http::HttpClientOptions t;
     t.url = argv[1];
     t.protocol_version = version;
+    if (auth) {
+      const auto context = json::parse(env("MCP_CONFORMANCE_CONTEXT", "{}"), nullptr, false);
+      t.authorization =
+          std::make_shared<ConformanceAuthorization>(scenario, context.is_object() ? context : json::object());
+    }
     elicit::ClientOptions o;
     o.protocol_version = version;
+    o.fallback_protocol_version = std::nullopt;  // the suite names the revision its server speaks
     o.client_info = {{"name", "elicitgen-conformance-client"}, {"version", "1.0.0"}};
     o.request_timeout = std::chrono::milliseconds(20000);  // under the suite's 30 s: a hang is reported, not killed
     o.session.log = [](std::string_view line) {
@@ -146,7 +229,7 @@ int main(int argc, char** argv) {
     say("connected (" + version + "): " + client.server_info().dump());
     const auto tools = client.list_tools();
     say("tools/list: " + std::to_string(tools.size()) + " tools");
-    it->second(client, tools);
+    (auth ? authorized : it->second)(client, tools);
     client.close();
   } catch (const elicit::ClientError& e) {
     std::fprintf(stderr, "conformance_client: %s (JSON-RPC %d)\n", e.what(), e.code());

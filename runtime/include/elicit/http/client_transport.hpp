@@ -11,6 +11,7 @@
 #include <memory>
 #include <string>
 
+#include "elicit/http/oauth_client.hpp"
 #include "elicit/jsonrpc/transport.hpp"
 
 namespace elicit::http {
@@ -31,6 +32,14 @@ struct HttpClientOptions {
   std::size_t max_message_bytes = 16 * 1024 * 1024;
   /// Resolving, connecting and the TLS handshake together, at most (ms).
   std::chrono::milliseconds connect_timeout{10000};
+  /// MCP authorization (Basic / Authorization; oauth_client.hpp): when set, every request carries
+  /// the current access token (`Authorization: Bearer`, never in the URL); a 401 runs the
+  /// authorization flow (once per request) and sends the request again, a 403 with
+  /// `insufficient_scope` steps up. A flow that fails ends the request with a JSON-RPC error
+  /// (-32000) whose message says why. Needs https (plain http only to a loopback host).
+  std::shared_ptr<OAuthClientProvider> authorization{};
+  /// How the authorization flows fetch (their ca_file defaults to `ca_file`) and step up.
+  OAuthClientOptions authorization_options{};
 };
 
 /// One POST per message, each answered on a thread of its own that lives as long as its response

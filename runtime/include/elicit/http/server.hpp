@@ -166,8 +166,11 @@ class StreamableHttpServer {
   void run();
   /// Blocks until stop() (called on another thread; wait() returns once it has finished) or until
   /// the process receives SIGINT or SIGTERM (then it stop()s and returns). The signals are caught
-  /// with Asio's signal_set while wait() blocks: do not block them in the process's threads. Throws
-  /// std::logic_error before start().
+  /// with Asio's signal_set while wait() blocks: do not block them in the process's threads. A
+  /// signal that arrives between start() and wait() takes its default action (the process ends): a
+  /// program that announces it is ready (prints its port) before waiting, and must stop cleanly on
+  /// the first signal, blocks SIGINT/SIGTERM before start(), sigwait()s and calls stop() instead, as
+  /// samples/http_server.cpp does. Throws std::logic_error before start().
   void wait();
   /// The bound port (after start()).
   int port() const noexcept;

@@ -1,0 +1,196 @@
+#include "oauth_wire.hpp"
+
+#include <algorithm>
+#include <cctype>
+
+#include <openssl/evp.h>
+#include <sodium.h>
+
+#include "base64url.hpp"
+#include "elicit/content_blocks.hpp"
+#include "token_claims.hpp"
+
+namespace elicit::http {
+
+namespace {
+
+int hex_value(char c) {
+  if (c >= '0' && c <= '9') return c - '0';
+  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+  return -1;
+}
+
+std::optional<std::string> percent_decode(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '+') {
+      out += ' ';
+    } else if (s[i] == '%') {
+      if (i + 2 >= s.size()) return std::nullopt;
+      const int hi = hex_value(s[i + 1]);
+      const int lo = hex_value(s[i + 2]);
+      if (hi < 0 || lo < 0) return std::nullopt;
+      out += static_cast<char>(hi * 16 + lo);
+      i += 2;
+    } else {
+      out += s[i];
+    }
+  }
+  return out;
+}
+
+bool is_token_char(char c) {
+  // RFC 9110 section 5.6.2 tchar.
+  return std::isalnum(static_cast<unsigned char>(c)) ||
+         std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+std::string form_component(std::string_view text) {
+  static constexpr char hex[] = "0123456789ABCDEF";
+  std::string out;
+  for (const char c : text) {
+    const auto u = static_cast<unsigned char>(c);
+    if (std::isalnum(u) || c == '-' || c == '.' || c == '_' || c == '~') {
+      out += c;
+    } else {
+      out += '%';
+      out += hex[u >> 4];
+      out += hex[u & 15];
+    }
+  }
+  return out;
+}
+
+std::string basic_authorization(std::string_view client_id, std::string_view client_secret) {
+  return "Basic " + base64_encode(form_component(client_id) + ":" + form_component(client_secret));
+}
+
+std::string form_encode(const std::vector<std::pair<std::string, std::string>>& pairs) {
+  std::string out;
+  for (const auto& [name, value] : pairs) {
+    if (!out.empty()) out += '&';
+    out += form_component(name) + "=" + form_component(value);
+  }
+  return out;
+}
+
+std::optional<std::map<std::string, std::string>> form_decode(std::string_view text) {
+  std::map<std::string, std::string> out;
+  while (!text.empty()) {
+    const auto amp = text.find('&');
+    const auto part = text.substr(0, amp);
+    if (!part.empty()) {
+      const auto eq = part.find('=');
+      auto name = percent_decode(part.substr(0, eq));
+      auto value = eq == std::string_view::npos ? std::optional<std::string>("") : percent_decode(part.substr(eq + 1));
+      if (!name || !value) return std::nullopt;
+      out.emplace(std::move(*name), std::move(*value));  // the first value of a name stays
+    }
+    if (amp == std::string_view::npos) break;
+    text.remove_prefix(amp + 1);
+  }
+  return out;
+}
+
+std::optional<std::map<std::string, std::string>> query_parameters(const std::string& url) {
+  const auto q = url.find('?');
+  if (q == std::string::npos) return std::map<std::string, std::string>{};
+  const auto hash = url.find('#', q);
+  return form_decode(std::string_view(url).substr(q + 1, hash == std::string::npos ? std::string::npos : hash - q - 1));
+}
+
+std::vector<AuthChallenge> parse_www_authenticate(std::string_view h) {
+  std::vector<AuthChallenge> out;
+  std::size_t i = 0;
+  const auto skip_blanks = [&] {
+    while (i < h.size() && (h[i] == ' ' || h[i] == '\t')) ++i;
+  };
+  const auto token = [&] {
+    const auto start = i;
+    while (i < h.size() && is_token_char(h[i])) ++i;
+    return std::string(h.substr(start, i - start));
+  };
+  while (i < h.size()) {
+    skip_blanks();
+    while (i < h.size() && (h[i] == ',' || h[i] == ' ' || h[i] == '\t')) ++i;
+    auto scheme = token();
+    if (scheme.empty()) break;
+    AuthChallenge c;
+    c.scheme = lower(scheme);
+    // auth-params: name = token / quoted-string, separated by commas. A name not followed by '='
+    // starts the next challenge (its scheme).
+    for (;;) {
+      skip_blanks();
+      const auto mark = i;
+      auto name = token();
+      skip_blanks();
+      if (name.empty() || i >= h.size() || h[i] != '=') {
+        i = mark;
+        break;
+      }
+      ++i;
+      skip_blanks();
+      std::string value;
+      if (i < h.size() && h[i] == '"') {
+        ++i;
+        while (i < h.size() && h[i] != '"') {
+          if (h[i] == '\\' && i + 1 < h.size()) ++i;
+          value += h[i++];
+        }
+        if (i >= h.size()) break;  // unterminated: this parameter is dropped
+        ++i;
+      } else {
+        // token68 or token; '=' padding of a token68 kept.
+        const auto start = i;
+        while (i < h.size() && h[i] != ',' && h[i] != ' ' && h[i] != '\t') ++i;
+        value = std::string(h.substr(start, i - start));
+      }
+      c.params.emplace(lower(name), std::move(value));
+      skip_blanks();
+      if (i < h.size() && h[i] == ',') ++i;
+    }
+    out.push_back(std::move(c));
+  }
+  return out;
+}
+
+std::optional<std::map<std::string, std::string>> bearer_challenge(std::string_view header) {
+  for (auto& c : parse_www_authenticate(header)) {
+    if (c.scheme == "bearer") return std::move(c.params);
+  }
+  return std::nullopt;
+}
+
+std::string random_urlsafe(std::size_t bytes) {
+  std::string raw(bytes, '\0');
+  randombytes_buf(raw.data(), raw.size());
+  return base64url_encode(raw);
+}
+
+std::string pkce_s256(const std::string& verifier) {
+  unsigned char digest[EVP_MAX_MD_SIZE];
+  unsigned int length = 0;
+  EVP_Digest(verifier.data(), verifier.size(), digest, &length, EVP_sha256(), nullptr);
+  return base64url_encode(std::string_view(reinterpret_cast<const char*>(digest), length));
+}
+
+std::string scope_union(std::string_view a, std::string_view b) {
+  std::vector<std::string> all = split_scope(a);
+  for (auto& s : split_scope(b)) {
+    if (std::find(all.begin(), all.end(), s) == all.end()) all.push_back(std::move(s));
+  }
+  std::string out;
+  for (const auto& s : all) out += (out.empty() ? "" : " ") + s;
+  return out;
+}
+
+}  // namespace elicit::http
