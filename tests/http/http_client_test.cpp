@@ -103,6 +103,24 @@ TEST_CASE("client over HTTP: forms answered in both eras, two rounds, lists and 
   }
 }
 
+TEST_CASE("client over HTTP: query_region's x-mcp-header region travels as Mcp-Param-Region, so the server accepts it",
+          "[client][http][x-mcp-header]") {
+  SampleHttpServer server;
+  // 2026-07-28: the server refuses a call without the header (-32020); 2025-11-25: no header needed.
+  for (const char* version : {"2026-07-28", "2025-11-25"}) {
+    INFO(version);
+    auto client = http_client(server.url, version);
+    client->connect();
+    // Plain ASCII, and a value that must go Base64 (non-ASCII, edge spaces).
+    CHECK(text_of(client->call_tool("query_region", {{"region", "us-west1"}, {"query", "q"}})) == "region us-west1: q");
+    CHECK(text_of(client->call_tool("query_region", {{"region", " \xc3\xa9u-west "}})) ==
+          "region  \xc3\xa9u-west : (no query)");
+    // Listed or not, the same: the client reads the annotations itself when it has none.
+    const auto tools = client->list_tools();
+    CHECK(std::any_of(tools.begin(), tools.end(), [](const json& t) { return t["name"] == "query_region"; }));
+  }
+}
+
 TEST_CASE("client over HTTP: a server that is gone is an error, not a hang", "[client][http]") {
   std::string url;
   {

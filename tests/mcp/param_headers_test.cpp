@@ -4,6 +4,8 @@
 #include <catch2/catch.hpp>
 
 #include <map>
+#include <utility>
+#include <vector>
 
 #include <elicit/param_headers.hpp>
 #include <elicit/server.hpp>
@@ -179,5 +181,65 @@ TEST_CASE("x-mcp-header: a call's headers must agree with its arguments", "[x-mc
     auto h = all;
     h["mcp-param-region"] = "=?base64?dXMtd2VzdDE?=";
     CHECK_THAT(check(args, h).value_or(""), Catch::Contains("not valid Base64"));
+  }
+}
+
+TEST_CASE("x-mcp-header: values are encoded as the spec's table says, and decode back", "[x-mcp-header][client]") {
+  // Streamable HTTP, "Value Encoding", the encoding examples.
+  CHECK(elicit::encode_header_value("us-west1") == "us-west1");
+  CHECK(elicit::encode_header_value("Hello, \xe4\xb8\x96\xe7\x95\x8c") == "=?base64?SGVsbG8sIOS4lueVjA==?=");
+  CHECK(elicit::encode_header_value(" padded ") == "=?base64?IHBhZGRlZCA=?=");
+  CHECK(elicit::encode_header_value("line1\nline2") == "=?base64?bGluZTEKbGluZTI=?=");
+  CHECK(elicit::encode_header_value("=?base64?literal?=") == "=?base64?PT9iYXNlNjQ/bGl0ZXJhbD89?=");
+  // Inner spaces are plain; a tab, one edge space, CR or DEL is not; the empty value stays empty.
+  CHECK(elicit::encode_header_value("us west 1") == "us west 1");
+  CHECK(elicit::encode_header_value("\tindented").rfind("=?base64?", 0) == 0);
+  CHECK(elicit::encode_header_value(" us-west1").rfind("=?base64?", 0) == 0);
+  CHECK(elicit::encode_header_value("us-west1 ").rfind("=?base64?", 0) == 0);
+  CHECK(elicit::encode_header_value("a\rb").rfind("=?base64?", 0) == 0);
+  CHECK(elicit::encode_header_value("a\x7f").rfind("=?base64?", 0) == 0);
+  CHECK(elicit::encode_header_value("").empty());
+  for (const std::string v : {"us-west1", " padded ", "line1\r\nline2", "\tx", "=?base64?literal?=", "",
+                              "Hello, \xe4\xb8\x96\xe7\x95\x8c", "=?base64?", "?="}) {
+    INFO(v);
+    CHECK(elicit::decode_header_value(elicit::encode_header_value(v)) == v);
+  }
+}
+
+TEST_CASE("x-mcp-header: a call's Mcp-Param fields, by type, nulls and absent values omitted",
+          "[x-mcp-header][client]") {
+  const auto annotations = elicit::param_headers_of(kSchema);
+  using Fields = std::vector<std::pair<std::string, std::string>>;
+  CHECK(elicit::param_header_fields(
+            annotations, {{"region", "us-west1"}, {"count", 42}, {"dry", false}, {"target", {{"zone", "b"}}}}) ==
+        // In the annotations' order: the schema's members, sorted.
+        Fields{{"Mcp-Param-Count", "42"},
+               {"Mcp-Param-Dry-Run", "false"},
+               {"Mcp-Param-Region", "us-west1"},
+               {"Mcp-Param-Zone", "b"}});
+  // null and absent: no field; 42.0 is the integer 42; a negative integer in decimal.
+  CHECK(elicit::param_header_fields(annotations, {{"region", nullptr}, {"count", 42.0}, {"target", nullptr}}) ==
+        Fields{{"Mcp-Param-Count", "42"}});
+  CHECK(elicit::param_header_fields(annotations, {{"count", -7}, {"dry", true}}) ==
+        Fields{{"Mcp-Param-Count", "-7"}, {"Mcp-Param-Dry-Run", "true"}});
+  CHECK(elicit::param_header_fields(annotations, json::object()).empty());
+  CHECK(elicit::param_header_fields(annotations, {{"region", {{"an", "object"}}}}).empty());
+  CHECK(elicit::param_header_fields(annotations, {{"region", "\xc3\xa9t\xc3\xa9"}}) ==
+        Fields{{"Mcp-Param-Region", "=?base64?w6l0w6k=?="}});
+}
+
+TEST_CASE("x-mcp-header: what the client sends is what the server's check accepts", "[x-mcp-header][client]") {
+  const auto annotations = elicit::param_headers_of(kSchema);
+  for (const json& arguments :
+       {json{{"region", "us-west1"}, {"count", 3}, {"dry", true}, {"target", {{"zone", "b"}}}},
+        json{{"region", " Hello, \xe4\xb8\x96\xe7\x95\x8c\n"}, {"count", -9007199254740991}},
+        json{{"region", "=?base64?x?="}, {"count", 7.0}, {"dry", nullptr}}, json{{"region", ""}}, json::object()}) {
+    INFO(arguments.dump());
+    Headers h;
+    for (auto& [name, value] : elicit::param_header_fields(annotations, arguments)) {
+      for (auto& c : name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      h.fields[name] = value;
+    }
+    CHECK(elicit::check_param_headers(annotations, arguments, h.lookup()) == std::nullopt);
   }
 }

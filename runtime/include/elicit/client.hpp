@@ -194,11 +194,23 @@ class Client {
 
   /// tools/call: the CallToolResult (a tool error is a result with isError, not a throw). Throws
   /// ClientError for a JSON-RPC error.
+  /// 2026-07-28 over a transport that carries headers (Transport::carries_headers(): Streamable
+  /// HTTP): the arguments of the tool's `x-mcp-header` properties also go as `Mcp-Param-{Name}`
+  /// headers (SendContext::headers; encoded as param_header_fields in <elicit/param_headers.hpp>
+  /// says: Streamable HTTP, "Custom Headers from Tool Parameters"), from the annotations of the last
+  /// list_tools() (the tools are listed first when they never were). A tool list_tools() left out
+  /// is not called: ClientError (code 0) saying why. After -32020 (HeaderMismatch) the tools are
+  /// listed again and the call retried once with the headers then found.
   nlohmann::json call_tool(const std::string& name, nlohmann::json arguments = nlohmann::json::object());
   /// prompts/get and resources/read, which may also ask for input in 2026-07-28.
   nlohmann::json get_prompt(const std::string& name, nlohmann::json arguments = nlohmann::json::object());
   nlohmann::json read_resource(const std::string& uri);
   /// Every page of tools/list, prompts/list, resources/list: the entries (e.g. the tools array).
+  /// list_tools(), 2026-07-28 over a transport that carries headers: a tool whose inputSchema has an
+  /// invalid `x-mcp-header` annotation (param_headers_of throws) is left out, with a warning naming
+  /// the tool and the reason written to ClientOptions::session.log (MCP 2026-07-28, server/tools,
+  /// "x-mcp-header": clients "MUST exclude the invalid tool"); the others' annotations are kept for
+  /// call_tool(), replacing those of an earlier listing.
   nlohmann::json list_tools();
   nlohmann::json list_prompts();
   nlohmann::json list_resources();

@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -34,6 +35,24 @@ std::vector<ParamHeader> param_headers_of(const nlohmann::json& input_schema);
 /// (RFC 4648 section 4) of UTF-8 text; anything else is the value itself, which must be visible
 /// ASCII, spaces and tabs. nullopt: invalid characters, Base64 or UTF-8.
 std::optional<std::string> decode_header_value(std::string_view value);
+
+/// Encodes a header value for `Mcp-Name` or `Mcp-Param-*` (Streamable HTTP, "Value Encoding"): the
+/// value as is when it is visible ASCII and spaces (0x20-0x7E) without a leading or trailing space
+/// and does not itself look like the sentinel; otherwise `=?base64?{B64}?=`, padded Base64 (RFC 4648
+/// section 4) of its bytes (UTF-8 text). A tab is encoded too: RFC 9110 allows it, but intermediaries
+/// differ on it. The empty string stays empty. Never throws but std::bad_alloc;
+/// decode_header_value(encode_header_value(v)) == v for any UTF-8 `v`.
+std::string encode_header_value(std::string_view value);
+
+/// The `Mcp-Param-{name}` header fields of a `tools/call` with `arguments`, to send with it over
+/// Streamable HTTP (2026-07-28, Streamable HTTP, "Client Behavior"): one {"Mcp-Param-" + name,
+/// encoded value} per annotation whose path leads to a value in `arguments`, in the order of
+/// `annotations`. A string as is, an integer in decimal (also one written 42.0), a boolean as
+/// `true`/`false`, then encode_header_value. No field when the value is absent or null (the server
+/// must not expect one), nor for an object or array (no header form: the server refuses the call,
+/// as it refuses the arguments). Thread-safe (no state).
+std::vector<std::pair<std::string, std::string>> param_header_fields(const std::vector<ParamHeader>& annotations,
+                                                                     const nlohmann::json& arguments);
 
 /// Checks the `Mcp-Param-*` headers of a `tools/call` against its `arguments` (Streamable HTTP,
 /// "Server Behavior for Custom Headers"): each annotated parameter with a non-null value in the body

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <initializer_list>
+#include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -12,6 +13,7 @@
 #include "elicit/content/form_defaults.hpp"
 #include "elicit/jsonrpc/stdio_transport.hpp"
 #include "elicit/jsonrpc/worker_pool.hpp"
+#include "elicit/param_headers.hpp"
 #include "elicit/protocol_era.hpp"
 #include "elicit/user_interaction.hpp"
 
@@ -140,7 +142,10 @@ bool is_stateless(const std::string& version) {
 
 struct Client::Impl {
   Impl(Transport& transport, ClientOptions o)
-      : options(std::move(o)), session(transport, keep_text(options.session)), version(options.protocol_version) {}
+      : options(std::move(o)),
+        session(transport, keep_text(options.session)),
+        carries_headers(transport.carries_headers()),
+        version(options.protocol_version) {}
 
   // The session keeps the text of what it receives: the only place where a requestedSchema's
   // property order survives (its parsed form sorts them).
@@ -151,6 +156,7 @@ struct Client::Impl {
 
   ClientOptions options;
   jsonrpc::Connection session;
+  const bool carries_headers;  // the transport sends SendContext::headers (Streamable HTTP)
   std::vector<std::pair<nlohmann::json, ElicitationHandler>> form_handlers;
   ElicitationHandler fallback;
   // 2025-11-25: the server's elicitation/create arrives on the transport's thread, which must not
@@ -321,17 +327,20 @@ struct Client::Impl {
     }
   }
 
-  RequestOutcome call(const std::string& method, nlohmann::ordered_json params) {
+  RequestOutcome call(const std::string& method, nlohmann::ordered_json params, const SendContext& context = {}) {
     CallOptions o;
     o.timeout = options.request_timeout;
+    o.context = context;
     return session.call(method, std::move(params), o);
   }
 
   // One request of the era: 2025-11-25 as is; 2026-07-28 with _meta, retried while the server answers
   // input_required, each retry a new request (a new id) with the answers and the state it gave.
-  nlohmann::json request(const std::string& method, nlohmann::ordered_json params) {
+  // `context`: what goes to the transport with each of the requests (a tools/call's Mcp-Param-*
+  // fields: the arguments, and so the fields, are the same in every round).
+  nlohmann::json request(const std::string& method, nlohmann::ordered_json params, const SendContext& context = {}) {
     if (!stateless) {
-      auto o = call(method, std::move(params));
+      auto o = call(method, std::move(params), context);
       if (!o.result) throw_outcome(o, method);
       return std::move(*o.result);
     }
@@ -340,7 +349,7 @@ struct Client::Impl {
     // Each round's request, retried once (per request, so a server that refuses every version
     // cannot loop) with a mutually supported version when the server refuses the one it carried.
     const auto send = [&] {
-      auto o = call(method, params);
+      auto o = call(method, params, context);
       if (!o.result && !renegotiated && o.error && o.error->code == error_code::unsupported_protocol_version) {
         if (auto v = mutual_version(o.error->data)) {
           renegotiated = true;
@@ -350,7 +359,7 @@ struct Client::Impl {
           }
           session.log(method + ": the server refused the protocol version (-32022); retrying with " + *v);
           params["_meta"][std::string(meta_key::protocol_version)] = *v;
-          o = call(method, params);
+          o = call(method, params, context);
         }
       }
       return o;
@@ -388,6 +397,92 @@ struct Client::Impl {
     }
     throw ClientError(0, method + ": the server asked for input more than " + std::to_string(options.max_rounds) +
                              " times (ClientOptions::max_rounds)");
+  }
+
+  // x-mcp-header (MCP 2026-07-28, server/tools, "x-mcp-header"; Streamable HTTP, "Custom Headers
+  // from Tool Parameters"): over a transport with headers, each tool's annotations as the last
+  // complete tools/list gave them, by tool name, and the tools refused for invalid ones, with why.
+  std::mutex tools_mutex;  // guards what follows: calls and listings run in parallel
+  std::map<std::string, std::vector<ParamHeader>> tool_headers;
+  std::map<std::string, std::string> rejected_tools;
+  bool tools_listed = false;
+
+  bool mirrors_params() const { return stateless && carries_headers; }
+
+  // The listing with every tool whose x-mcp-header annotations are invalid left out (the client
+  // "MUST exclude the invalid tool" and "SHOULD log a warning" naming it and why); the annotations of
+  // the others are kept for their calls. Replaces what an earlier listing kept.
+  nlohmann::json screen_tools(nlohmann::json tools) {
+    nlohmann::json kept = nlohmann::json::array();
+    std::map<std::string, std::vector<ParamHeader>> headers;
+    std::map<std::string, std::string> rejected;
+    for (auto& tool : tools) {
+      const auto name = tool.is_object() ? tool.value("name", nlohmann::json()) : nlohmann::json();
+      const auto schema = tool.is_object() ? tool.find("inputSchema") : tool.end();
+      if (!name.is_string() || schema == tool.end()) {  // nothing to mirror, or nothing to call it by
+        kept.push_back(std::move(tool));
+        continue;
+      }
+      try {
+        headers[name.get<std::string>()] = param_headers_of(*schema);
+        kept.push_back(std::move(tool));
+      } catch (const std::invalid_argument& e) {
+        rejected[name.get<std::string>()] = e.what();
+        session.log("warning: tools/list: tool \"" + name.get<std::string>() +
+                    "\" left out, its x-mcp-header annotation is invalid: /inputSchema" + e.what());
+      }
+    }
+    std::lock_guard<std::mutex> lock(tools_mutex);
+    tool_headers = std::move(headers);
+    rejected_tools = std::move(rejected);
+    tools_listed = true;
+    return kept;
+  }
+
+  // The Mcp-Param-* fields of a call of tool `name` with `arguments`, from its listed annotations.
+  // Throws ClientError for a tool that was refused (its headers cannot be made right).
+  SendContext param_context(const std::string& name, const nlohmann::json& arguments) {
+    SendContext context;
+    std::lock_guard<std::mutex> lock(tools_mutex);
+    if (const auto r = rejected_tools.find(name); r != rejected_tools.end())
+      throw ClientError(0, "tools/call " + name +
+                               ": the tool was left out of tools/list: its x-mcp-header annotation is "
+                               "invalid: /inputSchema" +
+                               r->second);
+    if (const auto h = tool_headers.find(name); h != tool_headers.end())
+      context.headers = param_header_fields(h->second, arguments);
+    return context;
+  }
+
+  nlohmann::json call_tool(const std::string& name, nlohmann::json arguments) {
+    if (!mirrors_params()) return request("tools/call", {{"name", name}, {"arguments", std::move(arguments)}});
+    bool listed = false;
+    {
+      std::lock_guard<std::mutex> lock(tools_mutex);
+      listed = tools_listed;
+    }
+    // A host may call a tool it knows by name without listing: the annotations are read first.
+    if (!listed) {
+      try {
+        screen_tools(list_all("tools/list", "tools"));
+      } catch (const ClientError& e) {  // the call goes without; the server says if it needed them
+        session.log(std::string("tools/list for x-mcp-header annotations failed: ") + e.what());
+      }
+    }
+    auto context = param_context(name, arguments);
+    const nlohmann::ordered_json params{{"name", name}, {"arguments", arguments}};
+    try {
+      return request("tools/call", params, context);
+    } catch (const ClientError& e) {
+      if (e.code() != error_code::header_mismatch) throw;
+      // Streamable HTTP, "Client Behavior": after HeaderMismatch the client SHOULD list the tools
+      // again (the inputSchema may have changed) and retry the call with the headers it then gives.
+      // Once: a second mismatch is the answer.
+      session.log("tools/call " + name + ": " + e.what() + ": listing the tools again and retrying once");
+      screen_tools(list_all("tools/list", "tools"));
+      context = param_context(name, arguments);
+      return request("tools/call", params, context);
+    }
   }
 
   nlohmann::json list_all(const std::string& method, const char* member) {
@@ -495,7 +590,10 @@ nlohmann::json Client::connect() {
   auto result = impl->request("initialize", std::move(params));
   const auto version = result.value("protocolVersion", std::string());
   const auto& session_era = session_protocol_versions();
-  if (std::find(session_era.begin(), session_era.end(), version) == session_era.end())
+  // A server may answer an older revision (Lifecycle, "Version Negotiation"); 2025-03-26 has the
+  // same initialize, Streamable HTTP and resumption, and no elicitation (its servers never ask), so
+  // this client speaks it too, as a client only.
+  if (std::find(session_era.begin(), session_era.end(), version) == session_era.end() && version != "2025-03-26")
     throw ClientError(
         0, "initialize: the server answered protocol version \"" + version + "\", which this client does not speak");
   {
@@ -512,7 +610,7 @@ const nlohmann::json& Client::server_info() const noexcept { return impl_->serve
 const nlohmann::json& Client::server_capabilities() const noexcept { return impl_->server_capabilities; }
 
 nlohmann::json Client::call_tool(const std::string& name, nlohmann::json arguments) {
-  return impl_->request("tools/call", {{"name", name}, {"arguments", std::move(arguments)}});
+  return impl_->call_tool(name, std::move(arguments));
 }
 
 nlohmann::json Client::get_prompt(const std::string& name, nlohmann::json arguments) {
@@ -523,7 +621,10 @@ nlohmann::json Client::read_resource(const std::string& uri) {
   return impl_->request("resources/read", {{"uri", uri}});
 }
 
-nlohmann::json Client::list_tools() { return impl_->list_all("tools/list", "tools"); }
+nlohmann::json Client::list_tools() {
+  auto tools = impl_->list_all("tools/list", "tools");
+  return impl_->mirrors_params() ? impl_->screen_tools(std::move(tools)) : tools;
+}
 nlohmann::json Client::list_prompts() { return impl_->list_all("prompts/list", "prompts"); }
 nlohmann::json Client::list_resources() { return impl_->list_all("resources/list", "resources"); }
 

@@ -3,6 +3,9 @@
 
 #include <sys/socket.h>
 
+#include <algorithm>
+#include <cctype>
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <future>
@@ -11,15 +14,18 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <string_view>
 #include <thread>
+#include <utility>
+#include <vector>
 
 #include <boost/beast/core.hpp>
 #include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
 
 #include "client_stream.hpp"
-#include "elicit/content_blocks.hpp"
 #include "elicit/jsonrpc/message.hpp"
+#include "elicit/param_headers.hpp"
 #include "elicit/url_safety.hpp"
 #include "oauth_wire.hpp"
 #include "tls_client.hpp"
@@ -34,12 +40,36 @@ namespace bhttp = beast::http;
 // long as a form is open), so a few more than one; more are closed once their exchange ends.
 constexpr std::size_t kMaxIdleConnections = 8;
 
-// A header value as it may be sent: as is when it is visible ASCII without surrounding blanks,
-// else in the Base64 sentinel form (MCP 2026-07-28, Streamable HTTP, "Value Encoding").
-std::string header_value(const std::string& v) {
-  bool plain = !v.empty() && v.front() != ' ' && v.back() != ' ';
-  for (const char c : v) plain = plain && static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7F;
-  return plain ? v : "=?base64?" + base64_encode(v) + "?=";
+// SSE resumption (2025-11-25, Streamable HTTP, "Resumability and Redelivery"): the wait when a
+// stream gave no `retry` (the SSE standard leaves it to the client), the longest `retry` honoured (a
+// larger one is taken as this), and the bounds on reconnecting one request's stream.
+constexpr std::chrono::milliseconds kDefaultRetry{1000};
+constexpr std::chrono::milliseconds kLongestRetry{600000};
+constexpr int kMaxFruitlessResumptions = 3;
+constexpr int kMaxResumptions = 1000;
+
+// Where an SSE stream stands: the last event id it gave (the SSE "last event ID buffer", sent back
+// as Last-Event-ID), the last `retry` (ms), and how many events it carried.
+struct SseCursor {
+  std::optional<std::string> last_event_id;
+  std::optional<std::chrono::milliseconds> retry;
+  std::size_t events = 0;
+};
+
+// True when `name: value` may go on the wire as given: a token name and a value of visible ASCII,
+// spaces and tabs (RFC 9110 sections 5.1, 5.5), so a SendContext header cannot split the request.
+bool sendable_field(const std::string& name, const std::string& value) {
+  if (name.empty()) return false;
+  for (const char c : name) {
+    const bool tchar = std::isalnum(static_cast<unsigned char>(c)) ||
+                       std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
+    if (!tchar) return false;
+  }
+  for (const char c : value) {
+    const auto u = static_cast<unsigned char>(c);
+    if (!(u == '\t' || (u >= 0x20 && u < 0x7F))) return false;
+  }
+  return true;
 }
 
 std::string lower(std::string s) {
@@ -71,6 +101,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
   std::set<std::uint64_t> notifications_in_flight;
   std::condition_variable notification_done;
   std::size_t active = 0;
+  std::condition_variable stopping;  // wakes resumption waits when close() begins
   bool closing = false;
   bool close_called = false;
 
@@ -184,7 +215,9 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
   }
 
   // One POST and its answer: the body of a thread.
-  void exchange(const std::string& text, const nlohmann::json& message, std::uint64_t sequence) {
+  // `fields`: SendContext::headers, sent with the POST.
+  void exchange(const std::string& text, const nlohmann::json& message, std::uint64_t sequence,
+                const std::vector<std::pair<std::string, std::string>>& fields) {
     wait_for_earlier_notifications(sequence);
     const auto id = message.contains("method") && message.contains("id") ? message["id"] : nlohmann::json();
     const auto method = message.value("method", std::string());
@@ -207,11 +240,11 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     req.set(bhttp::field::host, endpoint.host_header);
     req.set(bhttp::field::content_type, "application/json");
     req.set(bhttp::field::accept, "application/json, text/event-stream");
+    // A 2026-07-28 request's header names the version its _meta carries (they must match,
+    // Streamable HTTP, "Protocol Version Header"; the client may retry another version after
+    // -32022); otherwise the session's.
+    std::string meta_version;
     {
-      // A 2026-07-28 request's header names the version its _meta carries (they must match,
-      // Streamable HTTP, "Protocol Version Header"; the client may retry another version after
-      // -32022); otherwise the session's.
-      std::string meta_version;
       if (const auto p = message.find("params"); p != message.end() && p->is_object()) {
         if (const auto m = p->find("_meta"); m != p->end() && m->is_object()) {
           const auto v = m->find("io.modelcontextprotocol/protocolVersion");
@@ -231,7 +264,16 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
                                  : method == "resources/read"                      ? "uri"
                                                                                    : nullptr;
         if (name_field && p.is_object() && p.contains(name_field) && p[name_field].is_string())
-          req.set("Mcp-Name", header_value(p[name_field].get<std::string>()));
+          req.set("Mcp-Name", encode_header_value(p[name_field].get<std::string>()));
+      }
+      // The caller's fields (a tools/call's Mcp-Param-*), never in place of the transport's own.
+      for (const auto& [name, value] : fields) {
+        const auto l = lower(name);
+        const bool own = l == "host" || l == "content-type" || l == "content-length" || l == "accept" ||
+                         l == "transfer-encoding" || l == "connection" || l == "mcp-protocol-version" ||
+                         l == "mcp-session-id" || l == "mcp-method" || l == "mcp-name" || l == "last-event-id" ||
+                         l == "authorization";
+        if (!own && sendable_field(name, value)) req.set(name, value);
       }
       req.body() = text;
       req.prepare_payload();
@@ -316,8 +358,10 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       session_id = std::string(sid->value());
     }
     const auto type = lower(std::string(head[bhttp::field::content_type]));
-    if (type.rfind("text/event-stream", 0) == 0) {
-      read_events(*connection, buffer, parser, received);
+    SseCursor cursor;
+    const bool sse = type.rfind("text/event-stream", 0) == 0;
+    if (sse) {
+      read_events(*connection, buffer, parser, received, cursor);
     } else if (status != 202 && !parser.is_done()) {  // a 202 has no body to wait for
       connection->with([&](auto& stream) { bhttp::read(stream, buffer, parser, ec); });
     }
@@ -328,23 +372,29 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     // answer, then finds the connection idle and reuses it.
     release(std::move(connection), reusable);
     if (!body.empty()) received(body);
+    // A request's stream that ended before its response, after an event id: resumed (2025-11-25;
+    // 2026-07-28 streams are not resumable, and a request's version is in its _meta then).
+    if (sse && !answered && !id.is_null() && cursor.last_event_id && meta_version.empty())
+      resume(cursor, received, answered);
     if (!answered)
       fail_request(id, "HTTP " + std::to_string(status) + " from " + options.url + " without a JSON-RPC response");
   }
 
-  // Reads SSE events until the stream ends; each event's data lines, joined, is one message.
+  // Reads SSE events until the stream ends, or until `*until` is true after an event; each event's
+  // data lines, joined, is one message. `cursor` follows the stream's ids and retry.
   template <class Received>
   void read_events(ClientStream& connection, beast::flat_buffer& buffer,
-                   bhttp::response_parser<bhttp::string_body>& parser, const Received& received) {
+                   bhttp::response_parser<bhttp::string_body>& parser, const Received& received, SseCursor& cursor,
+                   const bool* until = nullptr) {
     std::string pending;
-    while (!parser.is_done()) {
+    while (!parser.is_done() && !(until && *until)) {
       beast::error_code ec;
       connection.with([&](auto& stream) { bhttp::read_some(stream, buffer, parser, ec); });
       if (ec && ec != bhttp::error::need_buffer) return;
       pending += parser.get().body();
       parser.get().body().clear();
       if (pending.size() > options.max_message_bytes) return;  // one event that large: refused
-      while (true) {
+      while (!(until && *until)) {
         // Events end with a blank line; lines end with \n, \r\n or \r.
         std::size_t end = std::string::npos, skip = 0;
         for (const char* sep : {"\r\n\r\n", "\n\n", "\r\r"}) {
@@ -370,9 +420,27 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
             if (has_data) data += '\n';
             data += value;
             has_data = true;
+          } else if (line.rfind("id:", 0) == 0) {
+            // The SSE standard: an id with a NUL is ignored; an empty one resets the buffer.
+            auto value = line.substr(3);
+            if (!value.empty() && value[0] == ' ') value.erase(0, 1);
+            if (value.find('\0') == std::string::npos) {
+              if (value.empty()) {
+                cursor.last_event_id.reset();
+              } else {
+                cursor.last_event_id = value;
+              }
+            }
+          } else if (line.rfind("retry:", 0) == 0) {
+            // ASCII digits only, else ignored (the SSE standard).
+            auto value = line.substr(6);
+            if (!value.empty() && value[0] == ' ') value.erase(0, 1);
+            if (!value.empty() && value.size() <= 9 && value.find_first_not_of("0123456789") == std::string::npos)
+              cursor.retry = std::min(std::chrono::milliseconds(std::stol(value)), kLongestRetry);
           }
           start = stop + 1;
         }
+        ++cursor.events;
         if (has_data && !data.empty()) received(data);  // an empty data is a priming event
       }
     }
@@ -404,6 +472,53 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       return false;
     }
     return true;
+  }
+
+  // Resumes a request's SSE stream that ended before `answered` (2025-11-25, Streamable HTTP,
+  // "Resumability and Redelivery"): waits the stream's `retry` (the client "MUST respect" it), GETs
+  // with Last-Event-ID and reads the resumed stream until the response; again while the stream ends
+  // without it. Bounded (kMaxResumptions, kMaxFruitlessResumptions); close() ends the wait at once.
+  template <class Received>
+  void resume(SseCursor& cursor, const Received& received, const bool& answered) {
+    int fruitless = 0;
+    for (int attempt = 0;
+         attempt < kMaxResumptions && fruitless < kMaxFruitlessResumptions && !answered && cursor.last_event_id;
+         ++attempt) {
+      {
+        std::unique_lock<std::mutex> lock(mutex);
+        stopping.wait_for(lock, cursor.retry.value_or(kDefaultRetry), [&] { return closing; });
+        if (closing) return;
+      }
+      const auto events_before = cursor.events;
+      bool reused = false;
+      std::string why;
+      auto connection = take_connection(options.connect_timeout, reused, why);
+      if (!connection) return;
+      bhttp::request<bhttp::empty_body> req{bhttp::verb::get, endpoint.target, 11};
+      req.set(bhttp::field::host, endpoint.host_header);
+      req.set(bhttp::field::accept, "text/event-stream");
+      req.set("Last-Event-ID", *cursor.last_event_id);
+      set_authorization(req);
+      {
+        std::lock_guard<std::mutex> lock(mutex);
+        req.set("MCP-Protocol-Version", protocol_version);
+        if (!session_id.empty()) req.set("Mcp-Session-Id", session_id);
+      }
+      beast::error_code ec;
+      beast::flat_buffer buffer;
+      bhttp::response_parser<bhttp::string_body> parser;
+      parser.body_limit(std::numeric_limits<std::uint64_t>::max());  // each event is limited by read_events
+      parser.header_limit(64 * 1024);
+      connection->with([&](auto& stream) { bhttp::write(stream, req, ec); });
+      if (!ec) connection->with([&](auto& stream) { bhttp::read_header(stream, buffer, parser, ec); });
+      const auto& head = parser.get();
+      if (!ec && head.result_int() == 200 &&
+          lower(std::string(head[bhttp::field::content_type])).rfind("text/event-stream", 0) == 0)
+        read_events(*connection, buffer, parser, received, cursor, &answered);
+      // Read to its end only when the server ended it; otherwise (the response came) it is closed.
+      release(std::move(connection), !ec && parser.is_done() && parser.keep_alive());
+      fruitless = cursor.events == events_before ? fruitless + 1 : 0;
+    }
   }
 
   // The session's GET stream (2025-11-25, Streamable HTTP, "Listening for Messages from the
@@ -446,9 +561,11 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     if (!ec) connection->with([&](auto& stream) { bhttp::read_header(stream, buffer, parser, ec); });
     signal.set();
     const auto& head = parser.get();
+    SseCursor cursor;
     if (!ec && head.result_int() == 200 &&
         lower(std::string(head[bhttp::field::content_type])).rfind("text/event-stream", 0) == 0)
-      read_events(*connection, buffer, parser, [this](const std::string& data) { deliver(data); });
+      read_events(
+          *connection, buffer, parser, [this](const std::string& data) { deliver(data); }, cursor);
     release(std::move(connection), false);
   }
 
@@ -510,7 +627,7 @@ void HttpClientTransport::start(MessageHandler on_message, CloseHandler on_close
   impl_->on_close = std::move(on_close);
 }
 
-bool HttpClientTransport::send(std::string message, const SendContext&) {
+bool HttpClientTransport::send(std::string message, const SendContext& context) {
   auto message_json = nlohmann::json::parse(message, nullptr, false);
   if (message_json.is_discarded() || !message_json.is_object()) return false;
   const bool notification = message_json.contains("method") && !message_json.contains("id");
@@ -524,9 +641,10 @@ bool HttpClientTransport::send(std::string message, const SendContext&) {
   }
   auto impl = impl_;
   try {
-    std::thread([impl, sequence, notification, message = std::move(message), message_json = std::move(message_json)] {
+    std::thread([impl, sequence, notification, message = std::move(message), message_json = std::move(message_json),
+                 fields = context.headers] {
       try {
-        impl->exchange(message, message_json, sequence);
+        impl->exchange(message, message_json, sequence, fields);
       } catch (const std::exception& e) {  // e.g. allocation; the request must still end
         const auto id = message_json.contains("method") ? message_json.value("id", nlohmann::json()) : nlohmann::json();
         impl->fail_request(id, std::string("the exchange failed: ") + e.what());
@@ -558,6 +676,7 @@ void HttpClientTransport::close() {
     std::unique_lock<std::mutex> lock(i.mutex);
     i.closing = true;
     i.notification_done.notify_all();
+    i.stopping.notify_all();
     for (const int fd : i.sockets) ::shutdown(fd, SHUT_RDWR);  // ends blocked reads at once
     i.idle.wait(lock, [&] { return i.active == 0; });
     i.idle_connections.clear();

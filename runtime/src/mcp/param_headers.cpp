@@ -7,6 +7,7 @@
 #include <stdexcept>
 
 #include "elicit/content/checks.hpp"
+#include "elicit/content_blocks.hpp"
 
 namespace elicit {
 
@@ -203,6 +204,60 @@ std::optional<std::string> decode_header_value(std::string_view v) {
     if (!(u == '\t' || (u >= 0x20 && u <= 0x7E))) return std::nullopt;  // RFC 9110 field-value, ASCII only
   }
   return std::string(v);
+}
+
+std::string encode_header_value(std::string_view v) {
+  constexpr std::string_view prefix = "=?base64?", suffix = "?=";
+  // A plain value that reads as the sentinel would be decoded by the server: it is encoded too.
+  bool plain = !(v.size() >= prefix.size() + suffix.size() && v.substr(0, prefix.size()) == prefix &&
+                 v.substr(v.size() - suffix.size()) == suffix);
+  plain = plain && (v.empty() || (v.front() != ' ' && v.back() != ' '));
+  for (const char c : v) plain = plain && static_cast<unsigned char>(c) >= 0x20 && static_cast<unsigned char>(c) < 0x7F;
+  return plain ? std::string(v) : std::string(prefix) + base64_encode(v) + std::string(suffix);
+}
+
+std::vector<std::pair<std::string, std::string>> param_header_fields(const std::vector<ParamHeader>& annotations,
+                                                                     const json& arguments) {
+  std::vector<std::pair<std::string, std::string>> out;
+  for (const auto& a : annotations) {
+    const json* value = &arguments;
+    for (const auto& key : a.path) {
+      if (value == nullptr || !value->is_object()) {
+        value = nullptr;
+        break;
+      }
+      const auto it = value->find(key);
+      value = it == value->end() ? nullptr : &*it;
+    }
+    if (value == nullptr) continue;
+    std::string text;
+    switch (value->type()) {
+      case json::value_t::string:
+        text = value->get<std::string>();
+        break;
+      case json::value_t::boolean:
+        text = value->get<bool>() ? "true" : "false";
+        break;
+      case json::value_t::number_integer:
+      case json::value_t::number_unsigned:
+        text = value->dump();
+        break;
+      case json::value_t::number_float: {
+        // An integer sent as 42.0 is still the integer 42 (Value Encoding: decimal); a fraction has
+        // no integer form and goes as JSON writes it (the server compares numbers numerically).
+        const double d = value->get<double>();
+        constexpr double kSafe = 9007199254740991.0;  // 2^53 - 1
+        text = std::isfinite(d) && std::trunc(d) == d && std::fabs(d) <= kSafe
+                   ? std::to_string(static_cast<long long>(d))
+                   : value->dump();
+        break;
+      }
+      default:
+        continue;  // null: omitted; an object or array: no header form
+    }
+    out.emplace_back("Mcp-Param-" + a.name, encode_header_value(text));
+  }
+  return out;
 }
 
 std::optional<std::string> check_param_headers(

@@ -20,16 +20,18 @@ here=$(cd "$(dirname "$0")" && pwd)
 # name one scenario).
 runs=()
 if [[ $which == all || $which == 2025-11-25 ]]; then
-  runs+=("2025-11-25 initialize -" "2025-11-25 tools_call -" "2025-11-25 elicitation-sep1034-client-defaults -")
+  runs+=("2025-11-25 initialize -" "2025-11-25 tools_call -" "2025-11-25 elicitation-sep1034-client-defaults -"
+         "2025-11-25 sse-retry -")
 fi
 if [[ $which == all || $which == 2026-07-28 ]]; then
   runs+=("2026-07-28 initialize 2025-11-25" "2026-07-28 tools_call 2025-11-25"
          "2026-07-28 elicitation-sep1034-client-defaults 2025-11-25"
-         "2026-07-28 json-schema-2020-12-preservation 2025-11-25"
+         "2026-07-28 json-schema-2020-12-preservation 2025-11-25" "2026-07-28 sse-retry 2025-11-25"
          "2026-07-28 tools_call 2026-07-28" "2026-07-28 request-metadata 2026-07-28"
          "2026-07-28 sep-2322-client-request-state 2026-07-28"
          "2026-07-28 http-standard-headers 2026-07-28" "2026-07-28 json-schema-ref-no-deref 2026-07-28"
-         "2026-07-28 json-schema-2020-12-preservation 2026-07-28")
+         "2026-07-28 json-schema-2020-12-preservation 2026-07-28"
+         "2026-07-28 http-custom-headers 2026-07-28" "2026-07-28 http-invalid-tool-headers 2026-07-28")
 fi
 # Authorization (the auth/* scenarios; the suite plays the authorization server and the protected
 # MCP server). 0.1.16: its 2025-11-25 set, the three drafts, the 2025-03-26 back-compat pair and the

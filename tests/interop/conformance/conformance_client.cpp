@@ -1,10 +1,11 @@
 // The client side of the official MCP conformance suite (@modelcontextprotocol/conformance): the
 // suite starts a test server for one scenario and runs `conformance_client <server-url>` with
 // MCP_CONFORMANCE_SCENARIO naming the scenario and MCP_CONFORMANCE_PROTOCOL_VERSION the version
-// (0.1.16 sets only the scenario: 2025-11-25 then). The program is a host built on elicit::Client
-// over elicit::http::HttpClientTransport: it does what an application using the library does for
-// that scenario (connect, list, call tools, answer elicitations) and prints what it saw; the suite
-// judges the wire. Nothing here knows what a check expects.
+// (0.1.16 sets only the scenario: 2025-11-25 then), and MCP_CONFORMANCE_CONTEXT, for some, what the
+// user asks for (JSON: `toolCalls`, the tools to call and their arguments). The program is a host built on
+// elicit::Client over elicit::http::HttpClientTransport: it does what an application using the library does for that
+// scenario (connect, list, call tools, answer elicitations) and prints what it saw; the suite judges the wire. Nothing
+// here knows what a check expects.
 //
 // Elicitations are answered as a user who presses "accept" without editing the form: the form's
 // defaults (SEP-1034, elicit::form_defaults). URL-mode is not declared (nothing here can open a
@@ -41,6 +42,12 @@ std::string env(const char* name, const std::string& fallback = {}) {
 }
 
 void say(const std::string& line) { std::printf("%s\n", line.c_str()); }
+
+// MCP_CONFORMANCE_CONTEXT, parsed; {} when absent or not a JSON object.
+json context() {
+  auto c = json::parse(env("MCP_CONFORMANCE_CONTEXT", "{}"), nullptr, false);
+  return c.is_object() ? c : json::object();
+}
 
 // Every tool the server lists, by name.
 std::vector<std::string> tool_names(const json& tools) {
@@ -160,6 +167,28 @@ const std::map<std::string, Scenario>& scenarios() {
            const auto name = p.value("name", std::string());
            say("prompts/get " + name + ": " + c.get_prompt(name).dump());
          }
+       }},
+      // The calls the user asked for (the context's toolCalls), each with its arguments: the client
+      // mirrors the x-mcp-header ones into Mcp-Param-* headers (SEP-2243).
+      {"http-custom-headers",
+       [](elicit::Client& c, const json&) {
+         const auto calls = context().value("toolCalls", json::array());
+         for (const auto& t : calls) {
+           if (t.is_object() && t.value("name", json()).is_string())
+             call(c, t["name"].get<std::string>(), t.value("arguments", json::object()));
+         }
+       }},
+      // Every tool the client kept called once, with a region (what this server's tools take): those
+      // with an invalid x-mcp-header annotation are not in the list, so never called.
+      {"http-invalid-tool-headers",
+       [](elicit::Client& c, const json& tools) {
+         for (const auto& name : tool_names(tools)) call(c, name, {{"region", "us-west1"}});
+       }},
+      // Each tool called: the server ends the call's SSE stream early, and the transport resumes it
+      // (GET with Last-Event-ID after the stream's retry) to get the result.
+      {"sse-retry",
+       [](elicit::Client& c, const json& tools) {
+         for (const auto& name : tool_names(tools)) call(c, name);
        }},
       // A tool whose inputSchema has a network $ref: listed, and nothing fetched (the client never
       // fetches anything a server names).

@@ -52,7 +52,16 @@ struct HttpClientOptions {
 /// TLS, or the HTTP status), so nothing waits forever. A message is
 /// not POSTed before every notification sent earlier was accepted (so notifications/initialized
 /// precedes the first request). A 2025-11-25 session's GET stream (messages unrelated to a request)
-/// is opened once notifications/initialized is accepted. Not yet: reopening or resuming a stream.
+/// is opened once notifications/initialized is accepted. SendContext::headers go with the message's
+/// POST (elicit::Client puts a 2026-07-28 tools/call's `Mcp-Param-*` fields there).
+///
+/// A request's SSE stream that ends before its response, after an event with an id (2025-11-25,
+/// Streamable HTTP: the server "MAY close the connection" and the client "SHOULD then poll"), is
+/// resumed with GET and `Last-Event-ID`, after the `retry` the stream last gave (ms; 1000 when it gave
+/// none); the resumed stream is read until the response, and resumed again the same way. Bounded:
+/// 3 resumptions in a row that bring no event, or 1000 in all, end the request with -32000 (as does a
+/// stream without an event id: nothing to resume from). Not for a 2026-07-28 request (its streams are
+/// not resumable, Streamable HTTP 2026-07-28). Not yet: resuming the session's GET stream.
 class HttpClientTransport final : public Transport {
  public:
   /// Throws std::invalid_argument for a URL that is not http[s]://host[:port][/path], and for https
@@ -64,6 +73,8 @@ class HttpClientTransport final : public Transport {
   /// Ends every exchange in progress (their connections are shut down), DELETEs a 2025-11-25
   /// session, joins the threads and calls on_close. Not from on_message.
   void close() override;
+  /// True: SendContext::headers are sent.
+  bool carries_headers() const noexcept override { return true; }
 
   struct Impl;
 

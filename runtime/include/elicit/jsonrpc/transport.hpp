@@ -4,6 +4,8 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "elicit/jsonrpc/message.hpp"
 
@@ -17,6 +19,14 @@ struct SendContext {
   /// True when the message is the response to `related_request` (the last message of that
   /// request's exchange: Streamable HTTP ends the request's SSE stream after it).
   bool response = false;
+  /// Header fields of this message, {name, value}, for a transport that has headers
+  /// (carries_headers(): Streamable HTTP sends each with the message's POST); the others ignore them.
+  /// The values are sent as given, so the caller encodes them (encode_header_value in
+  /// <elicit/param_headers.hpp>); a field whose name is not an RFC 9110 token or whose value has a
+  /// byte outside 0x20-0x7E and tab is not sent, nor one the transport sets itself. For the
+  /// `Mcp-Param-*` fields of a 2026-07-28 tools/call (Streamable HTTP, "Custom Headers from Tool
+  /// Parameters"), which elicit::Client computes from the tool's inputSchema.
+  std::vector<std::pair<std::string, std::string>> headers{};
 };
 
 /// Carries serialised JSON-RPC messages (one JSON text each, no framing) in both directions.
@@ -48,6 +58,10 @@ class Transport {
   /// "MAY close the connection" after an event id; the client resumes with GET and
   /// Last-Event-ID). Any thread. Default: nothing.
   virtual void disconnect(const RequestId& id) { (void)id; }
+  /// True when send() carries SendContext::headers (Streamable HTTP's client side). A client uses it
+  /// to know whether a server's x-mcp-header annotations apply (MCP 2026-07-28, server/tools,
+  /// "x-mcp-header": clients on other transports may ignore them). Any thread. Default: false.
+  virtual bool carries_headers() const noexcept { return false; }
 };
 
 }  // namespace elicit::jsonrpc
