@@ -6,14 +6,18 @@
 #include <atomic>
 #include <cstdlib>
 #include <deque>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <mutex>
 
 #include <elicit/client.hpp>
 #include <elicit/content/form_defaults.hpp>
+#include <elicit/url_safety.hpp>
 #ifdef ELICITGEN_HAS_HTTP
 #include <elicit/http/client_transport.hpp>
+
+#include "oauth_provider.hpp"
 #endif
 
 #include "terminal_form.hpp"
@@ -274,6 +278,16 @@ int run_client(const ClientCommand& command) {
       http.url = command.url;
       http.ca_file = command.ca_file;
       http.protocol_version = options.protocol_version;
+      // MCP authorization, when the server asks for it: tokens travel over https, or plain http to
+      // this machine only (review_url says which), so other http URLs get none.
+      if (elicit::review_url(command.url).allowed) {
+        CliAuthorizationOptions sign_in;
+        sign_in.store = command.no_store ? std::filesystem::path() : default_oauth_store();
+        sign_in.client_id = command.client_id;
+        if (const char* secret = std::getenv("ELICITGEN_CLIENT_SECRET"); secret && !command.client_id.empty())
+          sign_in.client_secret = secret;
+        http.authorization = std::make_shared<CliAuthorization>(std::move(sign_in), std::cerr);
+      }
       client = std::make_unique<elicit::Client>(std::make_unique<elicit::http::HttpClientTransport>(http), options);
 #else
       std::cerr << "elicitgen client: --url: this elicitgen was built without Streamable HTTP (Boost)\n";

@@ -13,6 +13,10 @@ struct ClientCommand {
   std::string stdio_command;  ///< "CMD ARGS": words split as described at split_command
   std::string url;            ///< a Streamable HTTP endpoint instead (https://, or http://)
   std::string ca_file;        ///< with an https URL: trust the CAs in this PEM file instead of the system's
+  /// MCP authorization: a pre-registered client ID (its secret, if any, from ELICITGEN_CLIENT_SECRET)
+  std::string client_id;
+  /// Keep sign-ins (client registrations, tokens) in memory only instead of the store file
+  bool no_store = false;
   /// The revision to speak; "" (the default): 2026-07-28, falling back to 2025-11-25 with a server of
   /// the initialize era (ClientOptions::fallback_protocol_version).
   std::string protocol;

@@ -315,6 +315,16 @@ int main(int argc, char** argv) {
       ->check(CLI::ExistingFile)
       ->needs(url);
   client
+      ->add_option("--client-id", client_cmd.client_id,
+                   "When the server needs authorization: this pre-registered OAuth client ID (secret, if any, in "
+                   "ELICITGEN_CLIENT_SECRET) instead of registering one")
+      ->needs(url);
+  client
+      ->add_flag("--no-store", client_cmd.no_store,
+                 "Keep sign-ins in memory only (default: saved in $XDG_STATE_HOME/elicitgen/oauth.json, "
+                 "readable by you alone, and reused)")
+      ->needs(url);
+  client
       ->add_option("--protocol", client_cmd.protocol,
                    "Speak only this revision: 2026-07-28, 2025-11-25 or 2025-06-18 (default: 2026-07-28, and "
                    "2025-11-25 with a server that does not speak it)")

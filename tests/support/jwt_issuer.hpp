@@ -169,6 +169,20 @@ class DocumentServer {
     std::lock_guard<std::mutex> lock(mutex_);
     handlers_[path] = std::move(h);
   }
+  /// A request as a route sees it, and what the route answers (a redirect when `location` is set).
+  struct Request {
+    std::string method, target, body, authorization;
+  };
+  struct Response {
+    unsigned status = 200;
+    std::string body;
+    std::string location;
+  };
+  /// Answers every request whose path (the target without its query) is `path`.
+  void route(const std::string& path, std::function<Response(const Request&)> r) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    routes_[path] = std::move(r);
+  }
   int hits(const std::string& path) const {
     std::lock_guard<std::mutex> lock(mutex_);
     const auto it = hits_.find(path);
@@ -195,10 +209,17 @@ class DocumentServer {
     http::response<http::string_body> res;
     {
       std::lock_guard<std::mutex> lock(mutex_);
-      ++hits_[path];
+      ++hits_[path.substr(0, path.find('?'))];  // counted by path, the query aside
       const auto it = docs_.find(path);
       const auto h = handlers_.find(path);
-      if (h != handlers_.end()) {
+      const auto r = routes_.find(path.substr(0, path.find('?')));
+      if (r != routes_.end()) {
+        const auto answer = r->second(
+            {std::string(req.method_string()), path, req.body(), std::string(req[http::field::authorization])});
+        res.result(answer.status);
+        res.body() = answer.body;
+        if (!answer.location.empty()) res.set(http::field::location, answer.location);
+      } else if (h != handlers_.end()) {
         const auto [status, body] = h->second(req.body(), std::string(req[http::field::authorization]));
         res.result(status);
         res.body() = body;
@@ -223,6 +244,7 @@ class DocumentServer {
   std::map<std::string, std::pair<unsigned, std::string>> docs_;
   std::map<std::string, int> hits_;
   std::map<std::string, Handler> handlers_;
+  std::map<std::string, std::function<Response(const Request&)>> routes_;
   std::thread thread_;
 };
 

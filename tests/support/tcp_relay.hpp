@@ -40,6 +40,10 @@ class TcpRelay {
 
   int port() const { return acceptor_.local_endpoint().port(); }
 
+  /// Relays the connections accepted from now on to `target_port` (e.g. a server started after the
+  /// relay, because its configuration names the relay's port).
+  void retarget(int target_port) { target_port_ = target_port; }
+
   /// Connections accepted so far.
   int accepted() const { return accepted_; }
 
@@ -102,7 +106,7 @@ class TcpRelay {
     c.shut();  // one side ended: so does the other direction
   }
 
-  int target_port_;
+  std::atomic<int> target_port_;
   boost::asio::io_context ioc_;
   tcp::acceptor acceptor_;
   std::thread accept_thread_;

@@ -1,0 +1,228 @@
+// `elicitgen client` against a protected server (the sample HTTP server with --authorization-server)
+// and an authorization server written here (jwt_test::DocumentServer: metadata, dynamic client
+// registration, an authorization endpoint that approves at once, a token endpoint issuing ES256 JWT
+// access tokens after checking the PKCE verifier): the first run prints the authorization URL on
+// stderr, the test plays the browser (GET the URL, follow its one redirect to the CLI's loopback
+// listener), and the call succeeds; the second run reuses the stored token without signing in; the
+// store file is 0600; --no-store keeps nothing. Also the LoopbackRedirect listener on its own.
+// Loopback only; every wait is bounded (the CLI's sign-in timeout, the child's exit).
+#include <catch2/catch.hpp>
+
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <future>
+#include <string>
+
+#include <elicit/http/loopback_redirect.hpp>
+
+#include "../../runtime/src/http/fetch.hpp"
+#include "../../runtime/src/http/oauth_wire.hpp"
+#include "../support/jwt_issuer.hpp"
+#include "../support/sample_http_server.hpp"
+#include "../support/scratch_dir.hpp"
+#include "../support/tcp_relay.hpp"
+
+using nlohmann::json;
+using namespace std::chrono_literals;
+
+namespace {
+
+// The authorization server: approves every authorization request for user "octocat".
+struct AuthorizationServer {
+  explicit AuthorizationServer(std::string resource_uri) : resource(std::move(resource_uri)) {
+    const auto issuer = as.origin();
+    as.set("/.well-known/oauth-authorization-server", json{{"issuer", issuer},
+                                                           {"authorization_endpoint", issuer + "/authorize"},
+                                                           {"token_endpoint", issuer + "/token"},
+                                                           {"registration_endpoint", issuer + "/register"},
+                                                           {"jwks_uri", issuer + "/jwks"},
+                                                           {"response_types_supported", {"code"}},
+                                                           {"code_challenge_methods_supported", {"S256"}},
+                                                           {"token_endpoint_auth_methods_supported", {"none"}},
+                                                           {"authorization_response_iss_parameter_supported", true}}
+                                                          .dump());
+    as.set("/jwks", json{{"keys", {key.jwk("ES256")}}}.dump());
+    as.route("/register", [this](const jwt_test::DocumentServer::Request& r) {
+      const auto body = json::parse(r.body, nullptr, false);
+      std::lock_guard<std::mutex> lock(mutex);
+      registration = body;
+      return jwt_test::DocumentServer::Response{201, json{{"client_id", "cli-client-1"}}.dump(), ""};
+    });
+    as.route("/authorize", [this, issuer](const jwt_test::DocumentServer::Request& r) {
+      const auto q = elicit::http::query_parameters(r.target).value_or(std::map<std::string, std::string>{});
+      std::lock_guard<std::mutex> lock(mutex);
+      challenge = q.count("code_challenge") ? q.at("code_challenge") : "";
+      authorize_resource = q.count("resource") ? q.at("resource") : "";
+      const auto redirect = q.count("redirect_uri") ? q.at("redirect_uri") : "";
+      return jwt_test::DocumentServer::Response{
+          302, "",
+          redirect + "?" +
+              elicit::http::form_encode(
+                  {{"code", "the-code"}, {"state", q.count("state") ? q.at("state") : ""}, {"iss", issuer}})};
+    });
+    as.route("/token", [this, issuer](const jwt_test::DocumentServer::Request& r) {
+      const auto form = elicit::http::form_decode(r.body).value_or(std::map<std::string, std::string>{});
+      std::lock_guard<std::mutex> lock(mutex);
+      const auto verifier = form.count("code_verifier") ? form.at("code_verifier") : "";
+      if (form.count("code") == 0 || form.at("code") != "the-code" || elicit::http::pkce_s256(verifier) != challenge ||
+          form.count("resource") == 0 || form.at("resource") != resource) {
+        return jwt_test::DocumentServer::Response{400, json{{"error", "invalid_grant"}}.dump(), ""};
+      }
+      const auto now =
+          std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+      const auto access = jwt_test::token(
+          key, {{"iss", issuer}, {"sub", "octocat"}, {"aud", resource}, {"exp", now + 3600}, {"scope", "mcp"}},
+          json::object(), "ES256");
+      return jwt_test::DocumentServer::Response{
+          200, json{{"access_token", access}, {"token_type", "Bearer"}, {"expires_in", 3600}, {"scope", "mcp"}}.dump(),
+          ""};
+    });
+  }
+
+  std::string resource;
+  jwt_test::DocumentServer as;
+  const jwt_test::SigningKey key{"EC", "k1"};
+  std::mutex mutex;
+  json registration;
+  std::string challenge, authorize_resource;
+};
+
+// Plays the browser: GETs the authorization URL and follows its one redirect to the CLI's listener.
+void open_in_browser(const std::string& url) {
+  elicit::http::FetchRequest r;
+  r.url = url;
+  const auto approved = elicit::http::fetch(r);
+  REQUIRE(approved.status == 302);
+  r.url = approved.header("Location");
+  REQUIRE(r.url.rfind("http://127.0.0.1:", 0) == 0);
+  const auto page = elicit::http::fetch(r);
+  CHECK(page.status == 200);
+  CHECK_THAT(page.body, Catch::Contains("Signed in"));
+  CHECK(page.body.find("the-code") == std::string::npos);  // nothing of the response echoed
+}
+
+struct Run {
+  int exit_code = -1;
+  std::string output;  // stdout and stderr
+  bool asked_to_sign_in = false;
+};
+
+// `elicitgen client --url URL [extra] call github_username --answers FILE` with XDG_STATE_HOME =
+// `state`, playing the browser when it prints the authorization URL (a line "  http...").
+// Bounded: the CLI gives up on the sign-in after its timeout and exits.
+Run run_cli(const std::string& url, const std::string& state, const std::string& answers, const std::string& extra) {
+  const auto command = "XDG_STATE_HOME='" + state + "' " + ELICITGEN_BIN + " client --url '" + url + "' " + extra +
+                       " call github_username --answers '" + answers + "' 2>&1";
+  FILE* pipe = ::popen(command.c_str(), "r");
+  REQUIRE(pipe != nullptr);
+  Run run;
+  char line[65536];
+  while (std::fgets(line, sizeof line, pipe) != nullptr) {
+    run.output += line;
+    std::string text(line);
+    if (text.rfind("  http", 0) == 0) {
+      run.asked_to_sign_in = true;
+      while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.pop_back();
+      open_in_browser(text.substr(2));
+    }
+  }
+  const int status = ::pclose(pipe);
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+// The protected sample server behind a relay, so that its resource URI (the URL clients use, port
+// included) is known before it starts.
+struct ProtectedServer {
+  ProtectedServer() : relay(0) {
+    url = "http://127.0.0.1:" + std::to_string(relay.port()) + "/mcp";
+    authorization = std::make_unique<AuthorizationServer>(url);
+    server = std::make_unique<test_support::SampleHttpServer>(std::vector<std::string>{
+        "--authorization-server", authorization->as.origin(), "--resource", url, "--scope", "mcp"});
+    relay.retarget(server->port());
+  }
+  test_support::TcpRelay relay;
+  std::string url;
+  std::unique_ptr<AuthorizationServer> authorization;
+  std::unique_ptr<test_support::SampleHttpServer> server;
+};
+
+}  // namespace
+
+TEST_CASE("elicitgen client signs in once when the server asks, then reuses the stored token",
+          "[client][http][oauth][cli]") {
+  test_support::ScratchDir scratch("cli-oauth");
+  const auto state = scratch.root().string() + "/state";
+  const auto answers = scratch.root().string() + "/answers.jsonl";
+  std::ofstream(answers) << "{\"action\":\"accept\",\"content\":{\"name\":\"octocat\"}}\n";
+  ProtectedServer protected_server;
+  auto& as = *protected_server.authorization;
+
+  const auto first = run_cli(protected_server.url, state, answers, "");
+  INFO(first.output);
+  CHECK(first.exit_code == 0);
+  CHECK(first.asked_to_sign_in);
+  CHECK_THAT(first.output, Catch::Contains(R"(accept: {\"name\":\"octocat\"})"));
+  CHECK(as.as.hits("/register") == 1);
+  CHECK(as.as.hits("/authorize") == 1);
+  CHECK(as.as.hits("/token") == 1);
+  {
+    std::lock_guard<std::mutex> lock(as.mutex);
+    CHECK(as.registration.value("application_type", "") == "native");
+    CHECK(as.registration["redirect_uris"][0].get<std::string>().rfind("http://127.0.0.1:", 0) == 0);
+    CHECK(as.authorize_resource == protected_server.url);
+  }
+  const auto store = std::filesystem::path(state) / "elicitgen" / "oauth.json";
+  struct stat st {};
+  REQUIRE(::stat(store.c_str(), &st) == 0);
+  CHECK((st.st_mode & 0777) == 0600);
+  CHECK((::stat(store.parent_path().c_str(), &st) == 0 && (st.st_mode & 0777) == 0700));
+
+  // The next run finds the token in the store: no sign-in, no registration.
+  const auto second = run_cli(protected_server.url, state, answers, "");
+  INFO(second.output);
+  CHECK(second.exit_code == 0);
+  CHECK_FALSE(second.asked_to_sign_in);
+  CHECK_THAT(second.output, Catch::Contains(R"(accept: {\"name\":\"octocat\"})"));
+  CHECK(as.as.hits("/register") == 1);
+  CHECK(as.as.hits("/authorize") == 1);
+
+  // --no-store: signs in again and leaves the store as it was.
+  const auto before = std::filesystem::last_write_time(store);
+  const auto third = run_cli(protected_server.url, state, answers, "--no-store");
+  INFO(third.output);
+  CHECK(third.exit_code == 0);
+  CHECK(third.asked_to_sign_in);
+  CHECK(as.as.hits("/register") == 2);
+  CHECK(std::filesystem::last_write_time(store) == before);
+}
+
+TEST_CASE("LoopbackRedirect: another path is 404 and the wait goes on, the callback ends it, silence times out",
+          "[http][oauth]") {
+  elicit::http::LoopbackRedirect listener;
+  const auto uri = listener.redirect_uri();
+  REQUIRE(uri.rfind("http://127.0.0.1:", 0) == 0);
+  REQUIRE(uri.size() > 9);
+  CHECK(uri.substr(uri.size() - 9) == "/callback");
+  auto browser = std::async(std::launch::async, [&] {
+    elicit::http::FetchRequest r;
+    r.url = uri.substr(0, uri.size() - 9) + "/favicon.ico";
+    const auto other = elicit::http::fetch(r);
+    r.url = uri + "?error=access_denied&state=s";
+    const auto denied = elicit::http::fetch(r);
+    return std::make_pair(other, denied);
+  });
+  const auto answer = listener.wait(10s);
+  const auto [other, denied] = browser.get();
+  CHECK(other.status == 404);
+  CHECK(denied.status == 200);
+  CHECK_THAT(denied.body, Catch::Contains("did not complete"));
+  CHECK(denied.header("Referrer-Policy") == "no-referrer");
+  CHECK(answer == uri + "?error=access_denied&state=s");
+  CHECK_THROWS_AS(listener.wait(50ms), elicit::http::RedirectTimeout);
+}
