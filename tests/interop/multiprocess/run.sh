@@ -6,9 +6,13 @@
 # here) marks the interaction complete in Redis (redis-server on loopback, started here), and the
 # retry sees it on whichever process serves it. All of it twice: through nginx's plain listener, and
 # through a TLS listener of nginx (TLS ends there, with a certificate made here by a CA made here that
-# the client trusts), in front of the same plain servers. Usage: run.sh <elicitgen_http_server>
+# the client trusts), in front of the same plain servers. Then `elicitgen client` (our client's TLS)
+# through that listener: a form answered when it trusts the CA made here, and refused, naming the
+# host, when it does not or when the URL names a host the certificate does not.
+# Usage: run.sh <elicitgen_http_server> [<elicitgen>]
 set -euo pipefail
 server=$1
+elicitgen=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
 work=$(mktemp -d)
 chmod 755 "$work"  # nginx workers may run as another user
@@ -128,3 +132,20 @@ wait_port "$tls_port"
 node "$here/client.mjs" "http://127.0.0.1:$port/mcp" "$url_c" "$redis_port"
 echo "--- again, over TLS to nginx (https://127.0.0.1:$tls_port/mcp)"
 NODE_EXTRA_CA_CERTS="$work/ca.crt" node "$here/client.mjs" "https://127.0.0.1:$tls_port/mcp" "$url_c" "$redis_port"
+
+if [[ -n $elicitgen ]]; then
+  https_url="https://127.0.0.1:$tls_port/mcp"
+  echo '{"action":"accept","content":{"name":"octocat"}}' >"$work/answers.jsonl"
+  echo "--- elicitgen client over TLS to nginx, trusting the CA made here ($https_url)"
+  out=$("$elicitgen" client --url "$https_url" --ca-file "$work/ca.crt" call github_username --answers "$work/answers.jsonl")
+  grep -q 'accept: {\\"name\\":\\"octocat\\"}' <<<"$out" || { echo "unexpected result: $out"; exit 1; }
+  echo "--- without the CA: refused"
+  if err=$("$elicitgen" client --url "$https_url" list 2>&1); then echo "accepted a certificate nobody trusts"; exit 1; fi
+  grep -q "not trusted for 127.0.0.1" <<<"$err" || { echo "unexpected error: $err"; exit 1; }
+  echo "--- a name the certificate does not carry (localhost; it names IP 127.0.0.1): refused"
+  if err=$("$elicitgen" client --url "https://localhost:$tls_port/mcp" --ca-file "$work/ca.crt" list 2>&1); then
+    echo "accepted a certificate for another name"; exit 1
+  fi
+  grep -q "not trusted for localhost: hostname mismatch" <<<"$err" || { echo "unexpected error: $err"; exit 1; }
+fi
+echo "--- multiprocess: all passed"
