@@ -137,3 +137,33 @@ TEST_CASE("era detection: a fallback version of the 2026-07-28 era is refused", 
   o.fallback_protocol_version = "2026-07-28";
   CHECK_THROWS_AS(Client(*ends.second, o), std::invalid_argument);
 }
+
+TEST_CASE("era detection: the era found is cached per server, so the next client initializes at once",
+          "[client][era]") {
+  // A key of this test's own: the cache is per process, shared with every other test.
+  const std::string key =
+      "era-cache-test-" + std::to_string(std::chrono::steady_clock::now().time_since_epoch().count());
+  for (int i = 0; i < 2; ++i) {
+    INFO("client " << i);
+    ScriptedServer server(std::nullopt);  // never answers server/discover
+    auto o = quiet();
+    o.probe_timeout = std::chrono::milliseconds(200);
+    o.server_key = key;
+    Client client(*server.ends.second, o);
+    CHECK(client.connect()["serverInfo"]["name"] == "legacy");
+    CHECK(client.protocol_version() == "2025-11-25");
+    std::lock_guard<std::mutex> lock(server.mutex);
+    REQUIRE_FALSE(server.methods.empty());
+    // The first client probes; the second skips the probe and initializes.
+    CHECK(server.methods.front() == (i == 0 ? "server/discover" : "initialize"));
+  }
+  // Another server (another key) is probed as before.
+  ScriptedServer other(std::nullopt);
+  auto o = quiet();
+  o.probe_timeout = std::chrono::milliseconds(200);
+  o.server_key = key + "-other";
+  Client client(*other.ends.second, o);
+  client.connect();
+  std::lock_guard<std::mutex> lock(other.mutex);
+  CHECK(other.methods.front() == "server/discover");
+}

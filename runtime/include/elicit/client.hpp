@@ -117,6 +117,13 @@ struct ClientOptions {
   /// How long connect()'s server/discover probe waits for an answer (ms) before it takes the server
   /// for an initialize-based one (only with a fallback_protocol_version).
   std::chrono::milliseconds probe_timeout{10000};
+  /// Names the server for the era cache: once connect() has found that a server speaks an
+  /// initialize-based revision, later clients in this process with the same key skip the probe and
+  /// initialize at once (the versioning page: the era cached per server), sparing a round trip, or
+  /// probe_timeout with a server that never answers server/discover. Empty (the default): the
+  /// transport's peer() (an HttpClientTransport's URL), or Client::spawn's command line; no caching
+  /// when both are empty. A cached server that fails initialize is forgotten.
+  std::string server_key;
   /// clientInfo / `io.modelcontextprotocol/clientInfo`.
   nlohmann::json client_info = {{"name", "elicitgen-client"}, {"version", "1"}};
   /// Declare URL-mode elicitation (the handler then also gets URL requests). Off by default: a

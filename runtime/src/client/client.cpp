@@ -138,6 +138,37 @@ bool is_stateless(const std::string& version) {
   throw ClientError(0, method + ": " + why);
 }
 
+// The servers found to speak an initialize-based revision, by ClientOptions::server_key, for this
+// process (MCP 2026-07-28, Versioning: the era cached per server). Bounded: past 1,024 servers it
+// starts afresh (a probe more, never a wrong answer: a cached server that fails initialize is
+// forgotten).
+class EraCache {
+ public:
+  static EraCache& instance() {
+    static EraCache cache;
+    return cache;
+  }
+  std::optional<std::string> session_version(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = versions_.find(key);
+    if (it == versions_.end()) return std::nullopt;
+    return it->second;
+  }
+  void remember(const std::string& key, const std::string& version) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (versions_.size() >= 1024) versions_.clear();
+    versions_[key] = version;
+  }
+  void forget(const std::string& key) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    versions_.erase(key);
+  }
+
+ private:
+  std::mutex mutex_;
+  std::map<std::string, std::string> versions_;
+};
+
 }  // namespace
 
 struct Client::Impl {
@@ -145,6 +176,7 @@ struct Client::Impl {
       : options(std::move(o)),
         session(transport, keep_text(options.session)),
         carries_headers(transport.carries_headers()),
+        server_key(options.server_key.empty() ? transport.peer() : options.server_key),
         version(options.protocol_version) {}
 
   // The session keeps the text of what it receives: the only place where a requestedSchema's
@@ -157,6 +189,7 @@ struct Client::Impl {
   ClientOptions options;
   jsonrpc::Connection session;
   const bool carries_headers;  // the transport sends SendContext::headers (Streamable HTTP)
+  std::string server_key;      // for EraCache; "" when the server has no name
   std::vector<std::pair<nlohmann::json, ElicitationHandler>> form_handlers;
   ElicitationHandler fallback;
   // 2025-11-25: the server's elicitation/create arrives on the transport's thread, which must not
@@ -526,6 +559,12 @@ std::unique_ptr<Client> Client::spawn(const std::vector<std::string>& argv, Clie
   stdio.in_fd = process->stdout_fd();
   stdio.out_fd = process->stdin_fd();
   auto transport = std::make_unique<StdioTransport>(stdio);
+  if (options.server_key.empty()) {
+    // The command line names a stdio server (its era does not change between runs of one build).
+    std::string key = "stdio:";
+    for (const auto& word : argv) key += " " + word;
+    options.server_key = std::move(key);
+  }
   auto client = std::unique_ptr<Client>(new Client(*transport, std::move(options)));
   client->owned_transport_ = std::move(transport);
   client->child_ = std::move(process);
@@ -552,11 +591,25 @@ nlohmann::json Client::connect() {
                       "2025-11-25 and 2025-06-18 only");
   impl->session.on_request("ping", [](const Request&, Responder out) { out.result(nlohmann::json::object()); });
   std::string initialize_version = impl->options.protocol_version;
+  bool from_cache = false;
   if (impl->stateless) {
     impl->session.start();
-    if (auto discovered = impl->probe()) return impl->remember(std::move(*discovered));
+    const auto& fallback = impl->options.fallback_protocol_version;
+    const auto cached =
+        fallback && !impl->server_key.empty() ? EraCache::instance().session_version(impl->server_key) : std::nullopt;
+    if (cached && *cached == *fallback) {
+      impl->session.log("server/discover skipped: " + impl->server_key + " spoke " + *cached +
+                        " earlier in this process");
+      from_cache = true;
+    } else {
+      if (auto discovered = impl->probe()) {
+        if (!impl->server_key.empty()) EraCache::instance().forget(impl->server_key);
+        return impl->remember(std::move(*discovered));
+      }
+      if (!impl->server_key.empty()) EraCache::instance().remember(impl->server_key, *fallback);
+    }
     impl->stateless = false;
-    initialize_version = *impl->options.fallback_protocol_version;
+    initialize_version = *fallback;
   }
   // The initialize era: the server's requests (elicitation/create, interaction/create) may come
   // from initialize's result on.
@@ -587,7 +640,14 @@ nlohmann::json Client::connect() {
   nlohmann::ordered_json params{{"protocolVersion", initialize_version},
                                 {"capabilities", impl->capabilities()},
                                 {"clientInfo", impl->options.client_info}};
-  auto result = impl->request("initialize", std::move(params));
+  nlohmann::json result;
+  try {
+    result = impl->request("initialize", std::move(params));
+  } catch (const ClientError&) {
+    // The server may have changed era since it was cached: the next client probes again.
+    if (from_cache) EraCache::instance().forget(impl->server_key);
+    throw;
+  }
   const auto version = result.value("protocolVersion", std::string());
   const auto& session_era = session_protocol_versions();
   // A server may answer an older revision (Lifecycle, "Version Negotiation"); 2025-03-26 has the

@@ -622,6 +622,8 @@ HttpClientTransport::HttpClientTransport(HttpClientOptions options) : impl_(std:
 
 HttpClientTransport::~HttpClientTransport() { close(); }
 
+std::string HttpClientTransport::peer() const { return impl_->options.url; }
+
 void HttpClientTransport::start(MessageHandler on_message, CloseHandler on_close) {
   impl_->on_message = std::move(on_message);
   impl_->on_close = std::move(on_close);

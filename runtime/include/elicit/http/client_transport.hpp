@@ -73,6 +73,8 @@ class HttpClientTransport final : public Transport {
   /// Ends every exchange in progress (their connections are shut down), DELETEs a 2025-11-25
   /// session, joins the threads and calls on_close. Not from on_message.
   void close() override;
+  /// The endpoint URL (HttpClientOptions::url).
+  std::string peer() const override;
   /// True: SendContext::headers are sent.
   bool carries_headers() const noexcept override { return true; }
 

@@ -58,6 +58,9 @@ class Transport {
   /// "MAY close the connection" after an event id; the client resumes with GET and
   /// Last-Event-ID). Any thread. Default: nothing.
   virtual void disconnect(const RequestId& id) { (void)id; }
+  /// Who is at the other end, as a stable name (an HTTP client transport: its endpoint URL), for
+  /// caches keyed by server; "" (the default) when the transport cannot say.
+  virtual std::string peer() const { return {}; }
   /// True when send() carries SendContext::headers (Streamable HTTP's client side). A client uses it
   /// to know whether a server's x-mcp-header annotations apply (MCP 2026-07-28, server/tools,
   /// "x-mcp-header": clients on other transports may ignore them). Any thread. Default: false.
