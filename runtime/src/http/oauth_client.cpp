@@ -405,6 +405,12 @@ struct OAuthClient::State {
         {"redirect_uri", redirect_uri},    {"code_challenge", pkce_s256(verifier)},
         {"code_challenge_method", "S256"}, {"state", state}};
     if (!scope.empty()) query.emplace_back("scope", scope);
+    // OpenID Connect Core 1.0 section 11: an authorization server that follows it ignores
+    // offline_access (so issues no refresh token) unless prompt contains consent; oidc-provider
+    // does. A pure OAuth server ignores the parameter (RFC 6749 section 3.1).
+    const auto scopes = split_scope(scope);
+    if (std::find(scopes.begin(), scopes.end(), "offline_access") != scopes.end())
+      query.emplace_back("prompt", "consent");
     query.emplace_back("resource", resource);
     const auto url = endpoint + (endpoint.find('?') == std::string::npos ? "?" : "&") + form_encode(query);
     const auto answer = provider->authorize(url);

@@ -8,14 +8,17 @@
 #   2025-11-25  @modelcontextprotocol/sdk 1.32.2 (initialize, sessions)   e2e-2025-11-25.test.mjs
 #   2026-07-28  @modelcontextprotocol/client 2.4.0 (server/discover)      e2e-2026-07-28.test.mjs
 # package-lock.json pins them, oidc-provider and Node 22 (`npm ci` when node_modules is missing).
+# With a third argument, the same servers face that program instead of the SDK: our own C++ client
+# (oauth_client_e2e, elicit::Client and its OAuth client), with the same environment plus
+# ELICITGEN_PROTOCOL_VERSION.
 # Both servers run on loopback and are always stopped; every wait is bounded.
-# Usage: run.sh 2025-11-25|2026-07-28 <elicitgen_http_server>
+# Usage: run.sh 2025-11-25|2026-07-28 <elicitgen_http_server> [<oauth_client_e2e>]
 set -euo pipefail
 usage() {
-  echo "usage: $0 2025-11-25|2026-07-28 <elicitgen_http_server>" >&2
+  echo "usage: $0 2025-11-25|2026-07-28 <elicitgen_http_server> [<oauth_client_e2e>]" >&2
   exit 2
 }
-[[ $# -eq 2 && -x $2 ]] || usage
+[[ ($# -eq 2 || ($# -eq 3 && -x ${3:-})) && -x $2 ]] || usage
 revision=$1
 case "$revision" in
   2025-11-25) sdk=@modelcontextprotocol/sdk ;;
@@ -23,6 +26,8 @@ case "$revision" in
   *) usage ;;
 esac
 server_bin=$(realpath "$2")
+client_bin=
+[[ $# -eq 3 ]] && client_bin=$(realpath "$3")
 cd "$(dirname "$0")"
 node=node_modules/.bin/node
 if [[ ! -d node_modules/$sdk || ! -d node_modules/oidc-provider || ! -x $node ]]; then
@@ -83,11 +88,20 @@ done
 [[ -n $url ]] || exit 1
 [[ $url == "$resource" ]] || { echo "the MCP server listens at $url, not $resource" >&2; exit 1; }
 echo "authorization server: $issuer (oidc-provider $("$node" -p "require('./node_modules/oidc-provider/package.json').version"))"
-echo "MCP server: $url ($revision, $sdk $("$node" -p "require('./node_modules/$sdk/package.json').version"), node $("$node" --version))"
+if [[ -n $client_bin ]]; then
+  echo "MCP server: $url ($revision, client $(basename "$client_bin"), node $("$node" --version))"
+else
+  echo "MCP server: $url ($revision, $sdk $("$node" -p "require('./node_modules/$sdk/package.json').version"), node $("$node" --version))"
+fi
 
 status=0
-ELICITGEN_HTTP_URL=$url OAUTH_ISSUER=$issuer OTHER_RESOURCE=$other \
-  SERVICE_CLIENT_SECRET=$secret "$node" --test --test-timeout=120000 "e2e-$revision.test.mjs" || status=$?
+if [[ -n $client_bin ]]; then
+  # Its own bounds: each fetch 10 s, each MCP request 60 s; CTest's TIMEOUT above all.
+  ELICITGEN_HTTP_URL=$url OAUTH_ISSUER=$issuer ELICITGEN_PROTOCOL_VERSION=$revision "$client_bin" || status=$?
+else
+  ELICITGEN_HTTP_URL=$url OAUTH_ISSUER=$issuer OTHER_RESOURCE=$other \
+    SERVICE_CLIENT_SECRET=$secret "$node" --test --test-timeout=120000 "e2e-$revision.test.mjs" || status=$?
+fi
 # The MCP server stops cleanly on SIGTERM (exit 0; under the sanitizers, no report at exit): up to 10 s.
 kill -TERM $mcp 2>/dev/null || true
 for _ in $(seq 200); do kill -0 $mcp 2>/dev/null || break; sleep 0.05; done
