@@ -200,6 +200,21 @@ TEST_CASE("elicitgen client signs in once when the server asks, then reuses the 
   CHECK(third.asked_to_sign_in);
   CHECK(as.as.hits("/register") == 2);
   CHECK(std::filesystem::last_write_time(store) == before);
+
+  // A stored token that has expired (and no refresh token to renew it): not sent, a new sign-in.
+  {
+    std::ifstream in(store);
+    auto saved = json::parse(in);
+    REQUIRE(saved["tokens"].size() == 1);
+    for (auto& t : saved["tokens"]) t["expires_at"] = 1;  // 1970
+    std::ofstream(store) << saved.dump();
+  }
+  const auto fourth = run_cli(protected_server.url, state, answers, "");
+  INFO(fourth.output);
+  CHECK(fourth.exit_code == 0);
+  CHECK(fourth.asked_to_sign_in);
+  CHECK(as.as.hits("/authorize") == 3);
+  CHECK(as.as.hits("/register") == 2);  // the registration saved by the first run is reused
 }
 
 TEST_CASE("LoopbackRedirect: another path is 404 and the wait goes on, the callback ends it, silence times out",

@@ -282,9 +282,11 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     beast::error_code ec;
     beast::flat_buffer buffer;
     std::optional<bhttp::response_parser<bhttp::string_body>> parser_slot;
-    // MCP Authorization: a 401 is answered by authorizing (once per request) and sending again; a
-    // 403 insufficient_scope by stepping up (at most authorization_options.max_step_ups times).
-    bool reauthorized = false;
+    // MCP Authorization: a 401 is answered with a renewed token (OAuthClient::unauthorized) and the
+    // request sent again; a 403 insufficient_scope by stepping up (at most
+    // authorization_options.max_step_ups times).
+    std::optional<OAuthClient::Renewal> renewed;  // this request's last answer to a 401
+    int renewals = 0;
     int step_ups = 0;
     for (;;) {
       std::string sent_authorization;
@@ -306,9 +308,12 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
         challenges += (challenges.empty() ? "" : ", ") + std::string(it->value());
       bool again = false;
       try {
-        if (status == 401 && !reauthorized) {
-          reauthorized = true;
-          again = oauth->unauthorized(sent_authorization, challenges);
+        // After a 401: a token at hand, a refresh, a new authorization, each refused in turn, is
+        // tried once more; a new authorization refused ends it (no second sign-in for one request).
+        if (status == 401 && renewed != OAuthClient::Renewal::authorized && renewals < 3) {
+          ++renewals;
+          renewed = oauth->unauthorized(sent_authorization, challenges);
+          again = true;
         } else if (status == 403 &&
                    bearer_challenge(challenges).value_or(std::map<std::string, std::string>{})["error"] ==
                        "insufficient_scope") {

@@ -458,6 +458,10 @@ struct OAuthClient::State {
     if (old.refresh_token.empty()) return std::nullopt;
     const auto info = provider->client_information(issuer);
     OAuthClientInformation who = info ? *info : OAuthClientInformation{};
+    if (who.client_id.empty() && metadata.value("client_id_metadata_document_supported", false) == true) {
+      who.client_id = provider->client_metadata_url();  // a Client ID Metadata Document client
+      who.token_endpoint_auth_method = "none";
+    }
     if (who.client_id.empty()) return std::nullopt;
     try {
       auto t =
@@ -534,13 +538,14 @@ std::string OAuthClient::authorization() {
   return s.header_locked();
 }
 
-bool OAuthClient::unauthorized(const std::string& sent_authorization, const std::string& www_authenticate) {
+OAuthClient::Renewal OAuthClient::unauthorized(const std::string& sent_authorization,
+                                               const std::string& www_authenticate) {
   auto& s = *state_;
   std::lock_guard<std::mutex> flow(s.flow);
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     const auto current = s.header_locked();
-    if (!current.empty() && current != sent_authorization) return true;  // another thread got a new one
+    if (!current.empty() && current != sent_authorization) return Renewal::other_token;  // another thread's
   }
   const auto challenge = bearer_challenge(www_authenticate).value_or(std::map<std::string, std::string>{});
   s.discover(challenge);
@@ -549,13 +554,17 @@ bool OAuthClient::unauthorized(const std::string& sent_authorization, const std:
     std::lock_guard<std::mutex> lock(s.mutex);
     known = s.tokens;
   }
-  // Kept tokens for this resource and issuer that were not the ones refused: use them.
+  // Tokens kept for this resource and issuer (a store of an earlier run) that are not the ones
+  // refused: used as they are while they last, else refreshed.
   if (!known) {
     if (auto stored = s.provider->tokens(s.resource, s.issuer);
         stored && "Bearer " + stored->access_token != sent_authorization) {
-      std::lock_guard<std::mutex> lock(s.mutex);
-      s.tokens = std::move(stored);
-      return true;
+      if (stored->expires_at == 0 || stored->expires_at > unix_now() + 30) {
+        std::lock_guard<std::mutex> lock(s.mutex);
+        s.tokens = std::move(stored);
+        return Renewal::other_token;
+      }
+      known = std::move(stored);
     }
   }
   if (known) {
@@ -563,12 +572,12 @@ bool OAuthClient::unauthorized(const std::string& sent_authorization, const std:
       s.provider->save_tokens(s.resource, s.issuer, *t);
       std::lock_guard<std::mutex> lock(s.mutex);
       s.tokens = std::move(*t);
-      return true;
+      return Renewal::refreshed;
     }
     s.provider->discard_tokens(s.resource, s.issuer);
   }
   s.authorize(s.initial_scope(challenge));
-  return true;
+  return Renewal::authorized;
 }
 
 bool OAuthClient::insufficient_scope(const std::string& sent_authorization, const std::string& www_authenticate,

@@ -33,8 +33,9 @@ struct HttpClientOptions {
   /// Resolving, connecting and the TLS handshake together, at most (ms).
   std::chrono::milliseconds connect_timeout{10000};
   /// MCP authorization (Basic / Authorization; oauth_client.hpp): when set, every request carries
-  /// the current access token (`Authorization: Bearer`, never in the URL); a 401 runs the
-  /// authorization flow (once per request) and sends the request again, a 403 with
+  /// the current access token (`Authorization: Bearer`, never in the URL); a 401 renews the token
+  /// (OAuthClient::unauthorized: a kept token, a refresh, or a new authorization, at most one new
+  /// authorization per request) and sends the request again, a 403 with
   /// `insufficient_scope` steps up. A flow that fails ends the request with a JSON-RPC error
   /// (-32000) whose message says why. Needs https (plain http only to a loopback host).
   std::shared_ptr<OAuthClientProvider> authorization{};

@@ -139,11 +139,20 @@ class OAuthClient {
   /// token is known. A kept token that has expired is refreshed first when it can be.
   std::string authorization();
 
+  /// What unauthorized() did to get a token to retry with.
+  enum class Renewal {
+    other_token,  ///< another token was at hand: a newer one (another thread's), or one kept in the store
+    refreshed,    ///< the refresh_token grant gave a new access token
+    authorized,   ///< a new authorization (the user signed in, or client credentials)
+  };
+
   /// The server answered 401 to a request sent with `sent_authorization` (what authorization()
-  /// gave for it), with `www_authenticate` (all challenges, comma-joined). Unless another thread has
-  /// meanwhile obtained a newer token, refreshes or authorizes anew. Returns true when a token to
-  /// retry with is available; throws OAuthError when authorization fails.
-  bool unauthorized(const std::string& sent_authorization, const std::string& www_authenticate);
+  /// gave for it), with `www_authenticate` (all challenges, comma-joined). Discovers anew (the
+  /// server may have moved to another authorization server), then uses, in this order, a token at
+  /// hand that is not the refused one, a refresh, a new authorization. Returns what it did (a
+  /// request is sent again after each, and fails once a new authorization is refused too); throws
+  /// OAuthError when authorization fails.
+  Renewal unauthorized(const std::string& sent_authorization, const std::string& www_authenticate);
 
   /// The server answered 403 with `error="insufficient_scope"`: authorizes again with the union of
   /// the scopes asked for so far and the challenge's. `step_ups_so_far` counts this request's
