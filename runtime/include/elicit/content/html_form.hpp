@@ -41,7 +41,7 @@ struct FormPage {
   /// The fields, in schema order (FormBinding::form() of a generated type, or
   /// parse_requested_schema().form).
   Form form;
-  /// The page's <title> and heading; "" gives "Information requested".
+  /// The page's `<title>` and heading; "" gives "Information requested".
   std::string title;
   /// The server's message (the elicitation's `message`), shown above the fields as plain text
   /// (line breaks kept, no markup).
@@ -67,10 +67,10 @@ struct FormPage {
 /// HTML-escapes, {{{x}}} does not). An empty member keeps the built-in one. The variables the
 /// page template sees are listed in docs/server.md ("The page of a URL-mode form").
 struct HtmlTemplates {
-  /// The whole page. It must put {{{style}}} inside a <style> element and use no other inline
+  /// The whole page. It must put {{{style}}} inside a `<style>` element and use no other inline
   /// style or script, or the Content-Security-Policy of form_page_csp() blocks them.
   std::string page;
-  /// The CSS put in the <style> element, as is (not a template).
+  /// The CSS put in the `<style>` element, as is (not a template).
   std::string style;
 };
 
@@ -90,7 +90,7 @@ std::string_view default_form_page_style() noexcept;
 /// Thread-safe (no shared state).
 std::string render_form_page(const FormPage& page, const HtmlTemplates& templates = {});
 
-/// "sha256-<base64>": the CSP source of the page's <style> element (CSP3 hash source: SHA-256 of
+/// `sha256-<base64>`: the CSP source of the page's `<style>` element (CSP3 hash source: SHA-256 of
 /// the element's text, UTF-8, exactly as rendered).
 std::string form_page_style_hash(const HtmlTemplates& templates = {});
 
