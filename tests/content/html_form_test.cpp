@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <random>
 #include <set>
 #include <sstream>
 #include <string>
@@ -159,6 +162,8 @@ std::vector<std::pair<std::string, Form>> sample_forms() {
   std::vector<std::pair<std::string, Form>> out;
   std::vector<fs::path> files;
   for (const auto& e : fs::directory_iterator(fs::path(SOURCE_DIR) / "samples" / "schemas")) files.push_back(e.path());
+  // The generator's lint schema of secrets: the page masks what the generator warns about.
+  files.push_back(fs::path(SOURCE_DIR) / "tests" / "schemas" / "lint" / "secrets.json");
   std::sort(files.begin(), files.end());
   for (const auto& file : files) {
     const auto doc = ordered_json::parse(read_file(file));
@@ -217,7 +222,8 @@ const char* const kEveryKind = R"({
 
 TEST_CASE("every sample schema renders a labelled input per property, no script", "[html_form]") {
   const auto forms = sample_forms();
-  CHECK(forms.size() >= 13);
+  CHECK(forms.size() >= 14);
+  std::size_t secrets = 0;
   for (const auto& [name, form] : forms) {
     INFO(name);
     FormPage page{form};
@@ -300,6 +306,7 @@ TEST_CASE("every sample schema renders a labelled input per property, no script"
           REQUIRE(controls.size() == 1);
           const auto type = controls[0]->get("type");
           if (looks_secret(f)) {
+            ++secrets;
             CHECK(type == "password");
             CHECK(controls[0]->get("autocomplete") == "off");
           } else if (f.format == StringFormat::email) {
@@ -375,6 +382,7 @@ TEST_CASE("every sample schema renders a labelled input per property, no script"
         CHECK(html.find(label + " <span class=\"req\" aria-hidden=\"true\">*</span>") != std::string::npos);
     }
   }
+  CHECK(secrets >= 2);  // password and apiKey of secrets.json, at least
 }
 
 TEST_CASE("the pages match their golden files", "[html_form][golden]") {
@@ -510,6 +518,42 @@ TEST_CASE("decode: date-time from datetime-local", "[html_form][decode]") {
   page.values = {{"t", "not a time"}};  // what the user sent, kept in a text input
   const auto html = render_form_page(page);
   CHECK(html.find("type=\"text\" value=\"not a time\"") != std::string::npos);
+}
+
+TEST_CASE("date-times shown in UTC come back as the same instant", "[html_form][decode]") {
+  // Checked against the C library's timegm(), over random instants and zone offsets.
+  const auto form = form_of(R"({"type":"object","properties":{"t":{"type":"string","format":"date-time"}}})");
+  const auto epoch = [](int y, int mo, int d, int h, int mi, int s) {
+    std::tm tm{};
+    tm.tm_year = y - 1900;
+    tm.tm_mon = mo - 1;
+    tm.tm_mday = d;
+    tm.tm_hour = h;
+    tm.tm_min = mi;
+    tm.tm_sec = s;
+    return static_cast<long long>(timegm(&tm));
+  };
+  std::mt19937 rng(20261126);
+  for (int i = 0; i < 2000; ++i) {
+    const int y = 1900 + static_cast<int>(rng() % 250), mo = 1 + static_cast<int>(rng() % 12),
+              d = 1 + static_cast<int>(rng() % 28), h = static_cast<int>(rng() % 24), mi = static_cast<int>(rng() % 60),
+              s = static_cast<int>(rng() % 60), off = static_cast<int>(rng() % (2 * 1440 - 1)) - 1439;
+    char text[40];
+    std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", y, mo, d, h, mi, s,
+                  off < 0 ? '-' : '+', std::abs(off) / 60, std::abs(off) % 60);
+    INFO(text);
+    FormPage page{form};
+    page.values = {{"t", text}};
+    std::string shown;
+    for (const auto& t : tags(render_form_page(page))) {
+      if (t.get("name") == "t") shown = t.get("value");
+    }
+    const auto back = decode_form_submission(form, "t=" + form_component(shown)).content.at("t").get<std::string>();
+    int by, bmo, bd, bh, bmi, bs;
+    REQUIRE(std::sscanf(back.c_str(), "%4d-%2d-%2dT%2d:%2d:%2dZ", &by, &bmo, &bd, &bh, &bmi, &bs) == 6);
+    CHECK(back.size() == 20);
+    CHECK(epoch(by, bmo, bd, bh, bmi, bs) == epoch(y, mo, d, h, mi, s) - off * 60LL);
+  }
 }
 
 TEST_CASE("decode: integers and numbers, bad ones kept with an error", "[html_form][decode]") {
