@@ -240,6 +240,16 @@ TEST_CASE("every sample schema renders a labelled input per property, no script"
     CHECK(html.find("<meta name=\"viewport\"") != std::string::npos);
     CHECK(html.find("prefers-color-scheme:dark") != std::string::npos);
     const auto all = tags(html);
+    std::set<std::string> ids;
+    for (const auto& t : all) {
+      if (t.has("id")) CHECK(ids.insert(t.get("id")).second);  // unique
+    }
+    for (const auto& t : all) {
+      // Every id that aria-describedby or a label names exists.
+      std::istringstream described(t.get("aria-describedby"));
+      for (std::string ref; described >> ref;) CHECK(ids.count(ref));
+      if (t.name == "label") CHECK(ids.count(t.get("for")));
+    }
     for (const auto& t : all) {
       // Nothing is loaded: no resource elements, no src, and links only within the page.
       CHECK_FALSE(t.has("src"));

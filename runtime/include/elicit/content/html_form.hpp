@@ -134,13 +134,14 @@ struct FormSubmission {
 /// the last value counts) or the yes/no radios; a single-select's option value as sent; a
 /// multi-select's repeated name as an array in the order sent; a date-time from the browser's
 /// datetime-local ("YYYY-MM-DDThh:mm[:ss[.fff]]", no zone) read as UTC and written as RFC 3339 with
-/// "Z" (a value that already has a zone is kept as sent). Names the form does not list are ignored.
-/// Never throws but std::bad_alloc.
+/// "Z" (a value that already has a zone is kept as sent). A name sent twice counts once, its last
+/// value (but a multi-select's, whose values are all kept; and the action and token, whose first
+/// counts). Names the form does not list are ignored. Thread-safe; never throws but std::bad_alloc.
 FormSubmission decode_form_submission(const Form& form, std::string_view body);
 
 /// Every error of a submission, in schema order: per property its conversion errors, or else
 /// validate_content()'s on the content (a property is not reported twice); then errors about no
-/// property. A body that could not be decoded gives its one error alone.
+/// property. A body that could not be decoded gives its one error alone. Thread-safe.
 ValidationResult validate_submission(const Form& form, const FormSubmission& submission);
 
 }  // namespace elicit
