@@ -6,25 +6,17 @@
 #include <optional>
 #include <string>
 
+#include <elicit/content/sensitive.hpp>
+
 #include "names.hpp"
 
 namespace elicitgen {
 namespace {
 
-// Words that mark a field as a secret. The spec forbids asking for those in form mode.
-bool looks_secret(const std::string& text) {
-  std::string squashed;
-  for (char c : member_name(text)) {
-    if (c != '_') squashed += c;
-  }
-  static const char* const kWords[] = {"password", "passwd",    "passphrase", "secret",     "token",
-                                       "apikey",   "accesskey", "privatekey", "creditcard", "cardnumber",
-                                       "cvv",      "cvc",       "ssn"};
-  for (const char* w : kWords) {
-    if (squashed.find(w) != std::string::npos) return true;
-  }
-  return false;
-}
+// Whether a name or title names a secret (the spec forbids asking for those in form mode). The
+// heuristic is the content layer's, shared with the URL-mode page (which masks such fields); it
+// sees the member name so that the words split here and there alike.
+bool looks_secret(const std::string& text) { return elicit::looks_secret(member_name(text)); }
 
 // Whether `name` (an x-cpp-name) can be used as written: an identifier that is no keyword or macro
 // and none of the forms reserved to the implementation ("__" anywhere, "_" and a capital first).

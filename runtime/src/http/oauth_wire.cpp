@@ -7,39 +7,13 @@
 #include <sodium.h>
 
 #include "base64url.hpp"
+#include "elicit/content/form_urlencoded.hpp"
 #include "elicit/content_blocks.hpp"
 #include "token_claims.hpp"
 
 namespace elicit::http {
 
 namespace {
-
-int hex_value(char c) {
-  if (c >= '0' && c <= '9') return c - '0';
-  if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-  if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-  return -1;
-}
-
-std::optional<std::string> percent_decode(std::string_view s) {
-  std::string out;
-  out.reserve(s.size());
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '+') {
-      out += ' ';
-    } else if (s[i] == '%') {
-      if (i + 2 >= s.size()) return std::nullopt;
-      const int hi = hex_value(s[i + 1]);
-      const int lo = hex_value(s[i + 2]);
-      if (hi < 0 || lo < 0) return std::nullopt;
-      out += static_cast<char>(hi * 16 + lo);
-      i += 2;
-    } else {
-      out += s[i];
-    }
-  }
-  return out;
-}
 
 bool is_token_char(char c) {
   // RFC 9110 section 5.6.2 tchar.
@@ -84,20 +58,12 @@ std::string form_encode(const std::vector<std::pair<std::string, std::string>>& 
 }
 
 std::optional<std::map<std::string, std::string>> form_decode(std::string_view text) {
+  // The content layer decodes (the URL-mode page reads browser forms with it too); OAuth wants a
+  // map in which a name given twice keeps its first value.
+  auto pairs = form_urldecode(text);
+  if (!pairs) return std::nullopt;
   std::map<std::string, std::string> out;
-  while (!text.empty()) {
-    const auto amp = text.find('&');
-    const auto part = text.substr(0, amp);
-    if (!part.empty()) {
-      const auto eq = part.find('=');
-      auto name = percent_decode(part.substr(0, eq));
-      auto value = eq == std::string_view::npos ? std::optional<std::string>("") : percent_decode(part.substr(eq + 1));
-      if (!name || !value) return std::nullopt;
-      out.emplace(std::move(*name), std::move(*value));  // the first value of a name stays
-    }
-    if (amp == std::string_view::npos) break;
-    text.remove_prefix(amp + 1);
-  }
+  for (auto& [name, value] : *pairs) out.emplace(std::move(name), std::move(value));
   return out;
 }
 
