@@ -1,8 +1,11 @@
 // elicit::Client's OAuth 2.1 client (elicit::http::OAuthClient through HttpClientTransport) against a
-// real authorization server, oidc-provider (authorization-server.mjs), and the protected sample HTTP
-// server: run.sh starts both on loopback and runs this program with ELICITGEN_HTTP_URL (the MCP
-// endpoint, also the resource the tokens are for), OAUTH_ISSUER and ELICITGEN_PROTOCOL_VERSION (the
-// revision both clients speak). Nothing here is scripted on the server side: discovery, dynamic
+// real authorization server, oidc-provider (authorization-server.mjs), and a protected MCP server:
+// run.sh starts both on loopback and runs this program with ELICITGEN_HTTP_URL (the MCP endpoint,
+// also the resource the tokens are for), OAUTH_ISSUER, ELICITGEN_PROTOCOL_VERSION (the revision both
+// clients speak) and ELICITGEN_MCP_SERVER, which server that is: `elicitgen` (our sample server) or
+// `typescript` (the official TypeScript SDK 1.x behind its requireBearerAuth middleware,
+// typescript-protected-server.mjs: the same github_username tool, and whoami, the token's subject as
+// the SDK handed it to the tool). Nothing here is scripted on the server side: discovery, dynamic
 // client registration, the authorization code grant with PKCE, the login and consent, the token
 // exchange and the refresh are oidc-provider's own.
 //
@@ -202,6 +205,7 @@ struct Setup {
   std::string url = env("ELICITGEN_HTTP_URL");
   std::string issuer = env("OAUTH_ISSUER");
   std::string revision = env("ELICITGEN_PROTOCOL_VERSION");
+  bool typescript_server = env("ELICITGEN_MCP_SERVER") == "typescript";
 };
 
 std::unique_ptr<elicit::Client> client_for(const Setup& s, std::shared_ptr<Provider> provider) {
@@ -244,6 +248,9 @@ void use_the_server(elicit::Client& client, const Setup& s) {
                                   [](const json& t) { return t.value("name", std::string()) == "github_username"; });
   CHECK(listed);
   CHECK(text_of(client.call_tool("github_username")) == R"(accept: {"name":"octocat"})");
+  // The SDK's middleware verified the token and passed its claims to the tool: the person who
+  // signed in at the authorization server.
+  if (s.typescript_server) CHECK(text_of(client.call_tool("whoami")) == "octocat");
   CHECK(client.list_tools().size() == tools.size());
 }
 

@@ -10,22 +10,33 @@
 # package-lock.json pins them, oidc-provider and Node 22 (`npm ci` when node_modules is missing).
 # With a third argument, the same servers face that program instead of the SDK: our own C++ client
 # (oauth_client_e2e, elicit::Client and its OAuth client), with the same environment plus
-# ELICITGEN_PROTOCOL_VERSION.
+# ELICITGEN_PROTOCOL_VERSION and ELICITGEN_MCP_SERVER (elicitgen or typescript, below).
+# With `typescript` in place of the server binary, the MCP server is the official TypeScript SDK 1.x
+# behind its own requireBearerAuth middleware (typescript-protected-server.mjs, same command line):
+# 2025-11-25 only, and only with a client program (the SDK against itself is not what is tested).
 # Both servers run on loopback and are always stopped; every wait is bounded.
 # Usage: run.sh 2025-11-25|2026-07-28 <elicitgen_http_server> [<oauth_client_e2e>]
+#        run.sh 2025-11-25 typescript <oauth_client_e2e>
 set -euo pipefail
 usage() {
   echo "usage: $0 2025-11-25|2026-07-28 <elicitgen_http_server> [<oauth_client_e2e>]" >&2
+  echo "       $0 2025-11-25 typescript <oauth_client_e2e>" >&2
   exit 2
 }
-[[ ($# -eq 2 || ($# -eq 3 && -x ${3:-})) && -x $2 ]] || usage
+if [[ ${2:-} == typescript ]]; then
+  [[ $# -eq 3 && -x $3 && $1 == 2025-11-25 ]] || usage
+else
+  [[ ($# -eq 2 || ($# -eq 3 && -x ${3:-})) && -x ${2:-} ]] || usage
+fi
 revision=$1
 case "$revision" in
   2025-11-25) sdk=@modelcontextprotocol/sdk ;;
   2026-07-28) sdk=@modelcontextprotocol/client ;;
   *) usage ;;
 esac
-server_bin=$(realpath "$2")
+server_kind=elicitgen
+server_bin=
+if [[ $2 == typescript ]]; then server_kind=typescript; else server_bin=$(realpath "$2"); fi
 client_bin=
 [[ $# -eq 3 ]] && client_bin=$(realpath "$3")
 cd "$(dirname "$0")"
@@ -74,7 +85,9 @@ for attempt in 1 2 3; do
     cat "$work/as.err" >&2
     exit 1
   fi
-  "$server_bin" --port "$port" --authorization-server "$issuer" --resource "$resource" --scope mcp \
+  server=("$server_bin")
+  [[ $server_kind == typescript ]] && server=("$node" typescript-protected-server.mjs)
+  "${server[@]}" --port "$port" --authorization-server "$issuer" --resource "$resource" --scope mcp \
     >"$work/mcp.out" 2>"$work/mcp.err" &
   mcp=$!
   pids+=($mcp)
@@ -88,7 +101,9 @@ done
 [[ -n $url ]] || exit 1
 [[ $url == "$resource" ]] || { echo "the MCP server listens at $url, not $resource" >&2; exit 1; }
 echo "authorization server: $issuer (oidc-provider $("$node" -p "require('./node_modules/oidc-provider/package.json').version"))"
-if [[ -n $client_bin ]]; then
+if [[ $server_kind == typescript ]]; then
+  echo "MCP server: $url ($revision, @modelcontextprotocol/sdk $("$node" -p "require('./node_modules/@modelcontextprotocol/sdk/package.json').version") with requireBearerAuth, client $(basename "$client_bin"), node $("$node" --version))"
+elif [[ -n $client_bin ]]; then
   echo "MCP server: $url ($revision, client $(basename "$client_bin"), node $("$node" --version))"
 else
   echo "MCP server: $url ($revision, $sdk $("$node" -p "require('./node_modules/$sdk/package.json').version"), node $("$node" --version))"
@@ -97,7 +112,8 @@ fi
 status=0
 if [[ -n $client_bin ]]; then
   # Its own bounds: each fetch 10 s, each MCP request 60 s; CTest's TIMEOUT above all.
-  ELICITGEN_HTTP_URL=$url OAUTH_ISSUER=$issuer ELICITGEN_PROTOCOL_VERSION=$revision "$client_bin" || status=$?
+  ELICITGEN_HTTP_URL=$url OAUTH_ISSUER=$issuer ELICITGEN_PROTOCOL_VERSION=$revision ELICITGEN_MCP_SERVER=$server_kind \
+    "$client_bin" || status=$?
 else
   ELICITGEN_HTTP_URL=$url OAUTH_ISSUER=$issuer OTHER_RESOURCE=$other \
     SERVICE_CLIENT_SECRET=$secret "$node" --test --test-timeout=120000 "e2e-$revision.test.mjs" || status=$?
