@@ -12,7 +12,7 @@
 
 namespace elicitgen {
 
-// Defined in the file CMake generates from templates/*.mustache (cmake/EmbedTemplates.cmake).
+// Defined in the file CMake generates from templates/*.mustache (cmake/EmbedFiles.cmake).
 extern const char kHeaderTemplate[];
 extern const char kSourceTemplate[];
 

@@ -21,7 +21,7 @@
 namespace elicit {
 
 namespace detail {
-// Defined in the file CMake generates from form_page.* (cmake/EmbedFormPage.cmake).
+// Defined in the file CMake generates from form_page.* (cmake/EmbedFiles.cmake).
 extern const char kFormPageTemplate[];
 extern const char kFormPageStyle[];
 }  // namespace detail
