@@ -20,18 +20,6 @@ using tcp = net::ip::tcp;
 using Clock = std::chrono::steady_clock;
 using boost::system::error_code;
 
-// Runs `ioc` until `done` or the deadline; false on timeout (the caller then drops the objects
-// whose operations are pending).
-bool run_until(net::io_context& ioc, const bool& done, Clock::time_point deadline) {
-  while (!done) {
-    const auto now = Clock::now();
-    if (now >= deadline) return false;
-    ioc.restart();
-    ioc.run_one_for(deadline - now);
-  }
-  return true;
-}
-
 }  // namespace
 
 ClientEndpoint parse_client_endpoint(const std::string& url) {
@@ -94,7 +82,7 @@ std::unique_ptr<ClientStream> ClientStream::open(const ClientEndpoint& endpoint,
     endpoints = std::move(r);
     done = true;
   });
-  if (!run_until(s->ioc_, done, deadline)) {
+  if (!s->run_until(done, deadline)) {
     error = "timed out resolving " + endpoint.host;
     return nullptr;
   }
@@ -107,7 +95,7 @@ std::unique_ptr<ClientStream> ClientStream::open(const ClientEndpoint& endpoint,
     ec = e;
     done = true;
   });
-  if (!run_until(s->ioc_, done, deadline)) {
+  if (!s->run_until(done, deadline)) {
     error = "timed out connecting";
     return nullptr;
   }
@@ -132,7 +120,7 @@ std::unique_ptr<ClientStream> ClientStream::open(const ClientEndpoint& endpoint,
     ec = e;
     done = true;
   });
-  if (!run_until(s->ioc_, done, deadline)) {
+  if (!s->run_until(done, deadline)) {
     error = "timed out in the TLS handshake with " + endpoint.host;
     return nullptr;
   }
@@ -141,6 +129,16 @@ std::unique_ptr<ClientStream> ClientStream::open(const ClientEndpoint& endpoint,
     return nullptr;
   }
   return s;
+}
+
+bool ClientStream::run_until(const bool& done, Clock::time_point deadline) {
+  while (!done) {
+    const auto now = Clock::now();
+    if (now >= deadline) return false;
+    ioc_.restart();
+    ioc_.run_one_for(deadline - now);
+  }
+  return true;
 }
 
 bool ClientStream::usable_after_idle() {

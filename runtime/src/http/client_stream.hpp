@@ -47,6 +47,11 @@ class ClientStream {
     return f(socket_);
   }
 
+  /// Runs the stream's own event loop on this thread until `done` (set by a handler of an
+  /// asynchronous operation started through with()) or `deadline`; false on timeout (the caller
+  /// then drops the stream, abandoning what is pending).
+  bool run_until(const bool& done, std::chrono::steady_clock::time_point deadline);
+
   /// The socket's descriptor: ::shutdown() on it ends a read blocked on another thread.
   int native_handle() { return socket_.native_handle(); }
 

@@ -4,13 +4,10 @@
 #include <cctype>
 #include <optional>
 
-#include <boost/asio/connect.hpp>
-#include <boost/asio/io_context.hpp>
-#include <boost/asio/ip/tcp.hpp>
-#include <boost/asio/ssl.hpp>
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 
+#include "client_stream.hpp"
 #include "elicit/url_safety.hpp"
 #include "tls_client.hpp"
 
@@ -18,49 +15,26 @@ namespace elicit::http {
 
 namespace {
 
-namespace net = boost::asio;
-namespace ssl = boost::asio::ssl;
 namespace bhttp = boost::beast::http;
-using tcp = net::ip::tcp;
 using Clock = std::chrono::steady_clock;
 using boost::system::error_code;
 
-struct Target {
-  bool tls = false;
-  std::string host;  // without brackets
-  std::string port;
-  std::string path;  // origin-form: path and query
-  std::string host_header;
-};
-
-Target parse_target(const std::string& url) {
+ClientEndpoint parse_target(const std::string& url) {
   // review_url refuses what no fetch should follow: other schemes, credentials in the URL, plain
   // http to anything but loopback, control characters, malformed hosts and ports.
   const auto review = review_url(url);
   if (!review.allowed) throw FetchError(url + ": " + review.refusal);
-  Target t;
+  ClientEndpoint t;
   t.tls = review.scheme == "https";
   t.host = review.host;
   t.port = review.port.empty() ? (t.tls ? "443" : "80") : review.port;
   const auto authority = url.find("://") + 3;
   const auto path = url.find_first_of("/?#", authority);
-  t.path = path == std::string::npos ? "/" : url.substr(path, url.find('#', path) - path);
-  if (t.path.empty() || t.path[0] != '/') t.path.insert(0, "/");
+  t.target = path == std::string::npos ? "/" : url.substr(path, url.find('#', path) - path);
+  if (t.target.empty() || t.target[0] != '/') t.target.insert(0, "/");
   const bool v6 = t.host.find(':') != std::string::npos;
   t.host_header = (v6 ? "[" + t.host + "]" : t.host) + (review.port.empty() ? "" : ":" + review.port);
   return t;
-}
-
-// Runs `ioc` until `done` or the deadline; false on timeout (the operations are then abandoned with
-// the io_context).
-bool run_until(net::io_context& ioc, const bool& done, Clock::time_point deadline) {
-  while (!done) {
-    const auto now = Clock::now();
-    if (now >= deadline) return false;
-    ioc.restart();
-    ioc.run_one_for(deadline - now);
-  }
-  return true;
 }
 
 std::string lower(std::string s) {
@@ -68,11 +42,10 @@ std::string lower(std::string s) {
   return s;
 }
 
-template <class Stream>
-FetchResponse exchange(net::io_context& ioc, Stream& stream, const FetchRequest& request, const Target& target,
+FetchResponse exchange(ClientStream& connection, const FetchRequest& request, const ClientEndpoint& target,
                        const FetchOptions& options, Clock::time_point deadline) {
   const auto fail = [&](const std::string& why) { return FetchError(request.url + ": " + why); };
-  bhttp::request<bhttp::string_body> req{request.method == "POST" ? bhttp::verb::post : bhttp::verb::get, target.path,
+  bhttp::request<bhttp::string_body> req{request.method == "POST" ? bhttp::verb::post : bhttp::verb::get, target.target,
                                          11};
   req.set(bhttp::field::host, target.host_header);
   req.set(bhttp::field::user_agent, "elicitgen");
@@ -84,11 +57,13 @@ FetchResponse exchange(net::io_context& ioc, Stream& stream, const FetchRequest&
   }
   bool done = false;
   error_code ec;
-  bhttp::async_write(stream, req, [&](error_code e, std::size_t) {
-    ec = e;
-    done = true;
+  connection.with([&](auto& stream) {
+    bhttp::async_write(stream, req, [&](error_code e, std::size_t) {
+      ec = e;
+      done = true;
+    });
   });
-  if (!run_until(ioc, done, deadline)) throw fail("timed out sending the request");
+  if (!connection.run_until(done, deadline)) throw fail("timed out sending the request");
   if (ec) throw fail("sending the request failed: " + ec.message());
 
   boost::beast::flat_buffer buffer;
@@ -102,20 +77,24 @@ FetchResponse exchange(net::io_context& ioc, Stream& stream, const FetchRequest&
     return fail("the response is larger than " + std::to_string(options.body_limit) + " bytes");
   };
   done = false;
-  bhttp::async_read_header(stream, buffer, parser, [&](error_code e, std::size_t) {
-    ec = e;
-    done = true;
+  connection.with([&](auto& stream) {
+    bhttp::async_read_header(stream, buffer, parser, [&](error_code e, std::size_t) {
+      ec = e;
+      done = true;
+    });
   });
-  if (!run_until(ioc, done, deadline)) throw fail("timed out waiting for the response");
+  if (!connection.run_until(done, deadline)) throw fail("timed out waiting for the response");
   if (ec) throw fail("reading the response failed: " + ec.message());
   if (parser.content_length() && *parser.content_length() > options.body_limit) throw too_large();
   while (!parser.is_done()) {
     done = false;
-    bhttp::async_read_some(stream, buffer, parser, [&](error_code e, std::size_t) {
-      ec = e;
-      done = true;
+    connection.with([&](auto& stream) {
+      bhttp::async_read_some(stream, buffer, parser, [&](error_code e, std::size_t) {
+        ec = e;
+        done = true;
+      });
     });
-    if (!run_until(ioc, done, deadline)) throw fail("timed out waiting for the response");
+    if (!connection.run_until(done, deadline)) throw fail("timed out waiting for the response");
     if (ec) throw fail("reading the response failed: " + ec.message());
     if (parser.get().body().size() > options.body_limit) throw too_large();
   }
@@ -146,49 +125,18 @@ FetchResponse fetch(const FetchRequest& request, const FetchOptions& options) {
   const auto deadline = Clock::now() + options.timeout;
   const auto fail = [&](const std::string& why) { return FetchError(request.url + ": " + why); };
 
-  net::io_context ioc(1);
-  tcp::resolver resolver(ioc);
-  tcp::resolver::results_type endpoints;
-  bool done = false;
-  error_code ec;
-  resolver.async_resolve(target.host, target.port, [&](error_code e, tcp::resolver::results_type r) {
-    ec = e;
-    endpoints = std::move(r);
-    done = true;
-  });
-  if (!run_until(ioc, done, deadline)) throw fail("timed out resolving " + target.host);
-  if (ec) throw fail("cannot resolve " + target.host + ": " + ec.message());
-
-  tcp::socket socket(ioc);
-  done = false;
-  net::async_connect(socket, endpoints, [&](error_code e, const tcp::endpoint&) {
-    ec = e;
-    done = true;
-  });
-  if (!run_until(ioc, done, deadline)) throw fail("timed out connecting");
-  if (ec) throw fail("cannot connect: " + ec.message());
-  if (!target.tls) return exchange(ioc, socket, request, target, options, deadline);
-
-  std::shared_ptr<ssl::context> ctx;
-  try {
-    ctx = verifying_client_context(options.ca_file);
-  } catch (const std::runtime_error& e) {
-    throw fail(e.what());
+  std::shared_ptr<boost::asio::ssl::context> tls;
+  if (target.tls) {
+    try {
+      tls = verifying_client_context(options.ca_file);
+    } catch (const std::runtime_error& e) {
+      throw fail(e.what());
+    }
   }
-  ssl::stream<tcp::socket&> stream(socket, *ctx);
-  try {
-    expect_peer_name(stream.native_handle(), target.host);
-  } catch (const std::runtime_error& e) {
-    throw fail(e.what());
-  }
-  done = false;
-  stream.async_handshake(ssl::stream_base::client, [&](error_code e) {
-    ec = e;
-    done = true;
-  });
-  if (!run_until(ioc, done, deadline)) throw fail("timed out in the TLS handshake");
-  if (ec) throw fail(handshake_failure(stream.native_handle(), target.host, ec));
-  return exchange(ioc, stream, request, target, options, deadline);
+  std::string why;
+  auto connection = ClientStream::open(target, tls.get(), options.timeout, why);
+  if (!connection) throw fail(why);
+  return exchange(*connection, request, target, options, deadline);
 }
 
 }  // namespace elicit::http
