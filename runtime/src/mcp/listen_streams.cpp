@@ -131,14 +131,18 @@ void ListenStreams::open(const Request& request, const Responder& out) {
 
 void ListenStreams::end(const RequestId& id, bool answer) {
   std::shared_ptr<Stream> stream;
+  std::shared_ptr<Subscriptions::Subscriber> subscriber;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     const auto it = streams_.find(id);
     if (it == streams_.end()) return;
     stream = std::move(it->second);
     streams_.erase(it);
+    // Read under the lock that open() sets it under (a race TSan found): either open() set it
+    // before this (detached here), or it finds the stream gone and detaches it itself.
+    subscriber = stream->subscriber;
   }
-  if (stream->subscriber) core_.subscriptions().detach(stream->subscriber);
+  if (subscriber) core_.subscriptions().detach(subscriber);
   if (answer && !stream->out.answered() && !stream->out.cancelled()) {
     // Graceful closure: the empty result, naming the subscription.
     nlohmann::json result{{"_meta", {{std::string(meta_key::subscription_id), stream->id_json}}}};
