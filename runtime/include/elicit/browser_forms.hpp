@@ -1,0 +1,166 @@
+// Forms the user fills in their browser: URL-mode elicitation whose page the server renders from the
+// form's requestedSchema (MCP 2025-11-25 and 2026-07-28, Client, Elicitation, "URL Mode Elicitation
+// Requests", "Safe URL Handling", "Phishing"). Sensitive input (an API key, a password) must not pass
+// through the MCP client: the server sends a URL, the user opens it, submits the form to the server,
+// and the tool call that asked (RequestContext::elicit_in_browser) gets the validated value.
+//
+// BrowserForms is the seam between the MCP layer (which opens pages and awaits their answers) and
+// whatever serves them (the Streamable HTTP server's listener under a prefix, or a loopback page
+// server for stdio servers: elicit/http/browser_form_routes.hpp). InMemoryBrowserForms keeps pages
+// in this process; a page submitted to another process needs a shared store.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "elicit/content/html_form.hpp"
+#include "elicit/elicitation.hpp"
+
+namespace elicit {
+
+/// What a page asks. The URL carries only the page's id: no user data (MCP, "Safe URL Handling").
+struct BrowserFormPage {
+  /// The server's message, shown above the fields as plain text.
+  std::string message;
+  /// The form: a requestedSchema parse_requested_schema() accepts (requested_schema<T>(), or a
+  /// prefilled_schema()). Its `default`s are the values the page first shows.
+  nlohmann::json requested_schema;
+  /// Who may submit: the principal of the call that asked (RequestContext::principal(): the access
+  /// token's issuer and subject). "" = no one is checked (development: the page is served to
+  /// loopback peers only).
+  std::string principal;
+  /// How long the page takes answers, in milliseconds from open(); at least 1. MCP leaves it to the
+  /// server; ten minutes is long enough to find a key in a password manager.
+  std::chrono::milliseconds expires_in = std::chrono::minutes(10);
+};
+
+/// How a page ended.
+struct BrowserFormAnswer {
+  /// accepted (the Accept button, with content that passed validation), declined or cancelled (the
+  /// page's Decline and Cancel buttons), timed_out (the page expired unanswered, or its id is
+  /// unknown), aborted (close() withdrew it while someone waited).
+  ElicitStatus status = ElicitStatus::timed_out;
+  /// accepted: the submitted content object, valid against the page's requestedSchema
+  /// (validate_submission()); otherwise null.
+  nlohmann::json content;
+};
+
+/// Where pages are kept and answers wait. Implementations are thread-safe.
+class BrowserForms {
+ public:
+  virtual ~BrowserForms() = default;
+
+  /// Opens `page` under `id` and returns its absolute URL (the base URL, then the id). `id`: 16 to
+  /// 128 characters of [A-Za-z0-9_-], unguessable (browser_form_id(), or
+  /// RequestContext::interaction_id(), 128 bits). When a page is already open under `id`, it is
+  /// kept as it is (a 2026-07-28 retry asks the same question again) and its URL returned. Throws
+  /// std::invalid_argument for a bad id or a schema the content layer rejects, std::length_error
+  /// when the store is full (its bounds), std::runtime_error when it cannot be reached or has no
+  /// base URL yet.
+  virtual std::string open(const std::string& id, const BrowserFormPage& page) = 0;
+
+  /// Calls `done` exactly once: with the page's answer once it has one (at once when it already
+  /// has: the answer stays until close(), so a 2026-07-28 handler that runs again reads it again),
+  /// or with nullopt when `wait` (milliseconds, >= 0) passes first (the page stays open). A page
+  /// that expired, or an unknown id, answers timed_out; a page close()d while waiting, aborted.
+  /// `done` runs on the calling thread or a thread of the store's; it must not block.
+  virtual void await(const std::string& id, std::chrono::milliseconds wait,
+                     std::function<void(std::optional<BrowserFormAnswer>)> done) = 0;
+
+  /// Forgets the page and its answer (the call has read it, or ended without it); its URL answers
+  /// "no longer available" from now on, and a waiting await() gets `aborted`. No-op for an unknown
+  /// id.
+  virtual void close(const std::string& id) = 0;
+};
+
+/// A fresh page id: 32 bytes from the CSPRNG (libsodium), base64url without padding (43 characters).
+std::string browser_form_id();
+
+/// One HTTP request for a page, as the serving side hands it over (its routing, Host and TLS
+/// checks done).
+struct BrowserFormRequest {
+  std::string method;  ///< "GET" or "POST" (anything else answers 405)
+  std::string id;      ///< the path segment after the prefix
+  /// POST: the body, application/x-www-form-urlencoded UTF-8 (the caller bounds its size).
+  std::string body;
+  /// Who the browser is (the page's own sign-in), "" when not signed in.
+  std::string principal;
+  /// The page is served to a loopback peer (127.0.0.0/8, ::1). Pages whose
+  /// BrowserFormPage::principal is "" are served only then.
+  bool loopback_peer = false;
+};
+
+/// The page's answer to a BrowserFormRequest: always text/html; charset=utf-8. The serving side
+/// adds the headers: Content-Security-Policy form_page_csp(templates), Cache-Control: no-store,
+/// Referrer-Policy: no-referrer, X-Content-Type-Options: nosniff, X-Frame-Options: DENY.
+struct BrowserFormResponse {
+  int status = 200;
+  std::string html;
+  /// 405: the Allow header's value.
+  std::string allow;
+};
+
+struct InMemoryBrowserFormsOptions {
+  /// The URL pages are under, ending in '/': open() answers base_url + id. May be set later with
+  /// set_base_url() (a server knows its port once it listens).
+  std::string base_url{};
+  /// The most pages open at once, answered or not; at the bound open() throws std::length_error.
+  std::size_t max_pages = 10'000;
+  /// The most bytes of pages (message, schema, answer) held at once; open() throws
+  /// std::length_error past it.
+  std::size_t max_bytes = 64 * 1024 * 1024;
+  /// The page's Mustache templates (render_form_page); empty members keep the built-in ones.
+  HtmlTemplates templates{};
+  /// The clock for expiry. Null: std::chrono::steady_clock::now.
+  std::function<std::chrono::steady_clock::time_point()> clock;
+};
+
+/// BrowserForms in this process's memory, and the pages' HTTP logic (handle()). Expired pages and
+/// answers are dropped when met and by a sweep on open(); await()'s waits run on
+/// jsonrpc::TimerService::shared().
+class InMemoryBrowserForms final : public BrowserForms {
+ public:
+  /// Throws std::invalid_argument when max_pages or max_bytes is 0, or base_url is set and does
+  /// not end in '/'.
+  explicit InMemoryBrowserForms(InMemoryBrowserFormsOptions options = {});
+  ~InMemoryBrowserForms() override;
+  InMemoryBrowserForms(const InMemoryBrowserForms&) = delete;
+  InMemoryBrowserForms& operator=(const InMemoryBrowserForms&) = delete;
+
+  std::string open(const std::string& id, const BrowserFormPage& page) override;
+  void await(const std::string& id, std::chrono::milliseconds wait,
+             std::function<void(std::optional<BrowserFormAnswer>)> done) override;
+  void close(const std::string& id) override;
+
+  /// Sets the base URL (ending in '/'; std::invalid_argument otherwise). Thread-safe.
+  void set_base_url(std::string base_url);
+  /// The Content-Security-Policy of every page (form_page_csp of the options' templates).
+  const std::string& content_security_policy() const noexcept;
+
+  /// Serves one request for a page: GET shows the form (the message, each field with its default,
+  /// a fresh CSRF token of the page's); POST checks the CSRF token (constant time), decodes and
+  /// validates the submission (decode_form_submission, validate_submission): Decline and Cancel end
+  /// the page; Accept with errors shows the form again with each error by its field and the
+  /// values kept (422); valid content ends the page with `accepted`. An ended page is single use:
+  /// it answers 410 and a short text saying it was answered; unknown or expired ids 404 / 410;
+  /// a principal other than the page's 403 (no form shown); a page without a principal to a
+  /// non-loopback peer 403; a missing or wrong CSRF token 403; a body that is not form-urlencoded
+  /// 400. The submitted value is never logged. Thread-safe.
+  BrowserFormResponse handle(const BrowserFormRequest& request);
+
+  /// Pages open now (answered or not, not expired).
+  std::size_t size() const;
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
+};
+
+}  // namespace elicit
