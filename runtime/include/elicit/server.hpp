@@ -33,6 +33,8 @@
 
 namespace elicit {
 
+class BrowserForms;
+
 /// Protocol revisions a session opened with `initialize` speaks, newest first (see also
 /// stateless_protocol_versions() in protocol_era.hpp).
 inline const std::vector<std::string>& supported_protocol_versions() { return session_protocol_versions(); }
@@ -189,6 +191,13 @@ class Server : public std::enable_shared_from_this<Server> {
   const RequestStateSealer& sealer() const noexcept { return sealer_; }
   const CacheHints& list_cache() const noexcept { return list_cache_; }
 
+  /// Where RequestContext::elicit_in_browser() opens its pages (browser_forms.hpp): set by a
+  /// StreamableHttpServer whose HttpServerOptions::browser_forms has a prefix, or by the
+  /// application (a stdio server: http::loopback_browser_forms()). Null (the default):
+  /// elicit_in_browser() throws std::logic_error. Thread-safe; calls already waiting keep theirs.
+  void set_browser_forms(std::shared_ptr<BrowserForms> forms);
+  std::shared_ptr<BrowserForms> browser_forms() const;
+
  private:
   template <class T, class Row>
   std::optional<nlohmann::json> list_page(const detail::Registry<T>& registry, const char* member,
@@ -210,6 +219,7 @@ class Server : public std::enable_shared_from_this<Server> {
   std::vector<std::pair<UriTemplate, std::shared_ptr<const ResourceTemplate>>> template_matchers_;  // in order
   std::size_t completers_ = 0;  // Completers on prompt arguments and template variables
   std::shared_ptr<Subscriptions> subscriptions_ = std::make_shared<Subscriptions>();
+  std::shared_ptr<BrowserForms> browser_forms_;  // guarded by mutex_
 };
 
 }  // namespace elicit

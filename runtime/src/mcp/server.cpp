@@ -43,6 +43,16 @@ Server::Server(ServerInfo info, RequestStateOptions request_state, CacheHints li
   if (info_.title) info_json_["title"] = *info_.title;
 }
 
+void Server::set_browser_forms(std::shared_ptr<BrowserForms> forms) {
+  std::unique_lock lock(mutex_);
+  browser_forms_ = std::move(forms);
+}
+
+std::shared_ptr<BrowserForms> Server::browser_forms() const {
+  std::shared_lock lock(mutex_);
+  return browser_forms_;
+}
+
 // Every change is announced after the lock is released: a slow listener delays no lookup.
 
 void Server::add_tool(Tool tool) {
