@@ -30,8 +30,9 @@ struct BrowserFormPage {
   /// The server's message, shown above the fields as plain text.
   std::string message;
   /// The form: a requestedSchema parse_requested_schema() accepts (requested_schema<T>(), or a
-  /// prefilled_schema()). Its `default`s are the values the page first shows.
-  nlohmann::json requested_schema;
+  /// prefilled_schema()). Its `default`s are the values the page first shows. Ordered: the page
+  /// shows the fields in the schema's order.
+  nlohmann::ordered_json requested_schema;
   /// Who may submit: the principal of the call that asked (RequestContext::principal(): the access
   /// token's issuer and subject). "" = no one is checked (development: the page is served to
   /// loopback peers only).
