@@ -51,14 +51,15 @@ RequestContext::RequestContext(SessionState& session, RequestId request_id, nloh
                                Responder responder,
                                std::optional<std::chrono::milliseconds> default_elicitation_timeout,
                                std::shared_ptr<const StatelessCall> stateless, const nlohmann::json& request_meta,
-                               Caller caller)
+                               Caller caller, std::shared_ptr<BrowserForms> browser_forms)
     : session_(session),
       request_id_(std::move(request_id)),
       arguments_(std::move(arguments)),
       responder_(std::move(responder)),
       default_timeout_(default_elicitation_timeout),
       stateless_(std::move(stateless)),
-      caller_(std::move(caller)) {
+      caller_(std::move(caller)),
+      browser_forms_(std::move(browser_forms)) {
   if (request_meta.is_object()) {
     const auto token = request_meta.find("progressToken");
     if (token != request_meta.end() && (token->is_string() || token->is_number_integer())) progress_token_ = *token;
@@ -284,9 +285,7 @@ UrlOutcome RequestContext::elicit_url_completed(std::string_view message, std::s
       return out;
     case CompletionState::pending: {
       auto again = original;
-      again["params"]["message"] = std::string(message) +
-                                   "\n\nThis has not been completed yet: open the link, finish there, then "
-                                   "continue.";
+      again["params"]["message"] = not_finished_message(message);
       stateless_->round->ask_again(key, std::move(again), original);
       throw InputRequired{};
     }
@@ -294,6 +293,10 @@ UrlOutcome RequestContext::elicit_url_completed(std::string_view message, std::s
       break;
   }
   throw std::runtime_error("cannot tell whether the interaction was completed: the completion store is unavailable");
+}
+
+std::string RequestContext::not_finished_message(std::string_view message) {
+  return std::string(message) + "\n\nThis has not been completed yet: open the link, finish there, then continue.";
 }
 
 void RequestContext::reply_json(nlohmann::json result) {

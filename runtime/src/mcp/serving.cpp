@@ -467,7 +467,7 @@ void Serving::serve_call(const Request& r, const Responder& responder, const Sta
   if (!caller.access_token && options_.access_token) caller.access_token = options_.access_token->get();
   auto call = std::make_shared<RequestContext>(state_, r.id, std::move(c.arguments), responder,
                                                options_.default_elicitation_timeout, stateless,
-                                               meta_of_params(r.params), std::move(caller));
+                                               meta_of_params(r.params), std::move(caller), server_->browser_forms());
   if (c.check && !c.check(*call)) return;
   if (c.async) {
     call->run_answering_failures([&] { c.async(call); });
