@@ -37,10 +37,20 @@ bool read_single(const nlohmann::ordered_json& j, const std::string& file, const
     return true;
   }
   if (is_params(j)) {
-    SourceSchema s{file, ptr + "/requestedSchema", name, {}, std::nullopt};
+    SourceSchema s{file, ptr + "/requestedSchema", name, {}, std::nullopt, false};
     if (const auto mode = j.find("mode"); mode != j.end() && *mode != "form") {
-      diags.error(file, ptr + "/mode", "only form mode carries a requestedSchema; found mode " + mode->dump());
-      return true;
+      // "url" with a requestedSchema: the page of a browser form (elicit_in_browser).
+      if (*mode != "url") {
+        diags.error(file, ptr + "/mode", "mode must be \"form\", or \"url\" for a browser form; found " + mode->dump());
+        return true;
+      }
+      if (!j.contains("requestedSchema")) {
+        diags.error(file, ptr + "/mode",
+                    "url mode without a requestedSchema has no form to generate: add the page's requestedSchema "
+                    "for a browser form (RequestContext::elicit_in_browser), or use form mode");
+        return true;
+      }
+      s.browser = true;
     }
     if (const auto m = j.find("message"); m != j.end()) {
       if (!m->is_string()) {
@@ -59,7 +69,7 @@ bool read_single(const nlohmann::ordered_json& j, const std::string& file, const
     return true;
   }
   if (is_bare_schema(j)) {
-    out.push_back({file, ptr, name, j, std::nullopt});
+    out.push_back({file, ptr, name, j, std::nullopt, false});
     return true;
   }
   return false;

@@ -20,12 +20,17 @@ struct SourceSchema {
   std::string name_hint;  ///< collection key, or the file stem
   nlohmann::ordered_json schema;
   std::optional<std::string> message;  ///< `message` of an elicitation/create params object
+  /// The params said `"mode": "url"`: a form the server serves in the browser
+  /// (RequestContext::elicit_in_browser), where secrets belong.
+  bool browser = false;
 };
 
 /// Reads one input. Accepted shapes:
 ///  - a bare requestedSchema ({"type": "object", "properties": ...});
 ///  - elicitation/create params ({"message": ..., "requestedSchema": ...}) or a whole request
 ///    ({"method": "elicitation/create", "params": {...}}); the message becomes elicit::default_message<T>();
+///    `"mode": "url"` with a requestedSchema (elicitgen's, not the spec's: URL mode has none) is a
+///    form the server serves in the browser, where fields that look secret are expected;
 ///  - a collection: an object whose members are each one of the above, keyed by type name.
 /// Errors (unreadable file, malformed JSON with line and column, unknown shape) go to `diags`, and
 /// the text of a file that parses is registered there, so that later messages about it (the

@@ -184,7 +184,8 @@ std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string&
       if (!enumerator_names(f, source.file, diags, e.value_names)) ok = false;
       fp.enumeration = std::move(e);
     }
-    const bool secret = looks_secret(f.name) || (f.title && looks_secret(*f.title));
+    // A browser form (mode "url") is where secrets belong; form mode would pass them through the client.
+    const bool secret = !source.browser && (looks_secret(f.name) || (f.title && looks_secret(*f.title)));
     if (secret) {
       diags.warning(source.file, f.pointer,
                     "property \"" + f.name +

@@ -1,13 +1,16 @@
 // The sample tools, shared by the stdio and the Streamable HTTP sample servers: one tool per
 // sample schema (form mode), the conformance suite's elicitation tools, two URL-mode tools (one
-// finished out of band through a CompletionStore), and one that answers URLElicitationRequiredError.
+// finished out of band through a CompletionStore), one that answers URLElicitationRequiredError, and
+// api_key, a typed form the user fills in the browser.
 #include "sample_tools.hpp"
 
 #include <chrono>
 #include <thread>
 
+#include <elicit/content/formats.hpp>
 #include <nlohmann/json.hpp>
 
+#include "api_key.hpp"
 #include "confirm_deletion.hpp"
 #include "contact_information.hpp"
 #include "github_username.hpp"
@@ -181,6 +184,24 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
                            return ToolResult::text("sign-in " + std::string(elicit::to_string(o.status)));
                          if (call.stateless()) return ToolResult::text("signed in: " + id);
                          return ToolResult::text("sign-in opened: " + o.elicitation_id);
+                       },
+                       nullptr});
+
+  // Sensitive input, typed: the API key is asked on a page the server serves (URL mode), so it
+  // never passes through the MCP client; the result names the service and the key's length, never
+  // the key. Needs the server's BrowserForms (the HTTP sample serves pages under /forms/, the stdio
+  // sample on a loopback page server).
+  server.add_tool(Tool{"api_key",
+                       "Connects a service with its API key, asked in the browser (URL mode)",
+                       {{"type", "object"}},
+                       std::nullopt,
+                       [](RequestContext& call) {
+                         const auto o = call.elicit_in_browser<samples::ApiKey>();
+                         if (!o) return ToolResult::text("api key " + std::string(elicit::to_string(o.status)));
+                         return ToolResult::text("connected " + nlohmann::json(o.value->service).get<std::string>() +
+                                                 " with a key of " +
+                                                 std::to_string(elicit::code_point_length(o.value->api_key)) +
+                                                 " characters");
                        },
                        nullptr});
 

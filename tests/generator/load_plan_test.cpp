@@ -17,7 +17,7 @@ std::string write_tmp(const std::string& name, const std::string& text) {
 
 // Plans `schema` as the type "Form" read from "x.json".
 std::optional<TypePlan> plan(const std::string& schema, Diagnostics& d) {
-  SourceSchema s{"x.json", "", "x", nlohmann::ordered_json::parse(schema), std::nullopt};
+  SourceSchema s{"x.json", "", "x", nlohmann::ordered_json::parse(schema), std::nullopt, false};
   return plan_type(s, "Form", d);
 }
 
@@ -68,8 +68,21 @@ TEST_CASE("load errors say where", "[load][errors]") {
   CHECK(load_schemas(
             write_tmp("url_mode.json", R"({"mode":"url","message":"m","url":"https://x","elicitationId":"1"})"), d2)
             .empty());
-  CHECK_THAT(messages(d2),
-             Catch::Contains("url_mode.json:1:2: error: /mode: only form mode carries a requestedSchema"));
+  CHECK_THAT(messages(d2), Catch::Contains("url_mode.json:1:2: error: /mode: url mode without a requestedSchema has "
+                                           "no form to generate"));
+  Diagnostics d2b;
+  CHECK(load_schemas(write_tmp("odd_mode.json", R"({"mode":"sms","message":"m","requestedSchema":{"type":"object"}})"), d2b)
+            .empty());
+  CHECK_THAT(messages(d2b), Catch::Contains("odd_mode.json:1:2: error: /mode: mode must be \"form\", or \"url\" for a "
+                                            "browser form; found \"sms\""));
+  // url mode with the page's requestedSchema: a browser form.
+  Diagnostics d2c;
+  const auto browser = load_schemas(
+      write_tmp("browser.json", R"({"mode":"url","message":"Key?","requestedSchema":{"type":"object","properties":{}}})"), d2c);
+  REQUIRE(browser.size() == 1);
+  CHECK(browser[0].browser);
+  CHECK(browser[0].message == "Key?");
+  CHECK_FALSE(d2c.has_errors());
 
   Diagnostics d3;
   CHECK(load_schemas(std::string(TEST_TMP_DIR) + "/does-not-exist.json", d3).empty());
@@ -212,19 +225,24 @@ TEST_CASE("fields that look like secrets get the spec's form-mode warning", "[pl
     Diagnostics d;
     auto schema = nlohmann::ordered_json::parse(R"({"type":"object","properties":{}})");
     schema["properties"][name] = {{"type", "string"}};
-    SourceSchema s{"x.json", "", "x", schema, std::nullopt};
+    SourceSchema s{"x.json", "", "x", schema, std::nullopt, false};
     INFO(name);
     CHECK(plan_type(s, "Form", d));
     CHECK_FALSE(d.has_errors());
     CHECK_THAT(messages(d), Catch::Contains("x.json: warning: /properties/" + std::string(name) + ": property \"" +
                                             std::string(name) + "\" looks like a secret") &&
                                 Catch::Contains("Form Mode Security"));
+    // The same field in a browser form (mode "url"): where it belongs, no warning.
+    Diagnostics quiet;
+    SourceSchema browser{"x.json", "", "x", schema, std::nullopt, true};
+    CHECK(plan_type(browser, "Form", quiet));
+    CHECK(quiet.messages().empty());
   }
   Diagnostics d;
   SourceSchema s{"x.json", "", "x",
                  nlohmann::ordered_json::parse(
                      R"({"type":"object","properties":{"username":{"type":"string","title":"Your name"}}})"),
-                 std::nullopt};
+                 std::nullopt, false};
   CHECK(plan_type(s, "Form", d));
   CHECK(d.messages().empty());
 }
