@@ -512,6 +512,17 @@ TEST_CASE("browser forms: an expired page answers timed_out and 410", "[browser_
     CHECK(forms.size() == 1);
     CHECK(forms.handle(get(id)).status == 410);
   }
+  SECTION("a waiter on a page swept by an open() that throws still gets timed_out") {
+    Awaited waiting;
+    forms.await(id, 60s, waiting.done());
+    clock.advance(11min);
+    auto huge = page;
+    huge.message = std::string(65 * 1024 * 1024, 'm');  // past the default max_bytes
+    CHECK_THROWS_AS(forms.open(elicit::browser_form_id(), huge), std::length_error);
+    const auto answer = waiting.get();
+    REQUIRE(answer);
+    CHECK(answer->status == ElicitStatus::timed_out);
+  }
   SECTION("an answer is kept for expires_in after it came") {
     clock.advance(9min);
     REQUIRE(forms.handle(post(id, body)).status == 200);

@@ -199,8 +199,12 @@ class LoopbackBrowserForms final : public BrowserForms {
     store_ = options_.store;
   }
   ~LoopbackBrowserForms() override {
-    std::lock_guard<std::mutex> lock(mutex_);
-    server_.reset();  // stops it
+    std::unique_ptr<BrowserFormServer> server;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      server = std::move(server_);
+    }
+    server.reset();  // stops it, without the mutex: a `done` its threads run may call open()
   }
 
   std::string open(const std::string& id, const BrowserFormPage& page) override {

@@ -248,20 +248,19 @@ std::string InMemoryBrowserForms::open(const std::string& id, const BrowserFormP
   p.expires_in = page.expires_in;
 
   std::string url;
+  std::string full;  // why the page does not fit, thrown once the swept pages' waiters are answered
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     const auto t = s.now();
     s.sweep(t, out);
     if (s.pages.count(id) != 0) {
       url = s.base_url + id;  // opened meanwhile by another thread: that page stands
+    } else if (s.pages.size() >= s.options.max_pages) {
+      full = "InMemoryBrowserForms is full: " + std::to_string(s.options.max_pages) + " pages open";
+    } else if (p.bytes > s.options.max_bytes || s.bytes > s.options.max_bytes - p.bytes) {
+      full = "InMemoryBrowserForms is full: the pages would hold more than " + std::to_string(s.options.max_bytes) +
+             " bytes";
     } else {
-      if (s.pages.size() >= s.options.max_pages) {
-        throw std::length_error("InMemoryBrowserForms is full: " + std::to_string(s.options.max_pages) + " pages open");
-      }
-      if (p.bytes > s.options.max_bytes || s.bytes > s.options.max_bytes - p.bytes) {
-        throw std::length_error("InMemoryBrowserForms is full: the pages would hold more than " +
-                                std::to_string(s.options.max_bytes) + " bytes");
-      }
       p.deadline = t + page.expires_in;
       s.bytes += p.bytes;
       s.tombstones.erase(id);  // the id is in use again (its stale entry in tombstone_order is harmless)
@@ -270,6 +269,7 @@ std::string InMemoryBrowserForms::open(const std::string& id, const BrowserFormP
     }
   }
   s.deliver(out);
+  if (!full.empty()) throw std::length_error(full);
   return url;
 }
 

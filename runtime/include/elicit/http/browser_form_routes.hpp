@@ -87,7 +87,7 @@ struct BrowserFormServerOptions {
 class BrowserFormServer {
  public:
   /// Throws std::invalid_argument for a prefix that does not start and end with '/' (or is "/"),
-  /// or io_threads 0.
+  /// io_threads 0 or max_body_bytes 0.
   explicit BrowserFormServer(BrowserFormServerOptions options = {});
   /// stop()s.
   ~BrowserFormServer();
