@@ -241,6 +241,8 @@ TEST_CASE("browser forms: the options and bad ids and schemas are refused", "[br
   page = defaults_page();
   page.expires_in = 0ms;
   CHECK_THROWS_AS(forms.open(elicit::browser_form_id(), page), std::invalid_argument);
+  page.expires_in = std::chrono::milliseconds::max();
+  CHECK_THROWS_AS(forms.open(elicit::browser_form_id(), page), std::invalid_argument);
   CHECK(forms.size() == 2);
 }
 
@@ -553,6 +555,12 @@ TEST_CASE("browser forms: await times out with nullopt and the page stays open",
   const auto id = elicit::browser_form_id();
   forms.open(id, defaults_page());
   CHECK(await_now(forms, id, 20ms) == std::nullopt);
+  // A wait longer than the page lives ends at its deadline: no overflow, no answer yet.
+  Awaited forever;
+  forms.await(id, std::chrono::milliseconds::max(), forever.done());
+  forms.close(id);
+  CHECK(forever.get()->status == ElicitStatus::aborted);
+  forms.open(id, defaults_page());
   CHECK(await_now(forms, id, 0ms) == std::nullopt);
   CHECK(await_now(forms, id, -5ms) == std::nullopt);
   CHECK(forms.size() == 1);

@@ -37,8 +37,9 @@ struct BrowserFormPage {
   /// token's issuer and subject). "" = no one is checked (development: the page is served to
   /// loopback peers only).
   std::string principal;
-  /// How long the page takes answers, in milliseconds from open(); at least 1. MCP leaves it to the
-  /// server; ten minutes is long enough to find a key in a password manager.
+  /// How long the page takes answers, in milliseconds from open(); from 1 ms to 30 days (open()
+  /// throws std::invalid_argument otherwise). MCP leaves it to the server; ten minutes is long
+  /// enough to find a key in a password manager.
   std::chrono::milliseconds expires_in = std::chrono::minutes(10);
 };
 

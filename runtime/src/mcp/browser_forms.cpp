@@ -217,8 +217,9 @@ InMemoryBrowserForms::~InMemoryBrowserForms() {
 
 std::string InMemoryBrowserForms::open(const std::string& id, const BrowserFormPage& page) {
   if (!valid_id(id)) throw std::invalid_argument("a browser form id is 16 to 128 characters of [A-Za-z0-9_-]");
-  if (page.expires_in < std::chrono::milliseconds(1)) {
-    throw std::invalid_argument("BrowserFormPage::expires_in must be at least 1 ms");
+  // Bounded above too: the deadline and the waits' timers are time points, which must not overflow.
+  if (page.expires_in < std::chrono::milliseconds(1) || page.expires_in > std::chrono::hours(24 * 30)) {
+    throw std::invalid_argument("BrowserFormPage::expires_in must be from 1 ms to 30 days");
   }
   auto& s = *state_;
   std::vector<Delivery> out;
