@@ -31,14 +31,15 @@ struct BrowserFormPage {
   std::string message;
   /// The form: a requestedSchema parse_requested_schema() accepts (requested_schema<T>(), or a
   /// prefilled_schema()). Its `default`s are the values the page first shows. Ordered: the page
-  /// shows the fields in the schema's order.
+  /// shows the fields in the schema's property order (an nlohmann::json would sort them by name).
   nlohmann::ordered_json requested_schema;
   /// Who may submit: the principal of the call that asked (RequestContext::principal(): the access
   /// token's issuer and subject). "" = no one is checked (development: the page is served to
   /// loopback peers only).
   std::string principal;
-  /// How long the page takes answers, in milliseconds from open(); at least 1. MCP leaves it to the
-  /// server; ten minutes is long enough to find a key in a password manager.
+  /// How long the page takes answers, in milliseconds from open(); from 1 ms to 30 days (open()
+  /// throws std::invalid_argument otherwise). MCP leaves it to the server; ten minutes is long
+  /// enough to find a key in a password manager.
   std::chrono::milliseconds expires_in = std::chrono::minutes(10);
 };
 
@@ -69,9 +70,12 @@ class BrowserForms {
 
   /// Calls `done` exactly once: with the page's answer once it has one (at once when it already
   /// has: the answer stays until close(), so a 2026-07-28 handler that runs again reads it again),
-  /// or with nullopt when `wait` (milliseconds, >= 0) passes first (the page stays open). A page
-  /// that expired, or an unknown id, answers timed_out; a page close()d while waiting, aborted.
-  /// `done` runs on the calling thread or a thread of the store's; it must not block.
+  /// or with nullopt when `wait` (milliseconds, >= 0; 0 looks without waiting) passes first (the
+  /// page stays open). A page that expired, or an unknown id, answers timed_out (a page that
+  /// expires while waited for does so at its deadline, however long the wait); a page close()d
+  /// while waiting, aborted. `done` runs on the calling thread or a thread of the store's (the one
+  /// that answered or closed the page, or a timer thread); it must not block, and may call the
+  /// store. Throws std::invalid_argument for an empty `done`.
   virtual void await(const std::string& id, std::chrono::milliseconds wait,
                      std::function<void(std::optional<BrowserFormAnswer>)> done) = 0;
 
@@ -125,7 +129,11 @@ struct InMemoryBrowserFormsOptions {
 
 /// BrowserForms in this process's memory, and the pages' HTTP logic (handle()). Expired pages and
 /// answers are dropped when met and by a sweep on open(); await()'s waits run on
-/// jsonrpc::TimerService::shared().
+/// jsonrpc::TimerService::shared(). An answer is kept until close(), or for the page's expires_in
+/// after it came (a call that never reads it must not hold it for ever). The ids of the newest
+/// 1,024 pages that were closed or dropped answer 410 ("no longer available", or "expired" for a
+/// page that expired unanswered); older ones 404, like ids never opened. Destroying the store
+/// answers its waiters `aborted`.
 class InMemoryBrowserForms final : public BrowserForms {
  public:
   /// Throws std::invalid_argument when max_pages or max_bytes is 0, or base_url is set and does
@@ -146,14 +154,20 @@ class InMemoryBrowserForms final : public BrowserForms {
   const std::string& content_security_policy() const noexcept;
 
   /// Serves one request for a page: GET shows the form (the message, each field with its default,
-  /// a fresh CSRF token of the page's); POST checks the CSRF token (constant time), decodes and
-  /// validates the submission (decode_form_submission, validate_submission): Decline and Cancel end
-  /// the page; Accept with errors shows the form again with each error by its field and the
-  /// values kept (422); valid content ends the page with `accepted`. An ended page is single use:
-  /// it answers 410 and a short text saying it was answered; unknown or expired ids 404 / 410;
-  /// a principal other than the page's 403 (no form shown); a page without a principal to a
-  /// non-loopback peer 403; a missing or wrong CSRF token 403; a body that is not form-urlencoded
-  /// 400. The submitted value is never logged. Thread-safe.
+  /// the page's CSRF token: 32 random bytes made by open(), the same for every GET of the page, so
+  /// two tabs of it both work); POST checks the CSRF token (constant time), decodes and validates
+  /// the submission (decode_form_submission, validate_submission): Decline and Cancel end the page
+  /// (200); Accept with errors shows the form again with each error by its field and the values
+  /// kept, secret ones excepted (422); valid content ends the page with `accepted` (200). In order:
+  /// a method other than GET and POST 405 (`allow` "GET, POST"); an id that is not 16 to 128
+  /// characters of [A-Za-z0-9_-], or unknown, 404; closed, 410; a principal other than the page's
+  /// 403, and a page without a principal to a non-loopback peer 403 (a short page that shows
+  /// nothing of the form, not even whether it was answered); expired, 410; an ended page is
+  /// single use: 410 saying it was answered. Then for POST: a body that is not form-urlencoded 400
+  /// (nothing in it can be read, the token neither); a missing or wrong CSRF token 403; an action
+  /// other than accept, decline and cancel 400. The answers other than the form are short pages
+  /// styled by the form's CSS (allowed by the same Content-Security-Policy). The submitted value is
+  /// never logged. Thread-safe.
   BrowserFormResponse handle(const BrowserFormRequest& request);
 
   /// Pages open now (answered or not, not expired).

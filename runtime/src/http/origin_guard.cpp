@@ -1,28 +1,13 @@
 // The Host and Origin checks every request passes first (MCP 2025-11-25 and 2026-07-28, Streamable
 // HTTP, "Security Warning": DNS rebinding).
+#include "host_names.hpp"
 #include "server_impl.hpp"
 
 namespace elicit {
 
 using namespace http::server_impl;
-
-namespace {
-
-// "localhost:8080" -> "localhost", "[::1]:3000" -> "[::1]".
-std::string host_without_port(std::string_view host) {
-  if (!host.empty() && host.front() == '[') {
-    const auto close = host.find(']');
-    return std::string(close == std::string_view::npos ? host : host.substr(0, close + 1));
-  }
-  return std::string(host.substr(0, host.find(':')));
-}
-
-bool is_loopback_name(std::string_view host) {
-  const auto h = lower(host);
-  return h == "localhost" || h == "127.0.0.1" || h == "[::1]";
-}
-
-}  // namespace
+using http::host_without_port;
+using http::is_loopback_name;
 
 bool StreamableHttpServer::Impl::host_allowed(const HttpRequest& req) const {
   const auto raw = header(req, "Host");

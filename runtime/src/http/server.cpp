@@ -1,5 +1,6 @@
 // The Streamable HTTP server: accepting connections, routing each request (origin guard, then the
 // 2025-11-25 session routes or the 2026-07-28 stateless routes), the public API.
+#include "browser_form_serving.hpp"
 #include "server_impl.hpp"
 
 namespace elicit {
@@ -33,8 +34,10 @@ void StreamableHttpServer::Impl::accept() {
       // the client's delayed ACK (~40 ms a response).
       boost::beast::error_code ignored;
       socket.set_option(tcp::no_delay(true), ignored);
+      const auto peer = socket.remote_endpoint(ignored);
+      const bool loopback = !ignored && http::loopback_address(peer.address());
       auto c = std::make_shared<http::Connection>(
-          std::move(socket), limits(), [this](const HttpRequest& req) { return handle(req); },
+          std::move(socket), limits(), [this, loopback](const HttpRequest& req) { return handle(req, loopback); },
           tls ? tls->current() : nullptr);
       {
         std::lock_guard<std::mutex> lock(mutex);
@@ -77,9 +80,10 @@ void StreamableHttpServer::Impl::schedule_reaper() {
   });
 }
 
-Reply StreamableHttpServer::Impl::handle(const HttpRequest& req) {
+Reply StreamableHttpServer::Impl::handle(const HttpRequest& req, bool loopback_peer) {
   const auto target = std::string_view(req.target().data(), req.target().size());
   const auto path = target.substr(0, target.find('?'));
+  if (auto r = serve_browser_forms(req, path, loopback_peer)) return std::move(*r);
   if (path != options.path) {
     if (auto r = serve_metadata(req, path)) return std::move(*r);
     return error_reply(404, -32000, "Not Found");
@@ -148,6 +152,7 @@ void StreamableHttpServer::start() {
   if (o.tls_certificate_chain_file.empty() != o.tls_private_key_file.empty()) {
     throw std::invalid_argument("TLS needs both tls_certificate_chain_file and tls_private_key_file");
   }
+  impl.check_browser_forms();
   if (!o.tls_certificate_chain_file.empty()) {
     impl.tls = std::make_unique<http::TlsCertificates>(o.tls_certificate_chain_file, o.tls_private_key_file);
   }
@@ -165,6 +170,7 @@ void StreamableHttpServer::start() {
   } catch (const boost::system::system_error& e) {
     throw std::runtime_error("cannot listen on " + o.host + ":" + std::to_string(o.port) + ": " + e.code().message());
   }
+  impl.start_browser_forms();
   impl.accept();
   impl.schedule_reaper();
   for (auto& loop : impl.loops) {

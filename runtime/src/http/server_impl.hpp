@@ -193,6 +193,17 @@ struct StreamableHttpServer::Impl {
 
   bool host_allowed(const HttpRequest& req) const;
 
+  // --- browser form pages (browser_form_routes.cpp) --------------------------------------------
+
+  // Made by start() when options.browser_forms.prefix is set; read-only once the I/O threads run.
+  std::shared_ptr<InMemoryBrowserForms> browser_forms;
+  // Throws std::invalid_argument for a bad prefix or public origin (before anything is bound).
+  void check_browser_forms() const;
+  // Once the port is known: the store, its base URL, and the Server's BrowserForms.
+  void start_browser_forms();
+  // The page route, when `path` is under the prefix.
+  std::optional<Reply> serve_browser_forms(const HttpRequest& req, std::string_view path, bool loopback_peer);
+
   bool origin_allowed(const HttpRequest& req) const;
 
   // Checks every request passes; an error reply when it does not.
@@ -204,7 +215,8 @@ struct StreamableHttpServer::Impl {
   // The MCP-Protocol-Version check of a 2025-11-25 request (MCP 2025-11-25, Streamable HTTP).
   static std::optional<Reply> refuse_session_version(const HttpRequest& req);
 
-  Reply handle(const HttpRequest& req);
+  // `loopback_peer`: the connection comes from a loopback address (127.0.0.0/8, ::1).
+  Reply handle(const HttpRequest& req, bool loopback_peer);
 
   // --- authorization (MCP Authorization; authorization_routes.cpp) ----------------------------
 

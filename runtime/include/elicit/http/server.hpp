@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "elicit/http/authorization.hpp"
+#include "elicit/http/browser_form_routes.hpp"
 #include "elicit/server_session.hpp"
 
 namespace elicit {
@@ -102,6 +103,10 @@ struct HttpServerOptions {
   /// one's requests on it get 404), and every requestState is sealed to it (it replaces `principal`
   /// above). The start() throws std::invalid_argument without resource, authorization_servers or verify.
   std::optional<ResourceServerOptions> authorization;
+  /// The pages of URL-mode browser forms (RequestContext::elicit_in_browser), served on this
+  /// listener under browser_forms.prefix (elicit/http/browser_form_routes.hpp): when the prefix is
+  /// set, start() sets up the store and hands it to the Server (Server::set_browser_forms).
+  BrowserFormRoutes browser_forms;
   /// Options of each session's and each 2026-07-28 request's elicit::ServerSession. Blocking tool handlers of
   /// all of them share one pool: `server.workers` if set, else one of `server.worker_threads`
   /// threads made by start(). (`server.request_state` is used only by the constructor that makes
@@ -138,6 +143,8 @@ struct HttpServerOptions {
 ///  - every SSE event has an id ("<stream>-<seq>"); GET with Last-Event-ID resumes that stream
 ///    after that event (404 when it is no longer held, 409 while another connection reads it);
 ///    POST streams of 2025-11-25 clients start with a priming event (an id, `retry`, empty data).
+/// Paths under HttpServerOptions::browser_forms.prefix are the browser form pages
+/// (browser_form_routes.hpp): only the Host check applies to them.
 /// Host and Origin headers are checked on every request (403); on 2025-11-25 requests
 /// MCP-Protocol-Version too (400 for a version no session speaks).
 /// A body that is not JSON (or not UTF-8) is 400 with a -32700 JSON-RPC error.

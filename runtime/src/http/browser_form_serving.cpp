@@ -1,0 +1,151 @@
+#include "browser_form_serving.hpp"
+
+#include <cctype>
+#include <exception>
+#include <stdexcept>
+#include <utility>
+
+#include "host_names.hpp"
+
+namespace elicit::http {
+
+namespace {
+
+std::string_view field(const Request& req, std::string_view name) {
+  const auto it = req.find(beast::string_view(name.data(), name.size()));
+  if (it == req.end()) return {};
+  return std::string_view(it->value().data(), it->value().size());
+}
+
+bool has_field(const Request& req, std::string_view name) {
+  return req.find(beast::string_view(name.data(), name.size())) != req.end();
+}
+
+std::string lower(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+// The media type of a Content-Type value, without parameters, lower case.
+std::string media_type(std::string_view content_type) {
+  auto type = content_type.substr(0, content_type.find(';'));
+  while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.remove_suffix(1);
+  while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) type.remove_prefix(1);
+  return lower(type);
+}
+
+// The host of an http(s)://host[:port] origin.
+std::string origin_host(std::string_view origin) {
+  const auto scheme_end = origin.find("://");
+  return scheme_end == std::string_view::npos ? std::string() : host_without_port(origin.substr(scheme_end + 3));
+}
+
+void append_escaped(std::string& out, std::string_view text) {
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      default:
+        out += c;
+    }
+  }
+}
+
+}  // namespace
+
+bool loopback_address(const boost::asio::ip::address& address) {
+  if (address.is_v4()) return address.to_v4().is_loopback();
+  const auto v6 = address.to_v6();
+  if (v6.is_loopback()) return true;
+  return v6.is_v4_mapped() && boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, v6).is_loopback();
+}
+
+void check_browser_form_prefix(const std::string& prefix) {
+  if (prefix.size() < 3 || prefix.front() != '/' || prefix.back() != '/') {
+    throw std::invalid_argument(
+        "a browser form prefix starts and ends with '/' and is not \"/\" alone, e.g. \"/forms/\"");
+  }
+}
+
+void check_public_origin(const std::string& origin) {
+  const auto scheme_end = origin.find("://");
+  const auto scheme = scheme_end == std::string::npos ? std::string() : lower(origin.substr(0, scheme_end));
+  const bool ok = (scheme == "http" || scheme == "https") && origin.size() > scheme_end + 3 &&
+                  origin.find_first_of("/?#@ ", scheme_end + 3) == std::string::npos;
+  if (!ok) throw std::invalid_argument("BrowserFormRoutes::public_origin must be http(s)://host[:port]: " + origin);
+}
+
+Reply browser_form_reply(const InMemoryBrowserForms& store, unsigned status, std::string html, std::string_view allow) {
+  Reply r;
+  r.status = status;
+  r.content_type = "text/html; charset=utf-8";
+  r.body = std::move(html);
+  r.headers.reserve(6);
+  r.headers.emplace_back("Content-Security-Policy", store.content_security_policy());
+  r.headers.emplace_back("Cache-Control", "no-store");
+  r.headers.emplace_back("Referrer-Policy", "no-referrer");
+  r.headers.emplace_back("X-Content-Type-Options", "nosniff");
+  r.headers.emplace_back("X-Frame-Options", "DENY");
+  if (!allow.empty()) r.headers.emplace_back("Allow", std::string(allow));
+  return r;
+}
+
+Reply browser_form_refusal(const InMemoryBrowserForms& store, unsigned status, std::string_view text) {
+  std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>";
+  append_escaped(html, text);
+  html += "</title>\n</head>\n<body>\n<p>";
+  append_escaped(html, text);
+  html += "</p>\n</body>\n</html>\n";
+  return browser_form_reply(store, status, std::move(html));
+}
+
+Reply serve_browser_form(InMemoryBrowserForms& store, const BrowserFormRoutes& routes, const Request& req,
+                         std::string_view path, bool peer_loopback) {
+  if (path.size() <= routes.prefix.size() || path.compare(0, routes.prefix.size(), routes.prefix) != 0) {
+    return browser_form_refusal(store, 404, "Not found");
+  }
+  BrowserFormRequest request;
+  const auto method = req.method();
+  request.method = method == beast::http::verb::get    ? "GET"
+                   : method == beast::http::verb::post ? "POST"
+                                                       : std::string(req.method_string());
+  request.id = std::string(path.substr(routes.prefix.size()));  // a '/' in it makes it unknown: 404
+  if (method == beast::http::verb::post) {
+    if (req.body().size() > routes.max_body_bytes) return browser_form_refusal(store, 413, "Payload too large");
+    if (media_type(field(req, "Content-Type")) != "application/x-www-form-urlencoded") {
+      return browser_form_refusal(store, 415,
+                                  "Unsupported media type: a form is sent as "
+                                  "application/x-www-form-urlencoded");
+    }
+    request.body = req.body();
+  }
+  // A proxy on this machine connects from loopback for every browser: its requests are not a
+  // loopback peer's (it says so by a forwarding field, or by a public origin that is not loopback).
+  request.loopback_peer = peer_loopback && !has_field(req, "Forwarded") && !has_field(req, "X-Forwarded-For") &&
+                          !has_field(req, "X-Real-IP") &&
+                          (routes.public_origin.empty() || is_loopback_name(origin_host(routes.public_origin)));
+  if (routes.principal) {
+    try {
+      request.principal = routes.principal([&req](std::string_view name) { return field(req, name); });
+    } catch (const std::bad_alloc&) {
+      throw;
+    } catch (...) {
+      return browser_form_refusal(store, 500, "Internal error");  // never the exception's text
+    }
+  }
+  auto page = store.handle(request);
+  return browser_form_reply(store, static_cast<unsigned>(page.status), std::move(page.html), page.allow);
+}
+
+}  // namespace elicit::http

@@ -1,0 +1,43 @@
+// One HTTP request for a browser form page, as StreamableHttpServer (under its prefix) and
+// BrowserFormServer both serve it: the same code for both. Internal to elicit::http.
+#pragma once
+
+#include <string>
+#include <string_view>
+
+#include <boost/asio/ip/address.hpp>
+
+#include "connection.hpp"
+#include "elicit/http/browser_form_routes.hpp"
+
+namespace elicit::http {
+
+/// 127.0.0.0/8, ::1, and IPv4-mapped 127.x (::ffff:127.0.0.1).
+bool loopback_address(const boost::asio::ip::address& address);
+
+/// Throws std::invalid_argument unless `prefix` starts and ends with '/' and is not "/" alone.
+void check_browser_form_prefix(const std::string& prefix);
+
+/// Throws std::invalid_argument unless `origin` is http(s)://host[:port] (no path, no '/' at the end).
+void check_public_origin(const std::string& origin);
+
+/// Serves `req`, whose target's path is `path`, with the pages of `store` under routes.prefix (a
+/// path outside it, or with more segments, is 404). The Host check is the caller's. `peer_loopback`:
+/// the connection comes from a loopback address; the request counts as a loopback peer's only when
+/// it also carries no Forwarded, X-Forwarded-For or X-Real-IP field (a proxy's) and
+/// routes.public_origin is "" or names a loopback host. Every reply is HTML with the pages'
+/// security headers (browser_form_reply). Never throws but std::bad_alloc.
+Reply serve_browser_form(InMemoryBrowserForms& store, const BrowserFormRoutes& routes, const Request& req,
+                         std::string_view path, bool peer_loopback);
+
+/// A page's reply: `status`, text/html; charset=utf-8, `html`, and the security headers
+/// (Content-Security-Policy of `store`, Cache-Control: no-store, Referrer-Policy: no-referrer,
+/// X-Content-Type-Options: nosniff, X-Frame-Options: DENY); `allow` as the Allow field when not "".
+Reply browser_form_reply(const InMemoryBrowserForms& store, unsigned status, std::string html,
+                         std::string_view allow = {});
+
+/// A refusal the store does not make (413, 415, a Host refused, 500): a minimal page of `text`,
+/// which must be plain text needing no escaping, with browser_form_reply's headers.
+Reply browser_form_refusal(const InMemoryBrowserForms& store, unsigned status, std::string_view text);
+
+}  // namespace elicit::http

@@ -1,0 +1,52 @@
+#include "browser_form_status.hpp"
+
+namespace elicit::detail {
+
+namespace {
+
+void append_escaped(std::string& out, std::string_view text) {
+  for (const char c : text) {
+    switch (c) {
+      case '&':
+        out += "&amp;";
+        break;
+      case '<':
+        out += "&lt;";
+        break;
+      case '>':
+        out += "&gt;";
+        break;
+      case '"':
+        out += "&quot;";
+        break;
+      case '\'':
+        out += "&#39;";
+        break;
+      default:
+        out += c;
+    }
+  }
+}
+
+}  // namespace
+
+std::string browser_form_status_page(std::string_view title, std::string_view text, std::string_view style) {
+  std::string html;
+  html.reserve(400 + style.size() + 2 * title.size() + text.size());
+  html +=
+      "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+      "<meta name=\"referrer\" content=\"no-referrer\">\n<meta name=\"color-scheme\" content=\"light dark\">\n<title>";
+  append_escaped(html, title);
+  // The style exactly as the form page has it: the CSP allows the <style> element by its hash.
+  html += "</title>\n<style>";
+  html += style;
+  html += "</style>\n</head>\n<body>\n<main>\n<h1>";
+  append_escaped(html, title);
+  html += "</h1>\n<p class=\"message\">";
+  append_escaped(html, text);
+  html += "</p>\n</main>\n</body>\n</html>\n";
+  return html;
+}
+
+}  // namespace elicit::detail

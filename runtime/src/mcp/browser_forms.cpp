@@ -1,0 +1,492 @@
+// InMemoryBrowserForms: the pages of URL-mode forms kept in this process, their waiters, and the
+// HTTP logic of a page (MCP 2025-11-25 and 2026-07-28, Client, Elicitation, "URL Mode Elicitation
+// Requests", "Safe URL Handling", "Phishing").
+#include "elicit/browser_forms.hpp"
+
+#include <sodium.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <stdexcept>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "browser_form_status.hpp"
+#include "elicit/content/form_defaults.hpp"
+#include "elicit/jsonrpc/timer_service.hpp"
+
+namespace elicit {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+using Done = std::function<void(std::optional<BrowserFormAnswer>)>;
+using jsonrpc::TimerService;
+
+// Ids of pages close()d or dropped that still answer 410 rather than 404: the newest ones, so a
+// tab left open on an answered page says so; bounded, since ids are unbounded in number.
+constexpr std::size_t kMaxTombstones = 1024;
+
+void init_sodium() {
+  static const bool ready = sodium_init() >= 0;
+  if (!ready) throw std::runtime_error("libsodium could not be initialised");
+}
+
+std::string random_base64url(std::size_t bytes) {
+  init_sodium();
+  std::vector<unsigned char> raw(bytes);
+  randombytes_buf(raw.data(), raw.size());
+  const auto variant = sodium_base64_VARIANT_URLSAFE_NO_PADDING;
+  std::string out(sodium_base64_ENCODED_LEN(bytes, variant), '\0');  // includes the NUL
+  sodium_bin2base64(out.data(), out.size(), raw.data(), raw.size(), variant);
+  out.resize(out.size() - 1);
+  sodium_memzero(raw.data(), raw.size());
+  return out;
+}
+
+bool valid_id(std::string_view id) {
+  if (id.size() < 16 || id.size() > 128) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  });
+}
+
+// Constant time in the token's bytes: a wrong guess tells nothing about how much of it was right.
+bool same_token(const std::string& expected, const std::string& sent) {
+  if (expected.empty() || sent.size() != expected.size()) return false;  // the length is no secret
+  return sodium_memcmp(expected.data(), sent.data(), expected.size()) == 0;
+}
+
+struct Waiter {
+  Done done;
+  std::optional<TimerService::TimerId> timer;
+};
+
+struct Page {
+  std::shared_ptr<const Form> form;
+  std::string message;
+  std::string principal;
+  std::string csrf;
+  std::chrono::milliseconds expires_in{0};
+  // Unanswered: the page takes answers until then. Answered: the answer is kept until then (it came
+  // plus expires_in), so a call that never reads it does not hold it for ever.
+  Clock::time_point deadline;
+  std::optional<BrowserFormAnswer> answer;
+  std::size_t bytes = 0;
+  std::map<std::uint64_t, Waiter> waiters;
+};
+
+// Why an id without a page answers 410.
+enum class Gone { closed, expired };
+
+// A `done` to call once the store's mutex is released, and the timer to cancel first.
+struct Delivery {
+  Done done;
+  std::optional<BrowserFormAnswer> answer;
+  std::optional<TimerService::TimerId> timer;
+};
+
+BrowserFormAnswer ended(ElicitStatus status) {
+  BrowserFormAnswer a;
+  a.status = status;
+  return a;
+}
+
+}  // namespace
+
+struct InMemoryBrowserForms::State {
+  explicit State(InMemoryBrowserFormsOptions o)
+      : options(std::move(o)),
+        csp(form_page_csp(options.templates)),
+        style(options.templates.style.empty() ? std::string(default_form_page_style()) : options.templates.style),
+        timers(TimerService::shared()),
+        base_url(options.base_url) {}
+
+  const InMemoryBrowserFormsOptions options;  // base_url: see below
+  const std::string csp;
+  const std::string style;  // what the status pages put in their <style> (the CSP allows it by hash)
+  const std::shared_ptr<TimerService> timers;
+
+  mutable std::mutex mutex;
+  std::string base_url;  // guarded by mutex
+  std::unordered_map<std::string, Page> pages;
+  std::unordered_map<std::string, Gone> tombstones;
+  std::deque<std::string> tombstone_order;  // oldest first; may name ids no longer in `tombstones`
+  std::size_t bytes = 0;
+  std::uint64_t next_waiter = 1;
+
+  Clock::time_point now() const { return options.clock ? options.clock() : Clock::now(); }
+
+  static bool expired(const Page& p, Clock::time_point now) { return now >= p.deadline; }
+
+  void bury(const std::string& id, Gone why) {
+    const auto [it, fresh] = tombstones.insert_or_assign(id, why);
+    (void)it;
+    if (!fresh) return;
+    tombstone_order.push_back(id);
+    while (tombstone_order.size() > kMaxTombstones) {
+      tombstones.erase(tombstone_order.front());
+      tombstone_order.pop_front();
+    }
+  }
+
+  // Forgets a page; its waiters get `status` once the caller has released the mutex.
+  void drop(std::unordered_map<std::string, Page>::iterator it, Gone why, ElicitStatus status,
+            std::vector<Delivery>& out) {
+    for (auto& [wid, w] : it->second.waiters) out.push_back({std::move(w.done), ended(status), w.timer});
+    bytes -= it->second.bytes;
+    bury(it->first, why);
+    pages.erase(it);
+  }
+
+  // Drops `it` when it has expired (true): an unanswered page's waiters get timed_out.
+  bool drop_if_expired(std::unordered_map<std::string, Page>::iterator it, Clock::time_point t,
+                       std::vector<Delivery>& out) {
+    if (!expired(it->second, t)) return false;
+    const bool answered = it->second.answer.has_value();
+    drop(it, answered ? Gone::closed : Gone::expired, ElicitStatus::timed_out, out);
+    return true;
+  }
+
+  void sweep(Clock::time_point t, std::vector<Delivery>& out) {
+    for (auto it = pages.begin(); it != pages.end();) {
+      const auto next = std::next(it);
+      drop_if_expired(it, t, out);
+      it = next;
+    }
+  }
+
+  // Outside the mutex: a `done` may call back into the store.
+  void deliver(std::vector<Delivery>& out) const {
+    for (auto& d : out) {
+      if (d.timer) timers->cancel(*d.timer);
+    }
+    for (auto& d : out) d.done(std::move(d.answer));
+    out.clear();
+  }
+
+  BrowserFormResponse status_page(int status, std::string_view title, std::string_view text) const {
+    BrowserFormResponse r;
+    r.status = status;
+    r.html = detail::browser_form_status_page(title, text, style);
+    return r;
+  }
+
+  BrowserFormResponse not_found() const {
+    return status_page(404, "Form not found", "There is no form at this address. Check the link you were given.");
+  }
+  BrowserFormResponse gone(Gone why) const {
+    if (why == Gone::expired) {
+      return status_page(410, "This form has expired",
+                         "This form has expired. Go back to your application and ask again if you still need to.");
+    }
+    return status_page(410, "This form is no longer available",
+                       "This form is no longer available: it was answered or withdrawn. You can close this tab.");
+  }
+};
+
+std::string browser_form_id() { return random_base64url(32); }
+
+InMemoryBrowserForms::InMemoryBrowserForms(InMemoryBrowserFormsOptions options) {
+  if (options.max_pages == 0) throw std::invalid_argument("InMemoryBrowserFormsOptions::max_pages must be at least 1");
+  if (options.max_bytes == 0) throw std::invalid_argument("InMemoryBrowserFormsOptions::max_bytes must be at least 1");
+  if (!options.base_url.empty() && options.base_url.back() != '/') {
+    throw std::invalid_argument("InMemoryBrowserFormsOptions::base_url must end in '/'");
+  }
+  init_sodium();
+  state_ = std::make_shared<State>(std::move(options));  // form_page_csp throws for a bad template
+}
+
+InMemoryBrowserForms::~InMemoryBrowserForms() {
+  // Every waiter still gets its one call: the store that would answer it is gone.
+  std::vector<Delivery> out;
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    for (auto& [id, page] : state_->pages) {
+      for (auto& [wid, w] : page.waiters) out.push_back({std::move(w.done), ended(ElicitStatus::aborted), w.timer});
+      page.waiters.clear();
+    }
+  }
+  state_->deliver(out);
+}
+
+std::string InMemoryBrowserForms::open(const std::string& id, const BrowserFormPage& page) {
+  if (!valid_id(id)) throw std::invalid_argument("a browser form id is 16 to 128 characters of [A-Za-z0-9_-]");
+  // Bounded above too: the deadline and the waits' timers are time points, which must not overflow.
+  if (page.expires_in < std::chrono::milliseconds(1) || page.expires_in > std::chrono::hours(24 * 30)) {
+    throw std::invalid_argument("BrowserFormPage::expires_in must be from 1 ms to 30 days");
+  }
+  auto& s = *state_;
+  std::vector<Delivery> out;
+  // A page open under the id is kept as it is: no need to read its schema again.
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    if (s.base_url.empty()) throw std::runtime_error("InMemoryBrowserForms has no base URL yet");
+    const auto it = s.pages.find(id);
+    if (it != s.pages.end() && !s.drop_if_expired(it, s.now(), out)) return s.base_url + id;
+  }
+  s.deliver(out);
+
+  auto parsed = parse_requested_schema(page.requested_schema);
+  if (!parsed.ok()) {
+    for (const auto& d : parsed.diagnostics) {
+      if (d.severity == Diagnostic::Severity::error) {
+        throw std::invalid_argument("BrowserFormPage::requested_schema: " + d.pointer + ": " + d.message);
+      }
+    }
+  }
+  Page p;
+  p.bytes = id.size() + page.message.size() + parsed.form.schema.dump().size() + page.principal.size();
+  p.form = std::make_shared<const Form>(std::move(parsed.form));
+  p.message = page.message;
+  p.principal = page.principal;
+  p.csrf = random_base64url(32);
+  p.expires_in = page.expires_in;
+
+  std::string url;
+  std::string full;  // why the page does not fit, thrown once the swept pages' waiters are answered
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const auto t = s.now();
+    s.sweep(t, out);
+    if (s.pages.count(id) != 0) {
+      url = s.base_url + id;  // opened meanwhile by another thread: that page stands
+    } else if (s.pages.size() >= s.options.max_pages) {
+      full = "InMemoryBrowserForms is full: " + std::to_string(s.options.max_pages) + " pages open";
+    } else if (p.bytes > s.options.max_bytes || s.bytes > s.options.max_bytes - p.bytes) {
+      full = "InMemoryBrowserForms is full: the pages would hold more than " + std::to_string(s.options.max_bytes) +
+             " bytes";
+    } else {
+      p.deadline = t + page.expires_in;
+      s.bytes += p.bytes;
+      s.tombstones.erase(id);  // the id is in use again (its stale entry in tombstone_order is harmless)
+      s.pages.emplace(id, std::move(p));
+      url = s.base_url + id;
+    }
+  }
+  s.deliver(out);
+  if (!full.empty()) throw std::length_error(full);
+  return url;
+}
+
+void InMemoryBrowserForms::await(const std::string& id, std::chrono::milliseconds wait,
+                                 std::function<void(std::optional<BrowserFormAnswer>)> done) {
+  if (!done) throw std::invalid_argument("InMemoryBrowserForms::await needs a callback");
+  wait = std::max(wait, std::chrono::milliseconds(0));
+  auto& s = *state_;
+  std::vector<Delivery> out;
+  std::optional<BrowserFormAnswer> now_answer;
+  bool answer_now = false;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const auto t = s.now();
+    const auto it = s.pages.find(id);
+    if (it == s.pages.end() || s.drop_if_expired(it, t, out)) {
+      answer_now = true;
+      now_answer = ended(ElicitStatus::timed_out);
+    } else if (it->second.answer) {
+      answer_now = true;
+      now_answer = it->second.answer;
+    } else if (wait.count() == 0) {
+      answer_now = true;  // nullopt: no answer yet, and no time to wait for one
+    } else {
+      auto& page = it->second;
+      const auto waiter_id = s.next_waiter++;
+      // At the page's deadline the waiter learns it expired, however long it meant to wait.
+      const auto until_deadline = std::chrono::duration_cast<std::chrono::milliseconds>(page.deadline - t) +
+                                  std::chrono::milliseconds(1);  // rounded up: the deadline has passed then
+      const auto delay = std::min(wait, until_deadline);
+      auto& waiter = page.waiters[waiter_id];
+      waiter.done = std::move(done);
+      // Scheduled under the mutex: the callback takes it, so it finds the timer's id stored.
+      std::weak_ptr<State> weak = state_;
+      waiter.timer = s.timers->schedule(Clock::now() + delay, [weak, id, waiter_id] {
+        const auto state = weak.lock();
+        if (!state) return;  // the store is gone; its destructor answered the waiter
+        Delivery d;
+        {
+          std::lock_guard<std::mutex> lock(state->mutex);
+          const auto p = state->pages.find(id);
+          if (p == state->pages.end()) return;  // answered (and closed) meanwhile: delivered there
+          const auto w = p->second.waiters.find(waiter_id);
+          if (w == p->second.waiters.end()) return;  // delivered by whoever took it out
+          d.done = std::move(w->second.done);
+          p->second.waiters.erase(w);
+          // The page expired (the timer was set for its deadline), or the wait ended first.
+          if (State::expired(p->second, state->now())) d.answer = ended(ElicitStatus::timed_out);
+        }
+        d.done(std::move(d.answer));
+      });
+    }
+  }
+  s.deliver(out);
+  if (answer_now) done(std::move(now_answer));
+}
+
+void InMemoryBrowserForms::close(const std::string& id) {
+  auto& s = *state_;
+  std::vector<Delivery> out;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const auto it = s.pages.find(id);
+    if (it == s.pages.end()) return;
+    s.drop(it, Gone::closed, ElicitStatus::aborted, out);
+  }
+  s.deliver(out);
+}
+
+void InMemoryBrowserForms::set_base_url(std::string base_url) {
+  if (base_url.empty() || base_url.back() != '/') {
+    throw std::invalid_argument("InMemoryBrowserForms::set_base_url: the base URL must end in '/'");
+  }
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  state_->base_url = std::move(base_url);
+}
+
+const std::string& InMemoryBrowserForms::content_security_policy() const noexcept { return state_->csp; }
+
+std::size_t InMemoryBrowserForms::size() const {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  const auto t = state_->now();
+  return static_cast<std::size_t>(std::count_if(state_->pages.begin(), state_->pages.end(),
+                                                [&](const auto& entry) { return !State::expired(entry.second, t); }));
+}
+
+BrowserFormResponse InMemoryBrowserForms::handle(const BrowserFormRequest& request) {
+  // Nothing here is logged: the body may hold a secret.
+  auto& s = *state_;
+  const bool get = request.method == "GET";
+  if (!get && request.method != "POST") {
+    auto r = s.status_page(405, "Method not allowed", "This address takes GET and POST only.");
+    r.allow = "GET, POST";
+    return r;
+  }
+  if (!valid_id(request.id)) return s.not_found();
+
+  // What the request needs of the page, copied under the mutex: rendering, decoding and validating
+  // run outside it.
+  std::shared_ptr<const Form> form;
+  std::string message;
+  std::string csrf;
+  std::vector<Delivery> out;
+  std::optional<BrowserFormResponse> refusal;
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const auto it = s.pages.find(request.id);
+    if (it == s.pages.end()) {
+      const auto gone = s.tombstones.find(request.id);
+      refusal = gone == s.tombstones.end() ? s.not_found() : s.gone(gone->second);
+    } else {
+      const auto& page = it->second;
+      // Who asks comes first: a page shown to anyone else (Phishing) must give away nothing, not
+      // even whether it was answered.
+      if (page.principal.empty() ? !request.loopback_peer : request.principal != page.principal) {
+        refusal = page.principal.empty()
+                      ? s.status_page(403, "Not available here",
+                                      "This form can only be opened on the computer running the application that "
+                                      "asked for it.")
+                      : s.status_page(403, "This form belongs to another user",
+                                      "This form was opened for another user. Sign in as the user it was opened for, "
+                                      "then open the link again.");
+      } else if (s.drop_if_expired(it, s.now(), out)) {
+        // Unanswered: "expired"; answered and past keeping its answer: "no longer available".
+        refusal = s.gone(s.tombstones.at(request.id));
+      } else if (page.answer) {
+        refusal = s.status_page(410, "This form was already answered",
+                                "This form was already answered. You can close this tab.");
+      } else {
+        form = page.form;
+        message = page.message;
+        csrf = page.csrf;
+      }
+    }
+  }
+  s.deliver(out);
+  if (refusal) return std::move(*refusal);
+
+  FormPage shown(*form);
+  shown.message = message;
+  shown.csrf_token = csrf;
+  shown.action = request.id;  // relative: the page posts to its own URL
+  if (get) {
+    shown.values = form_defaults(*form);
+    BrowserFormResponse r;
+    r.html = render_form_page(shown, s.options.templates);
+    return r;
+  }
+
+  const auto submission = decode_form_submission(*form, request.body);
+  if (submission.errors.errors.size() == 1 && submission.errors.errors.front().pointer.empty() &&
+      submission.csrf.empty() && submission.action.empty()) {
+    return s.status_page(400, "Bad request", "The form was not sent as a form. Go back and submit it again.");
+  }
+  if (!same_token(csrf, submission.csrf)) {
+    return s.status_page(403, "Form not accepted",
+                         "This submission did not come from this form's page. Open the link again and submit from "
+                         "there.");
+  }
+  BrowserFormAnswer answer;
+  if (submission.action == "decline") {
+    answer.status = ElicitStatus::declined;
+  } else if (submission.action == "cancel") {
+    answer.status = ElicitStatus::cancelled;
+  } else if (submission.action == "accept") {
+    auto errors = validate_submission(*form, submission);
+    if (!errors.ok()) {
+      shown.values = submission.content;  // render_form_page leaves secret fields empty
+      shown.errors = std::move(errors);
+      BrowserFormResponse r;
+      r.status = 422;
+      r.html = render_form_page(shown, s.options.templates);
+      return r;
+    }
+    answer.status = ElicitStatus::accepted;
+    answer.content = submission.content;
+  } else {
+    return s.status_page(400, "Bad request", "The form was sent without one of its buttons. Go back and use one.");
+  }
+
+  const auto status = answer.status;
+  // Commit, unless the page ended meanwhile (another tab submitted, close(), expiry).
+  {
+    std::lock_guard<std::mutex> lock(s.mutex);
+    const auto it = s.pages.find(request.id);
+    if (it == s.pages.end()) {
+      const auto gone = s.tombstones.find(request.id);
+      refusal = gone == s.tombstones.end() ? s.gone(Gone::closed) : s.gone(gone->second);
+    } else if (s.drop_if_expired(it, s.now(), out)) {
+      refusal = s.gone(Gone::expired);
+    } else if (it->second.csrf != csrf) {
+      refusal = s.gone(Gone::closed);  // closed and opened again meanwhile: another page
+    } else if (it->second.answer) {
+      refusal = s.status_page(410, "This form was already answered",
+                              "This form was already answered. You can close this tab.");
+    } else {
+      auto& page = it->second;
+      const auto answer_bytes = answer.content.dump().size();
+      page.bytes += answer_bytes;
+      s.bytes += answer_bytes;  // never refused for room: the next open() is
+      page.deadline = s.now() + page.expires_in;
+      for (auto& [wid, w] : page.waiters) out.push_back({std::move(w.done), answer, w.timer});
+      page.waiters.clear();
+      page.answer = std::move(answer);
+    }
+  }
+  s.deliver(out);
+  if (refusal) return std::move(*refusal);
+  switch (status) {
+    case ElicitStatus::declined:
+      return s.status_page(200, "You declined", "You declined; you can close this tab.");
+    case ElicitStatus::cancelled:
+      return s.status_page(200, "Cancelled", "You cancelled; you can close this tab.");
+    default:
+      return s.status_page(200, "Thank you", "Thank you; you can close this tab and return to your application.");
+  }
+}
+
+}  // namespace elicit
