@@ -40,6 +40,9 @@
 int main(int argc, char** argv) {
   elicit::HttpServerOptions options;
   options.server.user_interaction.enabled = true;  // the opt-in userInteraction dialect
+  // The api_key tool's browser form: pages on this listener under /forms/ (each process keeps its
+  // own pages: behind a load balancer, route /forms/ to the process that opened the page).
+  options.browser_forms.prefix = "/forms/";
   std::string title = "elicitgen sample server";
   std::shared_ptr<elicit::CompletionStore> completions;
   elicit::JwtVerifierOptions jwt;

@@ -9,6 +9,9 @@
 
 #include <elicit/jsonrpc/stdio_transport.hpp>
 #include <elicit/server_session.hpp>
+#ifdef ELICITGEN_SAMPLE_BROWSER_FORMS
+#include <elicit/http/browser_form_routes.hpp>
+#endif
 
 #include "sample_tools.hpp"
 
@@ -31,6 +34,11 @@ int main(int argc, char** argv) {
     elicit::ServerSession server(
         transport, {"elicitgen-sample-server", "0.1.0", "elicitgen sample server", std::nullopt}, options);
     add_sample_tools(*server.server());
+#ifdef ELICITGEN_SAMPLE_BROWSER_FORMS
+    // The api_key tool's page: a loopback page server, started when the first page is opened
+    // (development mode: pages without a principal, for this machine's browser only).
+    server.server()->set_browser_forms(elicit::http::loopback_browser_forms());
+#endif
     server.server()->set_page_size(page_size);
     std::cerr << "elicitgen-sample-server: serving on stdio\n";
     server.run();
