@@ -198,9 +198,7 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
                        [](RequestContext& call) {
                          const auto o = call.elicit_in_browser<samples::ApiKey>();
                          if (!o) return ToolResult::text("api key " + std::string(elicit::to_string(o.status)));
-                         // The content JSON spells the service as its wire value ("openai").
-                         const auto service = nlohmann::json(*o.value).at("service").get<std::string>();
-                         return ToolResult::text("connected " + service +
+                         return ToolResult::text("connected " + std::string(elicit::to_string(o.value->service)) +
                                                  " with a key of " +
                                                  std::to_string(elicit::code_point_length(o.value->api_key)) +
                                                  " characters");

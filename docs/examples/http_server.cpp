@@ -11,6 +11,7 @@
 #ifdef EXAMPLE_REDIS
 #include <elicit/redis/completion_store.hpp>
 #endif
+#include "door_key.hpp"  // app::DoorKey, a browser form (mode "url")
 #include "room_booking.hpp"
 
 namespace {
@@ -52,6 +53,12 @@ int main(int argc, char** argv) {
     auto answer = ctx.elicit<app::RoomBooking>();
     return elicit::ToolResult::text(answer ? "booked" : std::string(elicit::to_string(answer.status)));
   }));
+  // A secret asked in the browser: the key goes from the page to this server, never through the client.
+  server->add_tool(elicit::Tool::blocking("connect_doors", [](elicit::RequestContext& ctx) {
+    auto answer = ctx.elicit_in_browser<app::DoorKey>();
+    if (!answer) return elicit::ToolResult::text(std::string(elicit::to_string(answer.status)));
+    return elicit::ToolResult::text("connected " + std::string(elicit::to_string(answer.value->vendor)));
+  }));
 #ifdef EXAMPLE_REDIS
   // URL mode finished out of band: the page at the URL calls store->complete(id, ttl) when the user
   // has signed in; any process sharing the Redis server sees it on the client's retry.
@@ -70,6 +77,11 @@ int main(int argc, char** argv) {
   options.principal = [](const auto& header) {           // who is asking, per 2026-07-28 request
     return std::string(header("x-authenticated-user"));  // set by the proxy that authenticated them
   };
+  // Pages of browser forms (elicit_in_browser) at https://rooms.example.com/forms/<id>; the proxy
+  // authenticates the browser too, so a page answers only the user who asked.
+  options.browser_forms.prefix = "/forms/";
+  options.browser_forms.public_origin = "https://rooms.example.com";
+  options.browser_forms.principal = [](const auto& header) { return std::string(header("x-authenticated-user")); };
   if (const char* issuer = std::getenv("ROOMS_ISSUER")) options.authorization = oauth(issuer);
   elicit::StreamableHttpServer http(server, options);
   std::cerr << "serving http://127.0.0.1:" << options.port << "/mcp\n";
