@@ -16,6 +16,7 @@
 //   --resource URL    this server's canonical URI (the token's audience), e.g. https://host:8443/mcp
 //   --scope S         a scope every request needs (repeatable; also advertised as scopes_supported)
 //   --ca-file FILE    CA certificates (PEM) to trust when fetching the authorization server's keys
+// Serves the api_key tool's browser form pages under /forms/ (without --authorization-server).
 // Prints the endpoint URL on stdout once listening, and serves until SIGINT or SIGTERM. Exits 1
 // with a message on stderr when it cannot start (the port is taken, no thread can be created).
 #include <pthread.h>
@@ -40,9 +41,6 @@
 int main(int argc, char** argv) {
   elicit::HttpServerOptions options;
   options.server.user_interaction.enabled = true;  // the opt-in userInteraction dialect
-  // The api_key tool's browser form: pages on this listener under /forms/ (each process keeps its
-  // own pages: behind a load balancer, route /forms/ to the process that opened the page).
-  options.browser_forms.prefix = "/forms/";
   std::string title = "elicitgen sample server";
   std::shared_ptr<elicit::CompletionStore> completions;
   elicit::JwtVerifierOptions jwt;
@@ -119,6 +117,10 @@ int main(int argc, char** argv) {
     }
     options.authorization = std::move(a);
   }
+  // The api_key tool's browser form: pages on this listener under /forms/ (each process keeps its
+  // own pages: behind a load balancer, route /forms/ to the process that opened the page). Not with
+  // authorization: its pages are bound to the caller, and the pages' own sign-in is not built yet.
+  if (!options.authorization) options.browser_forms.prefix = "/forms/";
   elicit::StreamableHttpServer server(
       {"elicitgen-sample-server", "0.1.0", title, std::nullopt},
       [completions](elicit::Server& s) { add_sample_tools(s, completions); }, options);

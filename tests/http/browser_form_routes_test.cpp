@@ -227,6 +227,20 @@ TEST_CASE("browser form routes: bad prefixes and origins are refused by start", 
         elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, std::move(o));
     CHECK_THROWS_AS(server.start(), std::invalid_argument);
   }
+  // Known callers (HttpServerOptions::principal, or authorization) bind their pages: without the
+  // principal hook no browser could answer them.
+  {
+    auto o = options_with(nullptr);
+    o.principal = [](const auto& header) { return std::string(header("x-user")); };
+    elicit::StreamableHttpServer server(
+        elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, o);
+    CHECK_THROWS_WITH(server.start(), Catch::Contains("BrowserFormRoutes::principal is needed"));
+    o.browser_forms.principal = o.principal;
+    elicit::StreamableHttpServer with_hook(
+        elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, std::move(o));
+    CHECK_NOTHROW(with_hook.start());
+    with_hook.stop();
+  }
   // No prefix: no pages, and no BrowserForms on the Server.
   auto o = options_with(nullptr, "");
   auto server = start_server(std::move(o));

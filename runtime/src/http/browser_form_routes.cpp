@@ -17,6 +17,13 @@ void StreamableHttpServer::Impl::check_browser_forms() const {
                                 options.path);
   }
   if (!routes.public_origin.empty()) http::check_public_origin(routes.public_origin);
+  // Known callers bind their pages (RequestContext::principal()); without a way to know who the
+  // browser is, no one could answer them: say so now rather than with every page's 403.
+  if ((options.authorization || options.principal) && !routes.principal) {
+    throw std::invalid_argument(
+        "BrowserFormRoutes::principal is needed: with authorization or HttpServerOptions::principal each page "
+        "is bound to its caller, so the pages must know who the browser is (from its request's fields)");
+  }
 }
 
 void StreamableHttpServer::Impl::start_browser_forms() {
