@@ -152,6 +152,9 @@ class InMemoryBrowserForms final : public BrowserForms {
   void set_base_url(std::string base_url);
   /// The Content-Security-Policy of every page (form_page_csp of the options' templates).
   const std::string& content_security_policy() const noexcept;
+  /// The page's templates (InMemoryBrowserFormsOptions::templates): what a server serving the pages
+  /// renders its own short pages with (render_form_status_page), under the same policy.
+  const HtmlTemplates& templates() const noexcept;
 
   /// Serves one request for a page: GET shows the form (the message, each field with its default,
   /// the page's CSRF token: 32 random bytes made by open(), the same for every GET of the page, so

@@ -101,6 +101,9 @@ struct BrowserFormServer::Impl {
           std::make_shared<Connection>(std::move(socket), limits(), [this](const Request& req) { return handle(req); });
       {
         std::lock_guard<std::mutex> lock(mutex);
+        // Accepted while stop() runs: it closes the connections it saw; this one it did not, so
+        // it is dropped here (closing its socket) rather than left open on a stopped loop.
+        if (stopped) return;
         connections.remove_if([](const std::weak_ptr<Connection>& w) { return w.expired(); });
         connections.push_back(c);
       }

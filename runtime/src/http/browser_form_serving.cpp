@@ -41,27 +41,6 @@ std::string origin_host(std::string_view origin) {
   return scheme_end == std::string_view::npos ? std::string() : host_without_port(origin.substr(scheme_end + 3));
 }
 
-void append_escaped(std::string& out, std::string_view text) {
-  for (const char c : text) {
-    switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += "&quot;";
-        break;
-      default:
-        out += c;
-    }
-  }
-}
-
 }  // namespace
 
 bool loopback_address(const boost::asio::ip::address& address) {
@@ -102,12 +81,7 @@ Reply browser_form_reply(const InMemoryBrowserForms& store, unsigned status, std
 }
 
 Reply browser_form_refusal(const InMemoryBrowserForms& store, unsigned status, std::string_view text) {
-  std::string html = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>";
-  append_escaped(html, text);
-  html += "</title>\n</head>\n<body>\n<p>";
-  append_escaped(html, text);
-  html += "</p>\n</body>\n</html>\n";
-  return browser_form_reply(store, status, std::move(html));
+  return browser_form_reply(store, status, render_form_status_page(text, text, store.templates()));
 }
 
 Reply serve_browser_form(InMemoryBrowserForms& store, const BrowserFormRoutes& routes, const Request& req,

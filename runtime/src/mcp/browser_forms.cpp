@@ -16,7 +16,6 @@
 #include <utility>
 #include <vector>
 
-#include "browser_form_status.hpp"
 #include "elicit/content/form_defaults.hpp"
 #include "elicit/jsonrpc/timer_service.hpp"
 
@@ -103,13 +102,11 @@ struct InMemoryBrowserForms::State {
   explicit State(InMemoryBrowserFormsOptions o)
       : options(std::move(o)),
         csp(form_page_csp(options.templates)),
-        style(options.templates.style.empty() ? std::string(default_form_page_style()) : options.templates.style),
         timers(TimerService::shared()),
         base_url(options.base_url) {}
 
   const InMemoryBrowserFormsOptions options;  // base_url: see below
   const std::string csp;
-  const std::string style;  // what the status pages put in their <style> (the CSP allows it by hash)
   const std::shared_ptr<TimerService> timers;
 
   mutable std::mutex mutex;
@@ -173,7 +170,7 @@ struct InMemoryBrowserForms::State {
   BrowserFormResponse status_page(int status, std::string_view title, std::string_view text) const {
     BrowserFormResponse r;
     r.status = status;
-    r.html = detail::browser_form_status_page(title, text, style);
+    r.html = render_form_status_page(title, text, options.templates);
     return r;
   }
 
@@ -347,6 +344,8 @@ void InMemoryBrowserForms::set_base_url(std::string base_url) {
   std::lock_guard<std::mutex> lock(state_->mutex);
   state_->base_url = std::move(base_url);
 }
+
+const HtmlTemplates& InMemoryBrowserForms::templates() const noexcept { return state_->options.templates; }
 
 const std::string& InMemoryBrowserForms::content_security_policy() const noexcept { return state_->csp; }
 

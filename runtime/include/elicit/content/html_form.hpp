@@ -90,6 +90,12 @@ std::string_view default_form_page_style() noexcept;
 /// Thread-safe (no shared state).
 std::string render_form_page(const FormPage& page, const HtmlTemplates& templates = {});
 
+/// A short page (UTF-8 HTML5) that a form's URL shows instead of the form (thanks, expired, refused):
+/// `title` as its <title> and heading, `text` as one paragraph, both HTML-escaped, styled by the form
+/// page's CSS (`templates.style`, else the built-in), which form_page_csp(templates) allows by its
+/// hash: the same Content-Security-Policy serves both. Thread-safe.
+std::string render_form_status_page(std::string_view title, std::string_view text, const HtmlTemplates& templates = {});
+
 /// `sha256-<base64>`: the CSP source of the page's `<style>` element (CSP3 hash source: SHA-256 of
 /// the element's text, UTF-8, exactly as rendered).
 std::string form_page_style_hash(const HtmlTemplates& templates = {});

@@ -1,6 +1,8 @@
-#include "browser_form_status.hpp"
+// The short pages a form's URL shows instead of the form (thanks, expired, refused): one template,
+// every text HTML-escaped.
+#include "elicit/content/html_form.hpp"
 
-namespace elicit::detail {
+namespace elicit {
 
 namespace {
 
@@ -30,7 +32,8 @@ void append_escaped(std::string& out, std::string_view text) {
 
 }  // namespace
 
-std::string browser_form_status_page(std::string_view title, std::string_view text, std::string_view style) {
+std::string render_form_status_page(std::string_view title, std::string_view text, const HtmlTemplates& templates) {
+  const std::string_view style = templates.style.empty() ? default_form_page_style() : std::string_view(templates.style);
   std::string html;
   html.reserve(400 + style.size() + 2 * title.size() + text.size());
   html +=
@@ -49,4 +52,4 @@ std::string browser_form_status_page(std::string_view title, std::string_view te
   return html;
 }
 
-}  // namespace elicit::detail
+}  // namespace elicit
