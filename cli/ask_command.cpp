@@ -4,9 +4,19 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <future>
 #include <iostream>
+#include <optional>
 
+#include <elicit/client.hpp>
 #include <elicit/content/schema.hpp>
+
+#ifdef ELICITGEN_HAS_HTTP
+#include <elicit/browser_forms.hpp>
+#include <elicit/http/browser_form_routes.hpp>
+
+#include "browser_launch.hpp"
+#endif
 
 #include "diagnostics.hpp"
 #include "load.hpp"
@@ -15,31 +25,19 @@
 
 namespace elicitgen {
 
-int run_ask(const AskCommand& command) {
-  constexpr int kAnswered = 0, kNotAccepted = 1, kUnreadable = 2;
-  Diagnostics diags;
-  if (command.schema == "-") {
-    // stdin carries the answers; the schema cannot share it.
-    std::cerr << "elicitgen ask: the answers are read from stdin: give the schema as a file\n";
-    return kUnreadable;
-  }
-  const auto parsed = load_one_form(command.schema, command.name, diags);
-  if (!parsed) {
-    diags.print(std::cerr);
-    return kUnreadable;
-  }
-  // Highlighting only on a terminal that shows it (NO_COLOR: https://no-color.org).
-  const char* term = std::getenv("TERM");
-  const bool ansi = isatty(2) && std::getenv("NO_COLOR") == nullptr && term && std::string(term) != "dumb";
-  TerminalForm form(std::cin, std::cerr, ansi);
-  const auto answer = form.ask_form(parsed->source.message.value_or(""), parsed->form);
+namespace {
+
+constexpr int kAnswered = 0, kNotAccepted = 1, kUnreadable = 2;
+
+// Prints `answer` as `ask` does, whichever way it was asked, and returns the exit code.
+int print_answer(const elicit::Form& form, const elicit::Answer& answer, bool jsonl) {
   if (answer.action == elicit::ElicitAction::accept) {
     // In the form's order (Answer's content is a sorted nlohmann::json).
     nlohmann::ordered_json content = nlohmann::ordered_json::object();
-    for (const auto& f : parsed->form.fields) {
+    for (const auto& f : form.fields) {
       if (const auto it = answer.content.find(f.name); it != answer.content.end()) content[f.name] = *it;
     }
-    if (command.jsonl) {
+    if (jsonl) {
       nlohmann::ordered_json line{{"action", "accept"}, {"content", std::move(content)}};
       std::cout << line.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
     } else {
@@ -49,6 +47,102 @@ int run_ask(const AskCommand& command) {
   }
   std::cout << answer.to_json(true).dump() << "\n";
   return kNotAccepted;
+}
+
+#ifdef ELICITGEN_HAS_HTTP
+// "10 min", "30 s", "50 ms": the page's lifetime as a person reads it.
+std::string duration_text(std::chrono::milliseconds d) {
+  const auto ms = d.count();
+  if (ms % 60'000 == 0) return std::to_string(ms / 60'000) + " min";
+  if (ms % 1'000 == 0) return std::to_string(ms / 1'000) + " s";
+  return std::to_string(ms) + " ms";
+}
+
+int ask_in_browser(const AskCommand& command, const LoadedForm& parsed) {
+  elicit::http::BrowserFormServer server;
+  std::string url;
+  const auto id = elicit::browser_form_id();
+  try {
+    server.start();
+    elicit::BrowserFormPage page;
+    page.message = parsed.source.message.value_or("");
+    if (page.message.empty()) page.message = "Please fill in this form";
+    page.requested_schema = parsed.source.schema;
+    page.principal = "";  // development: no sign-in, served to loopback peers only
+    page.expires_in = command.timeout;
+    url = server.store()->open(id, page);
+  } catch (const std::exception& e) {
+    std::cerr << "elicitgen ask: cannot serve the form: " << e.what() << "\n";
+    return kUnreadable;
+  }
+  // Await before anything can answer the page (the URL is not out yet), so no answer is missed.
+  std::promise<std::optional<elicit::BrowserFormAnswer>> answered;
+  auto answer_future = answered.get_future();
+  // The whole lifetime: a page that expires while waited for answers timed_out at its deadline.
+  server.store()->await(id, command.timeout, [&answered](std::optional<elicit::BrowserFormAnswer> a) {
+    answered.set_value(std::move(a));  // does not block: the store's thread must not
+  });
+
+  std::cerr << "Open " << url << " in your browser to answer (the page expires in " << duration_text(command.timeout)
+            << "; Ctrl-C to stop)\n";
+  pid_t browser = -1;
+  if (!command.no_open) {
+    browser = launch_browser(browser_commands(BrowserEnvironment::current(), url));
+  }
+
+  const auto result = answer_future.get();
+  reap_browser(browser);
+  elicit::Answer answer = elicit::Answer::cancel();
+  const auto status = result ? result->status : elicit::ElicitStatus::timed_out;
+  switch (status) {
+    case elicit::ElicitStatus::accepted:
+      answer = elicit::Answer::accept(result->content);
+      break;
+    case elicit::ElicitStatus::declined:
+      answer = elicit::Answer::decline();
+      break;
+    case elicit::ElicitStatus::cancelled:
+      break;
+    default:
+      // timed_out (nothing else ends a page nobody closes): cancel, as a form dismissed unanswered.
+      std::cerr << "elicitgen ask: the page expired unanswered\n";
+      break;
+  }
+  // Printed before the server stops. The browser's reply (the page that thanks it) was handed to
+  // the socket before its answer reached us: the store answers from inside the request's handler,
+  // and stop() closes connections on that same I/O thread after it.
+  return print_answer(parsed.form, answer, command.jsonl);
+}
+#endif
+
+}  // namespace
+
+int run_ask(const AskCommand& command) {
+  Diagnostics diags;
+  if (command.schema == "-" && !command.browser) {
+    // stdin carries the answers; the schema cannot share it (the page's answers come over HTTP).
+    std::cerr << "elicitgen ask: the answers are read from stdin: give the schema as a file\n";
+    return kUnreadable;
+  }
+  const auto parsed = load_one_form(command.schema, command.name, diags);
+  if (!parsed) {
+    diags.print(std::cerr);
+    return kUnreadable;
+  }
+  if (command.browser) {
+#ifdef ELICITGEN_HAS_HTTP
+    return ask_in_browser(command, *parsed);
+#else
+    std::cerr << "elicitgen ask: --browser needs HTTP support, which this build of elicitgen does not have "
+                 "(Boost and OpenSSL were not found)\n";
+    return kUnreadable;
+#endif
+  }
+  // Highlighting only on a terminal that shows it (NO_COLOR: https://no-color.org).
+  const char* term = std::getenv("TERM");
+  const bool ansi = isatty(2) && std::getenv("NO_COLOR") == nullptr && term && std::string(term) != "dumb";
+  TerminalForm form(std::cin, std::cerr, ansi);
+  return print_answer(parsed->form, form.ask_form(parsed->source.message.value_or(""), parsed->form), command.jsonl);
 }
 
 }  // namespace elicitgen

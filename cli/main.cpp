@@ -1,6 +1,8 @@
 // elicitgen: typed C++ from MCP elicitation requestedSchemas.
 // Pipeline: load.cpp -> plan.cpp (model + checks) -> view.cpp -> emit.cpp, driven from here.
 #include <algorithm>
+#include <chrono>
+#include <cstdint>
 #include <iostream>
 #include <set>
 
@@ -350,14 +352,30 @@ int main(int argc, char** argv) {
   list->add_flag("--json", client_cmd.list_json, "Print the server's Tool objects as one JSON array");
 
   AskCommand ask_cmd;
-  auto* ask = app.add_subcommand("ask",
-                                 "Fill in one form on the terminal and print the content as JSON (exit 0; 1 for "
-                                 "decline or cancel, 2 for an unreadable or invalid schema)");
-  ask->add_option("schema", ask_cmd.schema, "Schema file (a requestedSchema or elicitation/create params)")->required();
+  auto* ask = app.add_subcommand(
+      "ask",
+      "Fill in one form on the terminal (or a web page: --browser) and print the content as JSON (exit 0; 1 for "
+      "decline or cancel, 2 for an unreadable or invalid schema)");
+  ask->add_option("schema", ask_cmd.schema,
+                  "Schema file (a requestedSchema or elicitation/create params; - for stdin with --browser)")
+      ->required();
   ask->add_option("--name", ask_cmd.name, "Which schema of a collection file to use");
   ask->add_flag("--jsonl", ask_cmd.jsonl,
                 "Print one ElicitResult line ({\"action\":\"accept\",\"content\":{...}}), which `elicitgen client "
                 "--answers` replays");
+  std::int64_t ask_timeout_ms = ask_cmd.timeout.count();
+  auto* ask_browser = ask->add_flag("--browser", ask_cmd.browser,
+                                    "Serve the form as a web page on 127.0.0.1 (a free port) and print its URL on "
+                                    "stderr, instead of asking on the terminal");
+  ask->add_flag("--no-open", ask_cmd.no_open,
+                "With --browser: never try to open a browser (by default one is, when $BROWSER is set, or "
+                "xdg-open and a display are there)")
+      ->needs(ask_browser);
+  ask->add_option("--timeout", ask_timeout_ms,
+                  "With --browser: how long the page takes answers, in milliseconds (default 600000: 10 minutes); "
+                  "then it prints {\"action\":\"cancel\"} and exits 1")
+      ->check(CLI::Range(std::int64_t{1}, std::int64_t{30LL * 24 * 60 * 60 * 1000}))
+      ->needs(ask_browser);
 
   try {
     app.parse(argc, argv);
@@ -372,6 +390,9 @@ int main(int argc, char** argv) {
     client_cmd.list = list->parsed();
     return run_client(client_cmd);
   }
-  if (*ask) return run_ask(ask_cmd);
+  if (*ask) {
+    ask_cmd.timeout = std::chrono::milliseconds(ask_timeout_ms);
+    return run_ask(ask_cmd);
+  }
   return kUnreadable;
 }
