@@ -419,59 +419,88 @@ async function run2026(url) {
   console.log('ok 2026-07-28 no CSRF token: 403, then Cancel gives "api key cancelled"');
 }
 
+// One tools/call api_key in a session: the elicitation/create on the call's stream, the client's
+// answer to it (the user's consent, or not), then `onPage` in the browser when consented; returns
+// the tool's text. The call's stream ends with the result; the session's stream (`listening`)
+// carries notifications/elicitation/complete when the page was answered.
+async function call2025(session, listening, signal, consent, onPage) {
+  const callId = nextId++;
+  const res = await session.post(
+    { jsonrpc: '2.0', id: callId, method: 'tools/call', params: { name: 'api_key', arguments: {} } },
+    signal,
+  );
+  assert.equal(res.status, 200);
+  const stream = new SseReader(res);
+  try {
+    const ask = await stream.next();
+    assert.equal(ask.method, 'elicitation/create', JSON.stringify(ask));
+    assert.ok(ask.id !== undefined);
+    assert.equal(ask.params.mode, 'url');
+    assert.equal(ask.params.message, MESSAGE);
+    assert.match(ask.params.elicitationId ?? '', /.+/);
+    const pageUrl = new URL(ask.params.url);
+    assert.equal(pageUrl.origin, new URL(session.url).origin);
+    assert.match(pageUrl.pathname, /^\/forms\/[A-Za-z0-9_-]{16,128}$/);
+    const answered = await session.post({ jsonrpc: '2.0', id: ask.id, result: { action: consent } });
+    assert.equal(answered.status, 202);
+    if (consent === 'accept') await withPage((page) => onPage(page, pageUrl.href));
+    const done = await stream.next();
+    assert.equal(done.id, callId, JSON.stringify(done));
+    assert.ok(!JSON.stringify(done).includes(KEY), 'the key never reaches the client');
+    if (consent === 'accept') {
+      const complete = await listening.next();
+      assert.equal(complete.method, 'notifications/elicitation/complete', JSON.stringify(complete));
+      assert.equal(complete.params.elicitationId, ask.params.elicitationId);
+    }
+    // The call ended: its page is gone (answered, or withdrawn when the user would not open it).
+    await withPage((page) => open(page, pageUrl.href, 410));
+    return done.result?.content?.[0]?.text;
+  } finally {
+    await stream.cancel();
+  }
+}
+
 async function run2025(url) {
   const session = new Session2025(url);
   await session.open();
+  const streams = new AbortController();
+  const bound = setTimeout(() => streams.abort(), OVERALL_MS);
   try {
-    await withPage(async (page) => {
-      const callId = nextId++;
-      const streamAbort = new AbortController();
-      const overallStream = setTimeout(() => streamAbort.abort(), 2 * SSE_MS + PAGE_MS);
-      try {
-        const listening = await session.listen(streamAbort.signal);
-        const res = await session.post(
-          { jsonrpc: '2.0', id: callId, method: 'tools/call', params: { name: 'api_key', arguments: {} } },
-          streamAbort.signal,
-        );
-        assert.equal(res.status, 200);
-        const stream = new SseReader(res);
-        const ask = await stream.next();
-        assert.equal(ask.method, 'elicitation/create', JSON.stringify(ask));
-        assert.ok(ask.id !== undefined);
-        assert.equal(ask.params.mode, 'url');
-        assert.equal(ask.params.message, MESSAGE);
-        assert.match(ask.params.elicitationId ?? '', /.+/);
-        const pageUrl = new URL(ask.params.url);
-        assert.equal(pageUrl.origin, new URL(url).origin);
-        // The user consents: the client says accept, then opens the page.
-        const consent = await session.post({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept' } });
-        assert.equal(consent.status, 202);
-        await checkFreshPage(page, pageUrl.href);
+    const listening = await session.listen(streams.signal);
+    try {
+      // 1. Consent, then a short key (422) and a valid one.
+      const accepted = await call2025(session, listening, streams.signal, 'accept', async (page, pageUrl) => {
+        await checkFreshPage(page, pageUrl);
         const error = await submitShortKey(page);
         console.log(`  422 for a short key: "${error}"`);
         await typeKey(page, KEY);
         assert.equal(await press(page, 'accept'), 200);
         assert.equal(await heading(page), 'Thank you');
-        // The call's stream: the result; the session's stream: notifications/elicitation/complete.
-        const done = await stream.next();
-        assert.equal(done.id, callId, JSON.stringify(done));
-        assert.equal(done.result?.content?.[0]?.text, 'connected openai with a key of 28 characters');
-        assert.ok(!JSON.stringify(done).includes(KEY), 'the key never reaches the client');
-        const complete = await listening.next();
-        assert.equal(complete.method, 'notifications/elicitation/complete', JSON.stringify(complete));
-        assert.equal(complete.params.elicitationId, ask.params.elicitationId);
-        await stream.cancel();
-        await listening.cancel();
-        await open(page, pageUrl.href, 410);
-      } finally {
-        clearTimeout(overallStream);
-        streamAbort.abort();
-      }
-    });
+      });
+      assert.equal(accepted, 'connected openai with a key of 28 characters');
+      console.log("ok 2025-11-25 accept: elicitation/create on the call's stream, consent, 422 then 200, the result; elicitation/complete on the session's stream");
+
+      // 2. Consent, then Decline on the page.
+      const declined = await call2025(session, listening, streams.signal, 'accept', async (page, pageUrl) => {
+        await open(page, pageUrl);
+        assert.equal(await press(page, 'decline'), 200);
+        assert.equal(await heading(page), 'You declined');
+      });
+      assert.equal(declined, 'api key declined');
+      console.log('ok 2025-11-25 decline on the page: "api key declined", elicitation/complete');
+
+      // 3. The user will not open the page: the client declines; the page is withdrawn.
+      const refused = await call2025(session, listening, streams.signal, 'decline');
+      assert.equal(refused, 'api key declined');
+      console.log('ok 2025-11-25 consent declined: "api key declined", the page withdrawn (410)');
+    } finally {
+      await listening.cancel();
+    }
   } finally {
+    clearTimeout(bound);
+    streams.abort();
     await session.close().catch(() => {});
   }
-  console.log('ok 2025-11-25 accept: elicitation/create on the call\'s stream, consent, 422 then 200, the result; elicitation/complete on the session\'s stream');
 }
 
 function puppeteerVersion() {

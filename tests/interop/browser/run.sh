@@ -11,9 +11,11 @@
 #               a valid key while the retry waits: "connected openai with a key of 28 characters";
 #               a second tab's submission 410, the page 410; Decline → "api key declined"; a POST
 #               without the CSRF token 403, then Cancel → "api key cancelled"
-#   2025-11-25  a session; tools/call answered by an SSE stream carrying elicitation/create (url
-#               mode), the consent posted, the page filled in (422, then 200), then on the stream
-#               notifications/elicitation/complete and the result
+#   2025-11-25  a session and its GET stream; tools/call answered by an SSE stream carrying
+#               elicitation/create (url mode), the consent posted, the page filled in (422, then
+#               200), the result on the call's stream and notifications/elicitation/complete on the
+#               session's; Decline on the page → "api key declined"; the consent declined → "api key
+#               declined", the page withdrawn (410)
 # Screenshots (2026-07-28: browser-form-light.png, -dark.png, -errors.png, 800x900) go to
 # <out dir> (default: a temporary directory, removed), or to <docs dir>/images with
 # ELICITGEN_UPDATE_SCREENSHOTS=1, which is how docs/images/ is refreshed: the test never writes into
