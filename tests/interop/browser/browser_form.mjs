@@ -26,6 +26,7 @@ const MESSAGE =
 
 // --- the server child, killed on every way out -------------------------------------------------
 let server;
+let serverStderr = '';
 let browser;
 function stopAll() {
   if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
@@ -46,19 +47,18 @@ overall.unref();
 
 function startServer() {
   server = spawn(serverBin, ['--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let stderr = '';
   server.stderr.on('data', (d) => {
-    stderr += d;
+    serverStderr += d;
   });
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the server printed no URL within 60 s: ${stderr}`)), 60_000);
+    const timer = setTimeout(() => reject(new Error(`the server printed no URL within 60 s: ${serverStderr}`)), 60_000);
     createInterface({ input: server.stdout }).once('line', (line) => {
       clearTimeout(timer);
       resolve(line.trim());
     });
     server.once('exit', (code, signal) => {
       clearTimeout(timer);
-      reject(new Error(`the server exited (${code ?? signal}) before listening: ${stderr}`));
+      reject(new Error(`the server exited (${code ?? signal}) before listening: ${serverStderr}`));
     });
   });
 }
@@ -531,7 +531,10 @@ try {
   status = 1;
 } finally {
   await browser?.close().catch(() => browser?.process()?.kill('SIGKILL'));
-  if (server && server.exitCode === null) {
+  if (server && (server.exitCode !== null || server.signalCode !== null)) {
+    console.error(`the server exited during the test (${server.exitCode ?? server.signalCode})`);
+    status = 1;
+  } else if (server) {
     // The server stops cleanly on SIGTERM; up to 10 s, then it is killed.
     const exited = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
     server.kill('SIGTERM');
@@ -544,4 +547,5 @@ try {
     }
   }
 }
+if (status !== 0 && serverStderr) console.error(`--- server stderr\n${serverStderr}`);
 process.exit(status);
