@@ -1,0 +1,551 @@
+// The api_key tool's URL-mode page (samples/schemas/api_key.json) in a real browser: Debian's
+// chromium, headless, driven by puppeteer-core; the MCP client is this script, plain fetch()
+// JSON-RPC. See run.sh for what each revision covers.
+// Usage: node browser_form.mjs 2025-11-25|2026-07-28 <elicitgen_http_server> <screenshot dir>
+// Every wait is bounded: each fetch, each page wait, each SSE read, and the whole run (OVERALL_MS).
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import puppeteer from 'puppeteer-core';
+
+const [revision, serverBin, screenshotDir] = process.argv.slice(2);
+if (!['2025-11-25', '2026-07-28'].includes(revision) || !serverBin) {
+  console.error('usage: node browser_form.mjs 2025-11-25|2026-07-28 <elicitgen_http_server> [<screenshot dir>]');
+  process.exit(2);
+}
+const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
+const OVERALL_MS = 150_000; // CTest's TIMEOUT (300 s) is above it
+const FETCH_MS = 45_000; // above the server's 20 s retry wait for the page
+const PAGE_MS = 30_000; // a navigation, a selector
+const SSE_MS = 45_000; // one message on a 2025-11-25 stream
+const KEY = 'sk-test-0123456789abcdefghij'; // 28 characters
+const MESSAGE =
+  'Connect a service: choose it and paste its API key. The key goes to this server only, never to your MCP client.';
+
+// --- the server child, killed on every way out -------------------------------------------------
+let server;
+let serverStderr = '';
+let browser;
+function stopAll() {
+  if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
+}
+process.on('exit', stopAll);
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    stopAll();
+    process.exit(1);
+  });
+}
+const overall = setTimeout(() => {
+  console.error(`browser_form: not done within ${OVERALL_MS / 1000} s`);
+  browser?.process()?.kill('SIGKILL');
+  process.exit(1); // the 'exit' handler kills the server
+}, OVERALL_MS);
+overall.unref();
+
+function startServer() {
+  server = spawn(serverBin, ['--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
+  server.stderr.on('data', (d) => {
+    serverStderr += d;
+  });
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`the server printed no URL within 60 s: ${serverStderr}`)), 60_000);
+    createInterface({ input: server.stdout }).once('line', (line) => {
+      clearTimeout(timer);
+      resolve(line.trim());
+    });
+    server.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`the server exited (${code ?? signal}) before listening: ${serverStderr}`));
+    });
+  });
+}
+
+// --- MCP 2026-07-28: one stateless POST per request ---------------------------------------------
+const meta2026 = {
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { url: {} } },
+  'io.modelcontextprotocol/clientInfo': { name: 'elicitgen-browser-test', version: '1' },
+};
+let nextId = 1;
+
+// The JSON-RPC response of a POST answered as JSON or as an SSE stream (the last message with an id).
+async function readResponse(res) {
+  const text = await res.text();
+  if (text.trim().startsWith('{')) return JSON.parse(text);
+  const messages = text
+    .split('\n')
+    .filter((l) => l.startsWith('data:') && l.slice(5).trim() !== '') // not a priming event's empty data
+    .map((l) => JSON.parse(l.slice(5)));
+  const response = messages.reverse().find((m) => 'result' in m || 'error' in m);
+  assert.ok(response, `no JSON-RPC response in HTTP ${res.status}: ${text}`);
+  return response;
+}
+
+async function callTool2026(url, name, extra = {}) {
+  const body = { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: {}, _meta: meta2026, ...extra } };
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'Content-Type': 'application/json',
+      Accept: 'application/json, text/event-stream',
+      'MCP-Protocol-Version': '2026-07-28',
+      'Mcp-Method': 'tools/call',
+      'Mcp-Name': name,
+    },
+    body: JSON.stringify(body),
+    signal: AbortSignal.timeout(FETCH_MS),
+  });
+  const message = await readResponse(res);
+  assert.equal(message.id, body.id);
+  assert.ok(message.result, `tools/call ${name}: ${JSON.stringify(message)}`);
+  return message.result;
+}
+
+// The first round: input_required with one URL-mode elicitation of a page on this server.
+async function askForKey2026(url) {
+  const first = await callTool2026(url, 'api_key');
+  assert.equal(first.resultType, 'input_required', JSON.stringify(first));
+  const ask = first.inputRequests['elicitation-1'];
+  assert.ok(ask, JSON.stringify(first.inputRequests));
+  assert.equal(ask.method, 'elicitation/create');
+  assert.equal(ask.params.mode, 'url');
+  assert.equal(ask.params.message, MESSAGE);
+  const pageUrl = new URL(ask.params.url);
+  assert.equal(pageUrl.origin, new URL(url).origin, 'the page is served by the MCP server itself');
+  assert.match(pageUrl.pathname, /^\/forms\/[A-Za-z0-9_-]{16,128}$/);
+  assert.equal(pageUrl.search, '', 'no user data in the URL');
+  return { pageUrl: pageUrl.href, requestState: first.requestState };
+}
+
+// The retry after the user consented (opened the page): the tool's text.
+async function retry2026(url, requestState) {
+  const result = await callTool2026(url, 'api_key', {
+    inputResponses: { 'elicitation-1': { action: 'accept' } },
+    requestState,
+  });
+  assert.equal(result.resultType ?? 'complete', 'complete', JSON.stringify(result));
+  return result.content[0].text;
+}
+
+// --- MCP 2025-11-25: a session, and the tool call's SSE stream -----------------------------------
+class Session2025 {
+  constructor(url) {
+    this.url = url;
+    this.id = undefined;
+  }
+  headers() {
+    const h = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
+    if (this.id) {
+      h['Mcp-Session-Id'] = this.id;
+      h['MCP-Protocol-Version'] = '2025-11-25';
+    }
+    return h;
+  }
+  post(message, signal = AbortSignal.timeout(FETCH_MS)) {
+    return fetch(this.url, { method: 'POST', headers: this.headers(), body: JSON.stringify(message), signal });
+  }
+  async open() {
+    const res = await this.post({
+      jsonrpc: '2.0',
+      id: nextId++,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-11-25',
+        capabilities: { elicitation: { url: {} } },
+        clientInfo: { name: 'elicitgen-browser-test', version: '1' },
+      },
+    });
+    assert.equal(res.status, 200);
+    this.id = res.headers.get('mcp-session-id');
+    assert.ok(this.id, 'initialize answered with an Mcp-Session-Id');
+    const init = await readResponse(res);
+    assert.equal(init.result?.protocolVersion, '2025-11-25', JSON.stringify(init));
+    const initialized = await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
+    assert.equal(initialized.status, 202);
+  }
+  // The session's own stream (GET): messages that belong to no request, such as
+  // notifications/elicitation/complete (docs/http.md).
+  async listen(signal) {
+    const res = await fetch(this.url, {
+      method: 'GET',
+      headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': this.id, 'MCP-Protocol-Version': '2025-11-25' },
+      signal,
+    });
+    assert.equal(res.status, 200, 'GET opens the session stream');
+    return new SseReader(res);
+  }
+  async close() {
+    if (!this.id) return;
+    await fetch(this.url, { method: 'DELETE', headers: this.headers(), signal: AbortSignal.timeout(FETCH_MS) });
+  }
+}
+
+// The messages of an SSE response, one at a time, each within SSE_MS.
+class SseReader {
+  constructor(res) {
+    assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
+    this.reader = res.body.getReader();
+    this.decoder = new TextDecoder();
+    this.buffer = '';
+    this.queue = [];
+  }
+  async next() {
+    const deadline = Date.now() + SSE_MS;
+    while (this.queue.length === 0) {
+      const left = deadline - Date.now();
+      let timer;
+      const timeout = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error(`no SSE message within ${SSE_MS / 1000} s`)), Math.max(left, 0));
+      });
+      const { value, done } = await Promise.race([this.reader.read(), timeout]).finally(() => clearTimeout(timer));
+      if (done) throw new Error('the SSE stream ended');
+      this.buffer += this.decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
+      let end;
+      while ((end = this.buffer.indexOf('\n\n')) >= 0) {
+        const event = this.buffer.slice(0, end);
+        this.buffer = this.buffer.slice(end + 2);
+        const data = event
+          .split('\n')
+          .filter((l) => l.startsWith('data:'))
+          .map((l) => l.slice(5).replace(/^ /, ''))
+          .join('\n');
+        if (data) this.queue.push(JSON.parse(data));
+      }
+    }
+    return this.queue.shift();
+  }
+  cancel() {
+    return this.reader.cancel().catch(() => {});
+  }
+}
+
+// --- the browser ---------------------------------------------------------------------------------
+async function open(page, url, expectStatus = 200) {
+  const res = await page.goto(url, { waitUntil: 'load', timeout: PAGE_MS });
+  assert.equal(res.status(), expectStatus, `GET ${url}`);
+  return res;
+}
+
+// Clicks a submit button and waits for the answer page; its HTTP status.
+async function press(page, action) {
+  const [res] = await Promise.all([
+    page.waitForNavigation({ waitUntil: 'load', timeout: PAGE_MS }),
+    page.click(`button[name="action"][value="${action}"]`),
+  ]);
+  return res.status();
+}
+
+const text = (page, selector) => page.$eval(selector, (e) => e.textContent.replace(/\s+/g, ' ').trim());
+const heading = (page) => text(page, 'h1');
+
+async function typeKey(page, key) {
+  await page.$eval('input[name="api_key"]', (e) => {
+    e.value = '';
+  });
+  await page.type('input[name="api_key"]', key);
+}
+
+async function chooseService(page, value) {
+  // The label's text, as a user clicks it.
+  const id = await page.$eval(`input[name="service"][value="${value}"]`, (e) => e.id);
+  await page.click(`label[for="${id}"]`);
+}
+
+async function screenshot(page, name) {
+  if (!screenshotDir) return;
+  const file = path.join(screenshotDir, name);
+  await page.screenshot({ path: file, type: 'png' });
+  console.log(`  screenshot ${file}`);
+}
+
+// The page as first shown: what the user reads before typing anything.
+async function checkFreshPage(page, pageUrl) {
+  const res = await open(page, pageUrl);
+  const csp = res.headers()['content-security-policy'] ?? '';
+  assert.match(csp, /default-src 'none'/);
+  assert.match(csp, /form-action 'self'/);
+  assert.equal(res.headers()['cache-control'], 'no-store');
+  assert.equal(await page.title(), 'Information requested');
+  assert.equal(await heading(page), 'Information requested');
+  assert.equal(await text(page, 'p.message'), MESSAGE);
+  assert.equal(await page.$$eval('script', (s) => s.length), 0, 'no script');
+  // service: radios in a fieldset, "Service" its legend, GitHub chosen by default.
+  assert.match(await text(page, 'fieldset legend'), /^Service\b/);
+  const choices = await page.$$eval('input[name="service"]', (inputs) =>
+    inputs.map((i) => ({ value: i.value, checked: i.checked, label: document.querySelector(`label[for="${i.id}"]`).textContent })),
+  );
+  assert.deepEqual(choices, [
+    { value: 'github', checked: true, label: 'GitHub' },
+    { value: 'openai', checked: false, label: 'OpenAI' },
+    { value: 'stripe', checked: false, label: 'Stripe' },
+  ]);
+  // api_key: a password input (its name looks secret), labelled "API key", with the schema's bounds.
+  const key = await page.$eval('input[name="api_key"]', (i) => ({
+    type: i.type,
+    label: document.querySelector(`label[for="${i.id}"]`).textContent.replace(/\s+/g, ' ').trim(),
+    minLength: i.minLength,
+    maxLength: i.maxLength,
+    required: i.required,
+    invalid: i.getAttribute('aria-invalid'),
+    autocomplete: i.getAttribute('autocomplete'),
+  }));
+  assert.deepEqual(key, {
+    type: 'password',
+    label: 'API key *',
+    minLength: 20,
+    maxLength: 200,
+    required: true,
+    invalid: null,
+    autocomplete: 'off',
+  });
+  assert.equal(await page.$eval('input[name="csrf"]', (i) => i.type), 'hidden');
+  assert.deepEqual(
+    await page.$$eval('button[name="action"]', (b) => b.map((x) => `${x.value}:${x.textContent}`)),
+    ['accept:Accept', 'decline:Decline', 'cancel:Cancel'],
+  );
+}
+
+// A key too short: the browser refuses it first (minlength), then, with the browser's own check off
+// (as an old browser or a hand-made request would), the server answers 422 with the error by the
+// field; the service chosen is kept, the secret is not written back.
+async function submitShortKey(page) {
+  await chooseService(page, 'openai');
+  await typeKey(page, 'short');
+  await page.click('button[name="action"][value="accept"]');
+  assert.equal(await page.$eval('input[name="api_key"]', (i) => i.validity.tooShort), true);
+  assert.equal(await heading(page), 'Information requested', 'the browser did not submit');
+  await page.$eval('form', (f) => {
+    f.noValidate = true;
+  });
+  assert.equal(await press(page, 'accept'), 422);
+  const field = await page.$eval('input[name="api_key"]', (i) => ({
+    invalid: i.getAttribute('aria-invalid'),
+    describedby: (i.getAttribute('aria-describedby') ?? '').split(' '),
+    errorId: `${i.id}-error`,
+    value: i.value,
+  }));
+  assert.equal(field.invalid, 'true');
+  assert.ok(field.describedby.includes(field.errorId), `aria-describedby ${field.describedby} names ${field.errorId}`);
+  const error = await text(page, `#${field.errorId}`);
+  assert.match(error, /20/, `the error says the minimum: ${error}`);
+  assert.equal(field.value, '', 'the secret is not written back');
+  assert.equal(await page.$eval('input[name="service"]:checked', (i) => i.value), 'openai', 'the service is kept');
+  const summary = await text(page, '.summary[role="alert"]');
+  assert.match(summary, /API key/);
+  const href = await page.$eval('.summary a', (a) => a.getAttribute('href'));
+  assert.equal(href, `#${field.errorId.replace(/-error$/, '')}`);
+  return error;
+}
+
+async function withPage(fn) {
+  const context = await browser.createBrowserContext();
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(PAGE_MS);
+    page.setDefaultNavigationTimeout(PAGE_MS);
+    await page.setViewport({ width: 800, height: 900 });
+    return await fn(page, context);
+  } finally {
+    await context.close();
+  }
+}
+
+// --- the flows -----------------------------------------------------------------------------------
+async function run2026(url) {
+  // 1. Accept: the checks of the fresh page, the light and dark screenshots, a short key (422),
+  //    then a valid one while the client's retry waits; a second tab's submission is refused (410).
+  await withPage(async (page, context) => {
+    const { pageUrl, requestState } = await askForKey2026(url);
+    await checkFreshPage(page, pageUrl);
+    await screenshot(page, 'browser-form-light.png');
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'dark' }]);
+    const dark = await page.$eval('body', (b) => getComputedStyle(b).backgroundColor);
+    await screenshot(page, 'browser-form-dark.png');
+    await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
+    const light = await page.$eval('body', (b) => getComputedStyle(b).backgroundColor);
+    assert.notEqual(dark, light, 'the page follows prefers-color-scheme');
+    // A second tab on the same page, opened before the answer.
+    const other = await context.newPage();
+    await other.setViewport({ width: 800, height: 900 });
+    await open(other, pageUrl);
+    await page.bringToFront(); // a background tab runs no animation frames, which clicks wait for
+
+    const error = await submitShortKey(page);
+    console.log(`  422 for a short key: "${error}"`);
+    await screenshot(page, 'browser-form-errors.png');
+
+    const retry = retry2026(url, requestState); // waits for the page (up to 20 s on the server)
+    await typeKey(page, KEY);
+    assert.equal(await press(page, 'accept'), 200);
+    assert.equal(await heading(page), 'Thank you');
+    assert.equal(await retry, 'connected openai with a key of 28 characters');
+
+    // The other tab submits too: refused; and the page itself is gone for a new visit.
+    await other.bringToFront();
+    await typeKey(other, KEY);
+    assert.equal(await press(other, 'accept'), 410);
+    assert.match(await text(other, 'body'), /already answered|no longer available/);
+    // (The request ended with that result, so the server closed the page: a new visit is refused.)
+    await open(page, pageUrl, 410);
+  });
+  console.log('ok 2026-07-28 accept: short key 422, valid key 200, result from the retry, second tab 410');
+
+  // 2. Decline on the page: the retry says so.
+  await withPage(async (page) => {
+    const { pageUrl, requestState } = await askForKey2026(url);
+    await open(page, pageUrl);
+    assert.equal(await press(page, 'decline'), 200);
+    assert.equal(await heading(page), 'You declined');
+    assert.equal(await retry2026(url, requestState), 'api key declined');
+  });
+  console.log('ok 2026-07-28 decline: the retry gives "api key declined"');
+
+  // 3. A submission without the CSRF token: 403, the page still takes answers; then Cancel.
+  await withPage(async (page) => {
+    const { pageUrl, requestState } = await askForKey2026(url);
+    await open(page, pageUrl);
+    await page.$eval('input[name="csrf"]', (i) => i.remove());
+    await typeKey(page, KEY);
+    assert.equal(await press(page, 'accept'), 403);
+    assert.equal(await heading(page), 'Form not accepted');
+    await open(page, pageUrl);
+    assert.equal(await press(page, 'cancel'), 200);
+    assert.equal(await heading(page), 'Cancelled');
+    assert.equal(await retry2026(url, requestState), 'api key cancelled');
+  });
+  console.log('ok 2026-07-28 no CSRF token: 403, then Cancel gives "api key cancelled"');
+}
+
+// One tools/call api_key in a session: the elicitation/create on the call's stream, the client's
+// answer to it (the user's consent, or not), then `onPage` in the browser when consented; returns
+// the tool's text. The call's stream ends with the result; the session's stream (`listening`)
+// carries notifications/elicitation/complete when the page was answered.
+async function call2025(session, listening, signal, consent, onPage) {
+  const callId = nextId++;
+  const res = await session.post(
+    { jsonrpc: '2.0', id: callId, method: 'tools/call', params: { name: 'api_key', arguments: {} } },
+    signal,
+  );
+  assert.equal(res.status, 200);
+  const stream = new SseReader(res);
+  try {
+    const ask = await stream.next();
+    assert.equal(ask.method, 'elicitation/create', JSON.stringify(ask));
+    assert.ok(ask.id !== undefined);
+    assert.equal(ask.params.mode, 'url');
+    assert.equal(ask.params.message, MESSAGE);
+    assert.match(ask.params.elicitationId ?? '', /.+/);
+    const pageUrl = new URL(ask.params.url);
+    assert.equal(pageUrl.origin, new URL(session.url).origin);
+    assert.match(pageUrl.pathname, /^\/forms\/[A-Za-z0-9_-]{16,128}$/);
+    const answered = await session.post({ jsonrpc: '2.0', id: ask.id, result: { action: consent } });
+    assert.equal(answered.status, 202);
+    if (consent === 'accept') await withPage((page) => onPage(page, pageUrl.href));
+    const done = await stream.next();
+    assert.equal(done.id, callId, JSON.stringify(done));
+    assert.ok(!JSON.stringify(done).includes(KEY), 'the key never reaches the client');
+    if (consent === 'accept') {
+      const complete = await listening.next();
+      assert.equal(complete.method, 'notifications/elicitation/complete', JSON.stringify(complete));
+      assert.equal(complete.params.elicitationId, ask.params.elicitationId);
+    }
+    // The call ended: its page is gone (answered, or withdrawn when the user would not open it).
+    await withPage((page) => open(page, pageUrl.href, 410));
+    return done.result?.content?.[0]?.text;
+  } finally {
+    await stream.cancel();
+  }
+}
+
+async function run2025(url) {
+  const session = new Session2025(url);
+  await session.open();
+  const streams = new AbortController();
+  const bound = setTimeout(() => streams.abort(), OVERALL_MS);
+  try {
+    const listening = await session.listen(streams.signal);
+    try {
+      // 1. Consent, then a short key (422) and a valid one.
+      const accepted = await call2025(session, listening, streams.signal, 'accept', async (page, pageUrl) => {
+        await checkFreshPage(page, pageUrl);
+        const error = await submitShortKey(page);
+        console.log(`  422 for a short key: "${error}"`);
+        await typeKey(page, KEY);
+        assert.equal(await press(page, 'accept'), 200);
+        assert.equal(await heading(page), 'Thank you');
+      });
+      assert.equal(accepted, 'connected openai with a key of 28 characters');
+      console.log("ok 2025-11-25 accept: elicitation/create on the call's stream, consent, 422 then 200, the result; elicitation/complete on the session's stream");
+
+      // 2. Consent, then Decline on the page.
+      const declined = await call2025(session, listening, streams.signal, 'accept', async (page, pageUrl) => {
+        await open(page, pageUrl);
+        assert.equal(await press(page, 'decline'), 200);
+        assert.equal(await heading(page), 'You declined');
+      });
+      assert.equal(declined, 'api key declined');
+      console.log('ok 2025-11-25 decline on the page: "api key declined", elicitation/complete');
+
+      // 3. The user will not open the page: the client declines; the page is withdrawn.
+      const refused = await call2025(session, listening, streams.signal, 'decline');
+      assert.equal(refused, 'api key declined');
+      console.log('ok 2025-11-25 consent declined: "api key declined", the page withdrawn (410)');
+    } finally {
+      await listening.cancel();
+    }
+  } finally {
+    clearTimeout(bound);
+    streams.abort();
+    await session.close().catch(() => {});
+  }
+}
+
+function puppeteerVersion() {
+  const file = new URL('node_modules/puppeteer-core/package.json', import.meta.url);
+  return JSON.parse(readFileSync(file, 'utf8')).version;
+}
+
+// --- main ----------------------------------------------------------------------------------------
+let status = 0;
+const started = Date.now();
+try {
+  if (screenshotDir) mkdirSync(screenshotDir, { recursive: true });
+  const url = await startServer();
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    // root in a container: no sandbox; a small /dev/shm: use /tmp
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run'],
+    protocolTimeout: PAGE_MS,
+    timeout: 60_000,
+  });
+  console.log(`server ${url} (${revision}); ${await browser.version()}; puppeteer-core ${puppeteerVersion()}`);
+  if (revision === '2026-07-28') await run2026(url);
+  else await run2025(url);
+  console.log(`browser_form ${revision}: passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+} catch (e) {
+  console.error(e);
+  status = 1;
+} finally {
+  await browser?.close().catch(() => browser?.process()?.kill('SIGKILL'));
+  if (server && (server.exitCode !== null || server.signalCode !== null)) {
+    console.error(`the server exited during the test (${server.exitCode ?? server.signalCode})`);
+    status = 1;
+  } else if (server) {
+    // The server stops cleanly on SIGTERM; up to 10 s, then it is killed.
+    const exited = new Promise((resolve) => server.once('exit', (code, signal) => resolve({ code, signal })));
+    server.kill('SIGTERM');
+    const timer = setTimeout(() => server.kill('SIGKILL'), 10_000);
+    const { code, signal } = await exited;
+    clearTimeout(timer);
+    if (code !== 0) {
+      console.error(`the server exited with ${code ?? signal} after SIGTERM`);
+      status = 1;
+    }
+  }
+}
+if (status !== 0 && serverStderr) console.error(`--- server stderr\n${serverStderr}`);
+process.exit(status);
