@@ -91,7 +91,7 @@ std::string_view default_form_page_style() noexcept;
 std::string render_form_page(const FormPage& page, const HtmlTemplates& templates = {});
 
 /// A short page (UTF-8 HTML5) that a form's URL shows instead of the form (thanks, expired, refused):
-/// `title` as its <title> and heading, `text` as one paragraph, both HTML-escaped, styled by the form
+/// `title` as its `<title>` and heading, `text` as one paragraph, both HTML-escaped, styled by the form
 /// page's CSS (`templates.style`, else the built-in), which form_page_csp(templates) allows by its
 /// hash: the same Content-Security-Policy serves both. Thread-safe.
 std::string render_form_status_page(std::string_view title, std::string_view text, const HtmlTemplates& templates = {});
