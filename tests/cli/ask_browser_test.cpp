@@ -113,20 +113,12 @@ class AskChild {
 int port_of(const std::string& url) { return std::stoi(url.substr(url.rfind(':') + 1)); }
 std::string path_of(const std::string& url) { return url.substr(url.find('/', url.find("://") + 3)); }
 
-std::string csrf_of(const std::string& html) {
-  const std::string marker = "name=\"csrf\" value=\"";
-  const auto at = html.find(marker);
-  if (at == std::string::npos) return "";
-  const auto start = at + marker.size();
-  return html.substr(start, html.find('"', start) - start);
-}
-
 // The browser: opens the page at `url` and submits `fields` (without the token) with its CSRF
 // token. The status of the submission, or of the GET when that failed (0: no answer).
 int submit(const std::string& url, const std::string& fields) {
   const auto page = http_test::Connection(port_of(url)).request(verb::get, path_of(url), {});
   if (page.status != 200) return page.status;
-  const auto csrf = csrf_of(page.body);
+  const auto csrf = http_test::csrf_of(page.body);
   REQUIRE_FALSE(csrf.empty());
   return http_test::Connection(port_of(url)).request(verb::post, path_of(url), kForm, fields + "&csrf=" + csrf).status;
 }

@@ -24,14 +24,6 @@ namespace {
 const http_test::Headers kForm{{"Content-Type", "application/x-www-form-urlencoded"}};
 const std::string kKey = "sk-test-0123456789abcdefghij";  // 28 characters
 
-std::string csrf_of(const std::string& html) {
-  const std::string marker = "name=\"csrf\" value=\"";
-  const auto at = html.find(marker);
-  if (at == std::string::npos) return "";
-  const auto start = at + marker.size();
-  return html.substr(start, html.find('"', start) - start);
-}
-
 // What the user does in the browser: open the page, submit a key too short, then a good one.
 // Returns "" when all went as a browser would see it, else what did not.
 std::string fill_in_page(int port, const std::string& url) {
@@ -40,10 +32,10 @@ std::string fill_in_page(int port, const std::string& url) {
   if (page.status != 200) return "GET " + std::to_string(page.status);
   if (page.body.find("API key") == std::string::npos || page.body.find("GitHub") == std::string::npos)
     return "the page lacks the fields' titles";
-  const auto csrf = csrf_of(page.body);
+  const auto csrf = http_test::csrf_of(page.body);
   if (csrf.empty()) return "no CSRF token";
   auto short_key = http_test::Connection(port).request(verb::post, path, kForm,
-                                                         "service=openai&api_key=short&action=accept&csrf=" + csrf);
+                                                       "service=openai&api_key=short&action=accept&csrf=" + csrf);
   if (short_key.status != 422) return "short key: " + std::to_string(short_key.status);
   if (short_key.body.find("aria-invalid=\"true\"") == std::string::npos) return "no field marked invalid";
   auto done = http_test::Connection(port).request(verb::post, path, kForm,

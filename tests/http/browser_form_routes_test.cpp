@@ -62,14 +62,6 @@ http_test::Response request(int port, verb method, const std::string& target, co
   return c.request(method, target, headers, body);
 }
 
-std::string csrf_of(const std::string& html) {
-  const std::string marker = "name=\"csrf\" value=\"";
-  const auto at = html.find(marker);
-  REQUIRE(at != std::string::npos);
-  const auto start = at + marker.size();
-  return html.substr(start, html.find('"', start) - start);
-}
-
 // The headers every page answer carries.
 void check_page_headers(const http_test::Response& r, const elicit::InMemoryBrowserForms& store) {
   CHECK(r.header("content-type") == "text/html; charset=utf-8");
@@ -106,7 +98,8 @@ TEST_CASE("browser form routes: a StreamableHttpServer serves the pages under it
   CHECK(page.body.find("Who are you?") != std::string::npos);
   CHECK(page.body.find("Your name") != std::string::npos);
   CHECK(page.body.find("value=\"7\"") != std::string::npos);
-  const auto token = csrf_of(page.body);
+  const auto token = http_test::csrf_of(page.body);
+  REQUIRE_FALSE(token.empty());
 
   SECTION("a valid POST answers the store's await") {
     const auto r = request(port, verb::post, target, kForm, "csrf=" + token + "&action=accept&name=Ada&age=36");
@@ -204,7 +197,7 @@ TEST_CASE("browser form routes: the principal hook says who the browser is", "[b
   CHECK(boom.status == 500);
   CHECK(boom.body.find("secret detail") == std::string::npos);
   CHECK(request(server->port(), verb::post, target, {{"X-Test-User", alice}, kForm.front()},
-                "csrf=" + csrf_of(page.body) + "&action=accept&name=Alice")
+                "csrf=" + http_test::csrf_of(page.body) + "&action=accept&name=Alice")
             .status == 200);
   CHECK(await_answer(*store, id)->content == json{{"name", "Alice"}});
 }
@@ -267,8 +260,8 @@ TEST_CASE("browser form routes: BrowserFormServer serves a store on loopback", "
   CHECK(request(port, verb::get, "/mcp").status == 404);
   CHECK(request(port, verb::post, "/forms/" + id, kForm, std::string(1025, 'x')).status == 413);
   CHECK(request(port, verb::delete_, "/forms/" + id).status == 405);
-  CHECK(request(port, verb::post, "/forms/" + id, kForm, "csrf=" + csrf_of(page.body) + "&action=cancel").status ==
-        200);
+  CHECK(request(port, verb::post, "/forms/" + id, kForm, "csrf=" + http_test::csrf_of(page.body) + "&action=cancel")
+            .status == 200);
   CHECK(await_answer(*store, id)->status == elicit::ElicitStatus::cancelled);
   // stop() closes the connections it holds (not "nobody listens on the port any more": another
   // process may take a freed ephemeral port at once).
@@ -303,7 +296,8 @@ TEST_CASE("browser form routes: loopback_browser_forms starts its server on the 
   const auto second = elicit::browser_form_id();
   CHECK(forms->open(second, name_page()) == "http://127.0.0.1:" + std::to_string(port) + "/forms/" + second);
 
-  CHECK(request(port, verb::post, "/forms/" + id, kForm, "csrf=" + csrf_of(page.body) + "&action=accept&name=Bo")
+  CHECK(request(port, verb::post, "/forms/" + id, kForm,
+                "csrf=" + http_test::csrf_of(page.body) + "&action=accept&name=Bo")
             .status == 200);
   const auto answer = await_answer(*forms, id);
   REQUIRE(answer);
