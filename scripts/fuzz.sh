@@ -23,10 +23,11 @@ fuzz_one() {
   mkdir -p "$work" "$artifacts"
   "$build/fuzz/fuzz_$target" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
     -artifact_prefix="$artifacts/" "$work" "$seeds" >"$build/fuzz-$target.log" 2>&1 || true
-  {
-    echo "--- fuzz_$target for ${seconds}s"
-    grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ +DONE)|ERROR|SUMMARY" "$build/fuzz-$target.log" || true
-  }
+  # One write of the whole summary: the targets running alongside print theirs too.
+  local summary
+  summary=$(grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ +DONE)|ERROR|SUMMARY" \
+    "$build/fuzz-$target.log" || true)
+  printf -- '--- fuzz_%s for %ss\n%s\n' "$target" "$seconds" "$summary"
 }
 slots=$(nproc)
 for target in schema decode session headers jwt; do

@@ -41,6 +41,9 @@ void StreamableHttpServer::Impl::accept() {
           tls ? tls->current() : nullptr);
       {
         std::lock_guard<std::mutex> lock(mutex);
+        // Accepted while stop() runs: it closes the connections it saw; this one it did not, so
+        // it is dropped here (closing its socket) rather than left open on a stopped loop.
+        if (stopped) return;
         connections.push_back(c);
       }
       c->start();
