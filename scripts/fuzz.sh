@@ -6,8 +6,9 @@ cd "$(dirname "$0")/.."
 scripts/setup-debian.sh clang libclang-rt-14-dev
 seconds=${1:-60}
 build=${FUZZ_BUILD_DIR:-build-fuzz}
+source scripts/compiler-cache.sh
 # Line tables only: enough for symbolized crash reports, a fraction of full debug information's cost.
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DELICITGEN_FUZZ=ON \
+cmake -S . -B "$build" -G Ninja "${compiler_cache[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DELICITGEN_FUZZ=ON \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" \
   -DELICITGEN_BUILD_TESTS=OFF -DELICITGEN_BUILD_SAMPLES=OFF -DELICITGEN_BUILD_BENCHMARKS=OFF >/dev/null
 cmake --build "$build" --target fuzz_schema fuzz_decode fuzz_session fuzz_headers fuzz_jwt

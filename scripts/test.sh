@@ -6,21 +6,23 @@
 # minute each (ELICITGEN_SKIP_FUZZ=1 skips them; ELICITGEN_FUZZ_SECONDS sets the time).
 # The interoperability suites (CTest label "interop") run once, in the Debug pass. Debug information:
 # none in the Debug pass (Catch2 reports file and line itself), line tables in the sanitizer passes
-# (enough for symbolized stack traces): it is a sixth of the compile time.
+# (enough for symbolized stack traces): it is a sixth of the compile time. Compiles go through ccache
+# when installed (scripts/compiler-cache.sh): a later run on the same machine builds what changed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup-debian.sh
 jobs=$(nproc)
+source scripts/compiler-cache.sh
 
 build=${BUILD_DIR:-build-test}
-cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-Werror" -DCMAKE_CXX_FLAGS_DEBUG=-g0 >/dev/null
+cmake -S . -B "$build" -G Ninja "${compiler_cache[@]}" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-Werror" -DCMAKE_CXX_FLAGS_DEBUG=-g0 >/dev/null
 cmake --build "$build"
 ctest --test-dir "$build" --output-on-failure -j "$jobs"
 
 if [[ -z ${ELICITGEN_SKIP_SANITIZE:-} ]]; then
   asan=${ASAN_BUILD_DIR:-build-asan}
   # The benchmarks were built (and so compile-checked) above; nothing here runs them.
-  cmake -S . -B "$asan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-Werror" -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
+  cmake -S . -B "$asan" -G Ninja "${compiler_cache[@]}" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-Werror" -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
     -DELICITGEN_SANITIZE=ON -DELICITGEN_BUILD_BENCHMARKS=OFF -DELICITGEN_INTEROP_TESTS=OFF >/dev/null
   cmake --build "$asan"
   ASAN_OPTIONS=detect_leaks=1:abort_on_error=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
@@ -34,7 +36,7 @@ if [[ -z ${ELICITGEN_SKIP_SANITIZE:-} ]]; then
   # on its I/O threads (http_tests). -Wno-tsan: GCC 12 warns that TSan does not model the
   # atomic_thread_fence Asio uses; the tests show no race there.
   tsan=${TSAN_BUILD_DIR:-build-tsan}
-  cmake -S . -B "$tsan" -G Ninja -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-Werror -fsanitize=thread -Wno-tsan" -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
+  cmake -S . -B "$tsan" -G Ninja "${compiler_cache[@]}" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-Werror -fsanitize=thread -Wno-tsan" -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
     -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DELICITGEN_BUILD_SAMPLES=OFF -DELICITGEN_BUILD_BENCHMARKS=OFF >/dev/null
   cmake --build "$tsan" --target jsonrpc_tests mcp_tests redis_tests http_tests
   TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/support/tsan.supp" ctest --test-dir "$tsan" --output-on-failure -j "$jobs" \
