@@ -24,6 +24,7 @@
 #include "../support/http_client.hpp"
 #include "../support/patience.hpp"
 #include "../support/run_command.hpp"
+#include "test_paths.hpp"
 
 using http_test::bhttp::verb;
 using Clock = std::chrono::steady_clock;

@@ -14,6 +14,7 @@
 
 #include "../support/run_command.hpp"
 #include "client_command.hpp"
+#include "test_paths.hpp"
 
 using nlohmann::json;
 

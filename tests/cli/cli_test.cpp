@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "../support/run_command.hpp"
+#include "test_paths.hpp"
 
 namespace fs = std::filesystem;
 

@@ -24,6 +24,7 @@
 #include <elicit/content/form_urlencoded.hpp>
 #include <elicit/content/html_form.hpp>
 #include <elicit/content/sensitive.hpp>
+#include "test_paths.hpp"
 
 using namespace elicit;
 using nlohmann::json;

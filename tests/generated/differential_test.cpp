@@ -14,6 +14,7 @@
 #include "../support/run_command.hpp"
 #include "content_corpus.hpp"
 #include "sample_types.hpp"
+#include "test_paths.hpp"
 
 using nlohmann::json;
 

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "sample_types.hpp"
+#include "test_paths.hpp"
 
 using nlohmann::json;
 using nlohmann::ordered_json;

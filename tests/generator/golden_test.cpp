@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "../support/run_command.hpp"
+#include "test_paths.hpp"
 
 namespace fs = std::filesystem;
 

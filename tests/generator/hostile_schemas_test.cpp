@@ -17,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "../support/run_command.hpp"
+#include "test_paths.hpp"
 
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;

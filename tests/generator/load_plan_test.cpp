@@ -4,6 +4,7 @@
 
 #include "load.hpp"
 #include "plan.hpp"
+#include "test_paths.hpp"
 
 using namespace elicitgen;
 
@@ -71,14 +72,17 @@ TEST_CASE("load errors say where", "[load][errors]") {
   CHECK_THAT(messages(d2), Catch::Contains("url_mode.json:1:2: error: /mode: url mode without a requestedSchema has "
                                            "no form to generate"));
   Diagnostics d2b;
-  CHECK(load_schemas(write_tmp("odd_mode.json", R"({"mode":"sms","message":"m","requestedSchema":{"type":"object"}})"), d2b)
+  CHECK(load_schemas(write_tmp("odd_mode.json", R"({"mode":"sms","message":"m","requestedSchema":{"type":"object"}})"),
+                     d2b)
             .empty());
   CHECK_THAT(messages(d2b), Catch::Contains("odd_mode.json:1:2: error: /mode: mode must be \"form\", or \"url\" for a "
                                             "browser form; found \"sms\""));
   // url mode with the page's requestedSchema: a browser form.
   Diagnostics d2c;
-  const auto browser = load_schemas(
-      write_tmp("browser.json", R"({"mode":"url","message":"Key?","requestedSchema":{"type":"object","properties":{}}})"), d2c);
+  const auto browser =
+      load_schemas(write_tmp("browser.json",
+                             R"({"mode":"url","message":"Key?","requestedSchema":{"type":"object","properties":{}}})"),
+                   d2c);
   REQUIRE(browser.size() == 1);
   CHECK(browser[0].browser);
   CHECK(browser[0].message == "Key?");
@@ -239,10 +243,13 @@ TEST_CASE("fields that look like secrets get the spec's form-mode warning", "[pl
     CHECK(quiet.messages().empty());
   }
   Diagnostics d;
-  SourceSchema s{"x.json", "", "x",
+  SourceSchema s{"x.json",
+                 "",
+                 "x",
                  nlohmann::ordered_json::parse(
                      R"({"type":"object","properties":{"username":{"type":"string","title":"Your name"}}})"),
-                 std::nullopt, false};
+                 std::nullopt,
+                 false};
   CHECK(plan_type(s, "Form", d));
   CHECK(d.messages().empty());
 }

@@ -20,6 +20,7 @@
 #include "names.hpp"
 #include "plan.hpp"
 #include "templates.hpp"
+#include "test_paths.hpp"
 #include "view.hpp"
 
 namespace fs = std::filesystem;

@@ -11,6 +11,7 @@
 
 #include "../support/run_command.hpp"
 #include "names.hpp"
+#include "test_paths.hpp"
 
 namespace fs = std::filesystem;
 

@@ -26,6 +26,7 @@
 #include "../support/sample_http_server.hpp"
 #include "../support/scratch_dir.hpp"
 #include "../support/tcp_relay.hpp"
+#include "test_paths.hpp"
 
 using nlohmann::json;
 using namespace std::chrono_literals;

@@ -18,6 +18,7 @@
 #include "../support/test_pki.hpp"
 #include "../support/tool_text.hpp"
 #include "github_username.hpp"
+#include "test_paths.hpp"
 
 using namespace elicit;
 using test_support::SampleHttpServer;

@@ -21,6 +21,7 @@
 #include "github_username.hpp"
 #include "sep1034_defaults.hpp"
 #include "shipping.hpp"
+#include "test_paths.hpp"
 
 using namespace elicit;
 using nlohmann::json;

@@ -15,6 +15,7 @@
 #include "../support/patience.hpp"
 #include "../support/stateless_meta.hpp"
 #include "../support/thread_limit.hpp"
+#include "test_paths.hpp"
 
 using namespace std::chrono_literals;
 using http_test::bhttp::verb;

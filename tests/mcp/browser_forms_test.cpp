@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <elicit/browser_forms.hpp>
+#include "test_paths.hpp"
 
 using elicit::BrowserFormAnswer;
 using elicit::BrowserFormPage;

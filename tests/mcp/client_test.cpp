@@ -16,6 +16,7 @@
 #include "github_username.hpp"
 #include "sep1034_defaults.hpp"
 #include "shipping.hpp"  // ShippingAddress and DeliveryWindow
+#include "test_paths.hpp"
 
 using namespace elicit;
 using nlohmann::json;

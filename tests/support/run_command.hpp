@@ -8,6 +8,7 @@
 #include <fstream>
 #include <iterator>
 #include <string>
+#include "test_paths.hpp"
 
 namespace test_support {
 

@@ -10,6 +10,7 @@
 
 #include <catch2/catch.hpp>
 #include <elicit/child_process.hpp>
+#include "test_paths.hpp"
 
 namespace test_support {
 

@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include "test_paths.hpp"
 
 namespace test_support {
 

@@ -9,6 +9,7 @@
 
 #include "run_command.hpp"
 #include "scratch_dir.hpp"
+#include "test_paths.hpp"
 
 namespace test_support {
 
