@@ -25,6 +25,7 @@ void StreamableHttpServer::Impl::check_browser_forms() const {
       throw std::invalid_argument("BrowserFormRoutes: set sign_in or principal, not both (who would say who?)");
     }
     http::check_browser_form_sign_in(*routes.sign_in);
+    if (!routes.public_origin.empty()) http::check_sign_in_origin(routes.public_origin);
     http::resolve_sign_in_issuer(*routes.sign_in, options.authorization ? options.authorization->authorization_servers
                                                                         : std::vector<std::string>{});
   }

@@ -116,6 +116,17 @@ void check_browser_form_sign_in(const BrowserFormSignIn& o) {
   }
 }
 
+void check_sign_in_origin(const std::string& origin) {
+  check_public_origin(origin);
+  const auto scheme_end = origin.find("://");
+  const bool https = origin.compare(0, scheme_end, "https") == 0;
+  if (!https && !is_loopback_name(host_without_port(std::string_view(origin).substr(scheme_end + 3)))) {
+    throw std::invalid_argument("BrowserFormSignIn: the pages' origin " + origin +
+                                " is plain http on a host that is not loopback: browsers would not keep the sign-in's "
+                                "Secure cookies (use https, e.g. BrowserFormRoutes::public_origin behind a TLS proxy)");
+  }
+}
+
 std::string resolve_sign_in_issuer(const BrowserFormSignIn& o, const std::vector<std::string>& servers) {
   if (!o.issuer.empty()) return o.issuer;
   if (servers.size() != 1) {
@@ -391,14 +402,7 @@ Reply later(const std::shared_ptr<BrowserFormSignInFlow::State>& state, std::fun
 BrowserFormSignInFlow::BrowserFormSignInFlow(BrowserFormSignIn options, std::string issuer, std::string origin,
                                              std::string prefix, std::shared_ptr<InMemoryBrowserForms> store) {
   check_browser_form_sign_in(options);
-  check_public_origin(origin);
-  const auto scheme_end = origin.find("://");
-  const bool https = origin.compare(0, scheme_end, "https") == 0;
-  if (!https && !is_loopback_name(host_without_port(std::string_view(origin).substr(scheme_end + 3)))) {
-    throw std::invalid_argument("BrowserFormSignIn: the pages' origin " + origin +
-                                " is plain http on a host that is not loopback: browsers would not keep the sign-in's "
-                                "Secure cookies (use https, e.g. BrowserFormRoutes::public_origin behind a TLS proxy)");
-  }
+  check_sign_in_origin(origin);
   state_ = std::make_shared<State>(std::move(options), std::move(issuer), std::move(origin), std::move(prefix),
                                    std::move(store));
   state_->workers = std::make_unique<jsonrpc::WorkerPool>(2);

@@ -21,6 +21,10 @@ inline constexpr std::string_view kSignInSegment = "sign-in";
 /// BrowserFormSignInFlow's constructor).
 void check_browser_form_sign_in(const BrowserFormSignIn& options);
 
+/// Throws std::invalid_argument when `origin` is plain http on a host that is not loopback: browsers
+/// keep Secure cookies only from https (and from loopback, for development).
+void check_sign_in_origin(const std::string& origin);
+
 /// `options.issuer`, or the only one of `authorization_servers`; std::invalid_argument otherwise.
 std::string resolve_sign_in_issuer(const BrowserFormSignIn& options,
                                    const std::vector<std::string>& authorization_servers);
