@@ -251,10 +251,18 @@ struct BrowserFormSignInFlow::State {
       keys_fetched_at = t;
       return set;
     } catch (const std::invalid_argument& e) {
-      throw Unreachable(e.what());
+      return keys_or_unreachable(e.what());
     } catch (const FetchError& e) {
-      throw Unreachable(e.what());
+      return keys_or_unreachable(e.what());
     }
+  }
+
+  // A key set that could not be fetched again: the one kept, if any (as jwt_verifier does: an
+  // authorization server briefly down does not stop sign-ins), else 503.
+  std::shared_ptr<const JsonWebKeySet> keys_or_unreachable(const char* why) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (keys) return keys;
+    throw Unreachable(why);
   }
 
   // --- replies ---------------------------------------------------------------------------------
