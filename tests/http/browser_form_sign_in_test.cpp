@@ -20,6 +20,7 @@
 #include "../support/http_client.hpp"
 #include "../support/jwt_issuer.hpp"
 #include "../support/patience.hpp"
+#include "../support/stateless_meta.hpp"
 
 using namespace std::chrono_literals;
 using nlohmann::json;
@@ -29,6 +30,7 @@ namespace {
 
 const std::string kClientId = "form-pages";
 const std::string kSession = "__Host-elicit-form-session";
+const std::string kOddSubject = "al\"ice \xC3\xBC";  // al"ice ü
 
 std::string percent_decode(std::string_view s) {
   std::string out;
@@ -197,7 +199,15 @@ struct Pages {
     elicit::ResourceServerOptions a;
     a.resource = "https://mcp.example.com/mcp";
     a.authorization_servers = {issuer.empty() ? op.issuer : issuer};
-    a.verify = [](std::string_view) -> elicit::AccessToken { throw elicit::InvalidToken("not used here"); };
+    // Bearer tokens name their user: "t1" is a subject with a quote and a non-ASCII letter, so that
+    // the principal's JSON text must be written the same way on both sides to match.
+    a.verify = [iss = a.authorization_servers.front()](std::string_view token) {
+      if (token != "t1") throw elicit::InvalidToken("unknown token");
+      elicit::AccessToken t;
+      t.issuer = iss;
+      t.subject = kOddSubject;
+      return t;
+    };
     o.authorization = a;
     o.browser_forms.prefix = "/forms/";
     o.browser_forms.store = store;
@@ -208,8 +218,21 @@ struct Pages {
     auto offset = offset_ms;
     s.clock = [offset] { return std::chrono::system_clock::now() + std::chrono::milliseconds(offset->load()); };
     o.browser_forms.sign_in = s;
-    server = std::make_unique<elicit::StreamableHttpServer>(
-        elicit::ServerInfo{"sign-in-test", "1"}, [](elicit::Server&) {}, std::move(o));
+    // A tool that opens a page bound to its caller, as elicit_in_browser does, and answers its path.
+    auto setup = [store = store](elicit::Server& srv) {
+      srv.add_tool(elicit::Tool::blocking("open_page", [store](elicit::RequestContext& ctx) {
+        elicit::BrowserFormPage page;
+        page.message = "Your key";
+        page.requested_schema = nlohmann::ordered_json::parse(
+            R"({"type":"object","properties":{"name":{"type":"string","title":"Your name"}},"required":["name"]})");
+        page.principal = ctx.principal();
+        const auto id = elicit::browser_form_id();
+        store->open(id, page);
+        return elicit::ToolResult::text("/forms/" + id);
+      }));
+    };
+    server =
+        std::make_unique<elicit::StreamableHttpServer>(elicit::ServerInfo{"sign-in-test", "1"}, setup, std::move(o));
     server->start();
     port = server->port();
   }
@@ -349,6 +372,37 @@ TEST_CASE("browser form sign-in: the page's own user signs in at the provider an
     CHECK(again.status == 400);
     CHECK_FALSE(has_session(again));
   }
+}
+
+TEST_CASE("browser form sign-in: a signed-in browser's principal is RequestContext::principal() of the same user",
+          "[browser_sign_in]") {
+  Pages p;
+  // A tools/call with the user's bearer token (2026-07-28) opens a page bound to its caller.
+  json params{{"name", "open_page"}, {"arguments", json::object()}, {"_meta", test_support::stateless_meta()}};
+  auto headers = http_test::kAccept;
+  headers.emplace_back("MCP-Protocol-Version", "2026-07-28");
+  headers.emplace_back("Mcp-Method", "tools/call");
+  headers.emplace_back("Mcp-Name", "open_page");
+  headers.emplace_back("Authorization", "Bearer t1");
+  const auto called = http_test::Connection(p.port).request(
+      bhttp::verb::post, "/mcp", headers,
+      json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "tools/call"}, {"params", params}}.dump());
+  REQUIRE(called.status == 200);
+  const auto page = json::parse(called.body).at("result").at("content").at(0).at("text").get<std::string>();
+  REQUIRE(page.rfind("/forms/", 0) == 0);
+
+  // The same subject without its quote is someone else: no form.
+  auto other = p.signed_in("alice \xC3\xBC", page);
+  CHECK(hit(p.port, bhttp::verb::get, page, &other).status == 403);
+
+  auto jar = p.signed_in(kOddSubject, page);
+  const auto form = hit(p.port, bhttp::verb::get, page, &jar);
+  REQUIRE(form.status == 200);
+  const auto csrf = http_test::csrf_of(form.body);
+  CHECK(hit(p.port, bhttp::verb::post, page, &jar, "csrf=" + csrf + "&action=accept&name=Ada").status == 200);
+  const auto answer = answer_of(*p.store, page.substr(7));
+  REQUIRE(answer);
+  CHECK(answer->status == elicit::ElicitStatus::accepted);
 }
 
 TEST_CASE("browser form sign-in: another user signed in sees no form and cannot submit", "[browser_sign_in]") {
