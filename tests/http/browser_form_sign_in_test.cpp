@@ -77,6 +77,15 @@ std::string component(std::string_view s) {
   return out;
 }
 
+// Standard base64 with padding (HTTP Basic).
+std::string basic(const std::string& text) {
+  std::string out(sodium_base64_ENCODED_LEN(text.size(), sodium_base64_VARIANT_ORIGINAL), '\0');
+  sodium_bin2base64(out.data(), out.size(), reinterpret_cast<const unsigned char*>(text.data()), text.size(),
+                    sodium_base64_VARIANT_ORIGINAL);
+  out.resize(out.size() - 1);
+  return out;
+}
+
 std::string s256(const std::string& verifier) {
   unsigned char d[EVP_MAX_MD_SIZE];
   unsigned int n = 0;
@@ -157,6 +166,7 @@ struct Provider {
   std::string issuer = server.origin();
   std::mutex mutex;
   Grant grant;
+  std::string client_secret;  // "" a public client
   std::atomic<int> token_requests{0};
 
   Provider() {
@@ -169,19 +179,28 @@ struct Provider {
                                                                {"authorization_response_iss_parameter_supported", true}}
                                                               .dump());
     server.set("/jwks", json{{"keys", {key.jwk("RS256")}}}.dump());
-    server.handle("/token", [this](const std::string& body, const std::string&) -> std::pair<unsigned, std::string> {
-      ++token_requests;
-      auto form = parse_query(body);
-      std::lock_guard<std::mutex> lock(mutex);
-      if (form["grant_type"] != "authorization_code" || form["code"] != grant.code || grant.code.empty() ||
-          form["client_id"] != kClientId || form["redirect_uri"] != grant.redirect_uri ||
-          s256(form["code_verifier"]) != grant.challenge) {
-        return {400, R"({"error":"invalid_grant"})"};
-      }
-      grant.code.clear();  // single use
-      const auto id_token = jwt_test::token(*grant.key, grant.claims, json{{"typ", "JWT"}});
-      return {200, json{{"access_token", "at"}, {"token_type", "Bearer"}, {"id_token", id_token}}.dump()};
-    });
+    server.handle(
+        "/token",
+        [this](const std::string& body, const std::string& authorization) -> std::pair<unsigned, std::string> {
+          ++token_requests;
+          auto form = parse_query(body);
+          std::lock_guard<std::mutex> lock(mutex);
+          // A public client names itself in the form; a confidential one authenticates with HTTP Basic,
+          // its id and secret form-encoded first (RFC 6749 section 2.3.1).
+          const bool client_ok =
+              client_secret.empty()
+                  ? form["client_id"] == kClientId && authorization.empty()
+                  : authorization == "Basic " + basic(component(kClientId) + ":" + component(client_secret)) &&
+                        form.count("client_secret") == 0;
+          if (form["grant_type"] != "authorization_code" || form["code"] != grant.code || grant.code.empty() ||
+              !client_ok || form["redirect_uri"] != grant.redirect_uri ||
+              s256(form["code_verifier"]) != grant.challenge) {
+            return {400, R"({"error":"invalid_grant"})"};
+          }
+          grant.code.clear();  // single use
+          const auto id_token = jwt_test::token(*grant.key, grant.claims, json{{"typ", "JWT"}});
+          return {200, json{{"access_token", "at"}, {"token_type", "Bearer"}, {"id_token", id_token}}.dump()};
+        });
   }
 };
 
@@ -192,7 +211,8 @@ struct Pages {
   std::unique_ptr<elicit::StreamableHttpServer> server;
   int port = 0;
 
-  explicit Pages(std::string issuer = "") {
+  explicit Pages(std::string issuer = "", std::string client_secret = "") {
+    op.client_secret = client_secret;
     elicit::HttpServerOptions o;
     o.io_threads = 1;
     o.server.session.log = [](std::string_view) {};
@@ -214,6 +234,7 @@ struct Pages {
     elicit::BrowserFormSignIn s;
     s.client_id = kClientId;
     s.cookie_keys = {elicit::RequestStateSealer::generate_key()};
+    s.client_secret = client_secret;
     s.session_lifetime = 1h;
     auto offset = offset_ms;
     s.clock = [offset] { return std::chrono::system_clock::now() + std::chrono::milliseconds(offset->load()); };
@@ -561,6 +582,14 @@ TEST_CASE("browser form sign-in: each failed check of the redirect back leaves n
   CHECK(back.body.find("code=") == std::string::npos);
   CHECK(jar.cookies.count(kSession) == 0);
   CHECK(hit(p.port, bhttp::verb::get, page, &jar).status == 303);  // still signed out
+}
+
+TEST_CASE("browser form sign-in: a confidential client authenticates with client_secret_basic", "[browser_sign_in]") {
+  Pages p("", "s3cret:with/odd+chars");
+  const auto page = p.open_page("alice");
+  auto jar = p.signed_in("alice", page);
+  CHECK(hit(p.port, bhttp::verb::get, page, &jar).status == 200);
+  CHECK(p.op.token_requests == 1);
 }
 
 TEST_CASE("browser form sign-in: a sign-in with several audiences and its own azp is accepted", "[browser_sign_in]") {
