@@ -150,6 +150,10 @@ struct BrowserFormSignInFlow::State {
   RequestStateBinding transaction_binding;
   std::unique_ptr<jsonrpc::WorkerPool> workers;
   std::atomic<int> waiting{0};
+  // Set when the flow is destroyed: jobs still queued then are skipped, not run (each could wait
+  // for the authorization server for fetch_timeout), so the server's destruction stays bounded by
+  // the two running ones.
+  std::atomic<bool> stopping{false};
 
   std::mutex mutex;
   std::shared_ptr<const Provider> provider;
@@ -389,7 +393,7 @@ Reply later(const std::shared_ptr<BrowserFormSignInFlow::State>& state, std::fun
   const bool posted = state->workers->post([state, pending, job = std::move(job)] {
     Reply r;
     try {
-      r = job();
+      r = state->stopping ? state->refusal(kUnavailable) : job();
     } catch (...) {
       r = browser_form_refusal(*state->store, 500, "Internal error");
     }
@@ -417,7 +421,8 @@ BrowserFormSignInFlow::BrowserFormSignInFlow(BrowserFormSignIn options, std::str
 }
 
 BrowserFormSignInFlow::~BrowserFormSignInFlow() {
-  state_->workers.reset();  // runs what was posted (each fetch bounded) and joins
+  state_->stopping = true;
+  state_->workers.reset();  // skips what is queued, waits for what runs (each fetch bounded), joins
 }
 
 std::string BrowserFormSignInFlow::principal_of(std::string_view cookie_field) const {

@@ -38,7 +38,8 @@ class BrowserFormSignInFlow {
   /// options (check_browser_form_sign_in) or an http origin that is not loopback.
   BrowserFormSignInFlow(BrowserFormSignIn options, std::string issuer, std::string origin, std::string prefix,
                         std::shared_ptr<InMemoryBrowserForms> store);
-  /// Waits for the worker threads' requests in progress (each bounded by fetch_timeout).
+  /// Skips the requests still queued and waits for the ones in progress (each bounded by
+  /// fetch_timeout), then joins the worker threads.
   ~BrowserFormSignInFlow();
   BrowserFormSignInFlow(const BrowserFormSignInFlow&) = delete;
   BrowserFormSignInFlow& operator=(const BrowserFormSignInFlow&) = delete;
