@@ -211,7 +211,8 @@ struct Pages {
   std::unique_ptr<elicit::StreamableHttpServer> server;
   int port = 0;
 
-  explicit Pages(std::string issuer = "", std::string client_secret = "") {
+  explicit Pages(std::string issuer = "", std::string client_secret = "", std::vector<std::string> keys = {},
+                 std::string public_origin = "") {
     op.client_secret = client_secret;
     elicit::HttpServerOptions o;
     o.io_threads = 1;
@@ -230,10 +231,11 @@ struct Pages {
     };
     o.authorization = a;
     o.browser_forms.prefix = "/forms/";
+    o.browser_forms.public_origin = std::move(public_origin);
     o.browser_forms.store = store;
     elicit::BrowserFormSignIn s;
     s.client_id = kClientId;
-    s.cookie_keys = {elicit::RequestStateSealer::generate_key()};
+    s.cookie_keys = keys.empty() ? std::vector<std::string>{elicit::RequestStateSealer::generate_key()} : keys;
     s.client_secret = client_secret;
     s.session_lifetime = 1h;
     auto offset = offset_ms;
@@ -582,6 +584,34 @@ TEST_CASE("browser form sign-in: each failed check of the redirect back leaves n
   CHECK(back.body.find("code=") == std::string::npos);
   CHECK(jar.cookies.count(kSession) == 0);
   CHECK(hit(p.port, bhttp::verb::get, page, &jar).status == 303);  // still signed out
+}
+
+TEST_CASE("browser form sign-in: processes sharing the cookie keys take each other's redirect back and session",
+          "[browser_sign_in]") {
+  // Two processes behind one public origin (a load balancer), one authorization server.
+  const std::vector<std::string> keys{elicit::RequestStateSealer::generate_key()};
+  Pages a("", "", keys, "http://localhost:1");
+  Pages b(a.op.issuer, "", keys, "http://localhost:1");
+  const auto page = a.open_page("alice");
+  Jar jar;
+  const auto q = a.begin(page, jar);  // the redirect to sign in, from A
+  {
+    std::lock_guard<std::mutex> lock(a.op.mutex);
+    a.op.grant.code = "code-" + elicit::browser_form_id();
+    a.op.grant.challenge = q.at("code_challenge");
+    a.op.grant.redirect_uri = q.at("redirect_uri");
+    a.op.grant.claims = a.claims("alice", q.at("nonce"));
+    a.op.grant.key = &a.op.key;
+  }
+  // The redirect back lands on B, which knows nothing of it but the cookie.
+  const auto back = hit(b.port, bhttp::verb::get,
+                        "/forms/sign-in?code=" + component(a.op.grant.code) + "&state=" + component(q.at("state")) +
+                            "&iss=" + component(a.op.issuer),
+                        &jar);
+  REQUIRE(back.status == 303);
+  CHECK(back.location == page);
+  REQUIRE(has_session(back));
+  CHECK(hit(a.port, bhttp::verb::get, page, &jar).status == 200);  // A reads B's session
 }
 
 TEST_CASE("browser form sign-in: a confidential client authenticates with client_secret_basic", "[browser_sign_in]") {
