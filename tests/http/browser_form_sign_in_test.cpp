@@ -692,6 +692,9 @@ TEST_CASE("browser form sign-in: start() refuses options it cannot serve", "[bro
   o.browser_forms.public_origin = "https://forms.example.com";
   CHECK_NOTHROW(start(o));
   o = options();
+  o.host = "192.0.2.1";  // plain http on an address that is not loopback: refused before binding it
+  CHECK_THROWS_AS(start(o), std::invalid_argument);
+  o = options();
   o.browser_forms.principal = [](const auto&) { return std::string(); };
   CHECK_THROWS_AS(start(o), std::invalid_argument);
 }

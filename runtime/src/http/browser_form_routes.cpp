@@ -25,7 +25,20 @@ void StreamableHttpServer::Impl::check_browser_forms() const {
       throw std::invalid_argument("BrowserFormRoutes: set sign_in or principal, not both (who would say who?)");
     }
     http::check_browser_form_sign_in(*routes.sign_in);
-    if (!routes.public_origin.empty()) http::check_sign_in_origin(routes.public_origin);
+    if (!routes.public_origin.empty()) {
+      http::check_sign_in_origin(routes.public_origin);
+    } else if (options.tls_certificate_chain_file.empty()) {
+      // The origin will be derived from the listener (start_browser_forms): plain http, so only a
+      // loopback (or wildcard, reached on loopback) address keeps the Secure cookies. Said before
+      // anything is bound.
+      boost::system::error_code ec;
+      const auto address = net::ip::make_address(options.host, ec);
+      if (!ec && !address.is_unspecified() && !address.is_loopback()) {
+        throw std::invalid_argument("BrowserFormSignIn: the pages would be served over plain http at " + options.host +
+                                    ", where browsers do not keep Secure cookies: use TLS or set "
+                                    "BrowserFormRoutes::public_origin (https behind a proxy)");
+      }
+    }
     http::resolve_sign_in_issuer(*routes.sign_in, options.authorization ? options.authorization->authorization_servers
                                                                         : std::vector<std::string>{});
   }
