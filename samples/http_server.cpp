@@ -1,7 +1,8 @@
 // The sample tools (sample_tools.cpp) over Streamable HTTP, on loopback.
 // Usage: elicitgen_http_server [--port N] [--state-keys FILE] [--instance NAME] [--redis PORT]
 //                              [--tls-cert FILE --tls-key FILE]
-//                              [--authorization-server ISSUER --resource URL [--scope S]... [--ca-file FILE]]
+//                              [--authorization-server ISSUER --resource URL [--scope S]... [--ca-file FILE]
+//                               [--forms-client-id ID [--forms-client-secret-file FILE] [--forms-cookie-keys FILE]]]
 //   --port N          0 or absent: a free port
 //   --state-keys FILE requestState keys, base64, one per line, the first sealing (several processes
 //                     behind a load balancer share them); absent: a random key of this process
@@ -16,7 +17,15 @@
 //   --resource URL    this server's canonical URI (the token's audience), e.g. https://host:8443/mcp
 //   --scope S         a scope every request needs (repeatable; also advertised as scopes_supported)
 //   --ca-file FILE    CA certificates (PEM) to trust when fetching the authorization server's keys
-// Serves the api_key tool's browser form pages under /forms/ (without --authorization-server).
+//   --forms-client-id ID  with --authorization-server: serve the browser form pages, which sign the
+//                     browser in at that server (OpenID Connect, this pre-registered client, redirect
+//                     URI <origin>/forms/sign-in) and answer only the user whose call opened them
+//   --forms-client-secret-file FILE  the pages' client secret (its first line): client_secret_basic;
+//                     absent: a public client (PKCE alone)
+//   --forms-cookie-keys FILE  the pages' cookie keys, base64, one per line, the first sealing (every
+//                     process serving the pages shares them); absent: a random key of this process
+// Serves the api_key tool's browser form pages under /forms/: without --authorization-server (to
+// loopback browsers only), or with it and --forms-client-id (to the signed-in user).
 // Prints the endpoint URL on stdout once listening, and serves until SIGINT or SIGTERM. Exits 1
 // with a message on stderr when it cannot start (the port is taken, no thread can be created).
 #include <pthread.h>
@@ -38,6 +47,30 @@
 
 #include "sample_tools.hpp"
 
+namespace {
+
+// Keys in base64, one per line (blank lines skipped), appended to `keys`; false with a message.
+bool read_keys(const char* file, std::vector<std::string>& keys) {
+  std::ifstream in(file);
+  if (!in) {
+    std::cerr << file << ": cannot read the keys\n";
+    return false;
+  }
+  std::string line;
+  for (int n = 1; std::getline(in, line); ++n) {
+    if (line.empty()) continue;
+    const auto key = elicit::RequestStateSealer::key_from_base64(line);
+    if (!key) {
+      std::cerr << file << ":" << n << ": not a base64 32-byte key\n";
+      return false;
+    }
+    keys.push_back(*key);
+  }
+  return true;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   elicit::HttpServerOptions options;
   options.server.user_interaction.enabled = true;  // the opt-in userInteraction dialect
@@ -45,27 +78,24 @@ int main(int argc, char** argv) {
   std::shared_ptr<elicit::CompletionStore> completions;
   elicit::JwtVerifierOptions jwt;
   std::vector<std::string> scopes;
+  elicit::BrowserFormSignIn sign_in;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
       options.port = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--instance") == 0 && i + 1 < argc) {
       title += std::string(" (") + argv[++i] + ")";
     } else if (std::strcmp(argv[i], "--state-keys") == 0 && i + 1 < argc) {
+      if (!read_keys(argv[++i], options.server.request_state.keys)) return 2;
+    } else if (std::strcmp(argv[i], "--forms-client-id") == 0 && i + 1 < argc) {
+      sign_in.client_id = argv[++i];
+    } else if (std::strcmp(argv[i], "--forms-client-secret-file") == 0 && i + 1 < argc) {
       std::ifstream in(argv[++i]);
-      if (!in) {
-        std::cerr << argv[i] << ": cannot read the requestState keys\n";
+      if (!in || !std::getline(in, sign_in.client_secret) || sign_in.client_secret.empty()) {
+        std::cerr << argv[i] << ": cannot read the pages' client secret (its first line)\n";
         return 2;
       }
-      std::string line;
-      for (int n = 1; std::getline(in, line); ++n) {
-        if (line.empty()) continue;
-        const auto key = elicit::RequestStateSealer::key_from_base64(line);
-        if (!key) {
-          std::cerr << argv[i] << ":" << n << ": not a base64 32-byte key\n";
-          return 2;
-        }
-        options.server.request_state.keys.push_back(*key);
-      }
+    } else if (std::strcmp(argv[i], "--forms-cookie-keys") == 0 && i + 1 < argc) {
+      if (!read_keys(argv[++i], sign_in.cookie_keys)) return 2;
     } else if (std::strcmp(argv[i], "--tls-cert") == 0 && i + 1 < argc) {
       options.tls_certificate_chain_file = argv[++i];
     } else if (std::strcmp(argv[i], "--tls-key") == 0 && i + 1 < argc) {
@@ -95,7 +125,8 @@ int main(int argc, char** argv) {
     } else {
       std::cerr << "usage: " << argv[0]
                 << " [--port N] [--state-keys FILE] [--instance NAME] [--redis PORT] [--tls-cert FILE --tls-key FILE]"
-                   " [--authorization-server ISSUER --resource URL [--scope S]... [--ca-file FILE]]\n";
+                   " [--authorization-server ISSUER --resource URL [--scope S]... [--ca-file FILE]"
+                   " [--forms-client-id ID [--forms-client-secret-file FILE] [--forms-cookie-keys FILE]]]\n";
       return 2;
     }
   }
@@ -118,9 +149,20 @@ int main(int argc, char** argv) {
     options.authorization = std::move(a);
   }
   // The api_key tool's browser form: pages on this listener under /forms/ (each process keeps its
-  // own pages: behind a load balancer, route /forms/ to the process that opened the page). Not with
-  // authorization: its pages are bound to the caller, and the pages' own sign-in is not built yet.
-  if (!options.authorization) options.browser_forms.prefix = "/forms/";
+  // own pages: behind a load balancer, route /forms/ to the process that opened the page). With
+  // authorization the pages are bound to the caller, so they are served only when the pages can
+  // sign the browser in (--forms-client-id).
+  if (!sign_in.client_id.empty()) {
+    if (!options.authorization) {
+      std::cerr << "--forms-client-id goes with --authorization-server (the pages sign in there)\n";
+      return 2;
+    }
+    // One process: a key of its own. Several: the same keys everywhere (--forms-cookie-keys).
+    if (sign_in.cookie_keys.empty()) sign_in.cookie_keys = {elicit::RequestStateSealer::generate_key()};
+    sign_in.ca_file = jwt.ca_file;
+    options.browser_forms.sign_in = sign_in;
+  }
+  if (!options.authorization || options.browser_forms.sign_in) options.browser_forms.prefix = "/forms/";
   elicit::StreamableHttpServer server(
       {"elicitgen-sample-server", "0.1.0", title, std::nullopt},
       [completions](elicit::Server& s) { add_sample_tools(s, completions); }, options);

@@ -227,7 +227,7 @@ TEST_CASE("browser form routes: bad prefixes and origins are refused by start", 
     o.principal = [](const auto& header) { return std::string(header("x-user")); };
     elicit::StreamableHttpServer server(
         elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, o);
-    CHECK_THROWS_WITH(server.start(), Catch::Contains("BrowserFormRoutes::principal is needed"));
+    CHECK_THROWS_WITH(server.start(), Catch::Contains("BrowserFormRoutes::sign_in (or principal) is needed"));
     o.browser_forms.principal = o.principal;
     elicit::StreamableHttpServer with_hook(
         elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, std::move(o));

@@ -85,7 +85,7 @@ Reply browser_form_refusal(const InMemoryBrowserForms& store, unsigned status, s
 }
 
 Reply serve_browser_form(InMemoryBrowserForms& store, const BrowserFormRoutes& routes, const Request& req,
-                         std::string_view path, bool peer_loopback) {
+                         std::string_view path, bool peer_loopback, std::optional<std::string> principal) {
   if (path.size() <= routes.prefix.size() || path.compare(0, routes.prefix.size(), routes.prefix) != 0) {
     return browser_form_refusal(store, 404, "Not found");
   }
@@ -109,7 +109,9 @@ Reply serve_browser_form(InMemoryBrowserForms& store, const BrowserFormRoutes& r
   request.loopback_peer = peer_loopback && !has_field(req, "Forwarded") && !has_field(req, "X-Forwarded-For") &&
                           !has_field(req, "X-Real-IP") &&
                           (routes.public_origin.empty() || is_loopback_name(origin_host(routes.public_origin)));
-  if (routes.principal) {
+  if (principal) {
+    request.principal = std::move(*principal);
+  } else if (routes.principal) {
     try {
       request.principal = routes.principal([&req](std::string_view name) { return field(req, name); });
     } catch (const std::bad_alloc&) {

@@ -2,6 +2,7 @@
 // BrowserFormServer both serve it: the same code for both. Internal to elicit::http.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -26,9 +27,12 @@ void check_public_origin(const std::string& origin);
 /// the connection comes from a loopback address; the request counts as a loopback peer's only when
 /// it also carries no Forwarded, X-Forwarded-For or X-Real-IP field (a proxy's) and
 /// routes.public_origin is "" or names a loopback host. Every reply is HTML with the pages'
-/// security headers (browser_form_reply). Never throws but std::bad_alloc.
+/// security headers (browser_form_reply). `principal`: who the browser is when the caller knows
+/// (the pages' sign-in, browser_form_sign_in.hpp); nullopt: routes.principal says. Never throws but
+/// std::bad_alloc.
 Reply serve_browser_form(InMemoryBrowserForms& store, const BrowserFormRoutes& routes, const Request& req,
-                         std::string_view path, bool peer_loopback);
+                         std::string_view path, bool peer_loopback,
+                         std::optional<std::string> principal = std::nullopt);
 
 /// A page's reply: `status`, text/html; charset=utf-8, `html`, and the security headers
 /// (Content-Security-Policy of `store`, Cache-Control: no-store, Referrer-Policy: no-referrer,

@@ -245,7 +245,15 @@ void Connection::write_plain(Reply reply) {
   auto& res = out->res;
   res.result(static_cast<bhttp::status>(reply.status));
   res.version(11);
-  for (auto& [name, value] : reply.headers) res.set(name, value);
+  for (auto& [name, value] : reply.headers) {
+    // Set-Cookie is the one field that may not be joined into one line (RFC 9110 section 5.3):
+    // each cookie keeps a field of its own.
+    if (beast::iequals(name, "Set-Cookie")) {
+      res.insert(name, value);
+    } else {
+      res.set(name, value);
+    }
+  }
   if (!reply.content_type.empty()) res.set(bhttp::field::content_type, reply.content_type);
   res.body() = std::move(reply.body);
   res.keep_alive(keep_alive_);

@@ -111,6 +111,10 @@ inline Reply rpc_error_reply(unsigned status, const RequestId& id, RpcError erro
 
 }  // namespace elicit::http::server_impl
 
+namespace elicit::http {
+class BrowserFormSignInFlow;
+}  // namespace elicit::http
+
 namespace elicit {
 
 struct StreamableHttpServer::Impl {
@@ -197,6 +201,8 @@ struct StreamableHttpServer::Impl {
 
   // Made by start() when options.browser_forms.prefix is set; read-only once the I/O threads run.
   std::shared_ptr<InMemoryBrowserForms> browser_forms;
+  // Made with it when options.browser_forms.sign_in is set (browser_form_sign_in.hpp).
+  std::shared_ptr<http::BrowserFormSignInFlow> browser_form_sign_in;
   // Throws std::invalid_argument for a bad prefix or public origin (before anything is bound).
   void check_browser_forms() const;
   // Once the port is known: the store, its base URL, and the Server's BrowserForms.

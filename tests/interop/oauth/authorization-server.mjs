@@ -10,11 +10,15 @@
 //   SERVICE_CLIENT_SECRET  the secret of the pre-registered confidential clients (client_credentials
 //                 only) with which the test gets tokens for either resource: `elicitgen-e2e-service`
 //                 (JWTs, like every other client) and `elicitgen-e2e-opaque` (opaque tokens)
+//   FORMS_REDIRECT_URI  optional: the MCP server's browser form pages sign in here (OpenID Connect),
+//                 as the pre-registered public client `elicitgen-e2e-forms` with this redirect URI
+//                 (http://127.0.0.1:PORT/forms/sign-in); its ID tokens are ES256 like the rest
 //
-// What a person would do in a browser is headless here: /interaction/:uid logs in a fixed account
-// (`octocat`) and grants the scopes and resource asked for, then hands back to oidc-provider with
-// interactionFinished (a 303 to /auth/:uid, which redirects to the client's redirect URI with the
-// code). The client follows these redirects itself, keeping the cookies.
+// What a person would do in a browser is headless here: /interaction/:uid logs in an account (the
+// authorization request's login_hint when it names one of ACCOUNTS, else `octocat`) and grants the
+// scopes and resource asked for, then hands back to oidc-provider with interactionFinished (a 303 to
+// /auth/:uid, which redirects to the client's redirect URI with the code). The client follows these
+// redirects itself, keeping the cookies.
 // Dynamic client registration is open (no initial access token); PKCE (S256) is required.
 import { generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
@@ -24,11 +28,15 @@ import Provider, { errors } from 'oidc-provider';
 const resource = process.env.MCP_RESOURCE;
 const other = process.env.OTHER_RESOURCE;
 const serviceSecret = process.env.SERVICE_CLIENT_SECRET;
+const formsRedirectUri = process.env.FORMS_REDIRECT_URI;
 if (!resource || !other || !serviceSecret) {
   console.error('set MCP_RESOURCE, OTHER_RESOURCE and SERVICE_CLIENT_SECRET');
   process.exit(2);
 }
 const ACCOUNT = 'octocat';
+// A second person, for the browser form pages' test: signed in, they must not answer octocat's page.
+const ACCOUNTS = [ACCOUNT, 'hubot'];
+const FORMS_CLIENT = 'elicitgen-e2e-forms';
 const SCOPE = 'mcp';
 
 const server = http.createServer();
@@ -72,15 +80,30 @@ const provider = new Provider(issuer, {
       token_endpoint_auth_method: 'client_secret_basic',
       scope: SCOPE,
     },
+    // The MCP server's browser form pages (BrowserFormRoutes::sign_in): a public client, PKCE,
+    // asking for openid only.
+    ...(formsRedirectUri
+      ? [
+          {
+            client_id: FORMS_CLIENT,
+            grant_types: ['authorization_code'],
+            response_types: ['code'],
+            redirect_uris: [formsRedirectUri],
+            token_endpoint_auth_method: 'none',
+            scope: 'openid',
+          },
+        ]
+      : []),
   ],
-  findAccount: async (_ctx, sub) => (sub === ACCOUNT ? { accountId: sub, claims: async () => ({ sub }) } : undefined),
+  findAccount: async (_ctx, sub) => (ACCOUNTS.includes(sub) ? { accountId: sub, claims: async () => ({ sub }) } : undefined),
   features: {
     devInteractions: { enabled: false },
     registration: { enabled: true },
     clientCredentials: { enabled: true },
     resourceIndicators: {
       enabled: true,
-      defaultResource: async (_ctx, _client, oneOf) => oneOf ?? resource,
+      // The pages' sign-in wants an ID token, not an access token for the MCP server.
+      defaultResource: async (_ctx, client, oneOf) => (client.clientId === FORMS_CLIENT ? undefined : oneOf ?? resource),
       useGrantedResource: async () => true,
       getResourceServerInfo: async (_ctx, indicator, client) => {
         const known = resourceServers[indicator];
@@ -102,7 +125,8 @@ async function interaction(req, res) {
   const details = await provider.interactionDetails(req, res);
   const { prompt, params, session } = details;
   if (prompt.name === 'login') {
-    await provider.interactionFinished(req, res, { login: { accountId: ACCOUNT } }, { mergeWithLastSubmission: false });
+    const accountId = ACCOUNTS.includes(params.login_hint) ? params.login_hint : ACCOUNT;
+    await provider.interactionFinished(req, res, { login: { accountId } }, { mergeWithLastSubmission: false });
     return;
   }
   if (prompt.name === 'consent') {

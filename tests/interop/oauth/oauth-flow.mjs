@@ -20,7 +20,7 @@ export const REDIRECT_URI = 'http://127.0.0.1:1/callback';
 
 // A minimal cookie jar for one user agent: cookies by name and path, sent when the path matches,
 // removed when the server expires them.
-class CookieJar {
+export class CookieJar {
   #cookies = new Map();  // `${path} ${name}` -> { name, value, path }
 
   store(response) {

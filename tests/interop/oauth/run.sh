@@ -15,7 +15,10 @@
 # behind its own requireBearerAuth middleware (typescript-protected-server.mjs, same command line):
 # 2025-11-25 only, and only with a client program (the SDK against itself is not what is tested).
 # Both servers run on loopback and are always stopped; every wait is bounded.
-# Usage: run.sh 2025-11-25|2026-07-28 <elicitgen_http_server> [<oauth_client_e2e>]
+# With `forms` as the third argument: the browser form pages' sign-in (forms-sign-in.test.mjs): the
+# MCP server serves /forms/ signing browsers in at the same authorization server (--forms-client-id
+# elicitgen-e2e-forms, a client authorization-server.mjs registers with the pages' redirect URI).
+# Usage: run.sh 2025-11-25|2026-07-28 <elicitgen_http_server> [<oauth_client_e2e>|forms]
 #        run.sh 2025-11-25 typescript <oauth_client_e2e>
 set -euo pipefail
 usage() {
@@ -23,8 +26,12 @@ usage() {
   echo "       $0 2025-11-25 typescript <oauth_client_e2e>" >&2
   exit 2
 }
+forms=
 if [[ ${2:-} == typescript ]]; then
   [[ $# -eq 3 && -x $3 && $1 == 2025-11-25 ]] || usage
+elif [[ ${3:-} == forms ]]; then
+  [[ $# -eq 3 && -x ${2:-} ]] || usage
+  forms=1
 else
   [[ ($# -eq 2 || ($# -eq 3 && -x ${3:-})) && -x ${2:-} ]] || usage
 fi
@@ -38,7 +45,7 @@ server_kind=elicitgen
 server_bin=
 if [[ $2 == typescript ]]; then server_kind=typescript; else server_bin=$(realpath "$2"); fi
 client_bin=
-[[ $# -eq 3 ]] && client_bin=$(realpath "$3")
+[[ $# -eq 3 && -z $forms ]] && client_bin=$(realpath "$3")
 cd "$(dirname "$0")"
 node=node_modules/.bin/node
 if [[ ! -d node_modules/$sdk || ! -d node_modules/oidc-provider || ! -x $node ]]; then
@@ -77,6 +84,7 @@ for attempt in 1 2 3; do
   resource="http://127.0.0.1:$port/mcp"
   other="http://127.0.0.1:$port/other"
   MCP_RESOURCE=$resource OTHER_RESOURCE=$other SERVICE_CLIENT_SECRET=$secret \
+    FORMS_REDIRECT_URI="http://127.0.0.1:$port/forms/sign-in" \
     "$node" authorization-server.mjs >"$work/as.out" 2>"$work/as.err" &
   as=$!
   pids+=($as)
@@ -87,6 +95,7 @@ for attempt in 1 2 3; do
   fi
   server=("$server_bin")
   [[ $server_kind == typescript ]] && server=("$node" typescript-protected-server.mjs)
+  [[ -n $forms ]] && server+=(--forms-client-id elicitgen-e2e-forms)
   "${server[@]}" --port "$port" --authorization-server "$issuer" --resource "$resource" --scope mcp \
     >"$work/mcp.out" 2>"$work/mcp.err" &
   mcp=$!
@@ -110,7 +119,10 @@ else
 fi
 
 status=0
-if [[ -n $client_bin ]]; then
+if [[ -n $forms ]]; then
+  ELICITGEN_HTTP_URL=$url OAUTH_ISSUER=$issuer OTHER_RESOURCE=$other SERVICE_CLIENT_SECRET=$secret \
+    ELICITGEN_PROTOCOL_VERSION=$revision "$node" --test --test-timeout=120000 forms-sign-in.test.mjs || status=$?
+elif [[ -n $client_bin ]]; then
   # Its own bounds: each fetch 10 s, each MCP request 60 s; CTest's TIMEOUT above all.
   ELICITGEN_HTTP_URL=$url OAUTH_ISSUER=$issuer ELICITGEN_PROTOCOL_VERSION=$revision ELICITGEN_MCP_SERVER=$server_kind \
     "$client_bin" || status=$?

@@ -15,15 +15,96 @@
 // X-Frame-Options: DENY. docs/server.md ("Serving the pages") has the whole table.
 #pragma once
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "elicit/browser_forms.hpp"
 
 namespace elicit {
+
+/// The pages' own sign-in (BrowserFormRoutes::sign_in): who may answer a page bound to a principal
+/// (MCP Client / Elicitation, "Phishing": the server MUST verify that the person who opens the URL
+/// is the user who started the elicitation). The browser signs in at the same authorization server
+/// as the MCP client did, with OpenID Connect (Core 1.0 section 3.1, the authorization code flow)
+/// and PKCE S256 (RFC 7636); the pages then know it as the JSON text `["<iss>","<sub>"]` of the ID
+/// token, the same text as RequestContext::principal() of a call whose access token has that `iss`
+/// and `sub`, and a page answers only the principal that opened it.
+///
+/// The flow, all under BrowserFormRoutes::prefix:
+///
+///   `GET  <prefix><id>`     no valid session cookie: 303 to the authorization endpoint
+///                           (response_type=code, scope "openid" and `scopes`, state, nonce,
+///                           code_challenge S256, redirect_uri `<public origin><prefix>sign-in`),
+///                           with the transaction (state, nonce, code verifier, the page) sealed in
+///                           a cookie of its own that lives sign_in_timeout
+///   `POST <prefix><id>`     no valid session cookie: 403, a short page without the form
+///   `GET  <prefix>sign-in`  the redirect back (never a page id: ids are 16 to 128 characters): the
+///                           transaction cookie named by `state`, RFC 9207 `iss` (required when the
+///                           server advertises it), then the code exchanged at the token endpoint
+///                           and the ID token verified (signature by the issuer's JWK Set, `iss`,
+///                           `aud` naming client_id, `azp` when present or with several audiences,
+///                           `exp`, `iat` present and not in the future, `nonce`); then the session
+///                           cookie is set and the browser sent back to its page (303)
+///
+/// Cookies (RFC 6265bis): `__Host-` names, Path=/, Secure, HttpOnly, SameSite=Lax (Lax, not
+/// Strict: the redirect back from the authorization server is a top-level navigation from another
+/// site, and must carry the transaction cookie). Their values are sealed like a requestState
+/// (RequestStateSealer: XChaCha20-Poly1305 with cookie_keys, an expiry inside): unreadable and
+/// unforgeable without a key, and any process holding the keys reads them, so the redirect back and
+/// the next page may land on another process. The session holds only {iss, sub}; it ends after
+/// session_lifetime.
+///
+/// Refusals, each a short page (render_form_status_page) naming no secret: the authorization
+/// server's `error` (e.g. access_denied) 403; a state without its transaction cookie (expired,
+/// another browser, forged) 400; an `iss` that is not the issuer's 400; the token endpoint refusing
+/// 502; an ID token failing a check 403; the authorization server unreachable (metadata, keys,
+/// token endpoint) 503, never a hang: each fetch within fetch_timeout, and a failed discovery is
+/// not tried again for 5 seconds (503 at once meanwhile). A refusal sets no session cookie (and
+/// deletes the transaction's).
+///
+/// Threads: cookies are opened on the I/O thread; discovery, the key set and the token request run
+/// on the sign-in's own worker threads (2), answering through a pending reply, so an I/O thread
+/// never waits for the authorization server. At most 64 such requests wait at once; more get 503.
+struct BrowserFormSignIn {
+  /// The issuer identifier of the authorization server (https, or http on loopback). "" (the
+  /// default): the only one of HttpServerOptions::authorization's authorization_servers; start()
+  /// throws std::invalid_argument when there is not exactly one. Its metadata is found as for the
+  /// MCP client (RFC 8414, then OpenID Connect Discovery 1.0) at the first sign-in and kept; it must
+  /// name this issuer and have authorization_endpoint, token_endpoint and jwks_uri, and list S256 in
+  /// code_challenge_methods_supported.
+  std::string issuer;
+  /// The pages' client at the authorization server (registered with the redirect URI
+  /// `<public origin><prefix>sign-in`). Required.
+  std::string client_id;
+  /// "" (the default): a public client (PKCE, client_id in the token request). Otherwise the client
+  /// authenticates with client_secret_basic (RFC 6749 section 2.3.1).
+  std::string client_secret;
+  /// Scopes asked for besides "openid", which is always asked for first.
+  std::vector<std::string> scopes;
+  /// Raw keys of exactly 32 bytes each, at least one (RequestStateSealer::generate_key()): the first
+  /// seals cookies, every one opens them (rotation). Give every process serving the pages the same
+  /// keys.
+  std::vector<std::string> cookie_keys;
+  /// How long a session lasts once signed in, in milliseconds (positive).
+  std::chrono::milliseconds session_lifetime{std::chrono::hours(8)};
+  /// How long a sign-in may take, from the redirect to the authorization server to the redirect
+  /// back, in milliseconds (positive): the transaction cookie's lifetime.
+  std::chrono::milliseconds sign_in_timeout{std::chrono::minutes(10)};
+  /// Allowed clock difference for the ID token's `exp` and `iat`, in milliseconds; 0 to 300,000.
+  std::chrono::milliseconds leeway{std::chrono::seconds(60)};
+  /// Each request to the authorization server within this many milliseconds (positive).
+  std::chrono::milliseconds fetch_timeout{std::chrono::seconds(5)};
+  /// A PEM file of CA certificates for the HTTPS requests (a private CA); "": the system store.
+  std::string ca_file;
+  /// The wall clock for cookie expiry and the ID token's times. Null: system_clock::now.
+  std::function<std::chrono::system_clock::time_point()> clock;
+};
 
 /// The browser form pages a StreamableHttpServer serves on its listener (HttpServerOptions::
 /// browser_forms). Requests under `prefix` go to the pages before the MCP endpoint's checks: they
@@ -50,11 +131,18 @@ struct BrowserFormRoutes {
   /// Largest POST body of a page, in bytes: 413 beyond it (HttpServerOptions::max_request_bytes
   /// still bounds what is read).
   std::size_t max_body_bytes = 64 * 1024;
+  /// The pages' own sign-in at the authorization server (BrowserFormSignIn): when set, the pages
+  /// know who the browser is themselves. start() throws std::invalid_argument when `principal` is
+  /// set too, when client_id is empty, a cookie key is not 32 bytes (or there is none), a duration
+  /// is out of range, the issuer cannot be determined, or the public origin is plain http on a host
+  /// that is not loopback (browsers keep Secure cookies only from https, and from loopback for
+  /// development).
+  std::optional<BrowserFormSignIn> sign_in;
   /// Who the browser is, from its request's header fields (its cookie): `header(name)` gives a
   /// field's value (name case-insensitive; empty when absent). It must answer in the form of
   /// RequestContext::principal() (MCP authorization: the JSON text ["<iss>","<sub>"]), as pages are
-  /// matched against it exactly; "" for nobody. The pages' own sign-in (OIDC, issue 29 item 3) is
-  /// not there yet. Null (the default): nobody, so only pages opened without a principal can be
+  /// matched against it exactly; "" for nobody. For the pages' own sign-in, use `sign_in` instead.
+  /// Null (the default): nobody, so only pages opened without a principal can be
   /// answered, from loopback peers (development). Runs on an I/O thread for every page request: it
   /// must be quick and must not block; an exception refuses the request (500).
   std::function<std::string(const std::function<std::string_view(std::string_view name)>& header)> principal;

@@ -107,7 +107,8 @@ struct HttpServerOptions {
   /// listener under browser_forms.prefix (elicit/http/browser_form_routes.hpp): when the prefix is
   /// set, start() sets up the store and hands it to the Server (Server::set_browser_forms). With
   /// `authorization` or `principal` set, pages are bound to their caller and start() throws
-  /// std::invalid_argument unless browser_forms.principal says who a browser is.
+  /// std::invalid_argument unless the pages know who a browser is: browser_forms.sign_in (the pages'
+  /// own OpenID Connect sign-in) or browser_forms.principal.
   BrowserFormRoutes browser_forms;
   /// Options of each session's and each 2026-07-28 request's elicit::ServerSession. Blocking tool handlers of
   /// all of them share one pool: `server.workers` if set, else one of `server.worker_threads`
