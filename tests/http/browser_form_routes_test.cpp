@@ -63,7 +63,7 @@ http_test::Response request(int port, verb method, const std::string& target, co
 }
 
 // The headers every page answer carries.
-void check_page_headers(const http_test::Response& r, const elicit::InMemoryBrowserForms& store) {
+void check_page_headers(const http_test::Response& r, const elicit::BrowserFormPages& store) {
   CHECK(r.header("content-type") == "text/html; charset=utf-8");
   CHECK(r.header("content-security-policy") == store.content_security_policy());
   CHECK(r.header("cache-control") == "no-store");

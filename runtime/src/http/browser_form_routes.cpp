@@ -41,7 +41,7 @@ void StreamableHttpServer::Impl::start_browser_forms() {
     }
     origin = std::string(tls ? "https" : "http") + "://" + host + ":" + std::to_string(port.load());
   }
-  auto store = routes.store ? routes.store : std::make_shared<InMemoryBrowserForms>();
+  std::shared_ptr<BrowserFormPages> store = routes.store ? routes.store : std::make_shared<InMemoryBrowserForms>();
   store->set_base_url(origin + routes.prefix);
   core->set_browser_forms(store);
   browser_forms = std::move(store);
@@ -54,7 +54,7 @@ std::optional<Reply> StreamableHttpServer::Impl::serve_browser_forms(const HttpR
   if (path.compare(0, prefix.size(), prefix) != 0) return std::nullopt;
   // DNS rebinding: a page read through another name would hand its token to that site.
   if (!host_allowed(req)) return http::browser_form_refusal(*browser_forms, 403, "Forbidden: Host is not allowed");
-  return http::serve_browser_form(*browser_forms, options.browser_forms, req, path, loopback_peer);
+  return http::serve_browser_form(browser_forms, options.browser_forms, req, path, loopback_peer);
 }
 
 }  // namespace elicit

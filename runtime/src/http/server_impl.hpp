@@ -196,7 +196,7 @@ struct StreamableHttpServer::Impl {
   // --- browser form pages (browser_form_routes.cpp) --------------------------------------------
 
   // Made by start() when options.browser_forms.prefix is set; read-only once the I/O threads run.
-  std::shared_ptr<InMemoryBrowserForms> browser_forms;
+  std::shared_ptr<BrowserFormPages> browser_forms;
   // Throws std::invalid_argument for a bad prefix or public origin (before anything is bound).
   void check_browser_forms() const;
   // Once the port is known: the store, its base URL, and the Server's BrowserForms.
