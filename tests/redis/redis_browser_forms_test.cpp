@@ -177,6 +177,22 @@ std::vector<std::string> keys_of(const RedisServer& server, const std::string& k
   return out;
 }
 
+// How many connections subscribe to the stores' answers channel.
+long long subscribers(const RedisServer& server) {
+  redisContext* c = server.connect();
+  if (c == nullptr) return -1;
+  const std::string channel = std::string(kPrefix) + "answers";
+  auto* reply = static_cast<redisReply*>(redisCommand(c, "PUBSUB NUMSUB %b", channel.data(), channel.size()));
+  long long n = -1;
+  if (reply != nullptr && reply->type == REDIS_REPLY_ARRAY && reply->elements == 2 &&
+      reply->element[1]->type == REDIS_REPLY_INTEGER) {
+    n = reply->element[1]->integer;
+  }
+  if (reply != nullptr) freeReplyObject(reply);
+  redisFree(c);
+  return n;
+}
+
 // Waits (bounded) until `done()` holds: for what another thread does by itself (close()'s
 // deletion, Redis's expiry). Only a hang reaches the bound.
 template <typename F>
@@ -202,6 +218,10 @@ TEST_CASE("redis browser forms: a page opened in one process is answered through
   // A waits first (its wait far longer than the test): only the published answer can wake it.
   Awaited waiting;
   a.await(id, 24h, waiting.done());
+  Awaited also_waiting;
+  a.await(id, 24h, also_waiting.done());
+  REQUIRE(eventually([&] { return subscribers(server) >= 1; }));
+  CHECK(subscribers(server) == 1);  // one subscriber connection for the store, however many waiters
 
   const auto page = serve(b, get(id));
   REQUIRE(page.status == 200);
@@ -217,6 +237,7 @@ TEST_CASE("redis browser forms: a page opened in one process is answered through
 
   const auto answer = waiting.get();
   REQUIRE(answer);
+  CHECK(also_waiting.get()->content == answer->content);
   CHECK(answer->status == ElicitStatus::accepted);
   CHECK(answer->content == nlohmann::json{{"service", "openai"}, {"api_key", kSecret}});
   // Read again (a 2026-07-28 handler that runs again): still there until close().
@@ -449,7 +470,9 @@ TEST_CASE("redis browser forms: Redis unreachable, then restarted", "[browser_fo
     a.open(id, api_key_page());
     Awaited waiting;
     a.await(id, 24h, waiting.done());
-    CHECK(serve(b, get(id)).status == 200);  // the waiter is registered once the store has looked
+    // The store subscribes once it has read the page for its waiter: from then on the waiter
+    // knows the page was there, so its vanishing is news (not an unknown id).
+    REQUIRE(eventually([&] { return subscribers(server) == 1; }));
     server.restart();
     // The subscriber reconnects, checks its waiters again: the page is gone with Redis's data.
     CHECK(waiting.get()->status == ElicitStatus::aborted);
