@@ -498,3 +498,29 @@ TEST_CASE("redis browser forms: Redis unreachable, then restarted", "[browser_fo
     CHECK(closed_meanwhile.get()->status == ElicitStatus::aborted);
   }
 }
+
+TEST_CASE("redis browser forms: destroying a store answers its waiters, which may call it back",
+          "[browser_forms][redis]") {
+  RedisServer server;
+  auto forms = std::make_unique<RedisBrowserForms>(options_for(server));
+  const auto id = elicit::browser_form_id();
+  forms->open(id, api_key_page());
+  // As RequestContext::elicit_in_browser does: the answer's callback closes the page.
+  Awaited waiting;
+  auto* store = forms.get();
+  forms->await(id, 24h, [store, id, done = waiting.done()](std::optional<BrowserFormAnswer> a) {
+    store->close(id);
+    done(std::move(a));
+  });
+  Awaited queued;  // a look without waiting, perhaps still queued when the store goes
+  forms->await(id, 0ms, [store, id, done = queued.done()](std::optional<BrowserFormAnswer> a) {
+    store->close(id);
+    done(std::move(a));
+  });
+  forms.reset();
+  CHECK(waiting.get()->status == ElicitStatus::aborted);
+  // Looked before the first callback's close() reached Redis: open, unanswered (nullopt); after:
+  // closed (aborted). Either way exactly once (Awaited checks it).
+  const auto looked = queued.get();
+  CHECK((!looked || looked->status == ElicitStatus::aborted));
+}

@@ -100,10 +100,13 @@ struct RedisBrowserForms::Shared {
   const std::shared_ptr<TimerService> timers;
   std::unique_ptr<WorkerPool> workers;           // set by the constructor; reset by the destructor
   std::unique_ptr<AnswerSubscriber> subscriber;  // likewise
+  // Guards posting: the destructor stops it before destroying `workers`, whose queued jobs may
+  // still post (a `done` that calls close()).
+  std::mutex posting;
+  bool accepting = true;  // guarded by posting
 
   std::mutex mutex;
   std::string base_url;  // guarded by mutex
-  bool stopping = false;
   std::size_t held = 0;  // await()s not answered yet, queued or waiting: at most max_waiters
   std::unordered_map<std::string, Waiters> waiters;
   std::uint64_t next_waiter = 1;
@@ -116,6 +119,8 @@ struct RedisBrowserForms::Shared {
   // Runs `job` on a worker thread, marked an event thread (callbacks there must not block). False
   // when the store is being destroyed.
   bool post(std::function<void()> job) {
+    std::lock_guard<std::mutex> lock(posting);
+    if (!accepting) return false;
     return workers->post([job = std::move(job)] {
       const jsonrpc::EventThreadScope event_thread;
       try {
@@ -317,14 +322,17 @@ RedisBrowserForms::~RedisBrowserForms() {
   std::vector<Shared::Waiter> taken;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
-    s.stopping = true;
     for (auto& [hash, ws] : s.waiters) {
       for (auto& [n, w] : ws) taken.push_back(std::move(w));
     }
     s.waiters.clear();
   }
   s.deliver(taken, [](const Shared::Waiter&) { return ended(ElicitStatus::aborted); });
-  s.workers.reset();  // runs the queued jobs (an await() queued now answers `aborted`), joins
+  {
+    std::lock_guard<std::mutex> lock(s.posting);
+    s.accepting = false;
+  }
+  s.workers.reset();  // runs the queued jobs (their waiters were answered above), joins
 }
 
 std::string RedisBrowserForms::open(const std::string& id, const BrowserFormPage& page) {
@@ -388,7 +396,10 @@ void RedisBrowserForms::await(const std::string& id, std::chrono::milliseconds w
   }
   auto job = [weak, id, keys, n, counted]() {
     const auto sh = weak.lock();
-    if (!sh) return;  // the store's destructor answered every waiter
+    if (!sh) {  // (never while the store lives: its destructor runs the queued jobs)
+      if (n == 0) Shared::call(counted, ended(ElicitStatus::aborted));
+      return;  // a waiter was answered by the destructor
+    }
     auto& s = *sh;
     const auto l = s.look(keys);
     if (n == 0) {  // no wait: what is there now
