@@ -270,6 +270,25 @@ TEST_CASE("redis browser forms: a page opened in one process is answered through
   }
 }
 
+TEST_CASE("redis browser forms: without markers close() leaves no key in Redis", "[browser_forms][redis]") {
+  RedisServer server;
+  auto options = options_for(server);
+  options.gone_for = 0ms;
+  RedisBrowserForms a(options);
+  RedisBrowserForms b(options);
+  const auto id = elicit::browser_form_id();
+  a.open(id, api_key_page());
+  CHECK(dump(server).size() == 1);  // the page alone
+  const auto csrf = http_test::csrf_of(serve(b, get(id)).html);
+  REQUIRE(serve(b, post(id, body(csrf, "accept"))).status == 200);
+  CHECK(dump(server).size() == 2);  // and its answer
+  CHECK(await_for(a, id, 0ms)->status == ElicitStatus::accepted);
+  a.close(id);
+  REQUIRE(eventually([&] { return dump(server).empty(); }));
+  CHECK(serve(b, get(id)).status == 404);  // nothing says it was there
+  CHECK(await_for(b, id, 0ms)->status == ElicitStatus::timed_out);
+}
+
 TEST_CASE("redis browser forms: the submitted secret and the id are never in Redis in plain text",
           "[browser_forms][redis]") {
   RedisServer server;
@@ -449,6 +468,9 @@ TEST_CASE("redis browser forms: bounds", "[browser_forms][redis]") {
 
   RedisBrowserFormsOptions bad = options_for(server);
   bad.keys = {"too short"};
+  CHECK_THROWS_AS(RedisBrowserForms(bad), std::invalid_argument);
+  bad = options_for(server);
+  bad.gone_for = -1ms;
   CHECK_THROWS_AS(RedisBrowserForms(bad), std::invalid_argument);
   bad = options_for(server);
   bad.base_url = "https://forms.example/f";

@@ -7,7 +7,8 @@
 // BrowserForms is the seam between the MCP layer (which opens pages and awaits their answers) and
 // whatever serves them (the Streamable HTTP server's listener under a prefix, or a loopback page
 // server for stdio servers: elicit/http/browser_form_routes.hpp). InMemoryBrowserForms keeps pages
-// in this process; a page submitted to another process needs a shared store.
+// in this process; for a page submitted to another process, RedisBrowserForms
+// (elicit/redis/browser_forms.hpp) keeps them in Redis.
 #pragma once
 
 #include <chrono>

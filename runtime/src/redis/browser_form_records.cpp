@@ -119,7 +119,7 @@ std::optional<BrowserFormAnswer> RecordSealer::open_answer(std::string_view id, 
 
 const char* const kOpenScript = R"lua(
 if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  redis.call('SET', KEYS[2], 'expired', 'PX', ARGV[3])
+  if ARGV[3] ~= '0' then redis.call('SET', KEYS[2], 'expired', 'PX', ARGV[3]) end
   return 1
 end
 return 0
@@ -130,7 +130,7 @@ local page = redis.call('GET', KEYS[1])
 if (not page) or page ~= ARGV[1] then return 0 end
 if redis.call('SET', KEYS[2], ARGV[2], 'NX', 'PX', ARGV[3]) then
   redis.call('PEXPIRE', KEYS[1], ARGV[3])
-  redis.call('SET', KEYS[3], 'closed', 'PX', ARGV[4])
+  if ARGV[4] ~= '0' then redis.call('SET', KEYS[3], 'closed', 'PX', ARGV[4]) end
   redis.call('PUBLISH', ARGV[5], ARGV[6])
   return 1
 end
@@ -139,7 +139,11 @@ return 2
 
 const char* const kCloseScript = R"lua(
 redis.call('DEL', KEYS[1], KEYS[2])
-redis.call('SET', KEYS[3], 'closed', 'PX', ARGV[1])
+if ARGV[1] ~= '0' then
+  redis.call('SET', KEYS[3], 'closed', 'PX', ARGV[1])
+else
+  redis.call('DEL', KEYS[3])
+end
 redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 1
 )lua";

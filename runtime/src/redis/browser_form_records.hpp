@@ -62,14 +62,16 @@ class RecordSealer {
 };
 
 /// KEYS page, gone; ARGV sealed page, px, gone px. Sets the page unless one is there (a retry
-/// asks the same page again), and the id's "expired" marker with it. 1 when set, 0 when kept.
+/// asks the same page again), and the id's "expired" marker with it (none for gone px "0"). 1 when
+/// set, 0 when kept.
 extern const char* const kOpenScript;
 /// KEYS page, answer, gone; ARGV the sealed page as shown, sealed answer, px, gone px, channel, <h>.
-/// 1: answered (the page now lives as long as its answer; marker "closed"; <h> published);
+/// 1: answered (the page now lives as long as its answer; marker "closed" unless gone px is "0";
+/// <h> published);
 /// 2: answered already; 0: the page is gone, or is another one (closed and opened again).
 extern const char* const kAnswerScript;
-/// KEYS page, answer, gone; ARGV gone px, channel, <h>: deletes page and answer, marks "closed",
-/// publishes <h>.
+/// KEYS page, answer, gone; ARGV gone px, channel, <h>: deletes page and answer, marks "closed"
+/// (gone px "0": deletes the marker too, so nothing of the page is left), publishes <h>.
 extern const char* const kCloseScript;
 
 }  // namespace elicit::redis_detail

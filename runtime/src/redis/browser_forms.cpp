@@ -53,8 +53,8 @@ std::optional<std::string> element(const redisReply& array, std::size_t i) {
 RedisBrowserFormsOptions checked(RedisBrowserFormsOptions o) {
   if (o.redis.port < 1 || o.redis.port > 65535) throw std::invalid_argument("RedisBrowserForms: port out of range");
   if (o.redis.connect_timeout <= std::chrono::milliseconds::zero() ||
-      o.redis.command_timeout <= std::chrono::milliseconds::zero() || o.gone_for <= std::chrono::milliseconds::zero()) {
-    throw std::invalid_argument("RedisBrowserForms: timeouts and gone_for must be positive");
+      o.redis.command_timeout <= std::chrono::milliseconds::zero() || o.gone_for < std::chrono::milliseconds::zero()) {
+    throw std::invalid_argument("RedisBrowserForms: timeouts must be positive, gone_for not negative");
   }
   if (o.max_waiters == 0 || o.max_page_bytes == 0) {
     throw std::invalid_argument("RedisBrowserForms: max_waiters and max_page_bytes must be at least 1");
@@ -112,7 +112,9 @@ struct RedisBrowserForms::Shared {
   std::uint64_t next_waiter = 1;
 
   WallClock::time_point now() const { return options.clock ? options.clock() : WallClock::now(); }
+  // "0" when no marker is kept (gone_for 0): the scripts then set none.
   std::string gone_px(std::chrono::milliseconds page_time) const {
+    if (options.gone_for.count() == 0) return "0";
     return std::to_string((page_time + options.gone_for).count());
   }
 
@@ -440,7 +442,7 @@ void RedisBrowserForms::close(const std::string& id) {
   s.post([weak = std::weak_ptr<Shared>(shared_), keys] {
     if (const auto sh = weak.lock()) {
       sh->redis.run({"EVAL", redis_detail::kCloseScript, "3", keys.page, keys.answer, keys.gone,
-                     std::to_string(sh->options.gone_for.count()), sh->channel, keys.hash});
+                     sh->gone_px(std::chrono::milliseconds(0)), sh->channel, keys.hash});
     }
   });
 }

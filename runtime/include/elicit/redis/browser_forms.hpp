@@ -37,7 +37,9 @@ struct RedisBrowserFormsOptions {
   /// larger submission answers 413.
   std::size_t max_page_bytes = 256 * 1024;
   /// How long, in milliseconds, an id that was closed, answered or that expired keeps answering
-  /// 410 (rather than 404, as ids never opened), counted from its page's end. Positive.
+  /// 410 (rather than 404, as ids never opened), counted from its page's end (a `gone:` marker
+  /// per id, holding no data). 0: no marker, so close() leaves nothing of the page in Redis and an
+  /// ended page's id answers 404 (and await() on it timed_out, not aborted).
   std::chrono::milliseconds gone_for = std::chrono::hours(1);
   /// The pages' Mustache templates (render_form_page); empty members keep the built-in ones.
   HtmlTemplates templates{};
@@ -61,7 +63,7 @@ struct RedisBrowserFormsOptions {
 ///               (from the answer on, expires_in again, as long as the answer)
 ///   answer:<h>  the answer (status and content); PX expires_in; deleted by close()
 ///   gone:<h>    "expired" or "closed", no data: why the id answers 410 once its page is gone; PX
-///               the page's time plus gone_for
+///               the page's time plus gone_for (none when gone_for is 0)
 ///
 /// Page and answer are sealed with XChaCha20-Poly1305-IETF (libsodium) under `keys`, as
 /// RequestStateSealer seals (elicit/request_state.hpp), the associated data binding the record's
@@ -88,8 +90,8 @@ struct RedisBrowserFormsOptions {
 class RedisBrowserForms final : public BrowserFormPages {
  public:
   /// Connects lazily: constructing never fails for an unreachable Redis. Throws
-  /// std::invalid_argument for a port outside 1..65535, a timeout or gone_for that is not
-  /// positive, a key that is not 32 bytes, max_waiters or max_page_bytes 0, or a base_url not
+  /// std::invalid_argument for a port outside 1..65535, a timeout that is not positive, a negative
+  /// gone_for, a key that is not 32 bytes, max_waiters or max_page_bytes 0, or a base_url not
   /// ending in '/'; std::system_error when a thread cannot be started.
   explicit RedisBrowserForms(RedisBrowserFormsOptions options = {});
   /// Answers every waiter `aborted`, runs the jobs already queued, closes the connections.
