@@ -123,7 +123,8 @@ Reply serve_browser_form(const std::shared_ptr<BrowserFormPages>& pages, const B
   }
   // The store answers at once (in memory) or later from a thread of its own (Redis): the reply is
   // then pending, so that this I/O thread serves other connections meanwhile. Whichever comes
-  // first, the answer or the return below, takes `answered` and decides how the reply is given.
+  // first, the answer or the return below, takes `answer`'s mutex and so decides how the reply is
+  // given: returned as it is, or fulfilled later.
   struct Answer {
     std::mutex mutex;
     std::optional<Reply> now;               // answered before handle() returned
