@@ -368,7 +368,9 @@ std::string RedisBrowserForms::open(const std::string& id, const BrowserFormPage
 void RedisBrowserForms::await(const std::string& id, std::chrono::milliseconds wait,
                               std::function<void(std::optional<BrowserFormAnswer>)> done) {
   if (!done) throw std::invalid_argument("RedisBrowserForms::await needs a callback");
-  wait = std::max(wait, std::chrono::milliseconds(0));
+  // Bounded above too (the timer's time point must not overflow): no page lives longer than 30
+  // days, so no wait needs more, even before its page's deadline is known.
+  wait = std::clamp(wait, std::chrono::milliseconds(0), std::chrono::milliseconds(std::chrono::hours(24 * 31)));
   auto& s = *shared_;
   std::weak_ptr<Shared> weak = shared_;
   // Every way `done` is called frees its place.
