@@ -49,9 +49,11 @@ FormKeys::FormKeys(const std::string& prefix, std::string_view id) {
   std::array<char, 33> hex{};
   sodium_bin2hex(hex.data(), hex.size(), digest.data(), digest.size());
   hash.assign(hex.data(), 32);
-  page = prefix + "page:" + hash;
-  answer = prefix + "answer:" + hash;
-  gone = prefix + "gone:" + hash;
+  // {<h>}: a Redis Cluster hash tag, so that one page's keys share a slot (the scripts and MGET
+  // touch them together).
+  page = prefix + "page:{" + hash + "}";
+  answer = prefix + "answer:{" + hash + "}";
+  gone = prefix + "gone:{" + hash + "}";
 }
 
 std::string answers_channel(const std::string& prefix) { return prefix + "answers"; }

@@ -16,8 +16,9 @@
 
 namespace elicit::redis_detail {
 
-/// The keys of one page: `<prefix>page:<h>`, `answer:<h>`, `gone:<h>`, where <h> is the hex
-/// BLAKE2b-128 of the id: Redis holds no URL.
+/// The keys of one page: `<prefix>page:{<h>}`, `answer:{<h>}`, `gone:{<h>}`, where <h> is the hex
+/// BLAKE2b-128 of the id (Redis holds no URL), in braces so that Redis Cluster keeps a page's keys
+/// in one slot.
 struct FormKeys {
   FormKeys(const std::string& prefix, std::string_view id);
   std::string hash;  ///< <h>, 32 hex digits: what the answers channel carries

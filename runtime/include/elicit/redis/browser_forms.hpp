@@ -57,7 +57,8 @@ struct RedisBrowserFormsOptions {
 /// the same statuses, pages and validation). Thread-safe.
 ///
 /// What is kept, under `key_prefix` and the hex BLAKE2b-128 of the page's id (Redis never holds the
-/// id, which is the page's URL):
+/// id, which is the page's URL), <h> written `{<h>}` (a Redis Cluster hash tag: one page's keys in
+/// one slot):
 ///
 ///   page:<h>    the page: message, requestedSchema, principal, CSRF token, deadline; PX expires_in
 ///               (from the answer on, expires_in again, as long as the answer)
