@@ -1,6 +1,6 @@
 // The sample tools (sample_tools.cpp) over Streamable HTTP, on loopback.
-// Usage: elicitgen_http_server [--port N] [--state-keys FILE] [--instance NAME] [--redis PORT]
-//                              [--tls-cert FILE --tls-key FILE]
+// Usage: elicitgen_http_server [--port N] [--state-keys FILE] [--instance NAME] [--redis PORT [--forms-in-redis]]
+//                              [--public-origin URL] [--tls-cert FILE --tls-key FILE]
 //                              [--authorization-server ISSUER --resource URL [--scope S]... [--ca-file FILE]
 //                               [--forms-client-id ID [--forms-client-secret-file FILE] [--forms-cookie-keys FILE]]]
 //   --port N          0 or absent: a free port
@@ -9,6 +9,12 @@
 //   --instance NAME   added to the server's title, so a client can tell processes apart
 //   --redis PORT      URL-mode completions (the sign_in tool) in the Redis server on 127.0.0.1:PORT,
 //                     shared by every process pointing at it; absent: in this process's memory
+//   --forms-in-redis  the api_key tool's browser form pages in that Redis too (RedisBrowserForms),
+//                     sealed with the --state-keys keys: a page opened by one process can be
+//                     opened and submitted through any other sharing the keys
+//   --public-origin URL  scheme://host[:port] browsers reach the pages at (a load balancer in front
+//                     of several processes): every process then gives the same page the same URL,
+//                     as a 2026-07-28 retry served by another process must ask the same question
 //   --tls-cert FILE   HTTPS (TLS 1.2+): the certificate chain (PEM, the server's first); with
 //   --tls-key FILE    its private key (PEM). A new pair written to the files is used from the next
 //                     connection on, without a restart.
@@ -42,6 +48,7 @@
 #include <elicit/http/jwt_verifier.hpp>
 #include <elicit/http/server.hpp>
 #ifdef ELICITGEN_SAMPLE_REDIS
+#include <elicit/redis/browser_forms.hpp>
 #include <elicit/redis/completion_store.hpp>
 #endif
 
@@ -79,6 +86,8 @@ int main(int argc, char** argv) {
   elicit::JwtVerifierOptions jwt;
   std::vector<std::string> scopes;
   elicit::BrowserFormSignIn sign_in;
+  int redis_port = 0;
+  bool forms_in_redis = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
       options.port = std::atoi(argv[++i]);
@@ -111,7 +120,7 @@ int main(int argc, char** argv) {
     } else if (std::strcmp(argv[i], "--redis") == 0 && i + 1 < argc) {
 #ifdef ELICITGEN_SAMPLE_REDIS
       elicit::RedisOptions redis;
-      redis.port = std::atoi(argv[++i]);
+      redis.port = redis_port = std::atoi(argv[++i]);
       try {
         completions = std::make_shared<elicit::RedisCompletionStore>(redis);
       } catch (const std::exception& e) {
@@ -122,9 +131,14 @@ int main(int argc, char** argv) {
       std::cerr << "--redis: this build has no Redis support (hiredis was not found)\n";
       return 2;
 #endif
+    } else if (std::strcmp(argv[i], "--public-origin") == 0 && i + 1 < argc) {
+      options.browser_forms.public_origin = argv[++i];
+    } else if (std::strcmp(argv[i], "--forms-in-redis") == 0) {
+      forms_in_redis = true;
     } else {
       std::cerr << "usage: " << argv[0]
-                << " [--port N] [--state-keys FILE] [--instance NAME] [--redis PORT] [--tls-cert FILE --tls-key FILE]"
+                << " [--port N] [--state-keys FILE] [--instance NAME] [--redis PORT [--forms-in-redis]]"
+                   " [--public-origin URL] [--tls-cert FILE --tls-key FILE]"
                    " [--authorization-server ISSUER --resource URL [--scope S]... [--ca-file FILE]"
                    " [--forms-client-id ID [--forms-client-secret-file FILE] [--forms-cookie-keys FILE]]]\n";
       return 2;
@@ -149,9 +163,10 @@ int main(int argc, char** argv) {
     options.authorization = std::move(a);
   }
   // The api_key tool's browser form: pages on this listener under /forms/ (each process keeps its
-  // own pages: behind a load balancer, route /forms/ to the process that opened the page). With
-  // authorization the pages are bound to the caller, so they are served only when the pages can
-  // sign the browser in (--forms-client-id).
+  // own pages unless --forms-in-redis: then behind a load balancer any process serves any page;
+  // otherwise route /forms/ to the process that opened the page). With authorization the pages are
+  // bound to the caller, so they are served only when the pages can sign the browser in
+  // (--forms-client-id).
   if (!sign_in.client_id.empty()) {
     if (!options.authorization) {
       std::cerr << "--forms-client-id goes with --authorization-server (the pages sign in there)\n";
@@ -163,6 +178,28 @@ int main(int argc, char** argv) {
     options.browser_forms.sign_in = sign_in;
   }
   if (!options.authorization || options.browser_forms.sign_in) options.browser_forms.prefix = "/forms/";
+  if (forms_in_redis) {
+#ifdef ELICITGEN_SAMPLE_REDIS
+    if (redis_port == 0) {
+      std::cerr << "--forms-in-redis needs --redis PORT\n";
+      return 2;
+    }
+    // The pages sealed with the requestState keys: the processes that share one share the other
+    // (the associated data tells a page from a requestState, so neither opens as the other).
+    elicit::RedisBrowserFormsOptions forms;
+    forms.redis.port = redis_port;
+    forms.keys = options.server.request_state.keys;
+    try {
+      options.browser_forms.store = std::make_shared<elicit::RedisBrowserForms>(std::move(forms));
+    } catch (const std::exception& e) {
+      std::cerr << "--forms-in-redis: " << e.what() << "\n";
+      return 2;
+    }
+#else
+    std::cerr << "--forms-in-redis: this build has no Redis support (hiredis was not found)\n";
+    return 2;
+#endif
+  }
   elicit::StreamableHttpServer server(
       {"elicitgen-sample-server", "0.1.0", title, std::nullopt},
       [completions](elicit::Server& s) { add_sample_tools(s, completions); }, options);

@@ -1,5 +1,6 @@
 // docs/http.md and docs/deploying.md: the same Server over Streamable HTTP, both revisions on one
-// endpoint. Usage: [ROOMS_ISSUER=https://auth.example.com] docs_http_server [PORT]   (8080 by default)
+// endpoint. Usage: [ROOMS_ISSUER=https://auth.example.com [ROOMS_FORMS_SECRET=...]] docs_http_server [PORT]
+// (8080 by default)
 #include <cstdlib>
 #include <iostream>
 #include <memory>
@@ -45,6 +46,18 @@ elicit::ResourceServerOptions oauth(const char* issuer) {
   return a;  // for elicit::HttpServerOptions::authorization
 }
 
+// The browser form pages sign the browser in themselves at the authorization server (docs/server.md,
+// "Signing the browser in"), instead of trusting a proxy's header.
+void sign_in_pages(elicit::HttpServerOptions& options, const std::string& secret, const std::string& key) {
+  elicit::BrowserFormSignIn sign_in;
+  sign_in.client_id = "mcp-form-pages";  // registered with redirect URI <origin>/forms/sign-in
+  sign_in.client_secret = secret;        // "" for a public client (PKCE alone)
+  sign_in.cookie_keys = {key};           // 32 bytes each, the same in every process
+  options.browser_forms.prefix = "/forms/";
+  options.browser_forms.public_origin = "https://rooms.example.com";
+  options.browser_forms.sign_in = sign_in;  // issuer: the only one of options.authorization
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -82,7 +95,13 @@ int main(int argc, char** argv) {
   options.browser_forms.prefix = "/forms/";
   options.browser_forms.public_origin = "https://rooms.example.com";
   options.browser_forms.principal = [](const auto& header) { return std::string(header("x-authenticated-user")); };
-  if (const char* issuer = std::getenv("ROOMS_ISSUER")) options.authorization = oauth(issuer);
+  if (const char* issuer = std::getenv("ROOMS_ISSUER")) {
+    options.authorization = oauth(issuer);
+    if (const char* secret = std::getenv("ROOMS_FORMS_SECRET")) {
+      options.browser_forms.principal = nullptr;  // one way to know the browser: its own sign-in
+      sign_in_pages(options, secret, elicit::RequestStateSealer::generate_key());
+    }
+  }
   elicit::StreamableHttpServer http(server, options);
   std::cerr << "serving http://127.0.0.1:" << options.port << "/mcp\n";
   http.run();  // starts, then blocks until stop(), SIGINT or SIGTERM

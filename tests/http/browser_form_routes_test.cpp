@@ -3,11 +3,15 @@
 // loopback_browser_forms() starting one on demand. Every wait is bounded by test_support::kPatience.
 #include <catch2/catch.hpp>
 
+#include <condition_variable>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <regex>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <elicit/http/browser_form_routes.hpp>
 #include <elicit/http/server.hpp>
@@ -63,7 +67,7 @@ http_test::Response request(int port, verb method, const std::string& target, co
 }
 
 // The headers every page answer carries.
-void check_page_headers(const http_test::Response& r, const elicit::InMemoryBrowserForms& store) {
+void check_page_headers(const http_test::Response& r, const elicit::BrowserFormPages& store) {
   CHECK(r.header("content-type") == "text/html; charset=utf-8");
   CHECK(r.header("content-security-policy") == store.content_security_policy());
   CHECK(r.header("cache-control") == "no-store");
@@ -80,7 +84,74 @@ std::optional<elicit::BrowserFormAnswer> await_answer(elicit::BrowserForms& form
   return future.get();
 }
 
+// A store that answers later, as one in Redis does: handle() keeps each request until the test
+// releases it, then answers it from the test's thread through an InMemoryBrowserForms.
+class HeldBrowserForms final : public elicit::BrowserFormPages {
+ public:
+  std::shared_ptr<elicit::InMemoryBrowserForms> pages = std::make_shared<elicit::InMemoryBrowserForms>();
+
+  std::string open(const std::string& id, const elicit::BrowserFormPage& page) override {
+    return pages->open(id, page);
+  }
+  void await(const std::string& id, std::chrono::milliseconds wait,
+             std::function<void(std::optional<elicit::BrowserFormAnswer>)> done) override {
+    pages->await(id, wait, std::move(done));
+  }
+  void close(const std::string& id) override { pages->close(id); }
+  void handle(const elicit::BrowserFormRequest& request,
+              std::function<void(elicit::BrowserFormResponse)> done) override {
+    std::lock_guard<std::mutex> lock(mutex_);
+    held_.emplace_back(request, std::move(done));
+    arrived_.notify_all();
+  }
+  void set_base_url(std::string base_url) override { pages->set_base_url(std::move(base_url)); }
+  const std::string& content_security_policy() const noexcept override { return pages->content_security_policy(); }
+  const elicit::HtmlTemplates& templates() const noexcept override { return pages->templates(); }
+
+  // Waits (bounded) for `n` requests held, then answers them all.
+  bool release(std::size_t n) {
+    std::vector<std::pair<elicit::BrowserFormRequest, std::function<void(elicit::BrowserFormResponse)>>> held;
+    {
+      std::unique_lock<std::mutex> lock(mutex_);
+      if (!arrived_.wait_for(lock, test_support::kPatience, [&] { return held_.size() >= n; })) return false;
+      held.swap(held_);
+    }
+    for (auto& [request, done] : held) done(pages->handle(request));
+    return true;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable arrived_;
+  std::vector<std::pair<elicit::BrowserFormRequest, std::function<void(elicit::BrowserFormResponse)>>> held_;
+};
+
 }  // namespace
+
+TEST_CASE("browser form routes: a store that answers later holds no I/O thread", "[browser_form_routes]") {
+  auto store = std::make_shared<HeldBrowserForms>();
+  auto options = options_with(nullptr);
+  options.browser_forms.store = store;  // one I/O thread (options_with)
+  auto server = start_server(std::move(options));
+  const auto port = server->port();
+  const auto id = elicit::browser_form_id();
+  store->open(id, name_page());
+
+  auto page = std::async(std::launch::async, [&] { return request(port, verb::get, "/forms/" + id); });
+  {
+    http_test::Connection gone_away(port);  // leaves before the answer: given to nobody, without harm
+    gone_away.send(verb::get, "/forms/" + id, {});
+  }
+  // While both wait for the store, the only I/O thread serves another request.
+  CHECK(request(port, verb::get, "/elsewhere").status == 404);
+  CHECK(page.wait_for(0ms) == std::future_status::timeout);
+  REQUIRE(store->release(2));
+  REQUIRE(page.wait_for(test_support::kPatience) == std::future_status::ready);
+  const auto shown = page.get();
+  CHECK(shown.status == 200);
+  check_page_headers(shown, *store);
+  CHECK(shown.body.find("Who are you?") != std::string::npos);
+}
 
 TEST_CASE("browser form routes: a StreamableHttpServer serves the pages under its prefix", "[browser_form_routes]") {
   auto store = std::make_shared<elicit::InMemoryBrowserForms>();

@@ -16,6 +16,8 @@
 #include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
 
+#include "form_page.hpp"
+
 namespace http_test {
 
 namespace beast = boost::beast;
@@ -154,14 +156,5 @@ class Connection {
   std::optional<bhttp::response_parser<bhttp::string_body>> parser_;
   std::string pending_;
 };
-
-/// The CSRF token of a browser form page (the hidden input named "csrf"), "" when it has none.
-inline std::string csrf_of(const std::string& html) {
-  const std::string marker = "name=\"csrf\" value=\"";
-  const auto at = html.find(marker);
-  if (at == std::string::npos) return "";
-  const auto start = at + marker.size();
-  return html.substr(start, html.find('"', start) - start);
-}
 
 }  // namespace http_test

@@ -7,7 +7,8 @@
 // BrowserForms is the seam between the MCP layer (which opens pages and awaits their answers) and
 // whatever serves them (the Streamable HTTP server's listener under a prefix, or a loopback page
 // server for stdio servers: elicit/http/browser_form_routes.hpp). InMemoryBrowserForms keeps pages
-// in this process; a page submitted to another process needs a shared store.
+// in this process; for a page submitted to another process, RedisBrowserForms
+// (elicit/redis/browser_forms.hpp) keeps them in Redis.
 #pragma once
 
 #include <chrono>
@@ -112,6 +113,32 @@ struct BrowserFormResponse {
   std::string allow;
 };
 
+/// What serving the pages over HTTP needs of a store (elicit/http/browser_form_routes.hpp:
+/// BrowserFormRoutes::store, BrowserFormServerOptions::store): any store whose pages a browser
+/// opens implements it (InMemoryBrowserForms in this process, RedisBrowserForms shared by several
+/// processes, elicit/redis/browser_forms.hpp). The pages answer by the same rules whatever keeps
+/// them (BrowserFormRules, elicit/browser_form_rules.hpp).
+class BrowserFormPages : public BrowserForms {
+ public:
+  /// Serves one request for a page (see InMemoryBrowserForms::handle for the statuses and pages):
+  /// calls `done` exactly once with the page's answer, on the calling thread (a store that has the
+  /// page at hand) or a thread of the store's (one that had to ask elsewhere, e.g. Redis); `done`
+  /// must not block. Never blocks the calling thread, which may be an HTTP I/O thread: a store
+  /// that must wait for a remote answers later. A store that cannot be reached answers a 503 page.
+  /// Throws std::invalid_argument for an empty `done`; otherwise `done` gets every outcome.
+  virtual void handle(const BrowserFormRequest& request, std::function<void(BrowserFormResponse)> done) = 0;
+
+  /// Sets the URL pages are under (ending in '/'; std::invalid_argument otherwise): open() answers
+  /// it followed by the page's id. Thread-safe.
+  virtual void set_base_url(std::string base_url) = 0;
+  /// The Content-Security-Policy header of every page the store answers (form_page_csp of its
+  /// templates): the serving side sends it with the store's pages and with its own short refusals.
+  virtual const std::string& content_security_policy() const noexcept = 0;
+  /// The pages' Mustache templates: what the serving side renders its own short pages with
+  /// (render_form_status_page), under the same policy.
+  virtual const HtmlTemplates& templates() const noexcept = 0;
+};
+
 struct InMemoryBrowserFormsOptions {
   /// The URL pages are under, ending in '/': open() answers base_url + id. May be set later with
   /// set_base_url() (a server knows its port once it listens).
@@ -134,7 +161,7 @@ struct InMemoryBrowserFormsOptions {
 /// 1,024 pages that were closed or dropped answer 410 ("no longer available", or "expired" for a
 /// page that expired unanswered); older ones 404, like ids never opened. Destroying the store
 /// answers its waiters `aborted`.
-class InMemoryBrowserForms final : public BrowserForms {
+class InMemoryBrowserForms final : public BrowserFormPages {
  public:
   /// Throws std::invalid_argument when max_pages or max_bytes is 0, or base_url is set and does
   /// not end in '/'.
@@ -149,12 +176,12 @@ class InMemoryBrowserForms final : public BrowserForms {
   void close(const std::string& id) override;
 
   /// Sets the base URL (ending in '/'; std::invalid_argument otherwise). Thread-safe.
-  void set_base_url(std::string base_url);
+  void set_base_url(std::string base_url) override;
   /// The Content-Security-Policy of every page (form_page_csp of the options' templates).
-  const std::string& content_security_policy() const noexcept;
+  const std::string& content_security_policy() const noexcept override;
   /// The page's templates (InMemoryBrowserFormsOptions::templates): what a server serving the pages
   /// renders its own short pages with (render_form_status_page), under the same policy.
-  const HtmlTemplates& templates() const noexcept;
+  const HtmlTemplates& templates() const noexcept override;
 
   /// Serves one request for a page: GET shows the form (the message, each field with its default,
   /// the page's CSRF token: 32 random bytes made by open(), the same for every GET of the page, so
@@ -172,6 +199,8 @@ class InMemoryBrowserForms final : public BrowserForms {
   /// styled by the form's CSS (allowed by the same Content-Security-Policy). The submitted value is
   /// never logged. Thread-safe.
   BrowserFormResponse handle(const BrowserFormRequest& request);
+  /// handle(request), given to `done` at once on the calling thread: the pages are in memory.
+  void handle(const BrowserFormRequest& request, std::function<void(BrowserFormResponse)> done) override;
 
   /// Pages open now (answered or not, not expired).
   std::size_t size() const;

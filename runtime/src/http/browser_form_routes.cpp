@@ -64,7 +64,7 @@ void StreamableHttpServer::Impl::start_browser_forms() {
     }
     origin = std::string(tls ? "https" : "http") + "://" + host + ":" + std::to_string(port.load());
   }
-  auto store = routes.store ? routes.store : std::make_shared<InMemoryBrowserForms>();
+  std::shared_ptr<BrowserFormPages> store = routes.store ? routes.store : std::make_shared<InMemoryBrowserForms>();
   store->set_base_url(origin + routes.prefix);
   if (routes.sign_in) {
     browser_form_sign_in = std::make_shared<http::BrowserFormSignInFlow>(
@@ -86,7 +86,7 @@ std::optional<Reply> StreamableHttpServer::Impl::serve_browser_forms(const HttpR
   // DNS rebinding: a page read through another name would hand its token to that site.
   if (!host_allowed(req)) return http::browser_form_refusal(*browser_forms, 403, "Forbidden: Host is not allowed");
   if (browser_form_sign_in) return browser_form_sign_in->serve(options.browser_forms, req, path, loopback_peer);
-  return http::serve_browser_form(*browser_forms, options.browser_forms, req, path, loopback_peer);
+  return http::serve_browser_form(browser_forms, options.browser_forms, req, path, loopback_peer);
 }
 
 }  // namespace elicit

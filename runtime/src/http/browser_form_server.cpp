@@ -45,7 +45,7 @@ struct BrowserFormServer::Impl {
 
   BrowserFormServerOptions options;
   BrowserFormRoutes routes;  // what serve_browser_form reads: the prefix and the body bound
-  std::shared_ptr<InMemoryBrowserForms> store;
+  std::shared_ptr<BrowserFormPages> store;
   std::vector<std::unique_ptr<Loop>> loops;  // first: destroyed last, after what holds their handlers
   std::vector<net::executor_work_guard<Loop::executor_type>> keep_running;
   std::optional<tcp::acceptor> acceptor;
@@ -75,7 +75,7 @@ struct BrowserFormServer::Impl {
       return browser_form_refusal(*store, 403, "Forbidden: Host is not allowed");
     }
     const auto target = std::string_view(req.target().data(), req.target().size());
-    return serve_browser_form(*store, routes, req, target.substr(0, target.find('?')), true);
+    return serve_browser_form(store, routes, req, target.substr(0, target.find('?')), true);
   }
 
   static std::string_view header_value(const Request& req, std::string_view name) {
@@ -189,7 +189,7 @@ void BrowserFormServer::stop() {
 
 int BrowserFormServer::port() const noexcept { return impl_->port; }
 
-std::shared_ptr<InMemoryBrowserForms> BrowserFormServer::store() const { return impl_->store; }
+std::shared_ptr<BrowserFormPages> BrowserFormServer::store() const { return impl_->store; }
 
 namespace {
 
@@ -229,7 +229,7 @@ class LoopbackBrowserForms final : public BrowserForms {
 
  private:
   BrowserFormServerOptions options_;
-  std::shared_ptr<InMemoryBrowserForms> store_;
+  std::shared_ptr<BrowserFormPages> store_;
   std::mutex mutex_;
   std::unique_ptr<BrowserFormServer> server_;  // guarded by mutex_
 };

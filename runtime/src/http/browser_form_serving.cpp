@@ -2,6 +2,8 @@
 
 #include <cctype>
 #include <exception>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
@@ -65,7 +67,7 @@ void check_public_origin(const std::string& origin) {
   if (!ok) throw std::invalid_argument("BrowserFormRoutes::public_origin must be http(s)://host[:port]: " + origin);
 }
 
-Reply browser_form_reply(const InMemoryBrowserForms& store, unsigned status, std::string html, std::string_view allow) {
+Reply browser_form_reply(const BrowserFormPages& store, unsigned status, std::string html, std::string_view allow) {
   Reply r;
   r.status = status;
   r.content_type = "text/html; charset=utf-8";
@@ -80,12 +82,14 @@ Reply browser_form_reply(const InMemoryBrowserForms& store, unsigned status, std
   return r;
 }
 
-Reply browser_form_refusal(const InMemoryBrowserForms& store, unsigned status, std::string_view text) {
+Reply browser_form_refusal(const BrowserFormPages& store, unsigned status, std::string_view text) {
   return browser_form_reply(store, status, render_form_status_page(text, text, store.templates()));
 }
 
-Reply serve_browser_form(InMemoryBrowserForms& store, const BrowserFormRoutes& routes, const Request& req,
-                         std::string_view path, bool peer_loopback, std::optional<std::string> principal) {
+Reply serve_browser_form(const std::shared_ptr<BrowserFormPages>& pages, const BrowserFormRoutes& routes,
+                         const Request& req, std::string_view path, bool peer_loopback,
+                         std::optional<std::string> principal) {
+  auto& store = *pages;
   if (path.size() <= routes.prefix.size() || path.compare(0, routes.prefix.size(), routes.prefix) != 0) {
     return browser_form_refusal(store, 404, "Not found");
   }
@@ -120,8 +124,42 @@ Reply serve_browser_form(InMemoryBrowserForms& store, const BrowserFormRoutes& r
       return browser_form_refusal(store, 500, "Internal error");  // never the exception's text
     }
   }
-  auto page = store.handle(request);
-  return browser_form_reply(store, static_cast<unsigned>(page.status), std::move(page.html), page.allow);
+  // The store answers at once (in memory) or later from a thread of its own (Redis): the reply is
+  // then pending, so that this I/O thread serves other connections meanwhile. Whichever comes
+  // first, the answer or the return below, takes `answer`'s mutex and so decides how the reply is
+  // given: returned as it is, or fulfilled later.
+  struct Answer {
+    std::mutex mutex;
+    std::optional<Reply> now;               // answered before handle() returned
+    std::shared_ptr<PendingReply> pending;  // handle() returned first: answered through this
+  };
+  auto answer = std::make_shared<Answer>();
+  auto done = [answer, pages](BrowserFormResponse page) {
+    auto reply = browser_form_reply(*pages, static_cast<unsigned>(page.status), std::move(page.html), page.allow);
+    std::shared_ptr<PendingReply> pending;
+    {
+      std::lock_guard<std::mutex> lock(answer->mutex);
+      if (!answer->pending) {
+        answer->now = std::move(reply);
+        return;
+      }
+      pending = answer->pending;
+    }
+    pending->fulfil(std::move(reply));  // false when the browser went away meanwhile: nothing to do
+  };
+  try {
+    store.handle(request, std::move(done));
+  } catch (const std::bad_alloc&) {
+    throw;
+  } catch (...) {
+    return browser_form_refusal(store, 500, "Internal error");  // never the exception's text
+  }
+  std::lock_guard<std::mutex> lock(answer->mutex);
+  if (answer->now) return std::move(*answer->now);
+  answer->pending = std::make_shared<PendingReply>();
+  Reply later;
+  later.pending = answer->pending;
+  return later;
 }
 
 }  // namespace elicit::http

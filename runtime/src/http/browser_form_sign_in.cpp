@@ -9,6 +9,7 @@
 
 #include "authorization_server_metadata.hpp"
 #include "browser_form_serving.hpp"
+#include "elicit/browser_form_rules.hpp"
 #include "elicit/jsonrpc/worker_pool.hpp"
 #include "elicit/request_state.hpp"
 #include "host_names.hpp"
@@ -38,17 +39,6 @@ std::string_view field(const Request& req, std::string_view name) {
   const auto it = req.find(beast::string_view(name.data(), name.size()));
   if (it == req.end()) return {};
   return std::string_view(it->value().data(), it->value().size());
-}
-
-// What a page id may be (InMemoryBrowserForms::handle's 404 rule): the only pages a sign-in
-// returns to, so that the redirect back can never leave the prefix.
-bool page_id_shape(std::string_view id) {
-  if (id.size() < 16 || id.size() > 128) return false;
-  for (const char c : id) {
-    const bool ok = (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' || c == '_';
-    if (!ok) return false;
-  }
-  return true;
 }
 
 bool equal_secret(const std::string& a, const std::string& b) {
@@ -143,7 +133,7 @@ struct BrowserFormSignInFlow::State {
   std::string issuer;
   std::string prefix;
   std::string redirect_uri;
-  std::shared_ptr<InMemoryBrowserForms> store;
+  std::shared_ptr<BrowserFormPages> store;
   RequestStateSealer sessions;
   RequestStateSealer transactions;
   RequestStateBinding session_binding;
@@ -171,8 +161,7 @@ struct BrowserFormSignInFlow::State {
     return s;
   }
 
-  State(BrowserFormSignIn o, std::string iss, std::string origin, std::string pre,
-        std::shared_ptr<InMemoryBrowserForms> st)
+  State(BrowserFormSignIn o, std::string iss, std::string origin, std::string pre, std::shared_ptr<BrowserFormPages> st)
       : options(std::move(o)),
         issuer(std::move(iss)),
         prefix(std::move(pre)),
@@ -412,7 +401,7 @@ Reply later(const std::shared_ptr<BrowserFormSignInFlow::State>& state, std::fun
 }  // namespace
 
 BrowserFormSignInFlow::BrowserFormSignInFlow(BrowserFormSignIn options, std::string issuer, std::string origin,
-                                             std::string prefix, std::shared_ptr<InMemoryBrowserForms> store) {
+                                             std::string prefix, std::shared_ptr<BrowserFormPages> store) {
   check_browser_form_sign_in(options);
   check_sign_in_origin(origin);
   state_ = std::make_shared<State>(std::move(options), std::move(issuer), std::move(origin), std::move(prefix),
@@ -461,7 +450,7 @@ Reply BrowserFormSignInFlow::serve(const BrowserFormRoutes& routes, const Reques
     if (!transaction || !transaction->is_object() || !transaction->contains("nonce") ||
         !transaction->contains("verifier") || !transaction->contains("page") || !transaction->at("page").is_string() ||
         !equal_secret(transaction->value("state", std::string()), s->second) ||
-        !page_id_shape(transaction->at("page").get_ref<const std::string&>())) {
+        !BrowserFormRules::valid_id(transaction->at("page").get_ref<const std::string&>())) {
       return state->refusal(kNoTransaction);
     }
     auto clear = set_cookie(name, "", std::chrono::milliseconds(0));
@@ -470,7 +459,7 @@ Reply BrowserFormSignInFlow::serve(const BrowserFormRoutes& routes, const Reques
   }
 
   auto principal = principal_of(field(req, "Cookie"));
-  if (principal.empty() && page_id_shape(segment)) {
+  if (principal.empty() && BrowserFormRules::valid_id(segment)) {
     if (req.method() == beast::http::verb::post) return state->refusal(kSignInFirst);
     if (req.method() == beast::http::verb::get) {
       const std::string id(segment);
@@ -489,7 +478,7 @@ Reply BrowserFormSignInFlow::serve(const BrowserFormRoutes& routes, const Reques
       });
     }
   }
-  return serve_browser_form(*state->store, routes, req, path, peer_loopback, principal);
+  return serve_browser_form(state->store, routes, req, path, peer_loopback, principal);
 }
 
 }  // namespace elicit::http

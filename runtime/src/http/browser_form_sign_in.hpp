@@ -37,7 +37,7 @@ class BrowserFormSignInFlow {
   /// pages' prefix; `store`: whose pages and templates. Throws std::invalid_argument for bad
   /// options (check_browser_form_sign_in) or an http origin that is not loopback.
   BrowserFormSignInFlow(BrowserFormSignIn options, std::string issuer, std::string origin, std::string prefix,
-                        std::shared_ptr<InMemoryBrowserForms> store);
+                        std::shared_ptr<BrowserFormPages> store);
   /// Skips the requests still queued and waits for the ones in progress (each bounded by
   /// fetch_timeout), then joins the worker threads.
   ~BrowserFormSignInFlow();

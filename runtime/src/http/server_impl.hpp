@@ -200,7 +200,7 @@ struct StreamableHttpServer::Impl {
   // --- browser form pages (browser_form_routes.cpp) --------------------------------------------
 
   // Made by start() when options.browser_forms.prefix is set; read-only once the I/O threads run.
-  std::shared_ptr<InMemoryBrowserForms> browser_forms;
+  std::shared_ptr<BrowserFormPages> browser_forms;
   // Made with it when options.browser_forms.sign_in is set (browser_form_sign_in.hpp).
   std::shared_ptr<http::BrowserFormSignInFlow> browser_form_sign_in;
   // Throws std::invalid_argument for a bad prefix or public origin (before anything is bound).

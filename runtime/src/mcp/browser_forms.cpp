@@ -3,10 +3,7 @@
 // Requests", "Safe URL Handling", "Phishing").
 #include "elicit/browser_forms.hpp"
 
-#include <sodium.h>
-
 #include <algorithm>
-#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -16,7 +13,7 @@
 #include <utility>
 #include <vector>
 
-#include "elicit/content/form_defaults.hpp"
+#include "elicit/browser_form_rules.hpp"
 #include "elicit/jsonrpc/timer_service.hpp"
 
 namespace elicit {
@@ -30,36 +27,6 @@ using jsonrpc::TimerService;
 // Ids of pages close()d or dropped that still answer 410 rather than 404: the newest ones, so a
 // tab left open on an answered page says so; bounded, since ids are unbounded in number.
 constexpr std::size_t kMaxTombstones = 1024;
-
-void init_sodium() {
-  static const bool ready = sodium_init() >= 0;
-  if (!ready) throw std::runtime_error("libsodium could not be initialised");
-}
-
-std::string random_base64url(std::size_t bytes) {
-  init_sodium();
-  std::vector<unsigned char> raw(bytes);
-  randombytes_buf(raw.data(), raw.size());
-  const auto variant = sodium_base64_VARIANT_URLSAFE_NO_PADDING;
-  std::string out(sodium_base64_ENCODED_LEN(bytes, variant), '\0');  // includes the NUL
-  sodium_bin2base64(out.data(), out.size(), raw.data(), raw.size(), variant);
-  out.resize(out.size() - 1);
-  sodium_memzero(raw.data(), raw.size());
-  return out;
-}
-
-bool valid_id(std::string_view id) {
-  if (id.size() < 16 || id.size() > 128) return false;
-  return std::all_of(id.begin(), id.end(), [](char c) {
-    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
-  });
-}
-
-// Constant time in the token's bytes: a wrong guess tells nothing about how much of it was right.
-bool same_token(const std::string& expected, const std::string& sent) {
-  if (expected.empty() || sent.size() != expected.size()) return false;  // the length is no secret
-  return sodium_memcmp(expected.data(), sent.data(), expected.size()) == 0;
-}
 
 struct Waiter {
   Done done;
@@ -80,8 +47,7 @@ struct Page {
   std::map<std::uint64_t, Waiter> waiters;
 };
 
-// Why an id without a page answers 410.
-enum class Gone { closed, expired };
+using Gone = BrowserFormRules::Gone;
 
 // A `done` to call once the store's mutex is released, and the timer to cancel first.
 struct Delivery {
@@ -100,13 +66,10 @@ BrowserFormAnswer ended(ElicitStatus status) {
 
 struct InMemoryBrowserForms::State {
   explicit State(InMemoryBrowserFormsOptions o)
-      : options(std::move(o)),
-        csp(form_page_csp(options.templates)),
-        timers(TimerService::shared()),
-        base_url(options.base_url) {}
+      : options(std::move(o)), rules(options.templates), timers(TimerService::shared()), base_url(options.base_url) {}
 
   const InMemoryBrowserFormsOptions options;  // base_url: see below
-  const std::string csp;
+  const BrowserFormRules rules;               // the page's answers, as every store gives them
   const std::shared_ptr<TimerService> timers;
 
   mutable std::mutex mutex;
@@ -166,28 +129,7 @@ struct InMemoryBrowserForms::State {
     for (auto& d : out) d.done(std::move(d.answer));
     out.clear();
   }
-
-  BrowserFormResponse status_page(int status, std::string_view title, std::string_view text) const {
-    BrowserFormResponse r;
-    r.status = status;
-    r.html = render_form_status_page(title, text, options.templates);
-    return r;
-  }
-
-  BrowserFormResponse not_found() const {
-    return status_page(404, "Form not found", "There is no form at this address. Check the link you were given.");
-  }
-  BrowserFormResponse gone(Gone why) const {
-    if (why == Gone::expired) {
-      return status_page(410, "This form has expired",
-                         "This form has expired. Go back to your application and ask again if you still need to.");
-    }
-    return status_page(410, "This form is no longer available",
-                       "This form is no longer available: it was answered or withdrawn. You can close this tab.");
-  }
 };
-
-std::string browser_form_id() { return random_base64url(32); }
 
 InMemoryBrowserForms::InMemoryBrowserForms(InMemoryBrowserFormsOptions options) {
   if (options.max_pages == 0) throw std::invalid_argument("InMemoryBrowserFormsOptions::max_pages must be at least 1");
@@ -195,7 +137,6 @@ InMemoryBrowserForms::InMemoryBrowserForms(InMemoryBrowserFormsOptions options) 
   if (!options.base_url.empty() && options.base_url.back() != '/') {
     throw std::invalid_argument("InMemoryBrowserFormsOptions::base_url must end in '/'");
   }
-  init_sodium();
   state_ = std::make_shared<State>(std::move(options));  // form_page_csp throws for a bad template
 }
 
@@ -213,11 +154,7 @@ InMemoryBrowserForms::~InMemoryBrowserForms() {
 }
 
 std::string InMemoryBrowserForms::open(const std::string& id, const BrowserFormPage& page) {
-  if (!valid_id(id)) throw std::invalid_argument("a browser form id is 16 to 128 characters of [A-Za-z0-9_-]");
-  // Bounded above too: the deadline and the waits' timers are time points, which must not overflow.
-  if (page.expires_in < std::chrono::milliseconds(1) || page.expires_in > std::chrono::hours(24 * 30)) {
-    throw std::invalid_argument("BrowserFormPage::expires_in must be from 1 ms to 30 days");
-  }
+  auto form = BrowserFormRules::checked_form(id, page);  // throws for a bad id, expiry or schema
   auto& s = *state_;
   std::vector<Delivery> out;
   // A page open under the id is kept as it is: no need to read its schema again.
@@ -229,20 +166,12 @@ std::string InMemoryBrowserForms::open(const std::string& id, const BrowserFormP
   }
   s.deliver(out);
 
-  auto parsed = parse_requested_schema(page.requested_schema);
-  if (!parsed.ok()) {
-    for (const auto& d : parsed.diagnostics) {
-      if (d.severity == Diagnostic::Severity::error) {
-        throw std::invalid_argument("BrowserFormPage::requested_schema: " + d.pointer + ": " + d.message);
-      }
-    }
-  }
   Page p;
-  p.bytes = id.size() + page.message.size() + parsed.form.schema.dump().size() + page.principal.size();
-  p.form = std::make_shared<const Form>(std::move(parsed.form));
+  p.bytes = id.size() + page.message.size() + form.schema.dump().size() + page.principal.size();
+  p.form = std::make_shared<const Form>(std::move(form));
   p.message = page.message;
   p.principal = page.principal;
-  p.csrf = random_base64url(32);
+  p.csrf = BrowserFormRules::csrf_token();
   p.expires_in = page.expires_in;
 
   std::string url;
@@ -345,9 +274,16 @@ void InMemoryBrowserForms::set_base_url(std::string base_url) {
   state_->base_url = std::move(base_url);
 }
 
-const HtmlTemplates& InMemoryBrowserForms::templates() const noexcept { return state_->options.templates; }
+void InMemoryBrowserForms::handle(const BrowserFormRequest& request, std::function<void(BrowserFormResponse)> done) {
+  if (!done) throw std::invalid_argument("InMemoryBrowserForms::handle needs a callback");
+  done(handle(request));
+}
 
-const std::string& InMemoryBrowserForms::content_security_policy() const noexcept { return state_->csp; }
+const HtmlTemplates& InMemoryBrowserForms::templates() const noexcept { return state_->rules.templates(); }
+
+const std::string& InMemoryBrowserForms::content_security_policy() const noexcept {
+  return state_->rules.content_security_policy();
+}
 
 std::size_t InMemoryBrowserForms::size() const {
   std::lock_guard<std::mutex> lock(state_->mutex);
@@ -359,13 +295,8 @@ std::size_t InMemoryBrowserForms::size() const {
 BrowserFormResponse InMemoryBrowserForms::handle(const BrowserFormRequest& request) {
   // Nothing here is logged: the body may hold a secret.
   auto& s = *state_;
-  const bool get = request.method == "GET";
-  if (!get && request.method != "POST") {
-    auto r = s.status_page(405, "Method not allowed", "This address takes GET and POST only.");
-    r.allow = "GET, POST";
-    return r;
-  }
-  if (!valid_id(request.id)) return s.not_found();
+  const auto& rules = s.rules;
+  if (auto r = rules.check_request(request)) return std::move(*r);
 
   // What the request needs of the page, copied under the mutex: rendering, decoding and validating
   // run outside it.
@@ -379,77 +310,26 @@ BrowserFormResponse InMemoryBrowserForms::handle(const BrowserFormRequest& reque
     const auto it = s.pages.find(request.id);
     if (it == s.pages.end()) {
       const auto gone = s.tombstones.find(request.id);
-      refusal = gone == s.tombstones.end() ? s.not_found() : s.gone(gone->second);
+      refusal = gone == s.tombstones.end() ? rules.not_found() : rules.gone(gone->second);
+    } else if ((refusal = rules.check_access(it->second.principal, request))) {
+      // Who asks comes first: the page gives nothing away to anyone else.
+    } else if (s.drop_if_expired(it, s.now(), out)) {
+      // Unanswered: "expired"; answered and past keeping its answer: "no longer available".
+      refusal = rules.gone(s.tombstones.at(request.id));
+    } else if (it->second.answer) {
+      refusal = rules.already_answered();
     } else {
-      const auto& page = it->second;
-      // Who asks comes first: a page shown to anyone else (Phishing) must give away nothing, not
-      // even whether it was answered.
-      if (page.principal.empty() ? !request.loopback_peer : request.principal != page.principal) {
-        refusal = page.principal.empty()
-                      ? s.status_page(403, "Not available here",
-                                      "This form can only be opened on the computer running the application that "
-                                      "asked for it.")
-                      : s.status_page(403, "This form belongs to another user",
-                                      "This form was opened for another user. Sign in as the user it was opened for, "
-                                      "then open the link again.");
-      } else if (s.drop_if_expired(it, s.now(), out)) {
-        // Unanswered: "expired"; answered and past keeping its answer: "no longer available".
-        refusal = s.gone(s.tombstones.at(request.id));
-      } else if (page.answer) {
-        refusal = s.status_page(410, "This form was already answered",
-                                "This form was already answered. You can close this tab.");
-      } else {
-        form = page.form;
-        message = page.message;
-        csrf = page.csrf;
-      }
+      form = it->second.form;
+      message = it->second.message;
+      csrf = it->second.csrf;
     }
   }
   s.deliver(out);
   if (refusal) return std::move(*refusal);
 
-  FormPage shown(*form);
-  shown.message = message;
-  shown.csrf_token = csrf;
-  shown.action = request.id;  // relative: the page posts to its own URL
-  if (get) {
-    shown.values = form_defaults(*form);
-    BrowserFormResponse r;
-    r.html = render_form_page(shown, s.options.templates);
-    return r;
-  }
-
-  const auto submission = decode_form_submission(*form, request.body);
-  if (submission.errors.errors.size() == 1 && submission.errors.errors.front().pointer.empty() &&
-      submission.csrf.empty() && submission.action.empty()) {
-    return s.status_page(400, "Bad request", "The form was not sent as a form. Go back and submit it again.");
-  }
-  if (!same_token(csrf, submission.csrf)) {
-    return s.status_page(403, "Form not accepted",
-                         "This submission did not come from this form's page. Open the link again and submit from "
-                         "there.");
-  }
-  BrowserFormAnswer answer;
-  if (submission.action == "decline") {
-    answer.status = ElicitStatus::declined;
-  } else if (submission.action == "cancel") {
-    answer.status = ElicitStatus::cancelled;
-  } else if (submission.action == "accept") {
-    auto errors = validate_submission(*form, submission);
-    if (!errors.ok()) {
-      shown.values = submission.content;  // render_form_page leaves secret fields empty
-      shown.errors = std::move(errors);
-      BrowserFormResponse r;
-      r.status = 422;
-      r.html = render_form_page(shown, s.options.templates);
-      return r;
-    }
-    answer.status = ElicitStatus::accepted;
-    answer.content = submission.content;
-  } else {
-    return s.status_page(400, "Bad request", "The form was sent without one of its buttons. Go back and use one.");
-  }
-
+  auto step = rules.respond({*form, message, csrf}, request);
+  if (step.response) return std::move(*step.response);
+  auto answer = std::move(*step.answer);
   const auto status = answer.status;
   // Commit, unless the page ended meanwhile (another tab submitted, close(), expiry).
   {
@@ -457,14 +337,13 @@ BrowserFormResponse InMemoryBrowserForms::handle(const BrowserFormRequest& reque
     const auto it = s.pages.find(request.id);
     if (it == s.pages.end()) {
       const auto gone = s.tombstones.find(request.id);
-      refusal = gone == s.tombstones.end() ? s.gone(Gone::closed) : s.gone(gone->second);
+      refusal = gone == s.tombstones.end() ? rules.gone(Gone::closed) : rules.gone(gone->second);
     } else if (s.drop_if_expired(it, s.now(), out)) {
-      refusal = s.gone(Gone::expired);
+      refusal = rules.gone(Gone::expired);
     } else if (it->second.csrf != csrf) {
-      refusal = s.gone(Gone::closed);  // closed and opened again meanwhile: another page
+      refusal = rules.gone(Gone::closed);  // closed and opened again meanwhile: another page
     } else if (it->second.answer) {
-      refusal = s.status_page(410, "This form was already answered",
-                              "This form was already answered. You can close this tab.");
+      refusal = rules.already_answered();
     } else {
       auto& page = it->second;
       const auto answer_bytes = answer.content.dump().size();
@@ -478,14 +357,7 @@ BrowserFormResponse InMemoryBrowserForms::handle(const BrowserFormRequest& reque
   }
   s.deliver(out);
   if (refusal) return std::move(*refusal);
-  switch (status) {
-    case ElicitStatus::declined:
-      return s.status_page(200, "You declined", "You declined; you can close this tab.");
-    case ElicitStatus::cancelled:
-      return s.status_page(200, "Cancelled", "You cancelled; you can close this tab.");
-    default:
-      return s.status_page(200, "Thank you", "Thank you; you can close this tab and return to your application.");
-  }
+  return rules.submitted(status);
 }
 
 }  // namespace elicit

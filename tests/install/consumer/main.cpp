@@ -4,6 +4,7 @@
 #include <elicit/request_state.hpp>
 #include <nlohmann/json.hpp>
 #ifdef CONSUMER_HAVE_REDIS
+#include <elicit/redis/browser_forms.hpp>
 #include <elicit/redis/completion_store.hpp>
 #endif
 
@@ -44,6 +45,7 @@ int main() {
   completions.complete("id", std::chrono::minutes(1));
 #ifdef CONSUMER_HAVE_REDIS
   const elicit::RedisCompletionStore redis;  // connects lazily: nothing is sent
+  const elicit::RedisBrowserForms forms;     // likewise
 #endif
   return 0;
 }

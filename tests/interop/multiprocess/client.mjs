@@ -2,11 +2,14 @@
 // processes), checking that the rounds were served by both and that the flow completed; then the
 // second round's state brought to a process with another key: refused. Then the sign_in tool (URL
 // mode finished out of band) through both processes: pending until the "web page" (this client,
-// writing to the Redis both servers use) marks the interaction complete, then complete.
+// writing to the Redis both servers use) marks the interaction complete, then complete. Then the
+// api_key tool's browser form page (its pages in Redis, --forms-in-redis): opened by the process
+// that served the call, fetched and submitted on the other one, and the retry's result arrives;
+// a second submission is refused by either, and a process with another key does not know the page.
 import assert from 'node:assert/strict';
 import net from 'node:net';
 
-const [balanced, other, redisPort] = process.argv.slice(2);
+const [balanced, other, redisPort, urlA, urlB, publicOrigin] = process.argv.slice(2);
 const meta = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'multiprocess-test', version: '1' },
@@ -103,3 +106,50 @@ const urlTitles = [u1, u2, u3].map(served);
 console.log('URL-mode rounds served by:', urlTitles.join(' | '));
 assert.notEqual(urlTitles[1], urlTitles[2], 'the completed retry ran on the other process than the pending one');
 console.log('multiprocess: a URL-mode flow completed through the Redis store across processes');
+
+// --- The api_key tool: its browser form page submitted to the other process ---------------------
+const FETCH_MS = 60_000; // bounds each HTTP exchange: only a hang reaches it
+const k1 = await call(balanced, 'api_key');
+assert.equal(k1.result.resultType, 'input_required', JSON.stringify(k1));
+const formAsk = k1.result.inputRequests['elicitation-1'];
+assert.equal(formAsk?.params?.mode, 'url', JSON.stringify(k1.result.inputRequests));
+const pageUrl = new URL(formAsk.params.url);
+assert.match(pageUrl.pathname, /^\/forms\/[A-Za-z0-9_-]{16,128}$/);
+const opener = served(k1);
+assert.ok(/\((A|B)\)/.test(opener), `served by A or B: ${opener}`);
+const openerUrl = new URL(opener.includes('(A)') ? urlA : urlB);
+const otherUrl = new URL(opener.includes('(A)') ? urlB : urlA);
+assert.equal(pageUrl.origin, publicOrigin, 'the page URL is under the public origin (nginx), whoever opened it');
+const onOther = new URL(pageUrl.pathname, otherUrl.origin).href;
+const onOpener = new URL(pageUrl.pathname, openerUrl.origin).href;
+const onForeign = new URL(pageUrl.pathname, new URL(other).origin).href;
+
+const form = await fetch(onOther, { signal: AbortSignal.timeout(FETCH_MS) });
+const html = await form.text();
+assert.equal(form.status, 200, `the page on the other process: ${form.status} ${html}`);
+const csrf = /name="csrf" value="([^"]+)"/.exec(html)?.[1];
+assert.ok(csrf, 'the page has its CSRF token');
+const secret = 'sk-multiprocess-0123456789abcd'; // 30 characters
+const submit = (url) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ csrf, action: 'accept', service: 'openai', api_key: secret }).toString(),
+    signal: AbortSignal.timeout(FETCH_MS),
+  });
+const thanks = await submit(onOther);
+assert.equal(thanks.status, 200, `submitted on the other process: ${await thanks.text()}`);
+assert.equal((await submit(onOpener)).status, 410, 'single use: the opener refuses a second submission');
+assert.equal((await submit(onOther)).status, 410, 'single use: so does the other process');
+const foreign = await fetch(onForeign, { signal: AbortSignal.timeout(FETCH_MS) });
+assert.equal(foreign.status, 404, 'a process with another key does not know the page');
+
+const k2 = await call(balanced, 'api_key', {
+  inputResponses: { 'elicitation-1': { action: 'accept' } },
+  requestState: k1.result.requestState,
+});
+assert.equal(k2.result.resultType ?? 'complete', 'complete', JSON.stringify(k2));
+assert.equal(k2.result.content[0].text, 'connected openai with a key of 30 characters');
+assert.ok(!JSON.stringify(k2).includes(secret), 'the key never reaches the MCP client');
+console.log(`api_key: opened by ${opener}, submitted on the other process, result served by ${served(k2)}`);
+console.log('multiprocess: a browser form page answered on another process than the call, through Redis');

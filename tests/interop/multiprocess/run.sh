@@ -8,7 +8,10 @@
 # through a TLS listener of nginx (TLS ends there, with a certificate made here by a CA made here that
 # the client trusts), in front of the same plain servers. Then `elicitgen client` (our client's TLS)
 # through that listener: a form answered when it trusts the CA made here, and refused, naming the
-# host, when it does not or when the URL names a host the certificate does not.
+# host, when it does not or when the URL names a host the certificate does not. The servers keep the
+# api_key tool's browser form pages in the same Redis (--forms-in-redis), under nginx's origin
+# (--public-origin: the same URL whichever process opens the page): client.mjs opens a page through
+# one process and submits it on the other.
 # Usage: run.sh <elicitgen_http_server> [<elicitgen>]
 set -euo pipefail
 server=$1
@@ -53,8 +56,12 @@ pids+=($!)
 wait_port "$redis_port"
 
 # Starts a server in the background (in this shell, so cleanup knows its pid).
+# nginx's ports, chosen now: the servers name the plain one as their pages' public origin.
+port=$(free_port)
+tls_port=$(free_port)
 start_server() {
-  "$server" --port 0 --instance "$1" --state-keys "$2" --redis "$redis_port" >"$work/$1.out" 2>"$work/$1.err" &
+  "$server" --port 0 --instance "$1" --state-keys "$2" --redis "$redis_port" --forms-in-redis \
+    --public-origin "http://127.0.0.1:$port" >"$work/$1.out" 2>"$work/$1.err" &
   pids+=($!)
 }
 # The URL a server printed on its first line, waiting up to 60 s for it.
@@ -82,8 +89,6 @@ echo "subjectAltName=IP:127.0.0.1" >"$work/proxy.ext"
 tls x509 -req -in "$work/proxy.csr" -CA "$work/ca.crt" -CAkey "$work/ca.key" -CAcreateserial -days 2 \
   -extfile "$work/proxy.ext" -out "$work/proxy.crt"
 
-port=$(free_port)
-tls_port=$(free_port)
 mkdir -p "$work/nginx/logs"
 cat > "$work/nginx/nginx.conf" <<CONF
 worker_processes 1;
@@ -129,9 +134,10 @@ pids+=($!)
 wait_port "$port"
 wait_port "$tls_port"
 
-node "$here/client.mjs" "http://127.0.0.1:$port/mcp" "$url_c" "$redis_port"
+node "$here/client.mjs" "http://127.0.0.1:$port/mcp" "$url_c" "$redis_port" "$url_a" "$url_b" "http://127.0.0.1:$port"
 echo "--- again, over TLS to nginx (https://127.0.0.1:$tls_port/mcp)"
-NODE_EXTRA_CA_CERTS="$work/ca.crt" node "$here/client.mjs" "https://127.0.0.1:$tls_port/mcp" "$url_c" "$redis_port"
+NODE_EXTRA_CA_CERTS="$work/ca.crt" node "$here/client.mjs" "https://127.0.0.1:$tls_port/mcp" "$url_c" "$redis_port" \
+  "$url_a" "$url_b" "http://127.0.0.1:$port"
 
 if [[ -n $elicitgen ]]; then
   https_url="https://127.0.0.1:$tls_port/mcp"

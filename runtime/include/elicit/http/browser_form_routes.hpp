@@ -124,10 +124,12 @@ struct BrowserFormRoutes {
   /// a loopback name, no peer counts as a loopback peer (a proxy on this machine connects from
   /// loopback for everyone): pages without a principal are then refused to all (403).
   std::string public_origin{};
-  /// Where the pages are kept. Null: start() makes an InMemoryBrowserForms with the default
-  /// options. start() sets its base URL (public origin + prefix) and hands it to the Server
-  /// (Server::set_browser_forms), where RequestContext::elicit_in_browser finds it.
-  std::shared_ptr<InMemoryBrowserForms> store;
+  /// Where the pages are kept: any BrowserFormPages (InMemoryBrowserForms, or RedisBrowserForms
+  /// for pages several processes serve). Null: start() makes an InMemoryBrowserForms with the
+  /// default options. start() sets its base URL (public origin + prefix) and hands it to the
+  /// Server (Server::set_browser_forms), where RequestContext::elicit_in_browser finds it. A store
+  /// that answers later (BrowserFormPages::handle) is answered from without holding the I/O thread.
+  std::shared_ptr<BrowserFormPages> store;
   /// Largest POST body of a page, in bytes: 413 beyond it (HttpServerOptions::max_request_bytes
   /// still bounds what is read).
   std::size_t max_body_bytes = 64 * 1024;
@@ -162,9 +164,9 @@ struct BrowserFormServerOptions {
   std::size_t max_body_bytes = 64 * 1024;
   /// I/O threads running the event loop (at least 1).
   std::size_t io_threads = 1;
-  /// Where the pages are kept. Null: the server makes an InMemoryBrowserForms with the default
-  /// options.
-  std::shared_ptr<InMemoryBrowserForms> store;
+  /// Where the pages are kept (any BrowserFormPages). Null: the server makes an
+  /// InMemoryBrowserForms with the default options.
+  std::shared_ptr<BrowserFormPages> store;
 };
 
 /// A page server of its own for servers with no HTTP listener (stdio): listens on 127.0.0.1 only,
@@ -192,7 +194,7 @@ class BrowserFormServer {
   /// The bound port (after start(); 0 before).
   int port() const noexcept;
   /// The pages it serves.
-  std::shared_ptr<InMemoryBrowserForms> store() const;
+  std::shared_ptr<BrowserFormPages> store() const;
 
   struct Impl;
 

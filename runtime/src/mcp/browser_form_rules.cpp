@@ -1,0 +1,197 @@
+// BrowserFormRules: how a browser form page answers, whatever store keeps it (MCP 2025-11-25 and
+// 2026-07-28, Client, Elicitation, "URL Mode Elicitation Requests", "Phishing").
+#include "elicit/browser_form_rules.hpp"
+
+#include <sodium.h>
+
+#include <algorithm>
+#include <stdexcept>
+#include <utility>
+#include <vector>
+
+#include "elicit/content/form_defaults.hpp"
+
+namespace elicit {
+
+namespace {
+
+void init_sodium() {
+  static const bool ready = sodium_init() >= 0;
+  if (!ready) throw std::runtime_error("libsodium could not be initialised");
+}
+
+std::string random_base64url(std::size_t bytes) {
+  init_sodium();
+  std::vector<unsigned char> raw(bytes);
+  randombytes_buf(raw.data(), raw.size());
+  const auto variant = sodium_base64_VARIANT_URLSAFE_NO_PADDING;
+  std::string out(sodium_base64_ENCODED_LEN(bytes, variant), '\0');  // includes the NUL
+  sodium_bin2base64(out.data(), out.size(), raw.data(), raw.size(), variant);
+  out.resize(out.size() - 1);
+  sodium_memzero(raw.data(), raw.size());
+  return out;
+}
+
+// Constant time in the token's bytes: a wrong guess tells nothing about how much of it was right.
+bool same_token(std::string_view expected, const std::string& sent) {
+  if (expected.empty() || sent.size() != expected.size()) return false;  // the length is no secret
+  return sodium_memcmp(expected.data(), sent.data(), expected.size()) == 0;
+}
+
+}  // namespace
+
+std::string browser_form_id() { return random_base64url(32); }
+
+BrowserFormRules::BrowserFormRules(HtmlTemplates templates)
+    : templates_(std::move(templates)), csp_(form_page_csp(templates_)) {
+  init_sodium();
+}
+
+bool BrowserFormRules::valid_id(std::string_view id) noexcept {
+  if (id.size() < 16 || id.size() > 128) return false;
+  return std::all_of(id.begin(), id.end(), [](char c) {
+    return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
+  });
+}
+
+Form BrowserFormRules::checked_form(const std::string& id, const BrowserFormPage& page) {
+  if (!valid_id(id)) throw std::invalid_argument("a browser form id is 16 to 128 characters of [A-Za-z0-9_-]");
+  // Bounded above too: deadlines and the waits' timers are time points, which must not overflow.
+  if (page.expires_in < std::chrono::milliseconds(1) || page.expires_in > std::chrono::hours(24 * 30)) {
+    throw std::invalid_argument("BrowserFormPage::expires_in must be from 1 ms to 30 days");
+  }
+  auto parsed = parse_requested_schema(page.requested_schema);
+  if (!parsed.ok()) {
+    for (const auto& d : parsed.diagnostics) {
+      if (d.severity == Diagnostic::Severity::error) {
+        throw std::invalid_argument("BrowserFormPage::requested_schema: " + d.pointer + ": " + d.message);
+      }
+    }
+  }
+  return std::move(parsed.form);
+}
+
+std::string BrowserFormRules::csrf_token() { return random_base64url(32); }
+
+BrowserFormResponse BrowserFormRules::status_page(int status, std::string_view title, std::string_view text) const {
+  BrowserFormResponse r;
+  r.status = status;
+  r.html = render_form_status_page(title, text, templates_);
+  return r;
+}
+
+BrowserFormResponse BrowserFormRules::not_found() const {
+  return status_page(404, "Form not found", "There is no form at this address. Check the link you were given.");
+}
+
+BrowserFormResponse BrowserFormRules::gone(Gone why) const {
+  if (why == Gone::expired) {
+    return status_page(410, "This form has expired",
+                       "This form has expired. Go back to your application and ask again if you still need to.");
+  }
+  return status_page(410, "This form is no longer available",
+                     "This form is no longer available: it was answered or withdrawn. You can close this tab.");
+}
+
+BrowserFormResponse BrowserFormRules::already_answered() const {
+  return status_page(410, "This form was already answered", "This form was already answered. You can close this tab.");
+}
+
+BrowserFormResponse BrowserFormRules::unavailable() const {
+  return status_page(503, "Try again shortly",
+                     "This form cannot be reached right now. Wait a moment, then reload this page.");
+}
+
+BrowserFormResponse BrowserFormRules::too_large() const {
+  return status_page(413, "Too large", "This answer is larger than the form takes. Go back and shorten it.");
+}
+
+BrowserFormResponse BrowserFormRules::submitted(ElicitStatus status) const {
+  switch (status) {
+    case ElicitStatus::declined:
+      return status_page(200, "You declined", "You declined; you can close this tab.");
+    case ElicitStatus::cancelled:
+      return status_page(200, "Cancelled", "You cancelled; you can close this tab.");
+    default:
+      return status_page(200, "Thank you", "Thank you; you can close this tab and return to your application.");
+  }
+}
+
+std::optional<BrowserFormResponse> BrowserFormRules::check_request(const BrowserFormRequest& request) const {
+  if (request.method != "GET" && request.method != "POST") {
+    auto r = status_page(405, "Method not allowed", "This address takes GET and POST only.");
+    r.allow = "GET, POST";
+    return r;
+  }
+  if (!valid_id(request.id)) return not_found();
+  return std::nullopt;
+}
+
+std::optional<BrowserFormResponse> BrowserFormRules::check_access(std::string_view page_principal,
+                                                                  const BrowserFormRequest& request) const {
+  if (page_principal.empty()) {
+    if (request.loopback_peer) return std::nullopt;
+    return status_page(403, "Not available here",
+                       "This form can only be opened on the computer running the application that asked for it.");
+  }
+  if (request.principal == page_principal) return std::nullopt;
+  return status_page(403, "This form belongs to another user",
+                     "This form was opened for another user. Sign in as the user it was opened for, then open the "
+                     "link again.");
+}
+
+BrowserFormRules::Step BrowserFormRules::respond(const Page& page, const BrowserFormRequest& request) const {
+  // Nothing here is logged: the body may hold a secret.
+  Step step;
+  FormPage shown(page.form);
+  shown.message = std::string(page.message);
+  shown.csrf_token = std::string(page.csrf);
+  shown.action = request.id;  // relative: the page posts to its own URL
+  if (request.method == "GET") {
+    shown.values = form_defaults(page.form);
+    BrowserFormResponse r;
+    r.html = render_form_page(shown, templates_);
+    step.response = std::move(r);
+    return step;
+  }
+
+  const auto submission = decode_form_submission(page.form, request.body);
+  if (submission.errors.errors.size() == 1 && submission.errors.errors.front().pointer.empty() &&
+      submission.csrf.empty() && submission.action.empty()) {
+    step.response = status_page(400, "Bad request", "The form was not sent as a form. Go back and submit it again.");
+    return step;
+  }
+  if (!same_token(page.csrf, submission.csrf)) {
+    step.response = status_page(403, "Form not accepted",
+                                "This submission did not come from this form's page. Open the link again and submit "
+                                "from there.");
+    return step;
+  }
+  BrowserFormAnswer answer;
+  if (submission.action == "decline") {
+    answer.status = ElicitStatus::declined;
+  } else if (submission.action == "cancel") {
+    answer.status = ElicitStatus::cancelled;
+  } else if (submission.action == "accept") {
+    auto errors = validate_submission(page.form, submission);
+    if (!errors.ok()) {
+      shown.values = submission.content;  // render_form_page leaves secret fields empty
+      shown.errors = std::move(errors);
+      BrowserFormResponse r;
+      r.status = 422;
+      r.html = render_form_page(shown, templates_);
+      step.response = std::move(r);
+      return step;
+    }
+    answer.status = ElicitStatus::accepted;
+    answer.content = submission.content;
+  } else {
+    step.response =
+        status_page(400, "Bad request", "The form was sent without one of its buttons. Go back and use one.");
+    return step;
+  }
+  step.answer = std::move(answer);
+  return step;
+}
+
+}  // namespace elicit
