@@ -1,10 +1,11 @@
 // The browser form pages' own sign-in (docs/server.md "Signing the browser in") in a real browser:
 // Debian's chromium, headless, driven by puppeteer-core, against a real OpenID provider
-// (oidc-provider: ../oauth/authorization-server.mjs, run on ../oauth's pinned node). MCP 2026-07-28.
+// (oidc-provider: ../oauth/authorization-server.mjs, run on ../oauth's pinned node). Either revision.
 //   1. octocat's MCP client (this script, plain fetch() JSON-RPC) gets its access token as an MCP
 //      client does (dynamic registration, authorization code + PKCE, login_hint=octocat, the
-//      redirects walked by ../oauth/oauth-flow.mjs's headless user agent), calls api_key and gets
-//      input_required with the page's URL.
+//      redirects walked by ../oauth/oauth-flow.mjs's headless user agent) and calls api_key with it
+//      (mcp_http.mjs): 2026-07-28 input_required with the page's URL; 2025-11-25 a session, and
+//      elicitation/create (url mode) on the call's SSE stream, consented (202).
 //   2. A browser context signs in as hubot: the page's GET redirects to the authorization server,
 //      whose authorization request the test rewrites with login_hint=hubot (request interception),
 //      the headless login and consent, back through /forms/sign-in to the page: 403, no form, no
@@ -15,11 +16,13 @@
 //      Secure, HttpOnly, SameSite=Lax, host-only, expiring in 8 h; the sign-in's transaction cookie
 //      is gone; the page opened again goes straight to the form (chromium sent the cookie back).
 //      (hubot's context likewise: signed in, the page again 403 without a trip to the AS.)
-//   4. The key filled in and submitted ("Thank you"); the MCP client's retry gets "connected openai
-//      with a key of 28 characters", without the key.
+//   4. The key filled in and submitted ("Thank you"); the tool's result, "connected openai with a
+//      key of 28 characters" and not the key, on the retry (2026-07-28) or the call's stream, then
+//      notifications/elicitation/complete on the session's GET stream (2025-11-25).
 // Both servers run on loopback (this script starts them on free ports and always stops them; the
-// MCP server must exit 0 on SIGTERM). Every wait is bounded: each fetch, each page wait, the whole run.
-// Usage: node browser_sign_in.mjs <elicitgen_http_server> <oauth dir>
+// MCP server must exit 0 on SIGTERM). Every wait is bounded: each fetch, each SSE message, each page
+// wait, the whole run.
+// Usage: node browser_sign_in.mjs 2025-11-25|2026-07-28 <elicitgen_http_server> <oauth dir>
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createHash, randomBytes } from 'node:crypto';
@@ -29,15 +32,16 @@ import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
 import puppeteer from 'puppeteer-core';
 
-const [serverBin, oauthDir] = process.argv.slice(2);
-if (!serverBin || !oauthDir) {
-  console.error('usage: node browser_sign_in.mjs <elicitgen_http_server> <oauth dir>');
+import { Session2025, SseReader, callTool2026, newId } from './mcp_http.mjs';
+
+const [revision, serverBin, oauthDir] = process.argv.slice(2);
+if (!['2025-11-25', '2026-07-28'].includes(revision) || !serverBin || !oauthDir) {
+  console.error('usage: node browser_sign_in.mjs 2025-11-25|2026-07-28 <elicitgen_http_server> <oauth dir>');
   process.exit(2);
 }
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const OAUTH_NODE = path.join(oauthDir, 'node_modules/.bin/node');
 const OVERALL_MS = 150_000; // CTest's TIMEOUT (300 s) is above it
-const FETCH_MS = 45_000; // above the server's 20 s retry wait for the page
 const PAGE_MS = 30_000; // a navigation, a selector
 const KEY = 'sk-test-0123456789abcdefghij'; // 28 characters
 const FORMS_CLIENT = 'elicitgen-e2e-forms';
@@ -190,45 +194,80 @@ async function accessToken(issuer, resource, flow) {
   return tokens.access_token;
 }
 
-const meta2026 = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { url: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'elicitgen-browser-sign-in-test', version: '1' },
-};
-let nextId = 1;
-
-async function readResponse(res) {
-  const text = await res.text();
-  assert.equal(res.status, 200, text);
-  if (text.trim().startsWith('{')) return JSON.parse(text);
-  const messages = text
-    .split('\n')
-    .filter((l) => l.startsWith('data:') && l.slice(5).trim() !== '')
-    .map((l) => JSON.parse(l.slice(5)));
-  const response = messages.reverse().find((m) => 'result' in m || 'error' in m);
-  assert.ok(response, `no JSON-RPC response: ${text}`);
-  return response;
-}
-
-async function callApiKey(url, token, extra = {}) {
-  const body = { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name: 'api_key', arguments: {}, _meta: meta2026, ...extra } };
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      Authorization: `Bearer ${token}`,
-      'MCP-Protocol-Version': '2026-07-28',
-      'Mcp-Method': 'tools/call',
-      'Mcp-Name': 'api_key',
-    },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(FETCH_MS),
-  });
-  const message = await readResponse(res);
-  assert.equal(message.id, body.id);
-  assert.ok(message.result, JSON.stringify(message));
-  return message.result;
+// tools/call api_key as octocat's MCP client at `revision`, up to the page's URL; `result()` then
+// waits for the tool's result (2026-07-28: the retry with the consent and requestState; 2025-11-25:
+// the rest of the call's SSE stream, and notifications/elicitation/complete on the session's own).
+async function callApiKey(revision, url, token) {
+  const authorization = `Bearer ${token}`;
+  const checkUrl = (raw) => {
+    const pageUrl = new URL(raw);
+    assert.equal(pageUrl.origin, new URL(url).origin, 'the page is served by the MCP server itself');
+    assert.match(pageUrl.pathname, /^\/forms\/[A-Za-z0-9_-]{16,128}$/);
+    return pageUrl;
+  };
+  if (revision === '2026-07-28') {
+    const first = await callTool2026(url, 'api_key', {}, { authorization });
+    assert.equal(first.resultType, 'input_required', JSON.stringify(first));
+    const ask = first.inputRequests['elicitation-1'];
+    assert.equal(ask?.params?.mode, 'url', JSON.stringify(first.inputRequests));
+    return {
+      pageUrl: checkUrl(ask.params.url),
+      what: 'input_required',
+      result: async () => {
+        const done = await callTool2026(
+          url,
+          'api_key',
+          { inputResponses: { 'elicitation-1': { action: 'accept' } }, requestState: first.requestState },
+          { authorization },
+        );
+        assert.equal(done.resultType ?? 'complete', 'complete', JSON.stringify(done));
+        return done;
+      },
+      close: async () => {},
+    };
+  }
+  const session = new Session2025(url, { authorization });
+  await session.open();
+  const streams = new AbortController();
+  const bound = setTimeout(() => streams.abort(), OVERALL_MS);
+  const close = async () => {
+    clearTimeout(bound);
+    streams.abort();
+    await session.close().catch(() => {});
+  };
+  try {
+    const listening = await session.listen(streams.signal);
+    const callId = newId();
+    const res = await session.post(
+      { jsonrpc: '2.0', id: callId, method: 'tools/call', params: { name: 'api_key', arguments: {} } },
+      streams.signal,
+    );
+    assert.equal(res.status, 200);
+    const stream = new SseReader(res);
+    const ask = await stream.next();
+    assert.equal(ask.method, 'elicitation/create', JSON.stringify(ask));
+    assert.equal(ask.params.mode, 'url');
+    const pageUrl = checkUrl(ask.params.url);
+    const consented = await session.post({ jsonrpc: '2.0', id: ask.id, result: { action: 'accept' } });
+    assert.equal(consented.status, 202);
+    return {
+      pageUrl,
+      what: "elicitation/create on the call's SSE stream, the consent 202",
+      result: async () => {
+        const done = await stream.next();
+        assert.equal(done.id, callId, JSON.stringify(done));
+        assert.ok(done.result, JSON.stringify(done));
+        const complete = await listening.next();
+        assert.equal(complete.method, 'notifications/elicitation/complete', JSON.stringify(complete));
+        assert.equal(complete.params.elicitationId, ask.params.elicitationId);
+        return done.result;
+      },
+      close,
+    };
+  } catch (e) {
+    await close();
+    throw e;
+  }
 }
 
 // --- the browser ---------------------------------------------------------------------------------
@@ -301,6 +340,7 @@ const heading = (page) => page.$eval('h1', (e) => e.textContent.replace(/\s+/g, 
 let status = 0;
 const started = Date.now();
 let servers;
+let call;
 try {
   servers = await startServers();
   const { issuer, url } = servers;
@@ -315,14 +355,9 @@ try {
 
   // 1. octocat's MCP client.
   const token = await accessToken(issuer, url, flow);
-  const first = await callApiKey(url, token);
-  assert.equal(first.resultType, 'input_required', JSON.stringify(first));
-  const ask = first.inputRequests['elicitation-1'];
-  assert.equal(ask?.params?.mode, 'url', JSON.stringify(first.inputRequests));
-  const pageUrl = new URL(ask.params.url);
-  assert.equal(pageUrl.origin, origin);
-  assert.match(pageUrl.pathname, /^\/forms\/[A-Za-z0-9_-]{16,128}$/);
-  console.log(`ok 1 octocat's token (sub octocat, aud ${url}); tools/call api_key: input_required, the page ${pageUrl.pathname.slice(0, 16)}...`);
+  call = await callApiKey(revision, url, token);
+  const { pageUrl } = call;
+  console.log(`ok 1 octocat's token (sub octocat, aud ${url}); tools/call api_key: ${call.what}; the page ${pageUrl.pathname.slice(0, 16)}...`);
 
   browser = await puppeteer.launch({
     executablePath: CHROMIUM,
@@ -380,17 +415,17 @@ try {
   ]);
   assert.equal(answered.status(), 200);
   assert.equal(await heading(octocat), 'Thank you');
-  const done = await callApiKey(url, token, { inputResponses: { 'elicitation-1': { action: 'accept' } }, requestState: first.requestState });
-  assert.equal(done.resultType ?? 'complete', 'complete', JSON.stringify(done));
+  const done = await call.result();
   assert.equal(done.content[0].text, 'connected openai with a key of 28 characters');
   assert.ok(!JSON.stringify(done).includes(KEY), 'the key never reaches the MCP client');
-  console.log('ok 4 submitted: "Thank you"; the retry: "connected openai with a key of 28 characters"');
+  console.log(`ok 4 submitted: "Thank you"; ${revision === '2026-07-28' ? 'the retry' : "the call's stream, then elicitation/complete"}: "${done.content[0].text}"`);
   await octocatContext.close();
-  console.log(`browser_sign_in 2026-07-28: passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  console.log(`browser_sign_in ${revision}: passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (e) {
   console.error(e);
   status = 1;
 } finally {
+  await call?.close().catch(() => {});
   await browser?.close().catch(() => browser?.process()?.kill('SIGKILL'));
   if (servers) {
     const { mcp, as } = servers;
