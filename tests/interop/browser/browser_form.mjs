@@ -2,13 +2,16 @@
 // chromium, headless, driven by puppeteer-core; the MCP client is this script, plain fetch()
 // JSON-RPC. See run.sh for what each revision covers.
 // Usage: node browser_form.mjs 2025-11-25|2026-07-28 <elicitgen_http_server> <screenshot dir>
-// Every wait is bounded: each fetch, each page wait, each SSE read, and the whole run (OVERALL_MS).
+// Every wait is bounded: each fetch, each page wait, each SSE read (mcp_http.mjs), and the whole run
+// (OVERALL_MS).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import puppeteer from 'puppeteer-core';
+
+import { Session2025, SseReader, callTool2026, newId } from './mcp_http.mjs';
 
 const [revision, serverBin, screenshotDir] = process.argv.slice(2);
 if (!['2025-11-25', '2026-07-28'].includes(revision) || !serverBin) {
@@ -17,9 +20,7 @@ if (!['2025-11-25', '2026-07-28'].includes(revision) || !serverBin) {
 }
 const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const OVERALL_MS = 150_000; // CTest's TIMEOUT (300 s) is above it
-const FETCH_MS = 45_000; // above the server's 20 s retry wait for the page
 const PAGE_MS = 30_000; // a navigation, a selector
-const SSE_MS = 45_000; // one message on a 2025-11-25 stream
 const KEY = 'sk-test-0123456789abcdefghij'; // 28 characters
 const MESSAGE =
   'Connect a service: choose it and paste its API key. The key goes to this server only, never to your MCP client.';
@@ -63,47 +64,6 @@ function startServer() {
   });
 }
 
-// --- MCP 2026-07-28: one stateless POST per request ---------------------------------------------
-const meta2026 = {
-  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
-  'io.modelcontextprotocol/clientCapabilities': { elicitation: { url: {} } },
-  'io.modelcontextprotocol/clientInfo': { name: 'elicitgen-browser-test', version: '1' },
-};
-let nextId = 1;
-
-// The JSON-RPC response of a POST answered as JSON or as an SSE stream (the last message with an id).
-async function readResponse(res) {
-  const text = await res.text();
-  if (text.trim().startsWith('{')) return JSON.parse(text);
-  const messages = text
-    .split('\n')
-    .filter((l) => l.startsWith('data:') && l.slice(5).trim() !== '') // not a priming event's empty data
-    .map((l) => JSON.parse(l.slice(5)));
-  const response = messages.reverse().find((m) => 'result' in m || 'error' in m);
-  assert.ok(response, `no JSON-RPC response in HTTP ${res.status}: ${text}`);
-  return response;
-}
-
-async function callTool2026(url, name, extra = {}) {
-  const body = { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: {}, _meta: meta2026, ...extra } };
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'Content-Type': 'application/json',
-      Accept: 'application/json, text/event-stream',
-      'MCP-Protocol-Version': '2026-07-28',
-      'Mcp-Method': 'tools/call',
-      'Mcp-Name': name,
-    },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(FETCH_MS),
-  });
-  const message = await readResponse(res);
-  assert.equal(message.id, body.id);
-  assert.ok(message.result, `tools/call ${name}: ${JSON.stringify(message)}`);
-  return message.result;
-}
-
 // The first round: input_required with one URL-mode elicitation of a page on this server.
 async function askForKey2026(url) {
   const first = await callTool2026(url, 'api_key');
@@ -130,97 +90,6 @@ async function retry2026(url, requestState) {
   return result.content[0].text;
 }
 
-// --- MCP 2025-11-25: a session, and the tool call's SSE stream -----------------------------------
-class Session2025 {
-  constructor(url) {
-    this.url = url;
-    this.id = undefined;
-  }
-  headers() {
-    const h = { 'Content-Type': 'application/json', Accept: 'application/json, text/event-stream' };
-    if (this.id) {
-      h['Mcp-Session-Id'] = this.id;
-      h['MCP-Protocol-Version'] = '2025-11-25';
-    }
-    return h;
-  }
-  post(message, signal = AbortSignal.timeout(FETCH_MS)) {
-    return fetch(this.url, { method: 'POST', headers: this.headers(), body: JSON.stringify(message), signal });
-  }
-  async open() {
-    const res = await this.post({
-      jsonrpc: '2.0',
-      id: nextId++,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-11-25',
-        capabilities: { elicitation: { url: {} } },
-        clientInfo: { name: 'elicitgen-browser-test', version: '1' },
-      },
-    });
-    assert.equal(res.status, 200);
-    this.id = res.headers.get('mcp-session-id');
-    assert.ok(this.id, 'initialize answered with an Mcp-Session-Id');
-    const init = await readResponse(res);
-    assert.equal(init.result?.protocolVersion, '2025-11-25', JSON.stringify(init));
-    const initialized = await this.post({ jsonrpc: '2.0', method: 'notifications/initialized' });
-    assert.equal(initialized.status, 202);
-  }
-  // The session's own stream (GET): messages that belong to no request, such as
-  // notifications/elicitation/complete (docs/http.md).
-  async listen(signal) {
-    const res = await fetch(this.url, {
-      method: 'GET',
-      headers: { Accept: 'text/event-stream', 'Mcp-Session-Id': this.id, 'MCP-Protocol-Version': '2025-11-25' },
-      signal,
-    });
-    assert.equal(res.status, 200, 'GET opens the session stream');
-    return new SseReader(res);
-  }
-  async close() {
-    if (!this.id) return;
-    await fetch(this.url, { method: 'DELETE', headers: this.headers(), signal: AbortSignal.timeout(FETCH_MS) });
-  }
-}
-
-// The messages of an SSE response, one at a time, each within SSE_MS.
-class SseReader {
-  constructor(res) {
-    assert.match(res.headers.get('content-type') ?? '', /^text\/event-stream/);
-    this.reader = res.body.getReader();
-    this.decoder = new TextDecoder();
-    this.buffer = '';
-    this.queue = [];
-  }
-  async next() {
-    const deadline = Date.now() + SSE_MS;
-    while (this.queue.length === 0) {
-      const left = deadline - Date.now();
-      let timer;
-      const timeout = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`no SSE message within ${SSE_MS / 1000} s`)), Math.max(left, 0));
-      });
-      const { value, done } = await Promise.race([this.reader.read(), timeout]).finally(() => clearTimeout(timer));
-      if (done) throw new Error('the SSE stream ended');
-      this.buffer += this.decoder.decode(value, { stream: true }).replace(/\r\n?/g, '\n');
-      let end;
-      while ((end = this.buffer.indexOf('\n\n')) >= 0) {
-        const event = this.buffer.slice(0, end);
-        this.buffer = this.buffer.slice(end + 2);
-        const data = event
-          .split('\n')
-          .filter((l) => l.startsWith('data:'))
-          .map((l) => l.slice(5).replace(/^ /, ''))
-          .join('\n');
-        if (data) this.queue.push(JSON.parse(data));
-      }
-    }
-    return this.queue.shift();
-  }
-  cancel() {
-    return this.reader.cancel().catch(() => {});
-  }
-}
 
 // --- the browser ---------------------------------------------------------------------------------
 async function open(page, url, expectStatus = 200) {
@@ -424,7 +293,7 @@ async function run2026(url) {
 // the tool's text. The call's stream ends with the result; the session's stream (`listening`)
 // carries notifications/elicitation/complete when the page was answered.
 async function call2025(session, listening, signal, consent, onPage) {
-  const callId = nextId++;
+  const callId = newId();
   const res = await session.post(
     { jsonrpc: '2.0', id: callId, method: 'tools/call', params: { name: 'api_key', arguments: {} } },
     signal,

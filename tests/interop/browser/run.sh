@@ -20,12 +20,33 @@
 # <out dir> (default: a temporary directory, removed), or to <docs dir>/images with
 # ELICITGEN_UPDATE_SCREENSHOTS=1, which is how docs/images/ is refreshed: the test never writes into
 # the source tree otherwise.
+# With `sign-in` first: the form pages' own sign-in at a real OpenID provider (browser_sign_in.mjs,
+# either revision): ../oauth's authorization-server.mjs (oidc-provider, on ../oauth's pinned node;
+# `npm ci` there too when missing) and the sample server with --forms-client-id; octocat's MCP
+# client (fetch, its own bearer token) gets the page's URL; hubot signed in in chromium opens it:
+# 403, no form, no CSRF token; octocat signed in in a fresh incognito context: the form, the
+# session cookie as chromium keeps it (__Host-, Secure, HttpOnly, SameSite=Lax over
+# http://127.0.0.1), the key submitted, the tool's result.
 # Usage: run.sh 2025-11-25|2026-07-28 <elicitgen_http_server> <docs dir> [<out dir>]
+#        run.sh sign-in 2025-11-25|2026-07-28 <elicitgen_http_server>
 set -euo pipefail
 usage() {
   echo "usage: $0 2025-11-25|2026-07-28 <elicitgen_http_server> <docs dir> [<out dir>]" >&2
+  echo "       $0 sign-in 2025-11-25|2026-07-28 <elicitgen_http_server>" >&2
   exit 2
 }
+chromium=${CHROMIUM:-/usr/bin/chromium}
+if [[ ${1:-} == sign-in ]]; then
+  [[ $# -eq 3 && ($2 == 2025-11-25 || $2 == 2026-07-28) && -x $3 ]] || usage
+  server_bin=$(realpath "$3")
+  [[ -x $chromium ]] || { echo "chromium is not installed (Debian: chromium; scripts/setup-debian.sh installs it)" >&2; exit 1; }
+  cd "$(dirname "$0")"
+  [[ -d node_modules/puppeteer-core ]] || npm ci --no-audit --no-fund --loglevel=error
+  if [[ ! -d ../oauth/node_modules/oidc-provider || ! -x ../oauth/node_modules/.bin/node ]]; then
+    (cd ../oauth && npm ci --no-audit --no-fund --loglevel=error)
+  fi
+  CHROMIUM=$chromium exec node browser_sign_in.mjs "$2" "$server_bin" ../oauth
+fi
 [[ ($# -eq 3 || $# -eq 4) && -x $2 && -d $3 ]] || usage
 revision=$1
 case "$revision" in
@@ -34,7 +55,6 @@ case "$revision" in
 esac
 server_bin=$(realpath "$2")
 docs=$(realpath "$3")
-chromium=${CHROMIUM:-/usr/bin/chromium}
 [[ -x $chromium ]] || { echo "chromium is not installed (Debian: chromium; scripts/setup-debian.sh installs it)" >&2; exit 1; }
 cd "$(dirname "$0")"
 if [[ ! -d node_modules/puppeteer-core ]]; then
