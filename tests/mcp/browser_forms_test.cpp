@@ -15,6 +15,7 @@
 #include <vector>
 
 #include <elicit/browser_forms.hpp>
+#include "../support/form_page.hpp"
 #include "test_paths.hpp"
 
 using elicit::BrowserFormAnswer;
@@ -140,25 +141,7 @@ std::string body_for(InMemoryBrowserForms& forms, const std::string& id, const s
   return body;
 }
 
-// await() with a future: the answer, or nullopt; `done` is checked to run once.
-struct Awaited {
-  std::shared_ptr<std::promise<std::optional<BrowserFormAnswer>>> promise =
-      std::make_shared<std::promise<std::optional<BrowserFormAnswer>>>();
-  std::shared_ptr<std::atomic<int>> calls = std::make_shared<std::atomic<int>>(0);
-  std::future<std::optional<BrowserFormAnswer>> future = promise->get_future();
-
-  std::function<void(std::optional<BrowserFormAnswer>)> done() {
-    return [p = promise, c = calls](std::optional<BrowserFormAnswer> a) {
-      if (c->fetch_add(1) == 0) p->set_value(std::move(a));
-    };
-  }
-  std::optional<BrowserFormAnswer> get() {
-    REQUIRE(future.wait_for(kPatience) == std::future_status::ready);
-    auto a = future.get();
-    CHECK(calls->load() == 1);
-    return a;
-  }
-};
+using http_test::Awaited;
 
 std::optional<BrowserFormAnswer> await_now(InMemoryBrowserForms& forms, const std::string& id,
                                            std::chrono::milliseconds wait = 0ms) {

@@ -119,25 +119,7 @@ std::string body(const std::string& csrf, const std::string& action, const std::
   return "csrf=" + encode(csrf) + "&action=" + action + "&service=" + encode(service) + "&api_key=" + encode(key);
 }
 
-// await() with a future.
-struct Awaited {
-  std::shared_ptr<std::promise<std::optional<BrowserFormAnswer>>> promise =
-      std::make_shared<std::promise<std::optional<BrowserFormAnswer>>>();
-  std::shared_ptr<std::atomic<int>> calls = std::make_shared<std::atomic<int>>(0);
-  std::future<std::optional<BrowserFormAnswer>> future = promise->get_future();
-
-  std::function<void(std::optional<BrowserFormAnswer>)> done() {
-    return [p = promise, c = calls](std::optional<BrowserFormAnswer> a) {
-      if (c->fetch_add(1) == 0) p->set_value(std::move(a));
-    };
-  }
-  std::optional<BrowserFormAnswer> get() {
-    REQUIRE(future.wait_for(kPatience) == std::future_status::ready);
-    auto a = future.get();
-    CHECK(calls->load() == 1);
-    return a;
-  }
-};
+using http_test::Awaited;
 
 std::optional<BrowserFormAnswer> await_for(RedisBrowserForms& forms, const std::string& id,
                                            std::chrono::milliseconds wait) {

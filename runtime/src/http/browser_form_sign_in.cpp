@@ -45,16 +45,6 @@ bool equal_secret(const std::string& a, const std::string& b) {
   return a.size() == b.size() && !a.empty() && sodium_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
-std::string string_member(const nlohmann::json& j, const char* name) {
-  const auto it = j.find(name);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-bool lists(const nlohmann::json& j, const char* name, const std::string& value) {
-  const auto it = j.find(name);
-  return it != j.end() && it->is_array() && std::find(it->begin(), it->end(), value) != it->end();
-}
-
 // A refusal the sign-in makes: why it failed, for the page (no secret, nothing the peer sent).
 struct Refusal {
   unsigned status;

@@ -2,7 +2,9 @@
 // header and claims): parsed only when it nests no deeper than a bound, without exceptions.
 #pragma once
 
+#include <algorithm>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -17,6 +19,18 @@ inline std::optional<nlohmann::json> parse_json_document(std::string_view text, 
   auto value = nlohmann::json::parse(text, nullptr, false);
   if (value.is_discarded()) return std::nullopt;
   return value;
+}
+
+/// The string member `name` of a metadata object `j`, "" when absent or not a string.
+inline std::string string_member(const nlohmann::json& j, const char* name) {
+  const auto it = j.find(name);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+/// Whether the array member `name` of `j` lists `value` (e.g. a metadata's code_challenge_methods_supported).
+inline bool lists(const nlohmann::json& j, const char* name, const std::string& value) {
+  const auto it = j.find(name);
+  return it != j.end() && it->is_array() && std::find(it->begin(), it->end(), value) != it->end();
 }
 
 }  // namespace elicit::http

@@ -55,16 +55,6 @@ bool resource_covers(const std::string& resource, const std::string& server) {
   return rp.empty() || sp == rp || (sp.size() > rp.size() && sp.compare(0, rp.size(), rp) == 0 && sp[rp.size()] == '/');
 }
 
-std::string string_member(const nlohmann::json& j, const char* name) {
-  const auto it = j.find(name);
-  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
-}
-
-bool lists(const nlohmann::json& j, const char* name, const std::string& value) {
-  const auto it = j.find(name);
-  return it != j.end() && it->is_array() && std::find(it->begin(), it->end(), value) != it->end();
-}
-
 }  // namespace
 
 std::string canonical_resource_uri(const std::string& url) {
