@@ -171,7 +171,8 @@ try {
     protocolTimeout: PAGE_MS,
     timeout: 60_000,
   });
-  console.log(`nginx ${origin} in front of A ${addrA} and B ${addrB}; ${await browser.version()}; puppeteer-core ${puppeteerVersion()}`);
+  const versions = `${await browser.version()}; puppeteer-core ${puppeteerVersion()}`;
+  console.log(`nginx ${origin} in front of A ${addrA} and B ${addrB}; ${versions}`);
   await run();
   console.log(`browser_multiprocess: passed in ${((Date.now() - started) / 1000).toFixed(1)} s`);
 } catch (e) {
