@@ -12,11 +12,29 @@
 # api_key tool's browser form pages in the same Redis (--forms-in-redis), under nginx's origin
 # (--public-origin: the same URL whichever process opens the page): client.mjs opens a page through
 # one process and submits it on the other.
+# With `chromium` first (CTest multiprocess_nginx_chromium): the same processes, then the api_key
+# page in a real browser instead of the clients above (../browser/browser_multiprocess.mjs: Debian's
+# chromium, puppeteer-core pinned in ../browser/package-lock.json): the tool call through nginx, the
+# page opened in two tabs through nginx, the key submitted in one (thank-you page) on the other
+# process than its GET, the retry through nginx on the process that did not take the POST returns
+# "connected openai with a key of 30 characters", the second tab's submission is refused (410) and a
+# new visit on the other process too. Which process served each request is read from nginx's access
+# log ($upstream_addr) and printed.
 # Usage: run.sh <elicitgen_http_server> [<elicitgen>]
+#        run.sh chromium <elicitgen_http_server>
 set -euo pipefail
+browser=
+if [[ ${1:-} == chromium ]]; then browser=1; shift; fi
+[[ $# -ge 1 && -x $1 ]] || { echo "usage: $0 [chromium] <elicitgen_http_server> [<elicitgen>]" >&2; exit 2; }
 server=$1
 elicitgen=${2:-}
 here=$(cd "$(dirname "$0")" && pwd)
+chromium=${CHROMIUM:-/usr/bin/chromium}
+if [[ -n $browser ]]; then
+  [[ -x $chromium ]] || { echo "chromium is not installed (Debian: chromium; scripts/setup-debian.sh installs it)" >&2; exit 1; }
+  [[ -d $here/../browser/node_modules/puppeteer-core ]] ||
+    (cd "$here/../browser" && npm ci --no-audit --no-fund --loglevel=error)
+fi
 work=$(mktemp -d)
 chmod 755 "$work"  # nginx workers may run as another user
 pids=()
@@ -97,7 +115,9 @@ error_log $work/nginx/logs/error.log warn;
 pid $work/nginx/nginx.pid;
 events { worker_connections 256; }
 http {
-  access_log $work/nginx/logs/access.log;
+  # Which process served each request (\$upstream_addr; "-" when nginx answered itself).
+  log_format upstream '\$request_method \$uri \$status \$upstream_addr';
+  access_log $work/nginx/logs/access.log upstream;
   client_body_temp_path $work/nginx/body;
   proxy_temp_path $work/nginx/proxy;
   fastcgi_temp_path $work/nginx/fastcgi;
@@ -106,6 +126,7 @@ http {
   upstream mcp { server $(hostport "$url_a"); server $(hostport "$url_b"); }
   server {
     listen 127.0.0.1:$port;
+    location = /favicon.ico { return 404; }  # a browser's own request: not one of the flow's
     location / {
       proxy_pass http://mcp;
       proxy_http_version 1.1;
@@ -133,6 +154,17 @@ CONF
 pids+=($!)
 wait_port "$port"
 wait_port "$tls_port"
+
+if [[ -n $browser ]]; then
+  # In the background, so that the trap stops it too (puppeteer closes chromium when node ends).
+  # (Debian's launcher may print "[: ...: unexpected operator" from /etc/chromium.d/dev-shm: harmless.)
+  CHROMIUM=$chromium node "$here/../browser/browser_multiprocess.mjs" "http://127.0.0.1:$port" \
+    "$work/nginx/logs/access.log" "$(hostport "$url_a")" "$(hostport "$url_b")" &
+  pids+=($!)
+  wait $!
+  echo "--- multiprocess chromium: passed"
+  exit 0
+fi
 
 node "$here/client.mjs" "http://127.0.0.1:$port/mcp" "$url_c" "$redis_port" "$url_a" "$url_b" "http://127.0.0.1:$port"
 echo "--- again, over TLS to nginx (https://127.0.0.1:$tls_port/mcp)"
