@@ -5,6 +5,7 @@
 #include "sample_tools.hpp"
 
 #include <chrono>
+#include <cstdint>
 #include <thread>
 
 #include <elicit/content/formats.hpp>
@@ -191,17 +192,29 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
   // never passes through the MCP client; the result names the service and the key's length, never
   // the key. Needs the server's BrowserForms (the HTTP sample serves pages under /forms/, the stdio
   // sample on a loopback page server).
+  // `expires_in_ms` shortens the page's life (ten minutes by default), so that a test can see it expire.
   server.add_tool(Tool{"api_key",
                        "Connects a service with its API key, asked in the browser (URL mode)",
-                       {{"type", "object"}},
+                       {{"type", "object"},
+                        {"properties",
+                         {{"expires_in_ms",
+                           {{"type", "integer"},
+                            {"minimum", 1},
+                            {"maximum", 600000},
+                            {"description", "How long the page takes an answer, in milliseconds (default 600000)"}}}}}},
                        std::nullopt,
                        [](RequestContext& call) {
-                         const auto o = call.elicit_in_browser<samples::ApiKey>();
+                         elicit::BrowserFormOptions options;
+                         const auto& args = call.arguments();
+                         if (const auto e = args.find("expires_in_ms");
+                             e != args.end() && e->is_number_integer() && *e >= 1 && *e <= 600000) {
+                           options.expires_in = std::chrono::milliseconds(e->get<std::int64_t>());
+                         }
+                         const auto o = call.elicit_in_browser<samples::ApiKey>(options);
                          if (!o) return ToolResult::text("api key " + std::string(elicit::to_string(o.status)));
-                         return ToolResult::text("connected " + std::string(elicit::to_string(o.value->service)) +
-                                                 " with a key of " +
-                                                 std::to_string(elicit::code_point_length(o.value->api_key)) +
-                                                 " characters");
+                         return ToolResult::text(
+                             "connected " + std::string(elicit::to_string(o.value->service)) + " with a key of " +
+                             std::to_string(elicit::code_point_length(o.value->api_key)) + " characters");
                        },
                        nullptr});
 

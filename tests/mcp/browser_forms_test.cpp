@@ -257,12 +257,13 @@ TEST_CASE("browser forms: max_pages and max_bytes bound the store", "[browser_fo
     CHECK_THROWS_AS(forms.open(std::string(20, 'c'), page), std::length_error);
     forms.close(id2);
 
-    // An answer takes room too: with id1 answered, a page of id2's size no longer fits.
+    // An answer takes room too: with id1 answered, a page of id2's size no longer fits. (A new id
+    // each time: a closed page's id is not opened again.)
     const auto body = body_for(forms, id1, "accept", {{"name", "Ada"}});
     REQUIRE(forms.handle(post(id1, body)).status == 200);
-    CHECK_THROWS_AS(forms.open(id2, page), std::length_error);
+    CHECK_THROWS_AS(forms.open(std::string(20, 'e'), page), std::length_error);
     forms.close(id1);
-    CHECK_NOTHROW(forms.open(id2, page));
+    CHECK_NOTHROW(forms.open(std::string(20, 'f'), page));
 
     auto big = page;
     big.message = std::string(3 * one, 'm');
@@ -478,6 +479,14 @@ TEST_CASE("browser forms: an expired page answers timed_out and 410", "[browser_
     CHECK(r.html.find("This form has expired") != std::string::npos);
     CHECK(forms.handle(post(id, body)).status == 410);
   }
+  SECTION("opening the id again does not bring the page back") {
+    // A 2026-07-28 retry opens its page's id again: the page expired, so the call ends timed_out.
+    clock.advance(10min);
+    CHECK(forms.open(id, page) == std::string(kBase) + id);
+    CHECK(forms.size() == 0);
+    CHECK(forms.handle(get(id)).status == 410);
+    CHECK(await_now(forms, id, 50ms)->status == ElicitStatus::timed_out);
+  }
   SECTION("a waiter learns of the expiry when its timer fires") {
     Awaited waiting;
     forms.await(id, 30ms, waiting.done());
@@ -544,11 +553,12 @@ TEST_CASE("browser forms: await times out with nullopt and the page stays open",
   forms.await(id, std::chrono::milliseconds::max(), forever.done());
   forms.close(id);
   CHECK(forever.get()->status == ElicitStatus::aborted);
-  forms.open(id, defaults_page());
-  CHECK(await_now(forms, id, 0ms) == std::nullopt);
-  CHECK(await_now(forms, id, -5ms) == std::nullopt);
+  const auto other = elicit::browser_form_id();
+  forms.open(other, defaults_page());
+  CHECK(await_now(forms, other, 0ms) == std::nullopt);
+  CHECK(await_now(forms, other, -5ms) == std::nullopt);
   CHECK(forms.size() == 1);
-  CHECK(forms.handle(get(id)).status == 200);
+  CHECK(forms.handle(get(other)).status == 200);
 }
 
 TEST_CASE("browser forms: close wakes a waiter with aborted", "[browser_forms]") {
@@ -563,9 +573,9 @@ TEST_CASE("browser forms: close wakes a waiter with aborted", "[browser_forms]")
   CHECK(first.get()->status == ElicitStatus::aborted);
   CHECK(second.get()->status == ElicitStatus::aborted);
   CHECK(forms.handle(post(id, body)).status == 410);
-  // Reopened under the same id, it is a new page: the old token is refused.
+  // Opening the id again does not bring a page back: the old token meets 410, not a new form.
   forms.open(id, defaults_page());
-  CHECK(forms.handle(post(id, body)).status == 403);
+  CHECK(forms.handle(post(id, body)).status == 410);
 }
 
 TEST_CASE("browser forms: destroying the store answers its waiters aborted", "[browser_forms]") {
@@ -639,4 +649,17 @@ TEST_CASE("browser forms: concurrent submissions, waits and closes deliver each 
     (void)waits[3 * i + 2].get();
   }
   for (int i = 1; i < kPages; i += 2) CHECK(await_now(forms, ids[i])->status == ElicitStatus::accepted);
+}
+
+TEST_CASE("browser forms: a closed page's id is not opened again", "[browser_forms]") {
+  // A 2026-07-28 retry after the request's result was lost: the page was read and closed, the
+  // answer is gone; the call ends timed_out at once rather than showing a new page under the URL.
+  InMemoryBrowserForms forms(options_with());
+  const auto id = elicit::browser_form_id();
+  forms.open(id, defaults_page());
+  forms.close(id);
+  CHECK(forms.open(id, defaults_page()) == std::string(kBase) + id);
+  CHECK(forms.size() == 0);
+  CHECK(forms.handle(get(id)).status == 410);
+  CHECK(await_now(forms, id, 50ms)->status == ElicitStatus::timed_out);
 }

@@ -392,6 +392,11 @@ TEST_CASE("redis browser forms: a page expires", "[browser_forms][redis]") {
     const auto expired = serve(b, get(id));
     CHECK(expired.status == 410);
     CHECK(expired.html.find("expired") != std::string::npos);
+    // A 2026-07-28 retry opens the id again, from any process: the page stays gone.
+    b.open(id, api_key_page(300ms));
+    CHECK(keys_of(server, "page:").empty());
+    CHECK(serve(a, get(id)).status == 410);
+    CHECK(await_for(b, id, 0ms)->status == ElicitStatus::timed_out);
   }
   SECTION("past its deadline by the clock of the process serving it") {
     auto options = options_for(server);
@@ -420,6 +425,10 @@ TEST_CASE("redis browser forms: close() in one process ends the waiters of anoth
   a.close(id);
   CHECK(here.get()->status == ElicitStatus::aborted);   // at once, locally
   CHECK(there.get()->status == ElicitStatus::aborted);  // through the channel
+  // Opening the id again (a 2026-07-28 retry whose result was lost) does not bring a page back.
+  b.open(id, api_key_page());
+  CHECK(keys_of(server, "page:").empty());
+  CHECK(serve(a, get(id)).status == 410);
 }
 
 TEST_CASE("redis browser forms: bounds", "[browser_forms][redis]") {

@@ -63,7 +63,11 @@ class BrowserForms {
   /// Opens `page` under `id` and returns its absolute URL (the base URL, then the id). `id`: 16 to
   /// 128 characters of [A-Za-z0-9_-], unguessable (browser_form_id(), or
   /// RequestContext::interaction_id(), 128 bits). When a page is already open under `id`, it is
-  /// kept as it is (a 2026-07-28 retry asks the same question again) and its URL returned. Throws
+  /// kept as it is (a 2026-07-28 retry asks the same question again) and its URL returned. An id
+  /// whose page has ended (expired, or closed) is not opened again while the store remembers it
+  /// (the stores' tombstones): its URL keeps answering 410 and await() answers at once, so a
+  /// 2026-07-28 retry after the page expired ends `timed_out` rather than showing a new page under
+  /// the old URL. Throws
   /// std::invalid_argument for a bad id or a schema the content layer rejects, std::length_error
   /// when the store is full (its bounds), std::runtime_error when it cannot be reached or has no
   /// base URL yet.

@@ -157,12 +157,22 @@ std::string InMemoryBrowserForms::open(const std::string& id, const BrowserFormP
   auto form = BrowserFormRules::checked_form(id, page);  // throws for a bad id, expiry or schema
   auto& s = *state_;
   std::vector<Delivery> out;
+  std::string url;
   // A page open under the id is kept as it is: no need to read its schema again.
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     if (s.base_url.empty()) throw std::runtime_error("InMemoryBrowserForms has no base URL yet");
     const auto it = s.pages.find(id);
     if (it != s.pages.end() && !s.drop_if_expired(it, s.now(), out)) return s.base_url + id;
+    // Ended (expired, or closed after its answer was read): not opened again, so a 2026-07-28
+    // retry of the request that opened it finds it gone (410; await() answers timed_out).
+    if (s.tombstones.count(id) != 0) {
+      url = s.base_url + id;
+    }
+  }
+  if (!url.empty()) {
+    s.deliver(out);
+    return url;
   }
   s.deliver(out);
 
@@ -174,7 +184,6 @@ std::string InMemoryBrowserForms::open(const std::string& id, const BrowserFormP
   p.csrf = BrowserFormRules::csrf_token();
   p.expires_in = page.expires_in;
 
-  std::string url;
   std::string full;  // why the page does not fit, thrown once the swept pages' waiters are answered
   {
     std::lock_guard<std::mutex> lock(s.mutex);
@@ -190,7 +199,6 @@ std::string InMemoryBrowserForms::open(const std::string& id, const BrowserFormP
     } else {
       p.deadline = t + page.expires_in;
       s.bytes += p.bytes;
-      s.tombstones.erase(id);  // the id is in use again (its stale entry in tombstone_order is harmless)
       s.pages.emplace(id, std::move(p));
       url = s.base_url + id;
     }

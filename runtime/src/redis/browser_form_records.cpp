@@ -120,11 +120,11 @@ std::optional<BrowserFormAnswer> RecordSealer::open_answer(std::string_view id, 
 }
 
 const char* const kOpenScript = R"lua(
-if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then
-  if ARGV[3] ~= '0' then redis.call('SET', KEYS[2], 'expired', 'PX', ARGV[3]) end
-  return 1
-end
-return 0
+if redis.call('EXISTS', KEYS[1]) == 1 then return 0 end
+if redis.call('EXISTS', KEYS[2]) == 1 then return 2 end
+redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+if ARGV[3] ~= '0' then redis.call('SET', KEYS[2], 'expired', 'PX', ARGV[3]) end
+return 1
 )lua";
 
 const char* const kAnswerScript = R"lua(

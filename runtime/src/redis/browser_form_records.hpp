@@ -64,7 +64,8 @@ class RecordSealer {
 
 /// KEYS page, gone; ARGV sealed page, px, gone px. Sets the page unless one is there (a retry
 /// asks the same page again), and the id's "expired" marker with it (none for gone px "0"). 1 when
-/// set, 0 when kept.
+/// set, 0 when kept, 2 when the id's page has ended (its marker stands): not set again, so a
+/// 2026-07-28 retry finds it gone.
 extern const char* const kOpenScript;
 /// KEYS page, answer, gone; ARGV the sealed page as shown, sealed answer, px, gone px, channel, <h>.
 /// 1: answered (the page now lives as long as its answer; marker "closed" unless gone px is "0";

@@ -65,8 +65,9 @@ function startServer() {
 }
 
 // The first round: input_required with one URL-mode elicitation of a page on this server.
-async function askForKey2026(url) {
-  const first = await callTool2026(url, 'api_key');
+// `args`: the tool's arguments (expires_in_ms).
+async function askForKey2026(url, args = {}) {
+  const first = await callTool2026(url, 'api_key', { arguments: args });
   assert.equal(first.resultType, 'input_required', JSON.stringify(first));
   const ask = first.inputRequests['elicitation-1'];
   assert.ok(ask, JSON.stringify(first.inputRequests));
@@ -80,9 +81,10 @@ async function askForKey2026(url) {
   return { pageUrl: pageUrl.href, requestState: first.requestState };
 }
 
-// The retry after the user consented (opened the page): the tool's text.
-async function retry2026(url, requestState) {
+// The retry after the user consented (opened the page), with the first round's arguments: the tool's text.
+async function retry2026(url, requestState, args = {}) {
   const result = await callTool2026(url, 'api_key', {
+    arguments: args,
     inputResponses: { 'elicitation-1': { action: 'accept' } },
     requestState,
   });
@@ -286,6 +288,30 @@ async function run2026(url) {
     assert.equal(await retry2026(url, requestState), 'api key cancelled');
   });
   console.log('ok 2026-07-28 no CSRF token: 403, then Cancel gives "api key cancelled"');
+
+  // 4. An expired page: a page that lives 2 s, opened in the browser, answered after its deadline
+  //    (the test waits until then: only "not before", never "by then", depends on time), is
+  //    refused (410, "expired"); the retry ends the call timed_out, and the URL stays gone.
+  await withPage(async (page) => {
+    const LIFE_MS = 2000;
+    const asked = Date.now(); // before the request: the page's deadline is later than asked + LIFE_MS
+    const { pageUrl, requestState } = await askForKey2026(url, { expires_in_ms: LIFE_MS });
+    const first = await page.goto(pageUrl, { waitUntil: 'load', timeout: PAGE_MS });
+    const shown = first.status() === 200; // a machine slower than the page's life sees 410 at once
+    if (!shown) assert.equal(first.status(), 410, `GET ${pageUrl}`);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, asked + LIFE_MS + 500 - Date.now())));
+    if (shown) {
+      await typeKey(page, KEY);
+      assert.equal(await press(page, 'accept'), 410);
+      assert.equal(await heading(page), 'This form has expired');
+    }
+    await open(page, pageUrl, 410);
+    assert.match(await text(page, 'body'), /expired/);
+    assert.equal(await retry2026(url, requestState, { expires_in_ms: LIFE_MS }), 'api key timed_out');
+    await open(page, pageUrl, 410); // the retry did not open a new page under the old URL
+    console.log(`  the form was ${shown ? 'shown, then its submission' : 'already'} refused after its deadline`);
+  });
+  console.log('ok 2026-07-28 expired page: 410 "expired", the retry gives "api key timed_out"');
 }
 
 // One tools/call api_key in a session: the elicitation/create on the call's stream, the client's

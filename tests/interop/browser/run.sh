@@ -10,7 +10,9 @@
 #               (422, aria-invalid, aria-describedby naming the error, the summary, the service kept);
 #               a valid key while the retry waits: "connected openai with a key of 28 characters";
 #               a second tab's submission 410, the page 410; Decline → "api key declined"; a POST
-#               without the CSRF token 403, then Cancel → "api key cancelled"
+#               without the CSRF token 403, then Cancel → "api key cancelled"; a page that lives 2 s
+#               (the tool's expires_in_ms) submitted after its deadline 410 "expired", the retry →
+#               "api key timed_out", the URL still 410
 #   2025-11-25  a session and its GET stream; tools/call answered by an SSE stream carrying
 #               elicitation/create (url mode), the consent posted, the page filled in (422, then
 #               200), the result on the call's stream and notifications/elicitation/complete on the
