@@ -270,4 +270,5 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
                                                  "Elicitation with all five enum schema variants (SEP-1330)"));
   add_mrtr_fixtures(server);
   add_conformance_fixtures(server);
+  add_task_fixtures(server);
 }

@@ -17,3 +17,7 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
 void add_conformance_fixtures(elicit::Server& server);
 /// Adds the conformance suite's 2026-07-28 fixtures (input-required results, stateless server).
 void add_mrtr_fixtures(elicit::Server& server);
+/// Adds the fixtures of the conformance suite's tasks-* scenarios (the io.modelcontextprotocol/tasks
+/// extension): greet, slow_compute, failing_job, protocol_error_job, confirm_delete, multi_input,
+/// test_tool_with_task.
+void add_task_fixtures(elicit::Server& server);

@@ -33,6 +33,8 @@
  * - elicit::Client: the host side, answering elicitations (elicit::Answer, elicit::FormAnswer).
  * - elicit::RequestStateSealer and elicit::CompletionStore: the 2026-07-28 round's state and
  *   URL-mode completion across processes (elicit::RedisCompletionStore).
+ * - elicit::TaskStore and elicit::TaskSupport: long calls as tasks of the io.modelcontextprotocol/tasks
+ *   extension (`<elicit/tasks.hpp>`), with the same handlers.
  * - elicit::jsonrpc::Connection: the JSON-RPC peer under both sides, reached by `rpc()`.
  */
 #pragma once
@@ -46,5 +48,6 @@
 #include "elicit/jsonrpc/stdio_transport.hpp"
 #include "elicit/logging.hpp"
 #include "elicit/server_session.hpp"
+#include "elicit/tasks.hpp"
 #include "elicit/typed_tool.hpp"
 #include "elicit/user_interaction.hpp"

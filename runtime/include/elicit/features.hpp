@@ -56,6 +56,17 @@ using AsyncToolHandler = std::function<void(std::shared_ptr<RequestContext>)>;
 
 /// A tool (MCP, Server, "Tools"). Declare it by name: `Tool::blocking(name, handler)` or
 /// `Tool::async(name, handler)`, then the with_* setters; exactly one of the two handlers is set.
+/// Whether a tools/call of a tool runs as a task of the io.modelcontextprotocol/tasks extension
+/// (tasks.hpp; ../shared/spec/ext-tasks/tasks.md). Server policy, not shown to clients: only a
+/// 2026-07-28 request whose client capabilities declare the extension can get a task; a 2025-11-25
+/// session always runs the tool directly.
+enum class TaskSupport {
+  never,     ///< always answered directly (the default)
+  optional,  ///< a task when the request declares the extension, else answered directly
+  required,  ///< a task; a request that does not declare the extension gets -32021 with
+             ///< data.requiredCapabilities, before the arguments are looked at
+};
+
 struct Tool {
   std::string name;
   std::string description;
@@ -70,6 +81,13 @@ struct Tool {
   /// validate tool inputs): invalid ones are a tool error listing each `pointer: message`, and the
   /// handler does not run (json_schema.hpp). typed_tool turns it off: the generated type checks.
   bool validate_arguments = true;
+  /// Whether a call runs as a task (TaskSupport). The Server then needs a TaskStore
+  /// (Server::set_task_store; an InMemoryTaskStore is made when the first such tool is added).
+  TaskSupport task_support = TaskSupport::never;
+  /// With task_support optional or required: true, the task starts before the handler runs; false,
+  /// the handler starts it with RequestContext::start_task() once it knows the work is long (the
+  /// 2026-07-28 rounds before that, e.g. a first question, are answered on the tools/call itself).
+  bool task_at_start = true;
 
   /// A tool served by a blocking handler (on a pool worker; it may block on elicit()). E.g.
   /// `Tool::blocking("register", handler).with_description("Registers the user")`.
@@ -111,6 +129,17 @@ struct Tool {
   }
   Tool& with_input_schema(nlohmann::json schema) & {
     input_schema = std::move(schema);
+    return *this;
+  }
+  /// Runs calls as tasks (TaskSupport); `at_start` as task_at_start.
+  Tool&& with_task_support(TaskSupport support, bool at_start = true) && {
+    task_support = support;
+    task_at_start = at_start;
+    return std::move(*this);
+  }
+  Tool& with_task_support(TaskSupport support, bool at_start = true) & {
+    task_support = support;
+    task_at_start = at_start;
     return *this;
   }
   Tool&& with_output_schema(nlohmann::json schema) && {

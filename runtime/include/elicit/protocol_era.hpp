@@ -49,6 +49,9 @@ struct StatelessFields {
   /// `io.modelcontextprotocol/logLevel`: the least severe notifications/message the client wants
   /// for this request; none when absent (then none is sent).
   std::optional<LoggingLevel> log_level;
+  /// Set by the server itself, never read from the wire: the request is a run of this task
+  /// (tasks.hpp), so it does not make a task of its own.
+  std::string task_id;
 };
 
 /// What read_request_era found: a 2025-11-25 request (no protocol version in `_meta`), a 2026-07-28 one,

@@ -59,6 +59,24 @@ class MissingClientCapability : public std::runtime_error {
   nlohmann::json required_;
 };
 
+/// Throw from a handler to answer its request with this JSON-RPC error instead of a result (other
+/// exceptions become a tool error result, `isError: true`). In a task (tasks.hpp) it makes the task
+/// `failed` with `error` = {code, message, data} (tasks.md, "Task Status": failed is for JSON-RPC
+/// errors; a tool error completes the task).
+class ProtocolError : public std::runtime_error {
+ public:
+  explicit ProtocolError(RpcError error) : std::runtime_error(error.message), error_(std::move(error)) {}
+  const RpcError& error() const noexcept { return error_; }
+
+ private:
+  RpcError error_;
+};
+
+/// Thrown by RequestContext::start_task() through a blocking handler to end its run so the server
+/// answers the tools/call with a task (a CreateTaskResult); the task then runs the handler again
+/// from the top. Not a std::exception: do not swallow it with `catch (...)` (rethrow it).
+struct TaskStarted {};
+
 /// A request for the client other than a form, for RequestContext::request_inputs: `method` is
 /// "sampling/createMessage", "roots/list" or "elicitation/create" (untyped); `key` is its key in
 /// `inputRequests` (MCP 2026-07-28), empty for one by call-site order.
@@ -109,6 +127,12 @@ struct StatelessCall {
   nlohmann::json result_members;
   /// `_meta["io.modelcontextprotocol/logLevel"]`: messages below it, or all without it, are not sent.
   std::optional<LoggingLevel> log_level;
+  /// Set when this request is a run of a task (tasks.hpp): the task's id.
+  std::string task_id;
+  /// Set when the request may still become a task (a tool whose calls may run as tasks, from a
+  /// client declaring the extension, not yet in one): answers the request with a new task that
+  /// replays it (RequestContext::start_task()). Once; later answers are ignored.
+  std::function<void()> start_task;
 };
 
 /// One tools/call being handled, in either MCP era; one handler serves both.
@@ -186,7 +210,19 @@ class RequestContext {
   /// (as progress()), or over ServerSessionOptions::log_rate. Do not log secrets: the client may show or
   /// keep them. Any thread.
   bool log(LoggingLevel level, nlohmann::json data, std::string_view logger = {});
-  /// True once the client cancelled this tools/call (its answer will not be sent).
+  /// The id of the task this call runs in (tasks.hpp), "" when it runs in none.
+  const std::string& task_id() const noexcept;
+  /// Continues this tools/call as a task (the io.modelcontextprotocol/tasks extension) from here on,
+  /// for a tool whose Tool::task_support allows it with Tool::task_at_start false: when the request
+  /// can get a task and is not in one, ends the run (the TaskStarted exception unwinds the handler,
+  /// blocking or asynchronous) and the server answers a CreateTaskResult; the task
+  /// runs the handler again from the top with the answers gathered so far, and there start_task()
+  /// returns at once. Returns at once as well when the request cannot get a task (a 2025-11-25
+  /// session, a client that does not declare the extension, a tool that runs no tasks): the call
+  /// goes on directly. So the work before it must be idempotent, as before any question.
+  void start_task();
+  /// True once the client cancelled this tools/call (its answer will not be sent), or, in a task,
+  /// once tasks/cancel arrived.
   bool cancelled() const noexcept { return responder_.cancelled(); }
   /// Runs `f` once when the client cancels this call or the session ends; at once, on the calling
   /// thread, if that has happened already. Otherwise on the session's dispatch thread (an event
@@ -609,8 +645,8 @@ class RequestContext {
     std::vector<std::string> ids;
   };
   std::shared_ptr<PagesRead> pages_read_ = std::make_shared<PagesRead>();
-  nlohmann::json progress_token_;                       // null: no progress asked for
-  std::optional<double> last_progress_;                 // under mutex_
+  nlohmann::json progress_token_;        // null: no progress asked for
+  std::optional<double> last_progress_;  // under mutex_
 };
 
 }  // namespace elicit

@@ -34,6 +34,10 @@
 namespace elicit {
 
 class BrowserForms;
+class TaskStore;
+namespace detail {
+class TaskRuns;
+}
 
 /// Protocol revisions a session opened with `initialize` speaks, newest first (see also
 /// stateless_protocol_versions() in protocol_era.hpp).
@@ -181,12 +185,13 @@ class Server : public std::enable_shared_from_this<Server> {
   const ServerInfo& info() const noexcept { return info_; }
   /// {"name", "version"[, "title"]}: `serverInfo` of initialize, `_meta` of 2026-07-28 results.
   const nlohmann::json& info_json() const noexcept { return info_json_; }
-  /// The server's capabilities object, now: initialize's (`2026-07-28` false) or server/discover's
-  /// (the same today). `tools` and `logging` always; `prompts`, `resources` and `completions`
-  /// when one is registered; listChanged true, resources.subscribe true.
+  /// The server's capabilities object, now: initialize's (`stateless` false) or server/discover's
+  /// (true). `tools` and `logging` always; `prompts`, `resources` and `completions` when one is
+  /// registered; listChanged true, resources.subscribe true; server/discover's also
+  /// `extensions["io.modelcontextprotocol/tasks"]` when the server keeps tasks (set_task_store).
   nlohmann::json capabilities(bool stateless = false) const;
   /// Whether capabilities() has this member now ("tools", "prompts", "resources", "completions",
-  /// "logging"), without building it.
+  /// "logging"; "tasks": a task store is set), without building it.
   bool offers(std::string_view capability) const;
   const RequestStateSealer& sealer() const noexcept { return sealer_; }
   const CacheHints& list_cache() const noexcept { return list_cache_; }
@@ -197,6 +202,16 @@ class Server : public std::enable_shared_from_this<Server> {
   /// elicit_in_browser() throws std::logic_error. Thread-safe; calls already waiting keep theirs.
   void set_browser_forms(std::shared_ptr<BrowserForms> forms);
   std::shared_ptr<BrowserForms> browser_forms() const;
+
+  /// Where the tasks of the io.modelcontextprotocol/tasks extension are kept (tasks.hpp): with a
+  /// store, server/discover declares the extension and tools whose Tool::task_support allows it
+  /// run as tasks for clients that declare it. add_tool() of such a tool makes an InMemoryTaskStore
+  /// when none is set; set it before serving to use another (a shared store for several processes).
+  /// Thread-safe; tasks already made stay in the store they were made in.
+  void set_task_store(std::shared_ptr<TaskStore> store);
+  std::shared_ptr<TaskStore> task_store() const;
+  /// The runs of tasks going on in this process (internal to the runtime).
+  detail::TaskRuns& task_runs() const noexcept { return *task_runs_; }
 
  private:
   template <class T, class Row>
@@ -220,6 +235,8 @@ class Server : public std::enable_shared_from_this<Server> {
   std::size_t completers_ = 0;  // Completers on prompt arguments and template variables
   std::shared_ptr<Subscriptions> subscriptions_ = std::make_shared<Subscriptions>();
   std::shared_ptr<BrowserForms> browser_forms_;  // guarded by mutex_
+  std::shared_ptr<TaskStore> task_store_;        // guarded by mutex_
+  std::shared_ptr<detail::TaskRuns> task_runs_;
 };
 
 }  // namespace elicit

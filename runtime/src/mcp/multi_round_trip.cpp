@@ -241,10 +241,10 @@ void add_cache_hints(nlohmann::json& result, const CacheHints& hints) {
   result["cacheScope"] = hints.shared ? "public" : "private";
 }
 
-std::shared_ptr<const StatelessCall> open_stateless_call(const std::shared_ptr<Server>& server,
-                                                         const nlohmann::json& params, RequestStateBinding binding,
-                                                         const StatelessFields& fields, const Responder& responder,
-                                                         jsonrpc::Connection& log, nlohmann::json result_members) {
+std::shared_ptr<StatelessCall> open_stateless_call(const std::shared_ptr<Server>& server, const nlohmann::json& params,
+                                                   RequestStateBinding binding, const StatelessFields& fields,
+                                                   const Responder& responder, jsonrpc::Connection& log,
+                                                   nlohmann::json result_members) {
   if (auto e = check_input_responses(params)) {
     responder.error(std::move(*e));
     return nullptr;

@@ -23,11 +23,10 @@ namespace elicit::detail {
 /// after answering the request's -32602 (malformed inputResponses or requestState, or a
 /// requestState that does not open: "Invalid or expired requestState"). `log` gets what cannot be
 /// sent (a state too large to seal) and must outlive the request.
-std::shared_ptr<const StatelessCall> open_stateless_call(const std::shared_ptr<Server>& server,
-                                                         const nlohmann::json& params, RequestStateBinding binding,
-                                                         const StatelessFields& fields, const Responder& responder,
-                                                         jsonrpc::Connection& log,
-                                                         nlohmann::json result_members = nullptr);
+std::shared_ptr<StatelessCall> open_stateless_call(const std::shared_ptr<Server>& server, const nlohmann::json& params,
+                                                   RequestStateBinding binding, const StatelessFields& fields,
+                                                   const Responder& responder, jsonrpc::Connection& log,
+                                                   nlohmann::json result_members = nullptr);
 
 /// `ttlMs` and `cacheScope` of a 2026-07-28 list or resources/read result (MCP 2026-07-28, Server,
 /// Utilities, "Caching").

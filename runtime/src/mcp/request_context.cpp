@@ -308,6 +308,15 @@ void RequestContext::reply_json(nlohmann::json result) {
   forget_cancel_callbacks();
 }
 
+const std::string& RequestContext::task_id() const noexcept {
+  static const std::string none;
+  return stateless_ ? stateless_->task_id : none;
+}
+
+void RequestContext::start_task() {
+  if (stateless_ && stateless_->task_id.empty() && stateless_->start_task) throw TaskStarted{};
+}
+
 ClientCapabilities RequestContext::client_capabilities() const {
   return stateless_ ? stateless_->capabilities : session_.client_capabilities();
 }
@@ -362,6 +371,10 @@ void answer_thrown(SessionState& state, const StatelessCall* stateless, const st
     f();
   } catch (const InputRequired&) {
     if (stateless) stateless->input_required();
+  } catch (const TaskStarted&) {
+    if (stateless && stateless->start_task) stateless->start_task();
+  } catch (const ProtocolError& e) {
+    error(e.error());
   } catch (const MissingClientCapability& e) {
     error(e.to_error());
   } catch (const UrlElicitationRequired& e) {

@@ -6,6 +6,9 @@
 
 #include "elicit/server.hpp"
 
+#include "elicit/tasks.hpp"
+#include "task_runs.hpp"
+
 namespace elicit {
 
 namespace {
@@ -38,7 +41,10 @@ std::size_t completers_of(const ResourceTemplate& t) {
 }  // namespace
 
 Server::Server(ServerInfo info, RequestStateOptions request_state, CacheHints list_cache)
-    : info_(std::move(info)), sealer_(std::move(request_state)), list_cache_(list_cache) {
+    : info_(std::move(info)),
+      sealer_(std::move(request_state)),
+      list_cache_(list_cache),
+      task_runs_(std::make_shared<detail::TaskRuns>()) {
   info_json_ = {{"name", info_.name}, {"version", info_.version}};
   if (info_.title) info_json_["title"] = *info_.title;
 }
@@ -51,6 +57,16 @@ void Server::set_browser_forms(std::shared_ptr<BrowserForms> forms) {
 std::shared_ptr<BrowserForms> Server::browser_forms() const {
   std::shared_lock lock(mutex_);
   return browser_forms_;
+}
+
+void Server::set_task_store(std::shared_ptr<TaskStore> store) {
+  std::unique_lock lock(mutex_);
+  task_store_ = std::move(store);
+}
+
+std::shared_ptr<TaskStore> Server::task_store() const {
+  std::shared_lock lock(mutex_);
+  return task_store_;
 }
 
 // Every change is announced after the lock is released: a slow listener delays no lookup.
@@ -77,6 +93,7 @@ void Server::add_tool(Tool tool) {
   {
     std::unique_lock<std::shared_mutex> lock(mutex_);
     const auto key = tool.name;
+    if (tool.task_support != TaskSupport::never && !task_store_) task_store_ = std::make_shared<InMemoryTaskStore>();
     tools_.add(key, std::move(tool), "tool");
     if (schema) input_schemas_.insert_or_assign(key, std::move(*schema));
     if (headers) param_headers_.insert_or_assign(key, std::move(headers));
@@ -283,10 +300,11 @@ bool Server::offers(std::string_view capability) const {
   if (capability == "prompts") return !prompts_.empty();
   if (capability == "resources") return !resources_.empty() || !templates_.empty();
   if (capability == "completions") return completers_ > 0;
+  if (capability == "tasks") return task_store_ != nullptr;
   return false;
 }
 
-nlohmann::json Server::capabilities(bool /*2026-07-28*/) const {
+nlohmann::json Server::capabilities(bool stateless) const {
   // logging: RequestContext::log() (logging/setLevel in a 2025-11-25 session, logLevel per 2026-07-28 request).
   // listChanged: add_* and remove_* announce changes at any time (subscriptions.hpp).
   nlohmann::json caps{{"tools", {{"listChanged", true}}}, {"logging", nlohmann::json::object()}};
@@ -295,6 +313,8 @@ nlohmann::json Server::capabilities(bool /*2026-07-28*/) const {
   // subscriptions/listen in 2026-07-28 (notify_resource_updated).
   if (offers("resources")) caps["resources"] = {{"subscribe", true}, {"listChanged", true}};
   if (offers("completions")) caps["completions"] = nlohmann::json::object();
+  // The tasks extension is not defined under 2025-11-25 (SEP-2663, "Backward Compatibility").
+  if (stateless && offers("tasks")) caps["extensions"] = {{tasks_extension, nlohmann::json::object()}};
   return caps;
 }
 

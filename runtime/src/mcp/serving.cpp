@@ -124,6 +124,26 @@ const std::unordered_map<std::string_view, Method>& method_table() {
        {[](Serving& s, const Request& r, const Responder& out) { s.call(r, out, 'r', nullptr); },
         [](Serving& s, const Request& r, const Responder& out, const Fields& f) { s.call(r, out, 'r', &f); },
         "resources", "", ""}},
+      // The io.modelcontextprotocol/tasks extension (tasks.hpp): 2026-07-28 requests only, on a
+      // server that keeps tasks. tasks/result and tasks/list were removed (-32601, like any unknown).
+      {"tasks/get",
+       {nullptr,
+        [](Serving& s, const Request& r, const Responder& out, const Fields& f) {
+          tasks_get(s.task_serving(), r, out, f);
+        },
+        "tasks", " (MCP 2026-07-28 only)", ""}},
+      {"tasks/update",
+       {nullptr,
+        [](Serving& s, const Request& r, const Responder& out, const Fields& f) {
+          tasks_update(s.task_serving(), r, out, f);
+        },
+        "tasks", " (MCP 2026-07-28 only)", ""}},
+      {"tasks/cancel",
+       {nullptr,
+        [](Serving& s, const Request& r, const Responder& out, const Fields& f) {
+          tasks_cancel(s.task_serving(), r, out, f);
+        },
+        "tasks", " (MCP 2026-07-28 only)", ""}},
       // MCP 2025-11-25, Logging: the least severe level the client wants; gone in 2026-07-28 (the
       // level is per request there).
       {"logging/setLevel",
@@ -152,6 +172,8 @@ struct Serving::Call {
   std::function<void(std::shared_ptr<RequestContext>)> async;
   // Validates the arguments once the context exists; false when it has answered (tools only).
   std::function<bool(RequestContext&)> check;
+  // A tool whose handler may start a task (RequestContext::start_task()).
+  bool task_later = false;
   // The answer when no worker takes the call (the pool is stopping).
   std::function<void(RequestContext&)> shutting_down;
 };
@@ -323,7 +345,37 @@ void Serving::listen(const Request& r, const Responder& out) {
   listens->open(r, out);
 }
 
+TaskServing Serving::task_serving() {
+  if (!task_options_) {
+    auto copy = std::make_shared<ServerSessionOptions>(options_);
+    copy->workers = pool_;
+    task_options_ = std::move(copy);
+  }
+  Caller caller{caller_.principal, caller_.access_token};
+  if (!caller.access_token && options_.access_token) caller.access_token = options_.access_token->get();
+  return TaskServing{server_, task_options_, std::move(caller)};
+}
+
 void Serving::call(const Request& r, const Responder& out, char kind, const StatelessFields* fields) {
+  // The tasks extension, for a tools/call that is not itself a run of a task (tasks.hpp): a tool
+  // that requires a task refuses a client without the extension (-32021, before its arguments are
+  // looked at); one that starts its task at once answers with it.
+  if (kind == 't' && fields && fields->task_id.empty() && r.params.is_object()) {
+    const auto name = r.params.find("name");
+    const auto tool =
+        name != r.params.end() && name->is_string() ? server_->find_tool(name->get_ref<const std::string&>()) : nullptr;
+    if (tool && tool->task_support != TaskSupport::never) {
+      const bool declared = declares_tasks(fields->capabilities);
+      if (!declared && tool->task_support == TaskSupport::required) {
+        out.error(tasks_required_error());
+        return;
+      }
+      if (declared && tool->task_at_start) {
+        create_task(task_serving(), r.params, out);
+        return;
+      }
+    }
+  }
   auto c = kind == 't' ? resolve_tool(r, out) : resolve_json(r, out, kind == 'p');
   if (c) serve_call(r, out, fields, std::move(*c));
 }
@@ -361,7 +413,8 @@ std::optional<Serving::Call> Serving::resolve_tool(const Request& r, const Respo
     responder.error({error_code::invalid_params, "tools/call arguments must be an object", std::nullopt});
     return std::nullopt;
   }
-  Call c{"tools/call", name, arguments, arguments, nullptr, nullptr, nullptr, nullptr, nullptr};
+  Call c{"tools/call", name, arguments, arguments, nullptr, nullptr, nullptr, nullptr, false, nullptr};
+  c.task_later = tool->task_support != TaskSupport::never && !tool->task_at_start;
   if (tool->async_handler) {
     c.async = tool->async_handler;
   } else {
@@ -437,6 +490,7 @@ std::optional<Serving::Call> Serving::resolve_json(const Request& r, const Respo
          nullptr,
          nullptr,
          nullptr,
+         false,
          nullptr};
   if (async_handler) {
     c.async = std::move(async_handler);
@@ -458,10 +512,18 @@ std::optional<Serving::Call> Serving::resolve_json(const Request& r, const Respo
 void Serving::serve_call(const Request& r, const Responder& responder, const StatelessFields* fields, Call c) {
   std::shared_ptr<const StatelessCall> stateless;
   if (fields) {
-    stateless = open_stateless_call(
+    auto opened = open_stateless_call(
         server_, r.params, RequestStateBinding{c.method, c.name, std::move(c.bound_arguments), caller_.principal},
         *fields, responder, rpc_, std::move(c.result_members));
-    if (!stateless) return;  // refused, answered
+    if (!opened) return;  // refused, answered
+    opened->task_id = fields->task_id;
+    if (c.task_later && fields->task_id.empty() && declares_tasks(fields->capabilities)) {
+      // RequestContext::start_task(): the request becomes a task that replays it, answers included.
+      opened->start_task = [serving = task_serving(), params = r.params, responder] {
+        create_task(serving, params, responder);
+      };
+    }
+    stateless = std::move(opened);
   }
   Caller caller{caller_.principal, caller_.access_token};
   if (!caller.access_token && options_.access_token) caller.access_token = options_.access_token->get();

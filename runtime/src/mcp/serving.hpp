@@ -13,6 +13,7 @@
 #include <string>
 
 #include "elicit/server_session.hpp"
+#include "task_runs.hpp"
 
 namespace elicit::detail {
 
@@ -85,6 +86,8 @@ class Serving {
   void set_log_level(const Request& r, const Responder& out);
   void interaction_notify(const Request& r, const Responder& out);
   const ServerSessionOptions& options() const noexcept { return options_; }
+  // What a task made by this connection's request is run with (task_runs.hpp).
+  TaskServing task_serving();
 
  private:
   struct Call;
@@ -104,9 +107,10 @@ class Serving {
   SessionState state_;
   std::shared_ptr<JobGate> gate_ = std::make_shared<JobGate>();
   std::atomic<bool> initialized_{false};
-  std::shared_ptr<Subscriptions::Subscriber> subscriber_;  // dispatch thread only, until destroyed
-  std::mutex listens_mutex_;                               // guards listens_ (close() is any thread)
-  std::shared_ptr<ListenStreams> listens_;                 // made at the first subscriptions/listen
+  std::shared_ptr<Subscriptions::Subscriber> subscriber_;     // dispatch thread only, until destroyed
+  std::mutex listens_mutex_;                                  // guards listens_ (close() is any thread)
+  std::shared_ptr<ListenStreams> listens_;                    // made at the first subscriptions/listen
+  std::shared_ptr<const ServerSessionOptions> task_options_;  // options_ for task runs, made at first use
 };
 
 }  // namespace elicit::detail

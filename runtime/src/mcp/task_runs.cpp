@@ -1,0 +1,428 @@
+// Tasks of the io.modelcontextprotocol/tasks extension: creation, runs, and the tasks/* methods
+// (task_runs.hpp).
+#include "task_runs.hpp"
+
+#include <atomic>
+#include <optional>
+#include <stdexcept>
+
+#include "elicit/jsonrpc/worker_pool.hpp"
+
+namespace elicit::detail {
+
+bool declares_tasks(const ClientCapabilities& capabilities) {
+  const auto& raw = capabilities.raw;
+  if (!raw.is_object()) return false;
+  const auto ext = raw.find("extensions");
+  if (ext == raw.end() || !ext->is_object()) return false;
+  const auto t = ext->find(tasks_extension);
+  return t != ext->end() && t->is_object();
+}
+
+RpcError tasks_required_error() {
+  return missing_required_client_capability(
+      nlohmann::json{{"extensions", {{tasks_extension, nlohmann::json::object()}}}});
+}
+
+namespace {
+
+void reply(const TaskServing& serving, const Responder& out, nlohmann::json result) {
+  stamp_stateless_result(result, serving.server->info_json());
+  out.result(std::move(result));
+}
+
+// Ordered: a question's requestedSchema keeps the order its properties were written in (a client
+// shows the fields in that order).
+void reply_ordered(const TaskServing& serving, const Responder& out, nlohmann::ordered_json result) {
+  stamp_stateless_result(result, serving.server->info_json());
+  out.result_ordered(std::move(result));
+}
+
+// The members of a Task (tasks.md, "Task"): what CreateTaskResult and DetailedTask share.
+nlohmann::json task_members(const TaskRecord& t) {
+  nlohmann::json j{{"taskId", t.id},
+                   {"status", std::string(to_string(t.status))},
+                   {"createdAt", iso8601_utc(t.created_ms)},
+                   {"lastUpdatedAt", iso8601_utc(t.updated_ms)},
+                   {"ttlMs", t.ttl_ms},
+                   {"pollIntervalMs", t.poll_interval_ms}};
+  if (!t.status_message.empty()) j["statusMessage"] = t.status_message;
+  return j;
+}
+
+// The DetailedTask of tasks/get: the task and what its status carries (never the requestState).
+nlohmann::ordered_json detailed_task(const TaskRecord& t) {
+  nlohmann::ordered_json j = task_members(t);
+  j["resultType"] = "complete";  // tasks.md, "tasks/get": the result of tasks/get is complete
+  switch (t.status) {
+    case TaskStatus::input_required:
+      j["inputRequests"] = t.input_requests;
+      break;
+    case TaskStatus::completed:
+      j["result"] = t.result;
+      break;
+    case TaskStatus::failed:
+      j["error"] = t.error;
+      break;
+    default:
+      break;
+  }
+  return j;
+}
+
+// The task id of a tasks/* request, or nullopt after answering -32602.
+std::optional<std::string> task_id_of(const Request& r, const Responder& out) {
+  if (r.params.is_object()) {
+    if (const auto id = r.params.find("taskId"); id != r.params.end() && id->is_string()) return id->get<std::string>();
+  }
+  out.error(
+      {error_code::invalid_params, "Invalid params: " + r.method + " needs a string params.taskId", std::nullopt});
+  return std::nullopt;
+}
+
+// The task, when it exists and belongs to `caller`; else answers -32602 (another principal's task
+// is answered like an unknown one: ext-tasks, "Security Considerations").
+std::optional<TaskRecord> owned_task(const TaskServing& serving, const std::string& id, const Responder& out) {
+  const auto store = serving.server->task_store();
+  std::optional<TaskRecord> task;
+  try {
+    if (store) task = store->get(id);
+  } catch (const std::exception&) {
+    out.error({error_code::internal_error, "The task store cannot be reached", std::nullopt});
+    return std::nullopt;
+  }
+  if (!task || task->owner != serving.caller.principal) {
+    out.error({error_code::invalid_params, "Task not found: " + id, nlohmann::json{{"taskId", id}}});
+    return std::nullopt;
+  }
+  return task;
+}
+
+// The gate every tasks/* request passes first (tasks.md: -32021 for a client that does not declare
+// the extension, before the task is looked up).
+bool declared(const Responder& out, const StatelessFields& fields) {
+  if (declares_tasks(fields.capabilities)) return true;
+  out.error(tasks_required_error());
+  return false;
+}
+
+}  // namespace
+
+// --- One run of a task ---------------------------------------------------------------------------
+
+// The transport of one run: takes the response of the replayed tools/call (nothing else: tasks
+// send no progress or log messages, tasks.md) and records it in the task once.
+class TaskRuns::Run final : public Transport, public std::enable_shared_from_this<Run> {
+ public:
+  Run(std::weak_ptr<TaskRuns> owner, TaskServing serving, TaskRecord task)
+      : owner_(std::move(owner)), serving_(std::move(serving)), task_(std::move(task)) {}
+  ~Run() override { rpc_serving_.reset(); }  // waits for the handler before the members go
+
+  // Starts the replay. Throws when the stored request no longer reads as a 2026-07-28 request.
+  void begin() {
+    auto params = task_.request;
+    if (!task_.request_state.empty()) params["requestState"] = task_.request_state;
+    if (!task_.answers.empty()) params["inputResponses"] = task_.answers;
+    auto era = read_request_era(params);
+    if (!era.stateless) throw std::runtime_error("the task's request is not a 2026-07-28 request");
+    era.stateless->task_id = task_.id;
+    request_id_ = RequestId{"task-run-" + std::to_string(task_.run)};
+    rpc_serving_ = std::make_unique<StatelessServing>(*this, serving_.server, *serving_.options, serving_.caller,
+                                                      std::move(*era.stateless));
+    rpc_serving_->serve(Request{request_id_, "tools/call", std::move(params)});
+  }
+
+  void cancel() {
+    if (!rpc_serving_ || rpc_serving_->rpc().closed()) return;
+    rpc_serving_->rpc().deliver(Notification{
+        "notifications/cancelled",
+        nlohmann::json{{"requestId", id_to_json(request_id_)}, {"reason", "the task was cancelled (tasks/cancel)"}}});
+  }
+
+  void start(MessageHandler, CloseHandler on_close) override {
+    std::lock_guard<std::mutex> lock(close_mutex_);
+    on_close_ = std::move(on_close);
+  }
+  bool send(std::string message, const SendContext& context) override {
+    if (!context.response) return false;
+    settle(std::move(message));
+    return true;
+  }
+  // The connection ends (the run is being destroyed): it waits for this on_close.
+  void close() override {
+    settle(std::nullopt);
+    CloseHandler on_close;
+    {
+      std::lock_guard<std::mutex> lock(close_mutex_);
+      on_close = std::move(on_close_);
+      on_close_ = nullptr;
+    }
+    if (on_close) on_close();
+  }
+  void abandon(const RequestId&) override { settle(std::nullopt); }
+
+ private:
+  // Records the outcome on a worker: never inside a callback of the run's own connection, which
+  // the run's end destroys.
+  void settle(std::optional<std::string> response) {
+    if (settled_.exchange(true)) return;
+    auto self = shared_from_this();
+    auto job = [self, response = std::move(response)] {
+      self->record(response);
+      if (const auto owner = self->owner_.lock()) owner->finished(self->task_.id, self.get());
+    };
+    if (!serving_.options->workers->post(job)) record(response);  // the pool stops: record at least
+  }
+
+  void record(const std::optional<std::string>& response) {
+    const auto store = serving_.server->task_store();
+    if (!store) return;
+    nlohmann::ordered_json message = nullptr;
+    if (response) message = nlohmann::ordered_json::parse(*response, nullptr, false);
+    const auto run = task_.run;
+    try {
+      store->update(task_.id, [&](TaskRecord& t) {
+        if (t.run != run || is_terminal(t.status)) return false;  // cancelled, expired, or another run's
+        t.updated_ms = unix_time_ms();
+        if (!message.is_object()) {
+          t.status = TaskStatus::failed;
+          t.error = {{"code", error_code::internal_error}, {"message", "the task's run ended without an answer"}};
+          t.status_message = "the task's run ended without an answer";
+          return true;
+        }
+        if (const auto e = message.find("error"); e != message.end()) {
+          t.status = TaskStatus::failed;
+          t.error = nlohmann::json::parse(e->dump());
+          t.status_message = e->value("message", std::string("failed"));
+          return true;
+        }
+        auto result = message.value("result", nlohmann::ordered_json::object());
+        if (result.value("resultType", std::string()) == "input_required") {
+          ask(t, result);
+          return true;
+        }
+        // The CallToolResult as the call would have returned it, without the 2026-07-28 envelope.
+        result.erase("resultType");
+        if (const auto meta = result.find("_meta"); meta != result.end() && meta->is_object()) {
+          meta->erase(std::string(meta_key::server_info));
+          if (meta->empty()) result.erase("_meta");
+        }
+        t.status = TaskStatus::completed;
+        t.status_message.clear();
+        t.result = nlohmann::json::parse(result.dump());
+        return true;
+      });
+    } catch (const std::exception&) {
+      // The store cannot be reached: the task stays as it was; its lease (a shared store) or its
+      // ttl ends it.
+    }
+  }
+
+  // The run ended with questions: they become the task's inputRequests, each under a key never shown
+  // before in this task (a question asked again after an invalid answer gets `<key>.2`, ...).
+  static void ask(TaskRecord& t, const nlohmann::ordered_json& result) {
+    t.status = TaskStatus::input_required;
+    t.status_message = "waiting for input";
+    t.request_state = result.value("requestState", std::string());
+    t.answers = nlohmann::json::object();
+    t.input_requests = nlohmann::ordered_json::object();
+    t.key_map = nlohmann::json::object();
+    const auto used = [&](const std::string& k) {
+      for (const auto& u : t.used_keys)
+        if (u == k) return true;
+      return false;
+    };
+    const auto questions = result.find("inputRequests");
+    if (questions == result.end() || !questions->is_object()) return;
+    for (auto it = questions->begin(); it != questions->end(); ++it) {
+      auto shown = it.key();
+      for (int n = 2; used(shown); ++n) shown = it.key() + "." + std::to_string(n);
+      t.used_keys.push_back(shown);
+      t.key_map[shown] = it.key();
+      t.input_requests[shown] = it.value();
+    }
+  }
+
+  std::weak_ptr<TaskRuns> owner_;
+  TaskServing serving_;
+  TaskRecord task_;
+  RequestId request_id_;
+  std::atomic<bool> settled_{false};
+  std::mutex close_mutex_;
+  CloseHandler on_close_;
+  std::unique_ptr<StatelessServing> rpc_serving_;
+};
+
+TaskRuns::~TaskRuns() {
+  std::map<std::string, std::shared_ptr<Run>> runs;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    runs.swap(runs_);
+  }
+  for (auto& [id, run] : runs) run->cancel();
+}
+
+void TaskRuns::start(const TaskServing& serving, const TaskRecord& task) {
+  auto run = std::make_shared<Run>(weak_from_this(), serving, task);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    runs_[task.id] = run;
+  }
+  try {
+    run->begin();
+  } catch (const std::exception& e) {
+    finished(task.id, run.get());
+    if (const auto store = serving.server->task_store()) {
+      try {
+        store->update(task.id, [&](TaskRecord& t) {
+          if (t.run != task.run || is_terminal(t.status)) return false;
+          t.status = TaskStatus::failed;
+          t.updated_ms = unix_time_ms();
+          t.error = {{"code", error_code::internal_error},
+                     {"message", std::string("the task could not run: ") + e.what()}};
+          return true;
+        });
+      } catch (const std::exception&) {
+      }
+    }
+  }
+}
+
+void TaskRuns::cancel(const std::string& id) {
+  std::shared_ptr<Run> run;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (const auto it = runs_.find(id); it != runs_.end()) run = it->second;
+  }
+  if (run) run->cancel();
+}
+
+void TaskRuns::finished(const std::string& id, const Run* run) {
+  std::shared_ptr<Run> gone;  // destroyed after the lock
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (const auto it = runs_.find(id); it != runs_.end() && it->second.get() == run) {
+    gone = std::move(it->second);
+    runs_.erase(it);
+  }
+}
+
+// --- Creation and the tasks/* methods ------------------------------------------------------------
+
+void create_task(const TaskServing& serving, const nlohmann::json& params, const Responder& out) {
+  const auto store = serving.server->task_store();
+  if (!store) {
+    out.error({error_code::internal_error, "This server keeps no tasks", std::nullopt});
+    return;
+  }
+  const auto& o = store->options();
+  TaskRecord t;
+  t.id = new_task_id();
+  t.owner = serving.caller.principal;
+  t.created_ms = t.updated_ms = unix_time_ms();
+  t.ttl_ms = o.ttl.count();
+  t.poll_interval_ms = o.poll_interval.count();
+  t.expires_ms = t.created_ms + t.ttl_ms;
+  t.request = params;
+  // The run replays these from the record's own members; a task-era hint is not part of the call
+  // (tasks.md: servers ignore the former `task` param).
+  for (const char* member : {"requestState", "inputResponses", "task"}) t.request.erase(member);
+  if (const auto s = params.find("requestState"); s != params.end() && s->is_string()) t.request_state = *s;
+  if (const auto a = params.find("inputResponses"); a != params.end() && a->is_object()) t.answers = *a;
+  t.run = 1;
+  bool made = false;
+  try {
+    made = store->create(t);
+  } catch (const std::exception&) {
+    out.error({error_code::internal_error, "The task store cannot be reached", std::nullopt});
+    return;
+  }
+  if (!made) {
+    out.error({error_code::internal_error, "Too many tasks: the server keeps no more now", std::nullopt});
+    return;
+  }
+  auto result = task_members(t);
+  result["resultType"] = "task";  // CreateTaskResult: flat Result & Task (tasks.md, "Task Creation")
+  reply(serving, out, std::move(result));
+  serving.server->task_runs().start(serving, t);
+}
+
+void tasks_get(const TaskServing& serving, const Request& r, const Responder& out, const StatelessFields& fields) {
+  if (!declared(out, fields)) return;
+  const auto id = task_id_of(r, out);
+  if (!id) return;
+  const auto task = owned_task(serving, *id, out);
+  if (!task) return;
+  reply_ordered(serving, out, detailed_task(*task));
+}
+
+void tasks_update(const TaskServing& serving, const Request& r, const Responder& out, const StatelessFields& fields) {
+  if (!declared(out, fields)) return;
+  const auto id = task_id_of(r, out);
+  if (!id) return;
+  const auto responses = r.params.find("inputResponses");
+  if (responses == r.params.end() || !responses->is_object()) {
+    out.error({error_code::invalid_params, "Invalid params: tasks/update needs an object params.inputResponses",
+               std::nullopt});
+    return;
+  }
+  if (!owned_task(serving, *id, out)) return;
+  // Answers to questions outstanding now leave inputRequests before the acknowledgement (a
+  // tasks/get right after it sees them gone); others are ignored (tasks.md, "tasks/update"). The
+  // last answer starts the next run.
+  bool next_run = false;
+  std::optional<TaskRecord> after;
+  try {
+    after = serving.server->task_store()->update(*id, [&](TaskRecord& t) {
+      next_run = false;
+      if (t.status != TaskStatus::input_required) return false;
+      bool changed = false;
+      for (auto it = responses->begin(); it != responses->end(); ++it) {
+        if (!it->is_object() || !t.input_requests.contains(it.key())) continue;
+        const auto asked_as = t.key_map.value(it.key(), it.key());
+        t.answers[asked_as] = *it;
+        t.input_requests.erase(it.key());
+        changed = true;
+      }
+      if (!changed) return false;
+      t.updated_ms = unix_time_ms();
+      if (t.input_requests.empty()) {
+        t.status = TaskStatus::working;
+        t.status_message.clear();
+        ++t.run;
+        next_run = true;
+      }
+      return true;
+    });
+  } catch (const std::exception&) {
+    out.error({error_code::internal_error, "The task store cannot be reached", std::nullopt});
+    return;
+  }
+  reply(serving, out, nlohmann::json::object());
+  if (after && next_run) serving.server->task_runs().start(serving, *after);
+}
+
+void tasks_cancel(const TaskServing& serving, const Request& r, const Responder& out, const StatelessFields& fields) {
+  if (!declared(out, fields)) return;
+  const auto id = task_id_of(r, out);
+  if (!id) return;
+  if (!owned_task(serving, *id, out)) return;
+  // Cancelled at once (terminal, so a late result never overwrites it); the run is told and its
+  // handler stops when it looks. A terminal task is acknowledged unchanged (tasks.md, "tasks/cancel").
+  try {
+    serving.server->task_store()->update(*id, [&](TaskRecord& t) {
+      if (is_terminal(t.status)) return false;
+      t.status = TaskStatus::cancelled;
+      t.status_message = "cancelled by the client";
+      t.updated_ms = unix_time_ms();
+      t.input_requests = nlohmann::ordered_json::object();
+      return true;
+    });
+  } catch (const std::exception&) {
+    out.error({error_code::internal_error, "The task store cannot be reached", std::nullopt});
+    return;
+  }
+  serving.server->task_runs().cancel(*id);
+  reply(serving, out, nlohmann::json::object());
+}
+
+}  // namespace elicit::detail

@@ -1,0 +1,75 @@
+// The server side of the io.modelcontextprotocol/tasks extension (tasks.hpp; ext-tasks/tasks.md):
+// making a task from a tools/call, running it, and the tasks/get, tasks/update and tasks/cancel
+// methods. Internal to elicit::runtime.
+//
+// A run of a task is its tools/call replayed as a 2026-07-28 request through the Server's own method
+// table (a StatelessServing over TaskRunTransport, which takes the response): the requestState and
+// the inputResponses gathered so far go with it, so the handler finds its earlier answers as in any
+// multi round-trip request. The response decides the task: a complete result completes it, an
+// input-required result makes it input_required (its questions under keys unique over the task's
+// life), a JSON-RPC error fails it.
+#pragma once
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "elicit/access_token.hpp"
+#include "elicit/jsonrpc/connection.hpp"
+#include "elicit/protocol_era.hpp"
+#include "elicit/server.hpp"
+#include "elicit/server_session.hpp"
+#include "elicit/tasks.hpp"
+
+namespace elicit::detail {
+
+/// Whether a 2026-07-28 request's client capabilities declare the extension
+/// (`extensions["io.modelcontextprotocol/tasks"]` an object).
+bool declares_tasks(const ClientCapabilities& capabilities);
+/// -32021 MissingRequiredClientCapability naming the extension (tasks.md, "Capability Negotiation").
+RpcError tasks_required_error();
+
+/// What a task's runs are served with: the Server, the options of the connection that made the task
+/// (copied: a run may outlive that connection; `workers` set to its pool), and who made it.
+struct TaskServing {
+  std::shared_ptr<Server> server;
+  std::shared_ptr<const ServerSessionOptions> options;
+  Caller caller;
+};
+
+/// The runs of tasks going on in this process, by task id. One per Server. Thread-safe.
+class TaskRuns : public std::enable_shared_from_this<TaskRuns> {
+ public:
+  ~TaskRuns();
+  /// Starts run `task.run` of `task` (already in the store with that run number).
+  void start(const TaskServing& serving, const TaskRecord& task);
+  /// Cancels the run of task `id` in this process, if one is going on: its handler sees
+  /// RequestContext::cancelled(), its elicitations end aborted.
+  void cancel(const std::string& id);
+
+  class Run;
+
+ private:
+  friend class Run;
+  void finished(const std::string& id, const Run* run);
+
+  std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<Run>> runs_;
+};
+
+/// tools/call of a tool whose calls run as tasks, from a client declaring the extension: makes the
+/// task (durably), answers the CreateTaskResult on `out`, and starts its first run. -32603 when the
+/// store is full or cannot be reached.
+void create_task(const TaskServing& serving, const nlohmann::json& params, const Responder& out);
+
+/// tasks/get, tasks/update and tasks/cancel of a 2026-07-28 request (`fields`) from `caller`
+/// (tasks.md, "Protocol Messages"): -32021 when the request does not declare the extension, -32602
+/// for a task that is unknown, expired or another principal's.
+void tasks_get(const TaskServing& serving, const Request& r, const Responder& out, const StatelessFields& fields);
+void tasks_update(const TaskServing& serving, const Request& r, const Responder& out, const StatelessFields& fields);
+void tasks_cancel(const TaskServing& serving, const Request& r, const Responder& out, const StatelessFields& fields);
+
+}  // namespace elicit::detail

@@ -1,0 +1,189 @@
+// Task records and the in-memory task store (tasks.hpp).
+#include <sodium.h>
+
+#include <array>
+#include <cstdio>
+#include <ctime>
+#include <stdexcept>
+
+#include "elicit/tasks.hpp"
+
+namespace elicit {
+
+std::string_view to_string(TaskStatus status) noexcept {
+  switch (status) {
+    case TaskStatus::working:
+      return "working";
+    case TaskStatus::input_required:
+      return "input_required";
+    case TaskStatus::completed:
+      return "completed";
+    case TaskStatus::failed:
+      return "failed";
+    case TaskStatus::cancelled:
+      return "cancelled";
+  }
+  return "working";
+}
+
+namespace {
+
+TaskStatus status_from(const std::string& s) {
+  for (auto t : {TaskStatus::working, TaskStatus::input_required, TaskStatus::completed, TaskStatus::failed,
+                 TaskStatus::cancelled}) {
+    if (to_string(t) == s) return t;
+  }
+  throw std::invalid_argument("not a task status: " + s);
+}
+
+}  // namespace
+
+std::string new_task_id() {
+  static const bool ready = sodium_init() >= 0;
+  if (!ready) throw std::runtime_error("libsodium could not be initialised");
+  std::array<unsigned char, 32> raw{};
+  randombytes_buf(raw.data(), raw.size());
+  std::array<char, 64> out{};
+  sodium_bin2base64(out.data(), out.size(), raw.data(), raw.size(), sodium_base64_VARIANT_URLSAFE_NO_PADDING);
+  return out.data();
+}
+
+std::int64_t unix_time_ms() {
+  return std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+std::string iso8601_utc(std::int64_t ms) {
+  const std::time_t seconds = static_cast<std::time_t>(ms / 1000);
+  std::tm tm{};
+  gmtime_r(&seconds, &tm);
+  std::array<char, 40> out{};
+  const auto n = std::strftime(out.data(), out.size(), "%Y-%m-%dT%H:%M:%S", &tm);
+  std::array<char, 8> millis{};
+  std::snprintf(millis.data(), millis.size(), ".%03dZ", static_cast<int>(ms % 1000));
+  return std::string(out.data(), n) + millis.data();
+}
+
+nlohmann::json TaskRecord::to_json() const {
+  return nlohmann::json{{"id", id},
+                        {"owner", owner},
+                        {"status", std::string(to_string(status))},
+                        {"statusMessage", status_message},
+                        {"created", created_ms},
+                        {"updated", updated_ms},
+                        {"expires", expires_ms},
+                        {"ttl", ttl_ms},
+                        {"poll", poll_interval_ms},
+                        {"request", request},
+                        {"requestState", request_state},
+                        {"answers", answers},
+                        // As text: the questions keep the order they (and their schemas' properties)
+                        // were written in.
+                        {"inputRequests", input_requests.dump()},
+                        {"keyMap", key_map},
+                        {"usedKeys", used_keys},
+                        {"result", result},
+                        {"error", error},
+                        {"run", run}};
+}
+
+TaskRecord TaskRecord::from_json(const nlohmann::json& j) {
+  TaskRecord t;
+  t.id = j.at("id").get<std::string>();
+  t.owner = j.at("owner").get<std::string>();
+  t.status = status_from(j.at("status").get<std::string>());
+  t.status_message = j.at("statusMessage").get<std::string>();
+  t.created_ms = j.at("created").get<std::int64_t>();
+  t.updated_ms = j.at("updated").get<std::int64_t>();
+  t.expires_ms = j.at("expires").get<std::int64_t>();
+  t.ttl_ms = j.at("ttl").get<std::int64_t>();
+  t.poll_interval_ms = j.at("poll").get<std::int64_t>();
+  t.request = j.at("request");
+  t.request_state = j.at("requestState").get<std::string>();
+  t.answers = j.at("answers");
+  t.input_requests = nlohmann::ordered_json::parse(j.at("inputRequests").get<std::string>());
+  t.key_map = j.at("keyMap");
+  t.used_keys = j.at("usedKeys");
+  t.result = j.at("result");
+  t.error = j.at("error");
+  t.run = j.at("run").get<std::uint64_t>();
+  return t;
+}
+
+std::size_t TaskRecord::bytes() const {
+  // What grows with use; the fixed members count as a small constant.
+  return 256 + id.size() + owner.size() + status_message.size() + request.dump().size() + request_state.size() +
+         answers.dump().size() + input_requests.dump().size() + key_map.dump().size() + used_keys.dump().size() +
+         result.dump().size() + error.dump().size();
+}
+
+InMemoryTaskStore::InMemoryTaskStore(TaskOptions options) : InMemoryTaskStore(std::move(options), unix_time_ms) {}
+
+InMemoryTaskStore::InMemoryTaskStore(TaskOptions options, std::function<std::int64_t()> now_ms)
+    : options_(std::move(options)), now_ms_(std::move(now_ms)) {
+  if (options_.ttl.count() <= 0) throw std::invalid_argument("TaskOptions::ttl must be positive");
+  if (options_.poll_interval.count() <= 0) throw std::invalid_argument("TaskOptions::poll_interval must be positive");
+  if (!now_ms_) throw std::invalid_argument("InMemoryTaskStore needs a clock");
+}
+
+void InMemoryTaskStore::drop_expired(std::int64_t now) {
+  while (!by_expiry_.empty() && by_expiry_.begin()->first <= now) {
+    const auto it = tasks_.find(by_expiry_.begin()->second);
+    if (it != tasks_.end()) {
+      bytes_ -= it->second.bytes;
+      tasks_.erase(it);
+    }
+    by_expiry_.erase(by_expiry_.begin());
+  }
+}
+
+bool InMemoryTaskStore::create(const TaskRecord& task) {
+  const auto size = task.bytes();
+  std::lock_guard<std::mutex> lock(mutex_);
+  drop_expired(now_ms_());
+  if (tasks_.count(task.id) != 0) throw std::invalid_argument("a task with this id exists");
+  if (tasks_.size() >= options_.max_tasks || bytes_ + size > options_.max_bytes) return false;
+  tasks_.emplace(task.id, Entry{task, size});
+  by_expiry_.emplace(task.expires_ms, task.id);
+  bytes_ += size;
+  return true;
+}
+
+std::optional<TaskRecord> InMemoryTaskStore::get(const std::string& id) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  drop_expired(now_ms_());
+  const auto it = tasks_.find(id);
+  if (it == tasks_.end()) return std::nullopt;
+  return it->second.record;
+}
+
+std::optional<TaskRecord> InMemoryTaskStore::update(const std::string& id,
+                                                    const std::function<bool(TaskRecord&)>& change) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  drop_expired(now_ms_());
+  const auto it = tasks_.find(id);
+  if (it == tasks_.end()) return std::nullopt;
+  auto copy = it->second.record;
+  if (!change(copy)) return it->second.record;
+  // The id and expiry belong to the store: a change cannot move them.
+  copy.id = it->second.record.id;
+  copy.expires_ms = it->second.record.expires_ms;
+  const auto size = copy.bytes();
+  // A record may grow past the bound by what one run adds (its answers, its result): refusing it
+  // would leave the task stuck. The bound holds for creation.
+  bytes_ = bytes_ - it->second.bytes + size;
+  it->second = Entry{std::move(copy), size};
+  return it->second.record;
+}
+
+std::size_t InMemoryTaskStore::size() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return tasks_.size();
+}
+
+std::size_t InMemoryTaskStore::bytes() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return bytes_;
+}
+
+}  // namespace elicit

@@ -1,0 +1,368 @@
+// The io.modelcontextprotocol/tasks extension on the Server (tasks.hpp): which calls become tasks,
+// the task's wire shapes, tasks/get|update|cancel, forms inside a task, cancellation, owners and
+// expiry. Requests go over a ServerSession, each naming 2026-07-28 in its _meta.
+#include <catch2/catch.hpp>
+
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <regex>
+#include <thread>
+
+#include <elicit/server_session.hpp>
+#include <elicit/tasks.hpp>
+
+#include "../support/fake_client.hpp"
+#include "delete_confirmation.hpp"
+#include "user_name.hpp"
+
+using namespace elicit;
+using nlohmann::json;
+
+namespace {
+
+const json kExtension = {{"extensions", {{"io.modelcontextprotocol/tasks", json::object()}}}};
+
+json meta(const json& caps) {
+  return {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+          {"io.modelcontextprotocol/clientCapabilities", caps},
+          {"io.modelcontextprotocol/clientInfo", {{"name", "test-client"}, {"version", "1"}}}};
+}
+json with_tasks() {
+  auto caps = kExtension;
+  caps["elicitation"] = {{"form", json::object()}};
+  return meta(caps);
+}
+
+// Set when a handler saw its call cancelled and returned.
+struct Gate {
+  std::mutex mutex;
+  std::condition_variable cv;
+  bool cancelled_seen = false;
+  int runs = 0;
+};
+
+Tool waiting_tool(std::shared_ptr<Gate> gate) {
+  return Tool::blocking("wait",
+                        [gate](RequestContext& call) {
+                          {
+                            std::lock_guard<std::mutex> lock(gate->mutex);
+                            ++gate->runs;
+                          }
+                          gate->cv.notify_all();
+                          auto done = std::make_shared<std::atomic<bool>>(false);
+                          call.on_cancel([gate, done] {
+                            std::lock_guard<std::mutex> lock(gate->mutex);
+                            done->store(true);
+                            gate->cv.notify_all();
+                          });
+                          std::unique_lock<std::mutex> lock(gate->mutex);
+                          gate->cv.wait_for(lock, test_support::kPatience, [&] { return done->load(); });
+                          gate->cancelled_seen = done->load();
+                          gate->cv.notify_all();
+                          return ToolResult::text("waited");
+                        })
+      .with_description("Waits until cancelled")
+      .with_task_support(TaskSupport::optional);
+}
+
+std::shared_ptr<Server> task_server(std::shared_ptr<Gate> gate) {
+  auto s = std::make_shared<Server>(ServerInfo{"task-server", "1.0.0", std::nullopt, std::nullopt});
+  s->add_tool(Tool::blocking("quick", [](RequestContext& call) {
+                return ToolResult::text("quick " + call.arguments().value("x", std::string()));
+              }).with_task_support(TaskSupport::optional));
+  s->add_tool(Tool::blocking("plain", [](RequestContext&) { return ToolResult::text("plain"); }));
+  s->add_tool(Tool::blocking("must", [](RequestContext&) {
+                return ToolResult::error("tool failed");
+              }).with_task_support(TaskSupport::required));
+  s->add_tool(Tool::blocking("broken", [](RequestContext&) -> ToolResult {
+                throw ProtocolError({-32603, "broken on purpose", json{{"why", "test"}}});
+              }).with_task_support(TaskSupport::required));
+  s->add_tool(Tool::blocking("ask", [](RequestContext& call) {
+                auto [n, d] = call.elicit_all(ask<samples::UserName>("Name?", "name"),
+                                              ask<samples::DeleteConfirmation>("Delete?", "delete"));
+                if (!n || !d) return ToolResult::text("not answered");
+                return ToolResult::text(n.value->name + (d.value->confirm ? " deleted" : " kept"));
+              }).with_task_support(TaskSupport::required));
+  s->add_tool(Tool::blocking("later", [](RequestContext& call) {
+                const auto n = call.elicit_keyed<samples::UserName>("user_name", "Name?");
+                if (!n) return ToolResult::text("no name");
+                call.start_task();
+                return ToolResult::text("Hello, " + n.value->name + (call.task_id().empty() ? "" : " (task)"));
+              }).with_task_support(TaskSupport::required, false));
+  if (gate) s->add_tool(waiting_tool(gate));
+  return s;
+}
+
+struct Session {
+  explicit Session(std::shared_ptr<Server> server, std::string principal = "")
+      : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
+    ServerSessionOptions o;
+    o.worker_threads = 2;
+    o.principal = std::move(principal);
+    o.session.log = [](std::string_view) {};
+    session = std::make_unique<ServerSession>(*ends.first, std::move(server), o);
+    session->start();
+  }
+  ~Session() { session.reset(); }
+
+  json call(const std::string& method, json params) {
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto id = next_id++;
+    client.request(id, method, params);
+    auto m = client.next();
+    REQUIRE(m);
+    REQUIRE((*m)["id"] == id);
+    return *m;
+  }
+  json tool(const std::string& name, const json& m = with_tasks(), json arguments = json::object()) {
+    return call("tools/call", {{"name", name}, {"arguments", std::move(arguments)}, {"_meta", m}});
+  }
+  json get(const std::string& id, const json& m = with_tasks()) {
+    return call("tasks/get", {{"taskId", id}, {"_meta", m}});
+  }
+  // Polls tasks/get until the task's status is `status` (bounded by kPatience).
+  json until(const std::string& id, const std::string& status) {
+    const auto end = std::chrono::steady_clock::now() + test_support::kPatience;
+    json r;
+    while (std::chrono::steady_clock::now() < end) {
+      r = get(id)["result"];
+      if (r.value("status", "") == status) return r;
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    FAIL("task " << id << " never reached " << status << "; last: " << r.dump());
+    return r;
+  }
+
+  std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
+  FakeClient client;
+  std::unique_ptr<ServerSession> session;
+  std::mutex mutex;
+  int next_id = 1;
+};
+
+json accept(json content) { return {{"action", "accept"}, {"content", std::move(content)}}; }
+
+}  // namespace
+
+TEST_CASE("tasks: server/discover declares the extension only with a task store, never v1 capabilities.tasks",
+          "[tasks]") {
+  Session with(task_server(nullptr));
+  const auto caps = with.call("server/discover", {{"_meta", meta(json::object())}})["result"]["capabilities"];
+  CHECK(caps["extensions"] == json{{"io.modelcontextprotocol/tasks", json::object()}});
+  CHECK_FALSE(caps.contains("tasks"));
+
+  auto plain = std::make_shared<Server>(ServerInfo{"plain", "1", std::nullopt, std::nullopt});
+  plain->add_tool(Tool::blocking("plain", [](RequestContext&) { return ToolResult::text("plain"); }));
+  Session without(plain);
+  CHECK_FALSE(without.call("server/discover", {{"_meta", meta(json::object())}})["result"]["capabilities"].contains(
+      "extensions"));
+  // Without a store there are no tasks/* methods.
+  CHECK(without.call("tasks/get", {{"taskId", "x"}, {"_meta", with_tasks()}})["error"]["code"] == -32601);
+}
+
+TEST_CASE("tasks: the policy decides per request, and a task is a flat CreateTaskResult that tasks/get completes",
+          "[tasks]") {
+  Session s(task_server(nullptr));
+  // Without the extension an optional tool answers directly, and a required one refuses.
+  auto direct = s.tool("quick", meta(json::object()), {{"x", "a"}})["result"];
+  CHECK(direct["resultType"] == "complete");
+  CHECK(direct["content"][0]["text"] == "quick a");
+  const auto refused = s.tool("must", meta(json::object()))["error"];
+  CHECK(refused["code"] == -32021);
+  CHECK(refused["data"]["requiredCapabilities"] == kExtension);
+  // A tool that never runs as a task answers directly, also to a client with the extension.
+  CHECK(s.tool("plain")["result"]["content"][0]["text"] == "plain");
+
+  const auto created = s.tool("quick", with_tasks(), {{"x", "b"}})["result"];
+  CHECK(created["resultType"] == "task");
+  CHECK(created["status"] == "working");
+  const auto id = created["taskId"].get<std::string>();
+  CHECK(std::regex_match(id, std::regex("[A-Za-z0-9_-]{43}")));
+  const std::regex iso(R"(\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z)");
+  CHECK(std::regex_match(created["createdAt"].get<std::string>(), iso));
+  CHECK(std::regex_match(created["lastUpdatedAt"].get<std::string>(), iso));
+  CHECK(created["ttlMs"] == 30 * 60 * 1000);
+  CHECK(created["pollIntervalMs"] == 500);
+  for (const char* absent : {"task", "result", "error", "inputRequests", "requestState", "ttl", "pollInterval"})
+    CHECK_FALSE(created.contains(absent));
+
+  const auto done = s.until(id, "completed");
+  CHECK(done["resultType"] == "complete");
+  CHECK(done["result"]["content"][0]["text"] == "quick b");
+  CHECK_FALSE(done["result"].contains("resultType"));
+  CHECK_FALSE(done.contains("requestState"));
+  CHECK(done["createdAt"] == created["createdAt"]);
+}
+
+TEST_CASE("tasks: a tool error completes the task, a ProtocolError fails it", "[tasks]") {
+  Session s(task_server(nullptr));
+  const auto error_id = s.tool("must")["result"]["taskId"].get<std::string>();
+  const auto completed = s.until(error_id, "completed");
+  CHECK(completed["result"]["isError"] == true);
+  CHECK_FALSE(completed.contains("error"));
+
+  const auto broken_id = s.tool("broken")["result"]["taskId"].get<std::string>();
+  const auto failed = s.until(broken_id, "failed");
+  CHECK(failed["error"] == json{{"code", -32603}, {"message", "broken on purpose"}, {"data", {{"why", "test"}}}});
+  CHECK_FALSE(failed.contains("result"));
+}
+
+TEST_CASE("tasks: tasks/* need the extension first, then a known task, and removed methods are -32601", "[tasks]") {
+  Session s(task_server(nullptr));
+  for (const char* method : {"tasks/get", "tasks/update", "tasks/cancel"}) {
+    auto e =
+        s.call(method, {{"taskId", "nobody"}, {"inputResponses", json::object()}, {"_meta", meta(json::object())}});
+    CHECK(e["error"]["code"] == -32021);
+    CHECK(e["error"]["data"]["requiredCapabilities"] == kExtension);
+    auto unknown = s.call(method, {{"taskId", "nobody"}, {"inputResponses", json::object()}, {"_meta", with_tasks()}});
+    CHECK(unknown["error"]["code"] == -32602);
+  }
+  CHECK(s.call("tasks/get", {{"_meta", with_tasks()}})["error"]["code"] == -32602);
+  CHECK(s.call("tasks/result", {{"taskId", "x"}, {"_meta", with_tasks()}})["error"]["code"] == -32601);
+  CHECK(s.call("tasks/list", {{"_meta", with_tasks()}})["error"]["code"] == -32601);
+  // A 2025-11-25 session has no tasks.
+  s.client.initialize({{"elicitation", json::object()}});
+  CHECK(s.call("tasks/get", {{"taskId", "x"}})["error"]["code"] == -32601);
+}
+
+TEST_CASE("tasks: forms inside a task are inputRequests with partial answers, unknown keys, then completion",
+          "[tasks]") {
+  Session s(task_server(nullptr));
+  const auto id = s.tool("ask")["result"]["taskId"].get<std::string>();
+  auto waiting = s.until(id, "input_required");
+  REQUIRE(waiting["inputRequests"].size() == 2);
+  CHECK(waiting["inputRequests"]["name"]["method"] == "elicitation/create");
+  CHECK(waiting["inputRequests"]["delete"]["params"]["requestedSchema"]["required"] == json::array({"confirm"}));
+  CHECK_FALSE(waiting.contains("requestState"));
+
+  // Unknown keys (any shape) are ignored; one answer leaves its key at once, the task still waits.
+  auto ack = s.call("tasks/update",
+                    {{"taskId", id},
+                     {"inputResponses", {{"unknown", {{"ignored", true}}}, {"name", accept({{"name", "Ada"}})}}},
+                     {"_meta", with_tasks()}})["result"];
+  CHECK(ack["resultType"] == "complete");
+  for (const char* absent : {"taskId", "status", "result", "error", "inputRequests"}) CHECK_FALSE(ack.contains(absent));
+  auto partial = s.get(id)["result"];
+  CHECK(partial["status"] == "input_required");
+  CHECK(partial["inputRequests"].size() == 1);
+  CHECK(partial["inputRequests"].contains("delete"));
+
+  // An answer that fails the schema is asked again, under a key not used before in this task.
+  s.call("tasks/update",
+         {{"taskId", id}, {"inputResponses", {{"delete", accept({{"confirm", "yes"}})}}}, {"_meta", with_tasks()}});
+  auto again = s.until(id, "input_required");
+  REQUIRE(again["inputRequests"].size() == 1);
+  REQUIRE(again["inputRequests"].contains("delete.2"));
+  CHECK(again["inputRequests"]["delete.2"]["params"]["message"].get<std::string>().find("not accepted") !=
+        std::string::npos);
+  // The old key is gone for good: an answer under it is ignored.
+  s.call("tasks/update",
+         {{"taskId", id}, {"inputResponses", {{"delete", accept({{"confirm", true}})}}}, {"_meta", with_tasks()}});
+  CHECK(s.get(id)["result"]["status"] == "input_required");
+  s.call("tasks/update",
+         {{"taskId", id}, {"inputResponses", {{"delete.2", accept({{"confirm", true}})}}}, {"_meta", with_tasks()}});
+  CHECK(s.until(id, "completed")["result"]["content"][0]["text"] == "Ada deleted");
+}
+
+TEST_CASE("tasks: a handler may ask on the tools/call first, then start its task", "[tasks]") {
+  Session s(task_server(nullptr));
+  const auto first = s.tool("later")["result"];
+  CHECK(first["resultType"] == "input_required");
+  CHECK_FALSE(first.contains("taskId"));
+  const auto second = s.call("tools/call", {{"name", "later"},
+                                            {"arguments", json::object()},
+                                            {"inputResponses", {{"user_name", accept({{"name", "Alice"}})}}},
+                                            {"requestState", first["requestState"]},
+                                            {"_meta", with_tasks()}})["result"];
+  CHECK(second["resultType"] == "task");
+  CHECK_FALSE(second.contains("requestState"));
+  CHECK_FALSE(second.contains("inputRequests"));
+  CHECK(s.until(second["taskId"], "completed")["result"]["content"][0]["text"] == "Hello, Alice (task)");
+}
+
+TEST_CASE("tasks: tasks/cancel ends the task at once, the handler sees it, a second cancel is acknowledged",
+          "[tasks]") {
+  auto gate = std::make_shared<Gate>();
+  Session s(task_server(gate));
+  const auto id = s.tool("wait")["result"]["taskId"].get<std::string>();
+  {
+    std::unique_lock<std::mutex> lock(gate->mutex);
+    REQUIRE(gate->cv.wait_for(lock, test_support::kPatience, [&] { return gate->runs == 1; }));
+  }
+  const auto ack = s.call("tasks/cancel", {{"taskId", id}, {"_meta", with_tasks()}})["result"];
+  CHECK(ack["resultType"] == "complete");
+  CHECK_FALSE(ack.contains("status"));
+  CHECK(s.get(id)["result"]["status"] == "cancelled");
+  {
+    std::unique_lock<std::mutex> lock(gate->mutex);
+    CHECK(gate->cv.wait_for(lock, test_support::kPatience, [&] { return gate->cancelled_seen; }));
+  }
+  CHECK(s.call("tasks/cancel", {{"taskId", id}, {"_meta", with_tasks()}})["result"]["resultType"] == "complete");
+  // The handler's late result does not overwrite the cancellation.
+  CHECK(s.get(id)["result"]["status"] == "cancelled");
+  // A completed task stays completed.
+  const auto quick = s.tool("quick")["result"]["taskId"].get<std::string>();
+  s.until(quick, "completed");
+  CHECK(s.call("tasks/cancel", {{"taskId", quick}, {"_meta", with_tasks()}})["result"]["resultType"] == "complete");
+  CHECK(s.get(quick)["result"]["status"] == "completed");
+}
+
+TEST_CASE("tasks: another principal's task answers like an unknown one", "[tasks]") {
+  auto server = task_server(nullptr);
+  Session alice(server, R"(["https://issuer","alice"])");
+  Session mallory(server, R"(["https://issuer","mallory"])");
+  const auto id = alice.tool("ask")["result"]["taskId"].get<std::string>();
+  alice.until(id, "input_required");
+  CHECK(mallory.get(id)["error"]["code"] == -32602);
+  CHECK(mallory.call("tasks/update", {{"taskId", id},
+                                      {"inputResponses", {{"name", accept({{"name", "M"}})}}},
+                                      {"_meta", with_tasks()}})["error"]["code"] == -32602);
+  CHECK(mallory.call("tasks/cancel", {{"taskId", id}, {"_meta", with_tasks()}})["error"]["code"] == -32602);
+  const auto still = alice.get(id)["result"];
+  CHECK(still["status"] == "input_required");
+  CHECK(still["inputRequests"].size() == 2);
+}
+
+TEST_CASE("tasks: the in-memory store expires tasks by ttl and bounds their count", "[tasks]") {
+  std::int64_t now = 1'000'000;
+  TaskOptions o;
+  o.ttl = std::chrono::milliseconds(1000);
+  o.max_tasks = 2;
+  InMemoryTaskStore store(o, [&] { return now; });
+  TaskRecord t;
+  t.id = new_task_id();
+  t.created_ms = t.updated_ms = now;
+  t.expires_ms = now + 1000;
+  REQUIRE(store.create(t));
+  auto second = t;
+  second.id = new_task_id();
+  REQUIRE(store.create(second));
+  auto third = t;
+  third.id = new_task_id();
+  CHECK_FALSE(store.create(third));  // full
+  CHECK(store.get(t.id));
+  now += 999;
+  CHECK(store
+            .update(t.id,
+                    [](TaskRecord& r) {
+                      r.status = TaskStatus::completed;
+                      r.expires_ms = 0;  // not the change's to make
+                      return true;
+                    })
+            ->status == TaskStatus::completed);
+  now += 1;
+  CHECK_FALSE(store.get(t.id));
+  CHECK_FALSE(store.update(t.id, [](TaskRecord&) { return true; }));
+  CHECK(store.size() == 0);
+  CHECK(store.bytes() == 0);
+  CHECK(store.create(third));
+
+  // A record survives its JSON form.
+  t.input_requests["b"] = {{"method", "elicitation/create"}};
+  t.input_requests["a"] = {{"method", "sampling/createMessage"}};
+  const auto back = TaskRecord::from_json(json::parse(t.to_json().dump()));
+  CHECK(back.to_json() == t.to_json());
+  CHECK(back.input_requests.begin().key() == "b");
+}
