@@ -58,6 +58,25 @@ elicit::Tool book_for_someone() {
   });
 }
 
+// A long call, as a task for a client that declares the io.modelcontextprotocol/tasks extension: the
+// tools/call answers with a task at once, the form becomes the task's inputRequests, tasks/update
+// brings the answer, tasks/get the result. Other clients get the same handler directly.
+elicit::Tool book_every_week() {
+  auto handler = [](elicit::RequestContext& ctx) {
+    auto answer = ctx.elicit<app::RoomBooking>("Which room, every week?");
+    if (!answer) return elicit::ToolResult::text(status_text(answer.status));
+    int weeks = 0;
+    for (; weeks < 52 && !ctx.cancelled(); ++weeks) {
+      // book week `weeks` (idempotent: a task runs the handler again after each answer)
+    }
+    return elicit::ToolResult::text("Booked " + std::string(elicit::to_string(answer.value->room)) + " for " +
+                                    std::to_string(weeks) + " weeks");
+  };
+  return elicit::Tool::blocking("book_every_week", handler)
+      .with_description("Books a room every week for a year")
+      .with_task_support(elicit::TaskSupport::optional);
+}
+
 // A prompt that asks before it answers; prompts/get may elicit like a tool.
 elicit::Prompt plan_meeting() {
   auto handler = [](elicit::RequestContext& ctx) {
@@ -96,6 +115,10 @@ int main() {
   server->add_tool(register_user());
   server->add_tool(rename_room());
   server->add_tool(book_for_someone());
+  server->add_tool(book_every_week());
+  elicit::TaskOptions tasks;
+  tasks.ttl = std::chrono::hours(1);  // a task stays readable for an hour after it was made
+  server->set_task_store(std::make_shared<elicit::InMemoryTaskStore>(tasks));
   server->add_prompt(plan_meeting());
   server->add_resource(room_list());
   server->add_resource_template(room_page());

@@ -366,3 +366,53 @@ TEST_CASE("tasks: the in-memory store expires tasks by ttl and bounds their coun
   CHECK(back.to_json() == t.to_json());
   CHECK(back.input_requests.begin().key() == "b");
 }
+
+TEST_CASE("tasks: an asynchronous handler asks in a task too, and a task waiting for input can be cancelled",
+          "[tasks]") {
+  auto server = task_server(nullptr);
+  server->add_tool(Tool::async("ask_async", [](std::shared_ptr<RequestContext> call) {
+                     call->elicit_async<samples::UserName>("Name?", [call](Outcome<samples::UserName> o) {
+                       call->reply(ToolResult::text(o ? "hi " + o.value->name : "no name"));
+                     });
+                   }).with_task_support(TaskSupport::required));
+  Session s(server);
+  const auto id = s.tool("ask_async")["result"]["taskId"].get<std::string>();
+  const auto waiting = s.until(id, "input_required");
+  REQUIRE(waiting["inputRequests"].size() == 1);
+  const auto key = waiting["inputRequests"].begin().key();
+  s.call("tasks/update",
+         {{"taskId", id}, {"inputResponses", {{key, accept({{"name", "Bo"}})}}}, {"_meta", with_tasks()}});
+  CHECK(s.until(id, "completed")["result"]["content"][0]["text"] == "hi Bo");
+
+  const auto parked = s.tool("ask")["result"]["taskId"].get<std::string>();
+  s.until(parked, "input_required");
+  CHECK(s.call("tasks/cancel", {{"taskId", parked}, {"_meta", with_tasks()}})["result"]["resultType"] == "complete");
+  auto cancelled = s.get(parked)["result"];
+  CHECK(cancelled["status"] == "cancelled");
+  CHECK_FALSE(cancelled.contains("inputRequests"));
+  // Answers after the cancel change nothing.
+  s.call("tasks/update",
+         {{"taskId", parked}, {"inputResponses", {{"name", accept({{"name", "Late"}})}}}, {"_meta", with_tasks()}});
+  CHECK(s.get(parked)["result"]["status"] == "cancelled");
+}
+
+TEST_CASE("tasks: a task past its ttl answers like an unknown one, and a full store refuses new tasks", "[tasks]") {
+  auto now = std::make_shared<std::atomic<std::int64_t>>(unix_time_ms());
+  TaskOptions o;
+  o.ttl = std::chrono::minutes(1);
+  o.max_tasks = 1;
+  auto server = task_server(nullptr);
+  server->set_task_store(std::make_shared<InMemoryTaskStore>(o, [now] { return now->load(); }));
+  Session s(server);
+  const auto created = s.tool("ask")["result"];
+  CHECK(created["ttlMs"] == 60000);
+  const auto id = created["taskId"].get<std::string>();
+  s.until(id, "input_required");
+  const auto full = s.tool("ask");
+  CHECK(full["error"]["code"] == -32603);
+  // Past the ttl by the store's clock. (The task's createdAt comes from the system clock a moment
+  // after `now` was read: a second minute keeps the test from depending on how long that took.)
+  *now += 120000;
+  CHECK(s.get(id)["error"]["code"] == -32602);
+  CHECK(s.tool("ask")["result"]["resultType"] == "task");
+}

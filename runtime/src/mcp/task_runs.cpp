@@ -126,17 +126,20 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
     auto era = read_request_era(params);
     if (!era.stateless) throw std::runtime_error("the task's request is not a 2026-07-28 request");
     era.stateless->task_id = task_.id;
+    // The connection takes one message at a time: the request and a cancellation are delivered
+    // under one lock, and a cancellation that came first follows the request at once.
+    std::lock_guard<std::mutex> lock(deliver_mutex_);
     request_id_ = RequestId{"task-run-" + std::to_string(task_.run)};
     rpc_serving_ = std::make_unique<StatelessServing>(*this, serving_.server, *serving_.options, serving_.caller,
                                                       std::move(*era.stateless));
     rpc_serving_->serve(Request{request_id_, "tools/call", std::move(params)});
+    if (cancel_asked_) deliver_cancel();
   }
 
   void cancel() {
-    if (!rpc_serving_ || rpc_serving_->rpc().closed()) return;
-    rpc_serving_->rpc().deliver(Notification{
-        "notifications/cancelled",
-        nlohmann::json{{"requestId", id_to_json(request_id_)}, {"reason", "the task was cancelled (tasks/cancel)"}}});
+    std::lock_guard<std::mutex> lock(deliver_mutex_);
+    cancel_asked_ = true;
+    if (rpc_serving_) deliver_cancel();
   }
 
   void start(MessageHandler, CloseHandler on_close) override {
@@ -162,6 +165,13 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
   void abandon(const RequestId&) override { settle(std::nullopt); }
 
  private:
+  void deliver_cancel() {  // under deliver_mutex_
+    if (rpc_serving_->rpc().closed()) return;
+    rpc_serving_->rpc().deliver(Notification{
+        "notifications/cancelled",
+        nlohmann::json{{"requestId", id_to_json(request_id_)}, {"reason", "the task was cancelled (tasks/cancel)"}}});
+  }
+
   // Records the outcome on a worker: never inside a callback of the run's own connection, which
   // the run's end destroys.
   void settle(std::optional<std::string> response) {
@@ -248,6 +258,8 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
   TaskRecord task_;
   RequestId request_id_;
   std::atomic<bool> settled_{false};
+  std::mutex deliver_mutex_;
+  bool cancel_asked_ = false;  // guarded by deliver_mutex_
   std::mutex close_mutex_;
   CloseHandler on_close_;
   std::unique_ptr<StatelessServing> rpc_serving_;
