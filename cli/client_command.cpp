@@ -257,6 +257,13 @@ int run_client(const ClientCommand& command) {
   options.url_elicitation = !command.defaults;
   options.user_interaction = command.user_interaction;
   options.session.log = [](std::string_view line) { std::cerr << "elicitgen client: " << line << "\n"; };
+  // A tools/call the server runs as a task: one status line per change while it waits.
+  options.on_task_status = [](const nlohmann::json& task) {
+    std::string line =
+        "elicitgen client: task " + task.value("taskId", std::string()) + ": " + task.value("status", std::string());
+    if (const auto m = task.value("statusMessage", std::string()); !m.empty()) line += " (" + m + ")";
+    std::cerr << terminal_safe(line) << "\n";
+  };
   const bool from_file = !command.answers_file.empty();
   // The prompts go to stderr, so stdout carries only the tool result; highlighting only on a
   // terminal that shows it (NO_COLOR: https://no-color.org).

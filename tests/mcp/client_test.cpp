@@ -13,6 +13,7 @@
 #include <elicit/user_interaction.hpp>
 
 #include "../support/tool_text.hpp"
+#include "delete_confirmation.hpp"
 #include "github_username.hpp"
 #include "sep1034_defaults.hpp"
 #include "shipping.hpp"  // ShippingAddress and DeliveryWindow
@@ -329,4 +330,69 @@ TEST_CASE("client: userInteraction declares prompt (and ua only with URL handlin
   auto stateless = Client::spawn({SAMPLE_STDIO_SERVER}, o, quiet);
   stateless->on_elicitation([](const ElicitationRequest&) { return Answer::accept(); });
   CHECK_THROWS_AS(stateless->connect(), ClientError);
+}
+
+TEST_CASE(
+    "client: one handler, three wire shapes: a 2025-11-25 form, and a task whose form is answered by tasks/update",
+    "[client][tasks]") {
+  // confirm_delete (samples/task_fixtures.cpp) always runs as a task for a 2026-07-28 client that
+  // declares the extension; a 2025-11-25 session gets the same handler directly.
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    ClientOptions o;
+    o.protocol_version = version;
+    o.session.log = [](std::string_view) {};
+    std::vector<std::string> statuses;
+    o.on_task_status = [&](const json& task) { statuses.push_back(task.value("status", "")); };
+    ChildProcessOptions child;
+    child.stderr_fd = -1;
+    auto client = Client::spawn({SAMPLE_STDIO_SERVER}, o, child);
+    std::atomic<int> asked{0};
+    client->on_form<samples::DeleteConfirmation>([&](const ElicitationRequest& r) {
+      ++asked;
+      CHECK(r.message == "Delete notes.txt?");
+      samples::DeleteConfirmation answer;
+      answer.confirm = true;
+      return FormAnswer<samples::DeleteConfirmation>::accept(answer);
+    });
+    client->connect();
+    CHECK(text_of(client->call_tool("confirm_delete", {{"filename", "notes.txt"}})) == "deleted notes.txt");
+    CHECK(asked == 1);
+    if (std::string(version) == "2026-07-28") {
+      REQUIRE(statuses.size() >= 3);
+      CHECK(statuses.front() == "working");
+      CHECK(std::find(statuses.begin(), statuses.end(), "input_required") != statuses.end());
+      CHECK(statuses.back() == "completed");
+      // A failed task is the JSON-RPC error it failed with; a tool error is a result.
+      try {
+        client->call_tool("protocol_error_job");
+        FAIL("no error");
+      } catch (const ClientError& e) {
+        CHECK(e.code() == -32603);
+        CHECK(std::string(e.what()).find("the job hit a protocol error") != std::string::npos);
+      }
+      CHECK(client->call_tool("failing_job")["isError"] == true);
+    } else {
+      CHECK(statuses.empty());
+    }
+  }
+}
+
+TEST_CASE("client: without the tasks extension a tool that requires a task is refused with -32021", "[client][tasks]") {
+  ClientOptions o;
+  o.protocol_version = "2026-07-28";
+  o.tasks = false;
+  o.session.log = [](std::string_view) {};
+  ChildProcessOptions child;
+  child.stderr_fd = -1;
+  auto client = Client::spawn({SAMPLE_STDIO_SERVER}, o, child);
+  client->connect();
+  try {
+    client->call_tool("failing_job");
+    FAIL("no error");
+  } catch (const ClientError& e) {
+    CHECK(e.code() == -32021);
+  }
+  // An optional one runs directly.
+  CHECK(text_of(client->call_tool("slow_compute", {{"seconds", 0}, {"label", "now"}})).find("computed now") == 0);
 }

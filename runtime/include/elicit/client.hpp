@@ -141,8 +141,18 @@ struct ClientOptions {
   bool user_interaction = false;
   /// How URL-mode requests are reviewed (url_safety.hpp).
   UrlSafetyOptions url_safety;
-  /// Input-required rounds of one request, at most (2026-07-28); one more is a ClientError.
+  /// Input-required rounds of one request, at most (2026-07-28; and questions asked by one task);
+  /// one more is a ClientError.
   std::size_t max_rounds = 16;
+  /// 2026-07-28: declare the io.modelcontextprotocol/tasks extension on every request, so a server
+  /// may answer a tools/call with a task (ext-tasks/tasks.md). The client then follows the task:
+  /// tasks/get every `pollIntervalMs` (10 ms to 60 s), its inputRequests answered by the same
+  /// handlers as other elicitations (tasks/update), until it ends; call_tool() returns a completed
+  /// task's result and throws ClientError for a failed one (its JSON-RPC error) or a cancelled one.
+  bool tasks = true;
+  /// Called on the calling thread each time a followed task's status changes, with the task as the
+  /// server last gave it (taskId, status, statusMessage, ...): e.g. to show status lines.
+  std::function<void(const nlohmann::json& task)> on_task_status;
   /// Timeout of each request to the server (ms); none by default (a tool may wait for a person).
   std::optional<std::chrono::milliseconds> request_timeout;
   jsonrpc::ConnectionOptions session;

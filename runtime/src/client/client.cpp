@@ -9,12 +9,14 @@
 #include <optional>
 #include <stdexcept>
 #include <string>
+#include <thread>
 
 #include "elicit/content/form_defaults.hpp"
 #include "elicit/jsonrpc/stdio_transport.hpp"
 #include "elicit/jsonrpc/worker_pool.hpp"
 #include "elicit/param_headers.hpp"
 #include "elicit/protocol_era.hpp"
+#include "elicit/tasks.hpp"
 #include "elicit/user_interaction.hpp"
 
 namespace elicit {
@@ -292,9 +294,16 @@ struct Client::Impl {
     return caps;
   }
 
+  // 2026-07-28 requests also declare the tasks extension (the client follows a task to its end).
+  nlohmann::json request_capabilities() const {
+    auto caps = capabilities();
+    if (options.tasks) caps["extensions"] = {{tasks_extension, nlohmann::json::object()}};
+    return caps;
+  }
+
   nlohmann::ordered_json meta() const {
     return {{std::string(meta_key::protocol_version), current_version()},
-            {std::string(meta_key::client_capabilities), capabilities()},
+            {std::string(meta_key::client_capabilities), request_capabilities()},
             {std::string(meta_key::client_info), options.client_info}};
   }
 
@@ -401,6 +410,8 @@ struct Client::Impl {
       auto o = send();
       if (!o.result) throw_outcome(o, method);
       auto& result = *o.result;
+      if (result.is_object() && result.value("resultType", std::string()) == "task")
+        return follow_task(method, std::move(result));
       if (!result.is_object() || result.value("resultType", std::string("complete")) != "input_required")
         return std::move(result);
       if (round == options.max_rounds) break;
@@ -408,28 +419,78 @@ struct Client::Impl {
       // when it gave one (never another request's).
       params.erase("inputResponses");
       params.erase("requestState");
-      if (const auto it = result.find("inputRequests"); it != result.end() && it->is_object()) {
-        const auto ordered_requests = ordered_at(o.text, {"result", "inputRequests"});
-        nlohmann::ordered_json responses = nlohmann::ordered_json::object();
-        for (const auto& [key, input] : it->items()) {
-          const auto m = input.is_object() ? input.value("method", std::string()) : std::string();
-          if (m != "elicitation/create")
-            throw ClientError(0, method + ": the server asked for " +
-                                     (m.empty() ? std::string("an unknown request") : m) +
-                                     ", which this client did not declare");
-          nlohmann::ordered_json ordered;
-          if (const auto in = ordered_requests.is_object() ? ordered_requests.find(key) : ordered_requests.end();
-              in != ordered_requests.end() && in->is_object()) {
-            if (const auto p = in->find("params"); p != in->end()) ordered = *p;
-          }
-          responses[key] = answer(input.value("params", nlohmann::json::object()), ordered);
-        }
-        params["inputResponses"] = std::move(responses);
-      }
+      if (const auto it = result.find("inputRequests"); it != result.end() && it->is_object())
+        params["inputResponses"] = answer_inputs(method, *it, ordered_at(o.text, {"result", "inputRequests"}));
       if (const auto s = result.find("requestState"); s != result.end()) params["requestState"] = *s;
     }
     throw ClientError(0, method + ": the server asked for input more than " + std::to_string(options.max_rounds) +
                              " times (ClientOptions::max_rounds)");
+  }
+
+  // The answers to an input-required result's or a task's inputRequests, by the same handlers as
+  // any elicitation. `ordered`: the same requests in the server's member order (null when unknown).
+  nlohmann::ordered_json answer_inputs(const std::string& method, const nlohmann::json& requests,
+                                       const nlohmann::ordered_json& ordered_requests) {
+    nlohmann::ordered_json responses = nlohmann::ordered_json::object();
+    for (const auto& [key, input] : requests.items()) {
+      const auto m = input.is_object() ? input.value("method", std::string()) : std::string();
+      if (m != "elicitation/create")
+        throw ClientError(0, method + ": the server asked for " + (m.empty() ? std::string("an unknown request") : m) +
+                                 ", which this client did not declare");
+      nlohmann::ordered_json ordered;
+      if (const auto in = ordered_requests.is_object() ? ordered_requests.find(key) : ordered_requests.end();
+          in != ordered_requests.end() && in->is_object()) {
+        if (const auto p = in->find("params"); p != in->end()) ordered = *p;
+      }
+      responses[key] = answer(input.value("params", nlohmann::json::object()), ordered);
+    }
+    return responses;
+  }
+
+  // A request the server answered with a task (the io.modelcontextprotocol/tasks extension):
+  // tasks/get every pollIntervalMs until the task ends, its questions answered with tasks/update;
+  // the result of a completed task, ClientError for a failed (its JSON-RPC error) or cancelled one.
+  nlohmann::json follow_task(const std::string& method, nlohmann::json task) {
+    const auto id = task.value("taskId", std::string());
+    if (id.empty()) throw ClientError(0, method + ": the server answered a task without a taskId");
+    const auto ask = [&](const char* m, nlohmann::ordered_json params) {
+      params["taskId"] = id;
+      params["_meta"] = meta();
+      auto o = call(m, std::move(params));
+      if (!o.result) throw_outcome(o, m);
+      return o;
+    };
+    std::size_t rounds = 0;
+    std::string last_status;
+    nlohmann::ordered_json ordered_requests;  // the last tasks/get's inputRequests in the server's order
+    for (;;) {
+      const auto status = task.value("status", std::string());
+      if (status != last_status && options.on_task_status) options.on_task_status(task);
+      last_status = status;
+      if (status == "completed") return task.value("result", nlohmann::json::object());
+      if (status == "failed") {
+        const auto e = task.value("error", nlohmann::json::object());
+        throw ClientError(e.value("code", error_code::internal_error),
+                          method + ": the task failed: " + e.value("message", std::string("no message")),
+                          e.value("data", nlohmann::json()));
+      }
+      if (status == "cancelled") throw ClientError(0, method + ": the task " + id + " was cancelled");
+      auto poll = std::chrono::milliseconds(task.value("pollIntervalMs", std::int64_t(500)));
+      poll = std::min(std::max(poll, std::chrono::milliseconds(10)), std::chrono::milliseconds(60000));
+      if (status == "input_required") {
+        if (const auto it = task.find("inputRequests"); it != task.end() && it->is_object() && !it->empty()) {
+          if (++rounds > options.max_rounds)
+            throw ClientError(0, method + ": the task asked for input more than " + std::to_string(options.max_rounds) +
+                                     " times (ClientOptions::max_rounds)");
+          ask("tasks/update", {{"inputResponses", answer_inputs(method, *it, ordered_requests)}});
+          poll = std::chrono::milliseconds(0);  // the answers were the wait
+        }
+      }
+      if (poll.count() > 0) std::this_thread::sleep_for(poll);
+      auto o = ask("tasks/get", nlohmann::ordered_json::object());
+      ordered_requests = ordered_at(o.text, {"result", "inputRequests"});
+      task = std::move(*o.result);
+    }
   }
 
   // x-mcp-header (MCP 2026-07-28, server/tools, "x-mcp-header"; Streamable HTTP, "Custom Headers
