@@ -35,6 +35,9 @@ namespace elicit {
 
 class BrowserForms;
 class TaskStore;
+namespace jsonrpc {
+class WorkerPool;
+}
 namespace detail {
 class TaskRuns;
 }
@@ -212,6 +215,10 @@ class Server : public std::enable_shared_from_this<Server> {
   std::shared_ptr<TaskStore> task_store() const;
   /// The runs of tasks going on in this process (internal to the runtime).
   detail::TaskRuns& task_runs() const noexcept { return *task_runs_; }
+  /// Cancels the runs of tasks going on in this process on `pool` (null: all) and waits until they
+  /// have ended; their tasks end `failed`. ServerSession (with its own pool) and
+  /// StreamableHttpServer::stop() call it, so no task handler runs after them. Not from a handler.
+  void stop_task_runs(const std::shared_ptr<jsonrpc::WorkerPool>& pool);
 
  private:
   template <class T, class Row>

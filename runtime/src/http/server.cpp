@@ -276,6 +276,8 @@ void StreamableHttpServer::stop() {
     std::unique_lock<std::mutex> lock(impl.exchanges->mutex);
     impl.exchanges->cv.wait(lock, [&] { return impl.exchanges->live == 0; });
   }
+  // Runs of tasks (the tasks extension) go on the same pool: stopped too, their tasks end failed.
+  if (impl.core) impl.core->stop_task_runs(impl.options.server.workers);
   std::lock_guard<std::mutex> lock(impl.run_mutex);  // run() returns once this has finished
   impl.run_wake = true;
   impl.run_cv.notify_all();

@@ -64,6 +64,8 @@ void Server::set_task_store(std::shared_ptr<TaskStore> store) {
   task_store_ = std::move(store);
 }
 
+void Server::stop_task_runs(const std::shared_ptr<jsonrpc::WorkerPool>& pool) { task_runs_->stop(pool); }
+
 std::shared_ptr<TaskStore> Server::task_store() const {
   std::shared_lock lock(mutex_);
   return task_store_;

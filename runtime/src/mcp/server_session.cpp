@@ -5,18 +5,19 @@
 #include <stdexcept>
 
 #include "serving.hpp"
+#include "task_runs.hpp"
 
 namespace elicit {
 
 struct ServerSession::Impl {
   Impl(Transport& t, std::shared_ptr<Server> server, ServerSessionOptions o)
       : options(std::move(o)),
+        pool(options.workers ? options.workers : std::make_shared<WorkerPool>(options.worker_threads)),
         rpc(t, options.session),
-        serving(rpc, std::move(server), options,
-                options.workers ? options.workers : std::make_shared<WorkerPool>(options.worker_threads),
-                Caller{options.principal, nullptr}, std::nullopt) {}
+        serving(rpc, std::move(server), options, pool, Caller{options.principal, nullptr}, std::nullopt) {}
 
   ServerSessionOptions options;
+  std::shared_ptr<WorkerPool> pool;
   jsonrpc::Connection rpc;
   detail::Serving serving;  // destroyed first: it waits for the handlers that use the connection
 };
@@ -41,6 +42,9 @@ void ServerSession::init(Transport& transport, std::shared_ptr<Server> server, S
 ServerSession::~ServerSession() {
   close();
   impl_->rpc.wait_closed();
+  // Tasks this session started run on its own pool: they stop with it (a shared pool's owner stops
+  // them). Their tasks end failed, none of their handlers runs after this.
+  if (!impl_->options.workers) impl_->serving.server()->task_runs().stop(impl_->pool);
 }
 
 void ServerSession::add_tool(Tool tool) { server()->add_tool(std::move(tool)); }

@@ -5,6 +5,7 @@
 #include <atomic>
 #include <optional>
 #include <stdexcept>
+#include <vector>
 
 #include "elicit/jsonrpc/worker_pool.hpp"
 
@@ -136,10 +137,17 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
     if (cancel_asked_) deliver_cancel();
   }
 
+  const std::shared_ptr<WorkerPool>& pool() const noexcept { return serving_.options->workers; }
+
   void cancel() {
-    std::lock_guard<std::mutex> lock(deliver_mutex_);
-    cancel_asked_ = true;
-    if (rpc_serving_) deliver_cancel();
+    {
+      std::lock_guard<std::mutex> lock(deliver_mutex_);
+      cancel_asked_ = true;
+      if (rpc_serving_) deliver_cancel();
+    }
+    // A cancelled request gets no response (the connection drops it): the run ends here. Its
+    // handler, told, returns while the run is destroyed on a worker (which waits for it).
+    settle(std::nullopt);
   }
 
   void start(MessageHandler, CloseHandler on_close) override {
@@ -310,12 +318,35 @@ void TaskRuns::cancel(const std::string& id) {
 }
 
 void TaskRuns::finished(const std::string& id, const Run* run) {
-  std::shared_ptr<Run> gone;  // destroyed after the lock
-  std::lock_guard<std::mutex> lock(mutex_);
-  if (const auto it = runs_.find(id); it != runs_.end() && it->second.get() == run) {
-    gone = std::move(it->second);
-    runs_.erase(it);
+  std::shared_ptr<Run> gone;  // destroyed after the lock, before waiters hear of it
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (const auto it = runs_.find(id); it != runs_.end() && it->second.get() == run) {
+      gone = std::move(it->second);
+      runs_.erase(it);
+    }
   }
+  gone.reset();
+  std::lock_guard<std::mutex> lock(mutex_);
+  ended_.notify_all();
+}
+
+void TaskRuns::stop(const std::shared_ptr<WorkerPool>& pool) {
+  const auto mine = [&](const std::shared_ptr<Run>& run) { return !pool || run->pool() == pool; };
+  std::vector<std::shared_ptr<Run>> runs;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    for (auto& [id, run] : runs_)
+      if (mine(run)) runs.push_back(run);
+  }
+  for (auto& run : runs) run->cancel();
+  runs.clear();
+  std::unique_lock<std::mutex> lock(mutex_);
+  ended_.wait(lock, [&] {
+    for (auto& [id, run] : runs_)
+      if (mine(run)) return false;
+    return true;
+  });
 }
 
 // --- Creation and the tasks/* methods ------------------------------------------------------------

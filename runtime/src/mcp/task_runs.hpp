@@ -10,6 +10,7 @@
 // life), a JSON-RPC error fails it.
 #pragma once
 
+#include <condition_variable>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -49,6 +50,11 @@ class TaskRuns : public std::enable_shared_from_this<TaskRuns> {
   /// Cancels the run of task `id` in this process, if one is going on: its handler sees
   /// RequestContext::cancelled(), its elicitations end aborted.
   void cancel(const std::string& id);
+  /// Cancels every run served on `pool` (null: every run) and waits until each has ended: called
+  /// when what owns the pool stops (a ServerSession with its own pool, a StreamableHttpServer), so
+  /// no task handler runs after it. A cancelled run's task ends `failed` (its run ended without an
+  /// answer) unless it had ended already. Waits as long as a handler takes to look at cancelled().
+  void stop(const std::shared_ptr<WorkerPool>& pool);
 
   class Run;
 
@@ -57,6 +63,7 @@ class TaskRuns : public std::enable_shared_from_this<TaskRuns> {
   void finished(const std::string& id, const Run* run);
 
   std::mutex mutex_;
+  std::condition_variable ended_;  // a run left runs_
   std::map<std::string, std::shared_ptr<Run>> runs_;
 };
 
