@@ -185,9 +185,17 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
   void settle(std::optional<std::string> response) {
     if (settled_.exchange(true)) return;
     auto self = shared_from_this();
-    auto job = [self, response = std::move(response)] {
+    auto job = [self, response]() mutable {
       self->record(response);
-      if (const auto owner = self->owner_.lock()) owner->finished(self->task_.id, self.get());
+      const auto owner = self->owner_.lock();
+      const auto id = self->task_.id;
+      const Run* key = self.get();
+      // This job's reference goes first: the run (and the pool reference its options hold) is
+      // destroyed inside finished(), before TaskRuns::stop() hears that it ended. Otherwise the
+      // last reference to a pool could go inside the pool's own job, which leaves its thread
+      // unjoined.
+      self.reset();
+      if (owner) owner->finished(id, key);
     };
     if (!serving_.options->workers->post(job)) record(response);  // the pool stops: record at least
   }
