@@ -1,5 +1,6 @@
 // The sample tools (sample_tools.cpp) over Streamable HTTP, on loopback.
-// Usage: elicitgen_http_server [--port N] [--state-keys FILE] [--instance NAME] [--redis PORT [--forms-in-redis]]
+// Usage: elicitgen_http_server [--port N] [--state-keys FILE] [--instance NAME]
+//                              [--redis PORT [--forms-in-redis] [--tasks-in-redis [--task-lease-ms N]]]
 //                              [--public-origin URL] [--tls-cert FILE --tls-key FILE]
 //                              [--authorization-server ISSUER --resource URL [--scope S]... [--ca-file FILE]
 //                               [--forms-client-id ID [--forms-client-secret-file FILE] [--forms-cookie-keys FILE]]]
@@ -12,6 +13,11 @@
 //   --forms-in-redis  the api_key tool's browser form pages in that Redis too (RedisBrowserForms),
 //                     sealed with the --state-keys keys: a page opened by one process can be
 //                     opened and submitted through any other sharing the keys
+//   --tasks-in-redis  the tasks of the task tools (confirm_delete, slow_compute, ...) in that Redis
+//                     too (RedisTaskStore), sealed with the --state-keys keys: a task made through
+//                     one process is read, answered and cancelled through any other
+//   --task-lease-ms N how long a run's lease lasts (default 10000): a task whose process stopped
+//                     while it was working reads as failed that long after
 //   --public-origin URL  scheme://host[:port] browsers reach the pages at (a load balancer in front
 //                     of several processes): every process then gives the same page the same URL,
 //                     as a 2026-07-28 retry served by another process must ask the same question
@@ -50,6 +56,7 @@
 #ifdef ELICITGEN_SAMPLE_REDIS
 #include <elicit/redis/browser_forms.hpp>
 #include <elicit/redis/completion_store.hpp>
+#include <elicit/redis/task_store.hpp>
 #endif
 
 #include "sample_tools.hpp"
@@ -88,6 +95,8 @@ int main(int argc, char** argv) {
   elicit::BrowserFormSignIn sign_in;
   int redis_port = 0;
   bool forms_in_redis = false;
+  bool tasks_in_redis = false;
+  long task_lease_ms = 10000;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
       options.port = std::atoi(argv[++i]);
@@ -135,9 +144,14 @@ int main(int argc, char** argv) {
       options.browser_forms.public_origin = argv[++i];
     } else if (std::strcmp(argv[i], "--forms-in-redis") == 0) {
       forms_in_redis = true;
+    } else if (std::strcmp(argv[i], "--tasks-in-redis") == 0) {
+      tasks_in_redis = true;
+    } else if (std::strcmp(argv[i], "--task-lease-ms") == 0 && i + 1 < argc) {
+      task_lease_ms = std::atol(argv[++i]);
     } else {
       std::cerr << "usage: " << argv[0]
-                << " [--port N] [--state-keys FILE] [--instance NAME] [--redis PORT [--forms-in-redis]]"
+                << " [--port N] [--state-keys FILE] [--instance NAME]"
+                   " [--redis PORT [--forms-in-redis] [--tasks-in-redis [--task-lease-ms N]]]"
                    " [--public-origin URL] [--tls-cert FILE --tls-key FILE]"
                    " [--authorization-server ISSUER --resource URL [--scope S]... [--ca-file FILE]"
                    " [--forms-client-id ID [--forms-client-secret-file FILE] [--forms-cookie-keys FILE]]]\n";
@@ -200,9 +214,37 @@ int main(int argc, char** argv) {
     return 2;
 #endif
   }
+  // The task tools' tasks: in this process's memory (Server's default), or in Redis, sealed with the
+  // requestState keys like the pages (the associated data tells a task record from either).
+  std::shared_ptr<elicit::TaskStore> tasks;
+  if (tasks_in_redis) {
+#ifdef ELICITGEN_SAMPLE_REDIS
+    if (redis_port == 0) {
+      std::cerr << "--tasks-in-redis needs --redis PORT\n";
+      return 2;
+    }
+    elicit::RedisTaskStoreOptions o;
+    o.redis.port = redis_port;
+    o.keys = options.server.request_state.keys;
+    o.lease = std::chrono::milliseconds(task_lease_ms);
+    try {
+      tasks = std::make_shared<elicit::RedisTaskStore>(std::move(o));
+    } catch (const std::exception& e) {
+      std::cerr << "--tasks-in-redis: " << e.what() << "\n";
+      return 2;
+    }
+#else
+    std::cerr << "--tasks-in-redis: this build has no Redis support (hiredis was not found)\n";
+    return 2;
+#endif
+  }
   elicit::StreamableHttpServer server(
       {"elicitgen-sample-server", "0.1.0", title, std::nullopt},
-      [completions](elicit::Server& s) { add_sample_tools(s, completions); }, options);
+      [completions, tasks](elicit::Server& s) {
+        if (tasks) s.set_task_store(tasks);
+        add_sample_tools(s, completions);
+      },
+      options);
   // SIGINT and SIGTERM are blocked in every thread (start() creates them with this thread's mask)
   // and taken with sigwait below: a signal sent as soon as the URL is printed, before the main
   // thread reaches any wait, stays pending instead of ending the process uncleanly.

@@ -378,6 +378,44 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("client: cancelling the caller's scope cancels the task it follows (tasks/cancel)", "[client][tasks]") {
+  ClientOptions o;
+  o.protocol_version = "2026-07-28";
+  o.session.log = [](std::string_view) {};
+  auto scope = std::make_shared<CancelScope>();
+  std::vector<std::string> statuses;
+  std::string task_id;
+  // The caller gives up as soon as the task works (any thread may cancel; here the status callback).
+  o.on_task_status = [&](const json& task) {
+    statuses.push_back(task.value("status", ""));
+    task_id = task.value("taskId", "");
+    if (statuses.back() == "working") scope->cancel();
+  };
+  ChildProcessOptions child;
+  child.stderr_fd = -1;
+  auto client = Client::spawn({SAMPLE_STDIO_SERVER}, o, child);
+  client->connect();
+  try {
+    client->call_tool("slow_compute", {{"seconds", 600}, {"label", "long"}}, scope);
+    FAIL("no error");
+  } catch (const ClientError& e) {
+    CHECK(e.code() == 0);
+    CHECK(std::string(e.what()).find("cancelled by the caller") != std::string::npos);
+  }
+  CHECK(statuses == std::vector<std::string>{"working", "cancelled"});
+  // The server cancelled it too.
+  const json meta{{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
+                  {"io.modelcontextprotocol/clientInfo", {{"name", "test"}, {"version", "1"}}},
+                  {"io.modelcontextprotocol/clientCapabilities",
+                   {{"extensions", {{"io.modelcontextprotocol/tasks", json::object()}}}}}};
+  const auto got = client->rpc().call("tasks/get", {{"taskId", task_id}, {"_meta", meta}});
+  REQUIRE(got.result);
+  CHECK((*got.result)["status"] == "cancelled");
+  // A scope cancelled before the call: nothing is sent.
+  CHECK_THROWS_AS(client->call_tool("slow_compute", {{"seconds", 0}}, scope), ClientError);
+  CHECK_THROWS_AS(client->call_tool("slow_compute", {{"seconds", 0}}, nullptr), std::invalid_argument);
+}
+
 TEST_CASE("client: without the tasks extension a tool that requires a task is refused with -32021", "[client][tasks]") {
   ClientOptions o;
   o.protocol_version = "2026-07-28";

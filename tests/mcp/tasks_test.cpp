@@ -13,7 +13,7 @@
 #include <elicit/server_session.hpp>
 #include <elicit/tasks.hpp>
 
-#include "../support/fake_client.hpp"
+#include "../support/task_session.hpp"
 #include "delete_confirmation.hpp"
 #include "user_name.hpp"
 
@@ -22,50 +22,7 @@ using nlohmann::json;
 
 namespace {
 
-const json kExtension = {{"extensions", {{"io.modelcontextprotocol/tasks", json::object()}}}};
-
-json meta(const json& caps) {
-  return {{"io.modelcontextprotocol/protocolVersion", "2026-07-28"},
-          {"io.modelcontextprotocol/clientCapabilities", caps},
-          {"io.modelcontextprotocol/clientInfo", {{"name", "test-client"}, {"version", "1"}}}};
-}
-json with_tasks() {
-  auto caps = kExtension;
-  caps["elicitation"] = {{"form", json::object()}};
-  return meta(caps);
-}
-
-// Set when a handler saw its call cancelled and returned.
-struct Gate {
-  std::mutex mutex;
-  std::condition_variable cv;
-  bool cancelled_seen = false;
-  int runs = 0;
-};
-
-Tool waiting_tool(std::shared_ptr<Gate> gate) {
-  return Tool::blocking("wait",
-                        [gate](RequestContext& call) {
-                          {
-                            std::lock_guard<std::mutex> lock(gate->mutex);
-                            ++gate->runs;
-                          }
-                          gate->cv.notify_all();
-                          auto done = std::make_shared<std::atomic<bool>>(false);
-                          call.on_cancel([gate, done] {
-                            std::lock_guard<std::mutex> lock(gate->mutex);
-                            done->store(true);
-                            gate->cv.notify_all();
-                          });
-                          std::unique_lock<std::mutex> lock(gate->mutex);
-                          gate->cv.wait_for(lock, test_support::kPatience, [&] { return done->load(); });
-                          gate->cancelled_seen = done->load();
-                          gate->cv.notify_all();
-                          return ToolResult::text("waited");
-                        })
-      .with_description("Waits until cancelled")
-      .with_task_support(TaskSupport::optional);
-}
+using namespace test_support;
 
 std::shared_ptr<Server> task_server(std::shared_ptr<Gate> gate) {
   auto s = std::make_shared<Server>(ServerInfo{"task-server", "1.0.0", std::nullopt, std::nullopt});
@@ -94,55 +51,6 @@ std::shared_ptr<Server> task_server(std::shared_ptr<Gate> gate) {
   if (gate) s->add_tool(waiting_tool(gate));
   return s;
 }
-
-struct Session {
-  explicit Session(std::shared_ptr<Server> server, std::string principal = "")
-      : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
-    ServerSessionOptions o;
-    o.worker_threads = 2;
-    o.principal = std::move(principal);
-    o.session.log = [](std::string_view) {};
-    session = std::make_unique<ServerSession>(*ends.first, std::move(server), o);
-    session->start();
-  }
-  ~Session() { session.reset(); }
-
-  json call(const std::string& method, json params) {
-    std::lock_guard<std::mutex> lock(mutex);
-    const auto id = next_id++;
-    client.request(id, method, params);
-    auto m = client.next();
-    REQUIRE(m);
-    REQUIRE((*m)["id"] == id);
-    return *m;
-  }
-  json tool(const std::string& name, const json& m = with_tasks(), json arguments = json::object()) {
-    return call("tools/call", {{"name", name}, {"arguments", std::move(arguments)}, {"_meta", m}});
-  }
-  json get(const std::string& id, const json& m = with_tasks()) {
-    return call("tasks/get", {{"taskId", id}, {"_meta", m}});
-  }
-  // Polls tasks/get until the task's status is `status` (bounded by kPatience).
-  json until(const std::string& id, const std::string& status) {
-    const auto end = std::chrono::steady_clock::now() + test_support::kPatience;
-    json r;
-    while (std::chrono::steady_clock::now() < end) {
-      r = get(id)["result"];
-      if (r.value("status", "") == status) return r;
-      std::this_thread::sleep_for(std::chrono::milliseconds(5));
-    }
-    FAIL("task " << id << " never reached " << status << "; last: " << r.dump());
-    return r;
-  }
-
-  std::pair<std::unique_ptr<MemoryTransport>, std::unique_ptr<MemoryTransport>> ends;
-  FakeClient client;
-  std::unique_ptr<ServerSession> session;
-  std::mutex mutex;
-  int next_id = 1;
-};
-
-json accept(json content) { return {{"action", "accept"}, {"content", std::move(content)}}; }
 
 }  // namespace
 
@@ -323,6 +231,65 @@ TEST_CASE("tasks: another principal's task answers like an unknown one", "[tasks
   const auto still = alice.get(id)["result"];
   CHECK(still["status"] == "input_required");
   CHECK(still["inputRequests"].size() == 2);
+}
+
+TEST_CASE("tasks: subscriptions/listen with taskIds sends notifications/tasks for the caller's tasks", "[tasks]") {
+  auto server = task_server(nullptr);
+  const std::string alice_id = R"(["https://issuer","alice"])";
+  Session alice(server, alice_id);
+  const auto id = alice.tool("ask")["result"]["taskId"].get<std::string>();
+  alice.until(id, "input_required");
+
+  // Asking for task notifications needs the extension (-32021); taskIds must be strings (-32602).
+  const auto refused =
+      alice.call("subscriptions/listen", {{"notifications", {{"taskIds", {id}}}}, {"_meta", meta(json::object())}});
+  CHECK(refused["error"]["code"] == -32021);
+  CHECK(refused["error"]["data"]["requiredCapabilities"] == kExtension);
+  CHECK(alice.call("subscriptions/listen",
+                   {{"notifications", {{"taskIds", {1}}}}, {"_meta", with_tasks()}})["error"]["code"] == -32602);
+
+  // Another principal names the task: not honoured, nothing sent.
+  Session mallory(server, R"(["https://issuer","mallory"])");
+  mallory.client.request(7, "subscriptions/listen", {{"notifications", {{"taskIds", {id}}}}, {"_meta", with_tasks()}});
+  const auto refused_ack = mallory.client.next();
+  REQUIRE(refused_ack);
+  CHECK((*refused_ack)["params"]["notifications"]["taskIds"] == json::array());
+
+  // The owner's stream: the acknowledgment names the known task only, then its state now, then
+  // each change until it completes.
+  Session watcher(server, alice_id);
+  watcher.client.request(500, "subscriptions/listen",
+                         {{"notifications", {{"taskIds", {id, "no-such-task"}}}}, {"_meta", with_tasks()}});
+  const auto ack = watcher.client.next();
+  REQUIRE(ack);
+  CHECK((*ack)["method"] == "notifications/subscriptions/acknowledged");
+  CHECK((*ack)["params"]["notifications"]["taskIds"] == json::array({id}));
+  const auto now = watcher.client.next();
+  REQUIRE(now);
+  CHECK((*now)["method"] == "notifications/tasks");
+  CHECK((*now)["params"]["taskId"] == id);
+  CHECK((*now)["params"]["status"] == "input_required");
+  CHECK((*now)["params"]["inputRequests"].size() == 2);
+  CHECK((*now)["params"]["_meta"]["io.modelcontextprotocol/subscriptionId"] == 500);
+  CHECK_FALSE((*now)["params"].contains("resultType"));
+  CHECK_FALSE((*now)["params"].contains("requestState"));
+
+  alice.call("tasks/update",
+             {{"taskId", id},
+              {"inputResponses", {{"name", accept({{"name", "Ada"}})}, {"delete", accept({{"confirm", true}})}}},
+              {"_meta", with_tasks()}});
+  json last = json::object();
+  for (int i = 0; i < 8 && last.value("status", "") != "completed"; ++i) {
+    const auto m = watcher.client.next();
+    REQUIRE(m);
+    REQUIRE((*m)["method"] == "notifications/tasks");
+    CHECK((*m)["params"]["taskId"] == id);
+    CHECK((*m)["params"]["status"] != last.value("status", ""));  // a change heard twice goes out once
+    last = (*m)["params"];
+  }
+  CHECK(last["status"] == "completed");
+  CHECK(last["result"]["content"][0]["text"] == "Ada deleted");
+  CHECK(mallory.client.next(std::chrono::milliseconds(50)) == std::nullopt);
 }
 
 TEST_CASE("tasks: the in-memory store expires tasks by ttl and bounds their count", "[tasks]") {

@@ -23,6 +23,7 @@
 #include "elicit/child_process.hpp"
 #include "elicit/content/form.hpp"
 #include "elicit/content/schema.hpp"
+#include "elicit/jsonrpc/cancel_scope.hpp"
 #include "elicit/jsonrpc/connection.hpp"
 #include "elicit/jsonrpc/transport.hpp"
 #include "elicit/url_safety.hpp"
@@ -219,6 +220,15 @@ class Client {
   /// is not called: ClientError (code 0) saying why. After -32020 (HeaderMismatch) the tools are
   /// listed again and the call retried once with the headers then found.
   nlohmann::json call_tool(const std::string& name, nlohmann::json arguments = nlohmann::json::object());
+  /// call_tool() that the caller may stop, from any thread, by cancelling `scope` (not null): the
+  /// request in flight is cancelled (notifications/cancelled; over Streamable HTTP its connection
+  /// ends), and a call that became a task (the tasks extension) gets `tasks/cancel` before this
+  /// returns (tasks.md, "tasks/cancel"; ClientOptions::on_task_status then hears "cancelled"). Throws
+  /// ClientError (code 0, "...: cancelled by the caller") when the scope cancelled the call,
+  /// already cancelled included; std::invalid_argument for a null scope. An elicitation being
+  /// answered (a handler asking the user) is not interrupted: the cancel takes effect after it.
+  nlohmann::json call_tool(const std::string& name, nlohmann::json arguments,
+                           const std::shared_ptr<CancelScope>& scope);
   /// prompts/get and resources/read, which may also ask for input in 2026-07-28.
   nlohmann::json get_prompt(const std::string& name, nlohmann::json arguments = nlohmann::json::object());
   nlohmann::json read_resource(const std::string& uri);

@@ -36,6 +36,12 @@ std::vector<ParamHeader> param_headers_of(const nlohmann::json& input_schema);
 /// ASCII, spaces and tabs. nullopt: invalid characters, Base64 or UTF-8.
 std::optional<std::string> decode_header_value(std::string_view value);
 
+/// The member of `method`'s params that its `Mcp-Name` header carries (Streamable HTTP, "Standard
+/// Request Headers"; ext-tasks/tasks.md, "HTTP Transport"): "name" for tools/call and prompts/get,
+/// "uri" for resources/read, "taskId" for tasks/get, tasks/update and tasks/cancel; nullptr for a
+/// method without one.
+const char* mcp_name_member(std::string_view method) noexcept;
+
 /// Encodes a header value for `Mcp-Name` or `Mcp-Param-*` (Streamable HTTP, "Value Encoding"): the
 /// value as is when it is visible ASCII and spaces (0x20-0x7E) without a leading or trailing space
 /// and does not itself look like the sentinel; otherwise `=?base64?{B64}?=`, padded Base64 (RFC 4648

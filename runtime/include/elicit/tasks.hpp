@@ -84,6 +84,10 @@ struct TaskRecord {
   nlohmann::json error;   ///< failed: {code, message[, data]}
   /// Increases with every run started; a run's outcome counts only for the run it belongs to.
   std::uint64_t run = 0;
+  /// A store shared by several processes (TaskStore::run_lease() > 0): while the task is working,
+  /// until when its run's process has promised to report (milliseconds since the Unix epoch). The
+  /// store sets and renews it; 0 in a store without leases.
+  std::int64_t lease_expires_ms = 0;
 
   /// The record as JSON text (what stores keep) and back; from_json throws nlohmann::json's
   /// exceptions for a text that is not a record.
@@ -112,6 +116,40 @@ class TaskStore {
   /// task (`change` is not called). `change` may run more than once (a shared store retries on a
   /// conflict), so it must only modify the record.
   virtual std::optional<TaskRecord> update(const std::string& id, const std::function<bool(TaskRecord&)>& change) = 0;
+
+  /// Calls `changed(status)` after each change of task `id` that any process sharing the store
+  /// commits (create() excepted), with the task's new status, until the returned handle is
+  /// destroyed. `changed` runs on a thread of the store's or on the thread that made the change,
+  /// never under the store's locks; it must not block nor let go of the last reference to the store
+  /// (post such work elsewhere), and may still run once while the handle is being destroyed. A shared store that
+  /// (re)connects reports each watched task's status once, so a change made while it could not hear is not lost:
+  /// `changed` may hear a status more than once. The default hears nothing (returns null).
+  virtual std::shared_ptr<void> watch(const std::string& id, std::function<void(TaskStatus)> changed);
+  /// Keeps the lease of run `task.run` of `task` renewed while the returned handle lives, so that
+  /// other processes do not take the task for lost (run_lease()). Null when the store has no leases.
+  virtual std::shared_ptr<void> hold_lease(const TaskRecord& task);
+  /// 0 for a store that lives and dies with the one process running its tasks. Otherwise, how long
+  /// a run's lease lasts: a working task whose lease has passed (the process running it stopped,
+  /// or lost the store for that long) reads as failed, whichever process reads it. Milliseconds.
+  virtual std::chrono::milliseconds run_lease() const noexcept { return std::chrono::milliseconds(0); }
+  /// Whether create, get and update wait on I/O (a network store): the server then calls them on
+  /// its worker threads, never on an I/O thread.
+  virtual bool blocking() const noexcept { return false; }
+};
+
+/// Callbacks by key for TaskStore::watch implementations: add() registers one until its handle
+/// goes, notify() calls those of a key outside the lock. Thread-safe.
+class TaskWatchers {
+ public:
+  TaskWatchers();
+  std::shared_ptr<void> add(const std::string& key, std::function<void(TaskStatus)> changed);
+  void notify(const std::string& key, TaskStatus status) const;
+  /// How many callbacks are registered (all keys).
+  std::size_t size() const;
+
+ private:
+  struct State;
+  std::shared_ptr<State> state_;
 };
 
 /// Tasks in this process's memory, bounded by TaskOptions; expired ones are dropped as the store is
@@ -127,6 +165,8 @@ class InMemoryTaskStore final : public TaskStore {
   bool create(const TaskRecord& task) override;
   std::optional<TaskRecord> get(const std::string& id) override;
   std::optional<TaskRecord> update(const std::string& id, const std::function<bool(TaskRecord&)>& change) override;
+  /// Called on the thread of the update, after it.
+  std::shared_ptr<void> watch(const std::string& id, std::function<void(TaskStatus)> changed) override;
   /// Tasks kept now (expired ones not yet dropped included) and their bytes.
   std::size_t size() const;
   std::size_t bytes() const;
@@ -144,6 +184,7 @@ class InMemoryTaskStore final : public TaskStore {
   std::map<std::string, Entry, std::less<>> tasks_;
   std::multimap<std::int64_t, std::string> by_expiry_;
   std::size_t bytes_ = 0;
+  TaskWatchers watchers_;
 };
 
 /// A new task id: 32 random bytes (libsodium), unpadded base64url (43 characters, safe in the

@@ -2,6 +2,8 @@
 #include "elicit/client.hpp"
 
 #include <algorithm>
+#include <condition_variable>
+#include <future>
 #include <initializer_list>
 #include <map>
 #include <memory>
@@ -12,6 +14,8 @@
 #include <thread>
 
 #include "elicit/content/form_defaults.hpp"
+#include "elicit/jsonrpc/cancel_scope.hpp"
+#include "elicit/jsonrpc/event_thread.hpp"
 #include "elicit/jsonrpc/stdio_transport.hpp"
 #include "elicit/jsonrpc/worker_pool.hpp"
 #include "elicit/param_headers.hpp"
@@ -369,20 +373,37 @@ struct Client::Impl {
     }
   }
 
-  RequestOutcome call(const std::string& method, nlohmann::ordered_json params, const SendContext& context = {}) {
+  // `scope` (may be null): cancelling it cancels the request (notifications/cancelled; over HTTP the
+  // request's connection ends), which then throws ClientError "cancelled by the caller".
+  RequestOutcome call(const std::string& method, nlohmann::ordered_json params, const SendContext& context = {},
+                      const std::shared_ptr<CancelScope>& scope = nullptr) {
     CallOptions o;
     o.timeout = options.request_timeout;
     o.context = context;
-    return session.call(method, std::move(params), o);
+    if (!scope) return session.call(method, std::move(params), o);
+    jsonrpc::detail::require_blocking_allowed("Client::call_tool()", "a call from another thread");
+    auto promise = std::make_shared<std::promise<RequestOutcome>>();
+    auto future = promise->get_future();
+    jsonrpc::send_request_in_scope(
+        session, method.c_str(), params.dump(), [promise](RequestOutcome r) { promise->set_value(std::move(r)); }, o,
+        scope, "cancelled by the caller");
+    auto outcome = future.get();
+    if (scope->cancelled() && !outcome.result && !outcome.error) throw cancelled_by_caller(method);
+    return outcome;
+  }
+
+  static ClientError cancelled_by_caller(const std::string& method) {
+    return ClientError(0, method + ": cancelled by the caller");
   }
 
   // One request of the era: 2025-11-25 as is; 2026-07-28 with _meta, retried while the server answers
   // input_required, each retry a new request (a new id) with the answers and the state it gave.
   // `context`: what goes to the transport with each of the requests (a tools/call's Mcp-Param-*
   // fields: the arguments, and so the fields, are the same in every round).
-  nlohmann::json request(const std::string& method, nlohmann::ordered_json params, const SendContext& context = {}) {
+  nlohmann::json request(const std::string& method, nlohmann::ordered_json params, const SendContext& context = {},
+                         const std::shared_ptr<CancelScope>& scope = nullptr) {
     if (!stateless) {
-      auto o = call(method, std::move(params), context);
+      auto o = call(method, std::move(params), context, scope);
       if (!o.result) throw_outcome(o, method);
       return std::move(*o.result);
     }
@@ -391,7 +412,7 @@ struct Client::Impl {
     // Each round's request, retried once (per request, so a server that refuses every version
     // cannot loop) with a mutually supported version when the server refuses the one it carried.
     const auto send = [&] {
-      auto o = call(method, params, context);
+      auto o = call(method, params, context, scope);
       if (!o.result && !renegotiated && o.error && o.error->code == error_code::unsupported_protocol_version) {
         if (auto v = mutual_version(o.error->data)) {
           renegotiated = true;
@@ -401,7 +422,7 @@ struct Client::Impl {
           }
           session.log(method + ": the server refused the protocol version (-32022); retrying with " + *v);
           params["_meta"][std::string(meta_key::protocol_version)] = *v;
-          o = call(method, params, context);
+          o = call(method, params, context, scope);
         }
       }
       return o;
@@ -411,7 +432,7 @@ struct Client::Impl {
       if (!o.result) throw_outcome(o, method);
       auto& result = *o.result;
       if (result.is_object() && result.value("resultType", std::string()) == "task")
-        return follow_task(method, std::move(result));
+        return follow_task(method, std::move(result), scope);
       if (!result.is_object() || result.value("resultType", std::string("complete")) != "input_required")
         return std::move(result);
       if (round == options.max_rounds) break;
@@ -450,15 +471,55 @@ struct Client::Impl {
   // A request the server answered with a task (the io.modelcontextprotocol/tasks extension):
   // tasks/get every pollIntervalMs until the task ends, its questions answered with tasks/update;
   // the result of a completed task, ClientError for a failed (its JSON-RPC error) or cancelled one.
-  nlohmann::json follow_task(const std::string& method, nlohmann::json task) {
+  // `scope` (may be null): cancelling it sends tasks/cancel and throws "cancelled by the caller"
+  // (tasks.md, "tasks/cancel": the client stops the task it no longer wants).
+  nlohmann::json follow_task(const std::string& method, nlohmann::json task,
+                             const std::shared_ptr<CancelScope>& scope = nullptr) {
     const auto id = task.value("taskId", std::string());
     if (id.empty()) throw ClientError(0, method + ": the server answered a task without a taskId");
-    const auto ask = [&](const char* m, nlohmann::ordered_json params) {
+    const auto ask = [&](const char* m, nlohmann::ordered_json params, const std::shared_ptr<CancelScope>& in) {
       params["taskId"] = id;
       params["_meta"] = meta();
-      auto o = call(m, std::move(params));
+      auto o = call(m, std::move(params), {}, in);
       if (!o.result) throw_outcome(o, m);
       return o;
+    };
+    // The caller's cancel wakes the poll's wait.
+    struct Wake {
+      std::mutex mutex;
+      std::condition_variable cv;
+      bool cancelled = false;
+    };
+    const auto wake = std::make_shared<Wake>();
+    std::optional<CancelScope::Token> token;
+    if (scope) {
+      token = scope->add([wake] {
+        std::lock_guard<std::mutex> lock(wake->mutex);
+        wake->cancelled = true;
+        wake->cv.notify_all();
+      });
+      if (!token) wake->cancelled = true;
+    }
+    struct Unregister {
+      const std::shared_ptr<CancelScope>& scope;
+      std::optional<CancelScope::Token> token;
+      ~Unregister() {
+        if (scope && token) scope->remove(*token);
+      }
+    } unregister{scope, token};
+    const auto stop_if_cancelled = [&] {
+      if (!scope || !scope->cancelled()) return;
+      try {
+        ask("tasks/cancel", nlohmann::ordered_json::object(), nullptr);
+      } catch (const ClientError& e) {
+        session.log(method + ": tasks/cancel of task " + id + " failed: " + e.what());
+      }
+      if (options.on_task_status) {
+        auto cancelled = task;
+        cancelled["status"] = "cancelled";
+        options.on_task_status(cancelled);
+      }
+      throw cancelled_by_caller(method);
     };
     std::size_t rounds = 0;
     std::string last_status;
@@ -482,12 +543,25 @@ struct Client::Impl {
           if (++rounds > options.max_rounds)
             throw ClientError(0, method + ": the task asked for input more than " + std::to_string(options.max_rounds) +
                                      " times (ClientOptions::max_rounds)");
-          ask("tasks/update", {{"inputResponses", answer_inputs(method, *it, ordered_requests)}});
+          auto answers = answer_inputs(method, *it, ordered_requests);
+          stop_if_cancelled();
+          ask("tasks/update", {{"inputResponses", std::move(answers)}}, nullptr);
           poll = std::chrono::milliseconds(0);  // the answers were the wait
         }
       }
-      if (poll.count() > 0) std::this_thread::sleep_for(poll);
-      auto o = ask("tasks/get", nlohmann::ordered_json::object());
+      if (poll.count() > 0) {
+        std::unique_lock<std::mutex> lock(wake->mutex);
+        wake->cv.wait_for(lock, poll, [&] { return wake->cancelled; });
+      }
+      stop_if_cancelled();
+      std::optional<RequestOutcome> got;
+      try {
+        got = ask("tasks/get", nlohmann::ordered_json::object(), scope);
+      } catch (const ClientError&) {
+        stop_if_cancelled();  // the poll was cut short by the caller
+        throw;
+      }
+      auto& o = *got;
       ordered_requests = ordered_at(o.text, {"result", "inputRequests"});
       task = std::move(*o.result);
     }
@@ -548,8 +622,10 @@ struct Client::Impl {
     return context;
   }
 
-  nlohmann::json call_tool(const std::string& name, nlohmann::json arguments) {
-    if (!mirrors_params()) return request("tools/call", {{"name", name}, {"arguments", std::move(arguments)}});
+  nlohmann::json call_tool(const std::string& name, nlohmann::json arguments,
+                           const std::shared_ptr<CancelScope>& scope = nullptr) {
+    if (!mirrors_params())
+      return request("tools/call", {{"name", name}, {"arguments", std::move(arguments)}}, {}, scope);
     bool listed = false;
     {
       std::lock_guard<std::mutex> lock(tools_mutex);
@@ -566,7 +642,7 @@ struct Client::Impl {
     auto context = param_context(name, arguments);
     const nlohmann::ordered_json params{{"name", name}, {"arguments", arguments}};
     try {
-      return request("tools/call", params, context);
+      return request("tools/call", params, context, scope);
     } catch (const ClientError& e) {
       if (e.code() != error_code::header_mismatch) throw;
       // Streamable HTTP, "Client Behavior": after HeaderMismatch the client SHOULD list the tools
@@ -732,6 +808,13 @@ const nlohmann::json& Client::server_capabilities() const noexcept { return impl
 
 nlohmann::json Client::call_tool(const std::string& name, nlohmann::json arguments) {
   return impl_->call_tool(name, std::move(arguments));
+}
+
+nlohmann::json Client::call_tool(const std::string& name, nlohmann::json arguments,
+                                 const std::shared_ptr<CancelScope>& scope) {
+  if (!scope) throw std::invalid_argument("Client::call_tool: the cancel scope is null");
+  if (scope->cancelled()) throw ClientError(0, "tools/call: cancelled by the caller");
+  return impl_->call_tool(name, std::move(arguments), scope);
 }
 
 nlohmann::json Client::get_prompt(const std::string& name, nlohmann::json arguments) {

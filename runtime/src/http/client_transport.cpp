@@ -260,12 +260,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       if (!method.empty()) {
         req.set("Mcp-Method", method);
         const auto& p = message.value("params", nlohmann::json::object());
-        // The tasks extension's methods name their task (ext-tasks/tasks.md, "HTTP Transport").
-        const bool task_method = method == "tasks/get" || method == "tasks/update" || method == "tasks/cancel";
-        const char* name_field = method == "tools/call" || method == "prompts/get" ? "name"
-                                 : method == "resources/read"                      ? "uri"
-                                 : task_method                                     ? "taskId"
-                                                                                   : nullptr;
+        const char* name_field = mcp_name_member(method);
         if (name_field && p.is_object() && p.contains(name_field) && p[name_field].is_string())
           req.set("Mcp-Name", encode_header_value(p[name_field].get<std::string>()));
       }

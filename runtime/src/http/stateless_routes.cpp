@@ -165,12 +165,7 @@ std::optional<Reply> StreamableHttpServer::Impl::check_stateless(const HttpReque
                 "Header mismatch: Mcp-Method header value " + json_text(header(req, "Mcp-Method")) +
                     " does not match body method " + json_text(r.method));
   }
-  // The tasks extension's methods name their task (ext-tasks/tasks.md, "HTTP Transport").
-  const bool task_method = r.method == "tasks/get" || r.method == "tasks/update" || r.method == "tasks/cancel";
-  const char* name_field = r.method == "tools/call" || r.method == "prompts/get" ? "name"
-                           : r.method == "resources/read"                        ? "uri"
-                           : task_method                                         ? "taskId"
-                                                                                 : nullptr;
+  const char* name_field = mcp_name_member(r.method);
   if (name_field) {
     const nlohmann::json* body_name = nullptr;
     if (r.params.is_object()) {

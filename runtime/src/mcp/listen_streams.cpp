@@ -2,7 +2,9 @@
 // stays open as a stream of the notifications its filter names.
 #include "listen_streams.hpp"
 
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace elicit::detail {
@@ -23,12 +25,74 @@ std::optional<RpcError> read_flag(const nlohmann::json& filter, const char* name
 }  // namespace
 
 struct ListenStreams::Stream {
+  explicit Stream(Responder o) : out(std::move(o)) {}
   Responder out;
   nlohmann::json id_json;
   std::shared_ptr<Subscriptions::Subscriber> subscriber;
+  // notifications/tasks: what the tasks are read with, the store's watches, and what was sent last
+  // per task (lastUpdatedAt, status), so a change heard twice goes out once. Sent one at a time
+  // (task_mutex): a later read is never older than one sent before it.
+  TaskServing tasks;
+  std::vector<std::shared_ptr<void>> watches;
+  std::mutex task_mutex;
+  std::map<std::string, std::pair<std::int64_t, TaskStatus>> last_sent;  // guarded by task_mutex
 };
 
-void ListenStreams::open(const Request& request, const Responder& out) {
+namespace {
+
+// notifications.taskIds: nullopt when absent; an error for a malformed one.
+std::optional<RpcError> read_task_ids(const nlohmann::json& filter, std::optional<std::vector<std::string>>& out) {
+  const auto it = filter.find("taskIds");
+  if (it == filter.end()) return std::nullopt;
+  if (!it->is_array() || it->size() > Subscriptions::max_uris_per_subscriber) {
+    return invalid("Invalid params: notifications.taskIds must be an array of at most " +
+                   std::to_string(Subscriptions::max_uris_per_subscriber) + " task ids");
+  }
+  out.emplace();
+  for (const auto& id : *it) {
+    if (!id.is_string()) return invalid("Invalid params: notifications.taskIds must hold strings");
+    out->push_back(id.get<std::string>());
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void ListenStreams::open(const Request& request, const Responder& out, const TaskServing& tasks, bool declares_tasks) {
+  const auto& params = request.params;
+  std::optional<std::vector<std::string>> task_ids;
+  if (params.is_object()) {
+    if (const auto f = params.find("notifications"); f != params.end() && f->is_object()) {
+      if (auto e = read_task_ids(*f, task_ids)) {
+        out.error(std::move(*e));
+        return;
+      }
+    }
+  }
+  if (!task_ids) {
+    open_now(request, out, tasks, {});
+    return;
+  }
+  if (!declares_tasks) {
+    out.error(tasks_required_error());  // tasks.md: -32021 for a non-declaring client asking for task notifications
+    return;
+  }
+  const auto store = tasks.server->task_store();
+  if (!store || !store->blocking()) {
+    open_now(request, out, tasks, std::move(*task_ids));
+    return;
+  }
+  // A network store: the tasks are looked up on a worker, never on this (I/O) thread.
+  auto job = [weak = weak_from_this(), request, out, tasks, ids = std::move(*task_ids)]() mutable {
+    if (const auto self = weak.lock()) self->open_now(request, out, tasks, std::move(ids));
+  };
+  if (!tasks.options->workers->post(std::move(job))) {
+    out.error({error_code::internal_error, "the server is shutting down", std::nullopt});
+  }
+}
+
+void ListenStreams::open_now(const Request& request, const Responder& out, const TaskServing& tasks,
+                             std::vector<std::string> task_ids) {
   const auto& params = request.params;
   const auto filter_it = params.is_object() ? params.find("notifications") : params.end();
   if (!params.is_object() || filter_it == params.end() || !filter_it->is_object()) {
@@ -74,8 +138,25 @@ void ListenStreams::open(const Request& request, const Responder& out) {
     if (core_.find_resource(uri) || core_.match_resource_template(uri, unused)) known.push_back(std::move(uri));
   }
   if (!uris.empty()) honoured["resourceSubscriptions"] = known;
+  // Task ids: the caller's own tasks that exist (another principal's is as unknown). A server that
+  // keeps no tasks leaves them out of the acknowledgment.
+  const auto store = tasks.server->task_store();
+  std::vector<std::string> watched;
+  if (store && filter.contains("taskIds")) {
+    for (auto& id : task_ids) {
+      try {
+        if (find_owned_task(tasks, id)) watched.push_back(std::move(id));
+      } catch (const std::exception&) {
+        out.error({error_code::internal_error, "The task store cannot be reached", std::nullopt});
+        return;
+      }
+    }
+    honoured["taskIds"] = watched;
+  }
 
-  auto stream = std::make_shared<Stream>(Stream{out, id_to_json(request.id), nullptr});
+  auto stream = std::make_shared<Stream>(out);
+  stream->id_json = id_to_json(request.id);
+  stream->tasks = tasks;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (closed_) {
@@ -122,11 +203,54 @@ void ListenStreams::open(const Request& request, const Responder& out) {
     core_.subscriptions().detach(stream->subscriber);
     return;
   }
+  // Each watched task: its state now (the client may have read an older one), then each change;
+  // read and sent on a worker.
+  if (!watched.empty()) {
+    const auto post_send = [weak = weak_from_this(), workers = tasks.options->workers, id](const std::string& task) {
+      workers->post([weak, id, task] {
+        if (const auto self = weak.lock()) self->send_task(id, task);
+      });
+    };
+    std::vector<std::shared_ptr<void>> watches;
+    for (const auto& task : watched) {
+      watches.push_back(store->watch(task, [post_send, task](TaskStatus) { post_send(task); }));
+      post_send(task);
+    }
+    std::lock_guard<std::mutex> lock(stream->task_mutex);
+    stream->watches = std::move(watches);
+  }
   // The client's notifications/cancelled (stdio) or leaving the SSE reply (HTTP) ends it; the
   // cancelled request gets no answer.
   out.on_cancel([weak = weak_from_this(), id] {
     if (const auto self = weak.lock()) self->end(id, false);
   });
+}
+
+void ListenStreams::send_task(const RequestId& id, const std::string& task_id) {
+  std::shared_ptr<Stream> stream;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = streams_.find(id);
+    if (it == streams_.end()) return;
+    stream = it->second;
+  }
+  std::lock_guard<std::mutex> lock(stream->task_mutex);
+  std::optional<TaskRecord> task;
+  try {
+    task = find_owned_task(stream->tasks, task_id);
+  } catch (const std::exception&) {
+    return;  // the store cannot be reached: the next change (or the client's poll) tells
+  }
+  if (!task) return;  // expired
+  const auto seen = std::make_pair(task->updated_ms, task->status);
+  if (const auto last = stream->last_sent.find(task_id); last != stream->last_sent.end() && last->second == seen)
+    return;
+  stream->last_sent[task_id] = seen;
+  auto p = detailed_task(*task);
+  p["_meta"] = {{std::string(meta_key::subscription_id), stream->id_json}};
+  SendContext context;
+  context.related_request = id;
+  rpc_.notify("notifications/tasks", std::move(p), context);
 }
 
 void ListenStreams::end(const RequestId& id, bool answer) {
@@ -143,6 +267,11 @@ void ListenStreams::end(const RequestId& id, bool answer) {
     subscriber = stream->subscriber;
   }
   if (subscriber) core_.subscriptions().detach(subscriber);
+  {
+    std::vector<std::shared_ptr<void>> watches;
+    std::lock_guard<std::mutex> lock(stream->task_mutex);
+    watches.swap(stream->watches);
+  }
   if (answer && !stream->out.answered() && !stream->out.cancelled()) {
     // Graceful closure: the empty result, naming the subscription.
     nlohmann::json result{{"_meta", {{std::string(meta_key::subscription_id), stream->id_json}}}};

@@ -206,6 +206,13 @@ std::optional<std::string> decode_header_value(std::string_view v) {
   return std::string(v);
 }
 
+const char* mcp_name_member(std::string_view method) noexcept {
+  if (method == "tools/call" || method == "prompts/get") return "name";
+  if (method == "resources/read") return "uri";
+  if (method == "tasks/get" || method == "tasks/update" || method == "tasks/cancel") return "taskId";
+  return nullptr;
+}
+
 std::string encode_header_value(std::string_view v) {
   constexpr std::string_view prefix = "=?base64?", suffix = "?=";
   // A plain value that reads as the sentinel would be decoded by the server: it is encoded too.

@@ -110,8 +110,8 @@ const std::unordered_map<std::string_view, Method>& method_table() {
       // MCP 2026-07-28, Basic, Patterns, "Subscriptions": 2026-07-28 only (2025-11-25 sessions have
       // resources/subscribe and hear of list changes without asking).
       {"subscriptions/listen",
-       {nullptr, [](Serving& s, const Request& r, const Responder& out, const Fields&) { s.listen(r, out); }, nullptr,
-        " (MCP 2026-07-28 only)", ""}},
+       {nullptr, [](Serving& s, const Request& r, const Responder& out, const Fields& f) { s.listen(r, out, f); },
+        nullptr, " (MCP 2026-07-28 only)", ""}},
       {"tools/call",
        {[](Serving& s, const Request& r, const Responder& out) { s.call(r, out, 't', nullptr); },
         [](Serving& s, const Request& r, const Responder& out, const Fields& f) { s.call(r, out, 't', &f); }, nullptr,
@@ -335,14 +335,14 @@ void Serving::complete(const Request& r, const Responder& out, bool stateless) {
   }
 }
 
-void Serving::listen(const Request& r, const Responder& out) {
+void Serving::listen(const Request& r, const Responder& out, const StatelessFields& fields) {
   std::shared_ptr<ListenStreams> listens;
   {
     std::lock_guard<std::mutex> lock(listens_mutex_);
     if (!listens_) listens_ = std::make_shared<ListenStreams>(rpc_, *server_);
     listens = listens_;
   }
-  listens->open(r, out);
+  listens->open(r, out, task_serving(), declares_tasks(fields.capabilities));
 }
 
 TaskServing Serving::task_serving() {

@@ -80,7 +80,7 @@ class Serving {
             std::optional<nlohmann::json> (Server::*page)(std::string_view) const);
   void complete(const Request& r, const Responder& out, bool stateless);
   void subscription(const Request& r, const Responder& out, bool subscribe);
-  void listen(const Request& r, const Responder& out);
+  void listen(const Request& r, const Responder& out, const StatelessFields& fields);
   // tools/call (kind 't'), prompts/get ('p'), resources/read ('r'); `fields` null in a session.
   void call(const Request& r, const Responder& out, char kind, const StatelessFields* fields);
   void set_log_level(const Request& r, const Responder& out);

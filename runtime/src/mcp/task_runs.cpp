@@ -51,10 +51,66 @@ nlohmann::json task_members(const TaskRecord& t) {
   return j;
 }
 
-// The DetailedTask of tasks/get: the task and what its status carries (never the requestState).
+// The task id of a tasks/* request, or nullopt after answering -32602.
+std::optional<std::string> task_id_of(const Request& r, const Responder& out) {
+  if (r.params.is_object()) {
+    if (const auto id = r.params.find("taskId"); id != r.params.end() && id->is_string()) return id->get<std::string>();
+  }
+  out.error(
+      {error_code::invalid_params, "Invalid params: " + r.method + " needs a string params.taskId", std::nullopt});
+  return std::nullopt;
+}
+
+// The task, when it exists and belongs to `caller`; else answers -32602 (another principal's task
+// is answered like an unknown one: ext-tasks, "Security Considerations").
+std::optional<TaskRecord> owned_task(const TaskServing& serving, const std::string& id, const Responder& out) {
+  std::optional<TaskRecord> task;
+  try {
+    task = find_owned_task(serving, id);
+  } catch (const std::exception&) {
+    out.error({error_code::internal_error, "The task store cannot be reached", std::nullopt});
+    return std::nullopt;
+  }
+  if (!task) {
+    out.error({error_code::invalid_params, "Task not found: " + id, nlohmann::json{{"taskId", id}}});
+    return std::nullopt;
+  }
+  return task;
+}
+
+// The gate every tasks/* request passes first (tasks.md: -32021 for a client that does not declare
+// the extension, before the task is looked up).
+bool declared(const Responder& out, const StatelessFields& fields) {
+  if (declares_tasks(fields.capabilities)) return true;
+  out.error(tasks_required_error());
+  return false;
+}
+
+// Runs `job` where the store may be called: at once for a store in memory, on the serving's workers
+// for a blocking one (a network store never holds an I/O thread). -32603 when no worker takes it.
+void with_store(const TaskServing& serving, const Responder& out, std::function<void()> job) {
+  const auto store = serving.server->task_store();
+  if (!store || !store->blocking()) {
+    job();
+    return;
+  }
+  if (!serving.options->workers->post(std::move(job))) {
+    out.error({error_code::internal_error, "The server is stopping", std::nullopt});
+  }
+}
+
+}  // namespace
+
+std::optional<TaskRecord> find_owned_task(const TaskServing& serving, const std::string& id) {
+  const auto store = serving.server->task_store();
+  if (!store) return std::nullopt;
+  auto task = store->get(id);
+  if (!task || task->owner != serving.caller.principal) return std::nullopt;
+  return task;
+}
+
 nlohmann::ordered_json detailed_task(const TaskRecord& t) {
   nlohmann::ordered_json j = task_members(t);
-  j["resultType"] = "complete";  // tasks.md, "tasks/get": the result of tasks/get is complete
   switch (t.status) {
     case TaskStatus::input_required:
       j["inputRequests"] = t.input_requests;
@@ -71,44 +127,6 @@ nlohmann::ordered_json detailed_task(const TaskRecord& t) {
   return j;
 }
 
-// The task id of a tasks/* request, or nullopt after answering -32602.
-std::optional<std::string> task_id_of(const Request& r, const Responder& out) {
-  if (r.params.is_object()) {
-    if (const auto id = r.params.find("taskId"); id != r.params.end() && id->is_string()) return id->get<std::string>();
-  }
-  out.error(
-      {error_code::invalid_params, "Invalid params: " + r.method + " needs a string params.taskId", std::nullopt});
-  return std::nullopt;
-}
-
-// The task, when it exists and belongs to `caller`; else answers -32602 (another principal's task
-// is answered like an unknown one: ext-tasks, "Security Considerations").
-std::optional<TaskRecord> owned_task(const TaskServing& serving, const std::string& id, const Responder& out) {
-  const auto store = serving.server->task_store();
-  std::optional<TaskRecord> task;
-  try {
-    if (store) task = store->get(id);
-  } catch (const std::exception&) {
-    out.error({error_code::internal_error, "The task store cannot be reached", std::nullopt});
-    return std::nullopt;
-  }
-  if (!task || task->owner != serving.caller.principal) {
-    out.error({error_code::invalid_params, "Task not found: " + id, nlohmann::json{{"taskId", id}}});
-    return std::nullopt;
-  }
-  return task;
-}
-
-// The gate every tasks/* request passes first (tasks.md: -32021 for a client that does not declare
-// the extension, before the task is looked up).
-bool declared(const Responder& out, const StatelessFields& fields) {
-  if (declares_tasks(fields.capabilities)) return true;
-  out.error(tasks_required_error());
-  return false;
-}
-
-}  // namespace
-
 // --- One run of a task ---------------------------------------------------------------------------
 
 // The transport of one run: takes the response of the replayed tools/call (nothing else: tasks
@@ -117,10 +135,30 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
  public:
   Run(std::weak_ptr<TaskRuns> owner, TaskServing serving, TaskRecord task)
       : owner_(std::move(owner)), serving_(std::move(serving)), task_(std::move(task)) {}
-  ~Run() override { rpc_serving_.reset(); }  // waits for the handler before the members go
+  ~Run() override {
+    destroying_ = true;    // close() from the connection's end must not settle: no shared_from_this now
+    rpc_serving_.reset();  // waits for the handler before the members go
+  }
 
   // Starts the replay. Throws when the stored request no longer reads as a 2026-07-28 request.
   void begin() {
+    // A shared store: renew this run's lease while it goes on, and hear of a tasks/cancel that
+    // another process takes.
+    if (const auto store = serving_.server->task_store()) {
+      auto lease = store->hold_lease(task_);
+      std::weak_ptr<TaskRuns> owner = owner_;
+      // Cancelled on a worker, never on the store's thread: ending the run may let go of the last
+      // reference to the Server, and so to the store, whose destructor joins that thread.
+      auto watch = store->watch(task_.id, [owner, workers = pool(), id = task_.id](TaskStatus status) {
+        if (status != TaskStatus::cancelled) return;
+        workers->post([owner, id] {
+          if (const auto runs = owner.lock()) runs->cancel(id);
+        });
+      });
+      std::lock_guard<std::mutex> lock(handles_mutex_);
+      lease_ = std::move(lease);
+      watch_ = std::move(watch);
+    }
     auto params = task_.request;
     if (!task_.request_state.empty()) params["requestState"] = task_.request_state;
     if (!task_.answers.empty()) params["inputResponses"] = task_.answers;
@@ -161,7 +199,7 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
   }
   // The connection ends (the run is being destroyed): it waits for this on_close.
   void close() override {
-    settle(std::nullopt);
+    if (!destroying_) settle(std::nullopt);
     CloseHandler on_close;
     {
       std::lock_guard<std::mutex> lock(close_mutex_);
@@ -187,6 +225,7 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
     auto self = shared_from_this();
     auto job = [self, response]() mutable {
       self->record(response);
+      self->release_handles();  // after the outcome is in: until then the run answers for the task
       const auto owner = self->owner_.lock();
       const auto id = self->task_.id;
       const Run* key = self.get();
@@ -198,6 +237,14 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
       if (owner) owner->finished(id, key);
     };
     if (!serving_.options->workers->post(job)) record(response);  // the pool stops: record at least
+  }
+
+  void release_handles() {
+    std::shared_ptr<void> lease;
+    std::shared_ptr<void> watch;
+    std::lock_guard<std::mutex> lock(handles_mutex_);
+    lease.swap(lease_);
+    watch.swap(watch_);
   }
 
   void record(const std::optional<std::string>& response) {
@@ -279,16 +326,11 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
   std::mutex close_mutex_;
   CloseHandler on_close_;
   std::unique_ptr<StatelessServing> rpc_serving_;
+  std::mutex handles_mutex_;
+  std::shared_ptr<void> lease_;  // TaskStore::hold_lease; guarded by handles_mutex_
+  std::shared_ptr<void> watch_;  // TaskStore::watch; guarded by handles_mutex_
+  std::atomic<bool> destroying_{false};
 };
-
-TaskRuns::~TaskRuns() {
-  std::map<std::string, std::shared_ptr<Run>> runs;
-  {
-    std::lock_guard<std::mutex> lock(mutex_);
-    runs.swap(runs_);
-  }
-  for (auto& [id, run] : runs) run->cancel();
-}
 
 void TaskRuns::start(const TaskServing& serving, const TaskRecord& task) {
   auto run = std::make_shared<Run>(weak_from_this(), serving, task);
@@ -359,7 +401,9 @@ void TaskRuns::stop(const std::shared_ptr<WorkerPool>& pool) {
 
 // --- Creation and the tasks/* methods ------------------------------------------------------------
 
-void create_task(const TaskServing& serving, const nlohmann::json& params, const Responder& out) {
+namespace {
+
+void create_task_now(const TaskServing& serving, const nlohmann::json& params, const Responder& out) {
   const auto store = serving.server->task_store();
   if (!store) {
     out.error({error_code::internal_error, "This server keeps no tasks", std::nullopt});
@@ -397,17 +441,17 @@ void create_task(const TaskServing& serving, const nlohmann::json& params, const
   serving.server->task_runs().start(serving, t);
 }
 
-void tasks_get(const TaskServing& serving, const Request& r, const Responder& out, const StatelessFields& fields) {
-  if (!declared(out, fields)) return;
+void tasks_get_now(const TaskServing& serving, const Request& r, const Responder& out) {
   const auto id = task_id_of(r, out);
   if (!id) return;
   const auto task = owned_task(serving, *id, out);
   if (!task) return;
-  reply_ordered(serving, out, detailed_task(*task));
+  auto result = detailed_task(*task);
+  result["resultType"] = "complete";  // tasks.md, "tasks/get": the result of tasks/get is complete
+  reply_ordered(serving, out, std::move(result));
 }
 
-void tasks_update(const TaskServing& serving, const Request& r, const Responder& out, const StatelessFields& fields) {
-  if (!declared(out, fields)) return;
+void tasks_update_now(const TaskServing& serving, const Request& r, const Responder& out) {
   const auto id = task_id_of(r, out);
   if (!id) return;
   const auto responses = r.params.find("inputResponses");
@@ -452,8 +496,7 @@ void tasks_update(const TaskServing& serving, const Request& r, const Responder&
   if (after && next_run) serving.server->task_runs().start(serving, *after);
 }
 
-void tasks_cancel(const TaskServing& serving, const Request& r, const Responder& out, const StatelessFields& fields) {
-  if (!declared(out, fields)) return;
+void tasks_cancel_now(const TaskServing& serving, const Request& r, const Responder& out) {
   const auto id = task_id_of(r, out);
   if (!id) return;
   if (!owned_task(serving, *id, out)) return;
@@ -474,6 +517,24 @@ void tasks_cancel(const TaskServing& serving, const Request& r, const Responder&
   }
   serving.server->task_runs().cancel(*id);
   reply(serving, out, nlohmann::json::object());
+}
+
+}  // namespace
+
+void create_task(const TaskServing& serving, const nlohmann::json& params, const Responder& out) {
+  with_store(serving, out, [serving, params, out] { create_task_now(serving, params, out); });
+}
+
+void tasks_get(const TaskServing& serving, const Request& r, const Responder& out, const StatelessFields& fields) {
+  if (declared(out, fields)) with_store(serving, out, [serving, r, out] { tasks_get_now(serving, r, out); });
+}
+
+void tasks_update(const TaskServing& serving, const Request& r, const Responder& out, const StatelessFields& fields) {
+  if (declared(out, fields)) with_store(serving, out, [serving, r, out] { tasks_update_now(serving, r, out); });
+}
+
+void tasks_cancel(const TaskServing& serving, const Request& r, const Responder& out, const StatelessFields& fields) {
+  if (declared(out, fields)) with_store(serving, out, [serving, r, out] { tasks_cancel_now(serving, r, out); });
 }
 
 }  // namespace elicit::detail

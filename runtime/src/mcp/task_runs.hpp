@@ -14,6 +14,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 
 #include <nlohmann/json.hpp>
@@ -42,9 +43,10 @@ struct TaskServing {
 };
 
 /// The runs of tasks going on in this process, by task id. One per Server. Thread-safe.
+// No destructor of its own: every run holds the Server that owns its TaskRuns, so none is left when
+// it goes (Server::stop_task_runs is the stop).
 class TaskRuns : public std::enable_shared_from_this<TaskRuns> {
  public:
-  ~TaskRuns();
   /// Starts run `task.run` of `task` (already in the store with that run number).
   void start(const TaskServing& serving, const TaskRecord& task);
   /// Cancels the run of task `id` in this process, if one is going on: its handler sees
@@ -66,6 +68,15 @@ class TaskRuns : public std::enable_shared_from_this<TaskRuns> {
   std::condition_variable ended_;  // a run left runs_
   std::map<std::string, std::shared_ptr<Run>> runs_;
 };
+
+/// The task `id` when it exists and belongs to `serving.caller` (another principal's task is as
+/// unknown: nullopt). Throws std::runtime_error when the store cannot be reached. Blocks on a
+/// blocking store.
+std::optional<TaskRecord> find_owned_task(const TaskServing& serving, const std::string& id);
+/// The DetailedTask of `t` (tasks.md, "Task"): the task and what its status carries (inputRequests,
+/// result or error), never its requestState; as tasks/get answers it and notifications/tasks carries
+/// it (without `resultType`, which tasks/get adds).
+nlohmann::ordered_json detailed_task(const TaskRecord& t);
 
 /// tools/call of a tool whose calls run as tasks, from a client declaring the extension: makes the
 /// task (durably), answers the CreateTaskResult on `out`, and starts its first run. -32603 when the

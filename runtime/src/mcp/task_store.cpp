@@ -5,6 +5,8 @@
 #include <cstdio>
 #include <ctime>
 #include <stdexcept>
+#include <utility>
+#include <vector>
 
 #include "elicit/tasks.hpp"
 
@@ -64,6 +66,69 @@ std::string iso8601_utc(std::int64_t ms) {
   return std::string(out.data(), n) + millis.data();
 }
 
+// --- TaskStore defaults and TaskWatchers ----------------------------------------------------------
+
+std::shared_ptr<void> TaskStore::watch(const std::string&, std::function<void(TaskStatus)>) { return nullptr; }
+
+std::shared_ptr<void> TaskStore::hold_lease(const TaskRecord&) { return nullptr; }
+
+struct TaskWatchers::State {
+  mutable std::mutex mutex;
+  std::uint64_t next = 0;
+  // key -> (registration, callback); shared so that notify() calls them outside the lock.
+  std::multimap<std::string, std::pair<std::uint64_t, std::shared_ptr<const std::function<void(TaskStatus)>>>> by_key;
+};
+
+TaskWatchers::TaskWatchers() : state_(std::make_shared<State>()) {}
+
+std::shared_ptr<void> TaskWatchers::add(const std::string& key, std::function<void(TaskStatus)> changed) {
+  const auto callback = std::make_shared<const std::function<void(TaskStatus)>>(std::move(changed));
+  std::uint64_t n = 0;
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    n = ++state_->next;
+    state_->by_key.emplace(key, std::make_pair(n, callback));
+  }
+  // The handle unregisters; it may outlive the watchers (weak).
+  std::weak_ptr<State> weak = state_;
+  return std::shared_ptr<void>(new int(0), [weak, key, n](int* p) {
+    delete p;
+    if (const auto state = weak.lock()) {
+      std::lock_guard<std::mutex> lock(state->mutex);
+      const auto range = state->by_key.equal_range(key);
+      for (auto it = range.first; it != range.second; ++it) {
+        if (it->second.first == n) {
+          state->by_key.erase(it);
+          break;
+        }
+      }
+    }
+  });
+}
+
+void TaskWatchers::notify(const std::string& key, TaskStatus status) const {
+  std::vector<std::shared_ptr<const std::function<void(TaskStatus)>>> callbacks;
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    const auto range = state_->by_key.equal_range(key);
+    for (auto it = range.first; it != range.second; ++it) callbacks.push_back(it->second.second);
+  }
+  for (const auto& c : callbacks) {
+    try {
+      (*c)(status);
+    } catch (...) {
+      // A watcher's failure is its own; the others still hear of the change.
+    }
+  }
+}
+
+std::size_t TaskWatchers::size() const {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  return state_->by_key.size();
+}
+
+// --- Records ---------------------------------------------------------------------------------------
+
 nlohmann::json TaskRecord::to_json() const {
   return nlohmann::json{{"id", id},
                         {"owner", owner},
@@ -84,7 +149,8 @@ nlohmann::json TaskRecord::to_json() const {
                         {"usedKeys", used_keys},
                         {"result", result},
                         {"error", error},
-                        {"run", run}};
+                        {"run", run},
+                        {"lease", lease_expires_ms}};
 }
 
 TaskRecord TaskRecord::from_json(const nlohmann::json& j) {
@@ -107,6 +173,7 @@ TaskRecord TaskRecord::from_json(const nlohmann::json& j) {
   t.result = j.at("result");
   t.error = j.at("error");
   t.run = j.at("run").get<std::uint64_t>();
+  t.lease_expires_ms = j.value("lease", std::int64_t{0});
   return t;
 }
 
@@ -159,21 +226,33 @@ std::optional<TaskRecord> InMemoryTaskStore::get(const std::string& id) {
 
 std::optional<TaskRecord> InMemoryTaskStore::update(const std::string& id,
                                                     const std::function<bool(TaskRecord&)>& change) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  drop_expired(now_ms_());
-  const auto it = tasks_.find(id);
-  if (it == tasks_.end()) return std::nullopt;
-  auto copy = it->second.record;
-  if (!change(copy)) return it->second.record;
-  // The id and expiry belong to the store: a change cannot move them.
-  copy.id = it->second.record.id;
-  copy.expires_ms = it->second.record.expires_ms;
-  const auto size = copy.bytes();
-  // A record may grow past the bound by what one run adds (its answers, its result): refusing it
-  // would leave the task stuck. The bound holds for creation.
-  bytes_ = bytes_ - it->second.bytes + size;
-  it->second = Entry{std::move(copy), size};
-  return it->second.record;
+  std::optional<TaskRecord> after;
+  bool changed = false;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    drop_expired(now_ms_());
+    const auto it = tasks_.find(id);
+    if (it == tasks_.end()) return std::nullopt;
+    auto copy = it->second.record;
+    changed = change(copy);
+    if (changed) {
+      // The id and expiry belong to the store: a change cannot move them.
+      copy.id = it->second.record.id;
+      copy.expires_ms = it->second.record.expires_ms;
+      const auto size = copy.bytes();
+      // A record may grow past the bound by what one run adds (its answers, its result): refusing
+      // it would leave the task stuck. The bound holds for creation.
+      bytes_ = bytes_ - it->second.bytes + size;
+      it->second = Entry{std::move(copy), size};
+    }
+    after = it->second.record;
+  }
+  if (changed) watchers_.notify(id, after->status);
+  return after;
+}
+
+std::shared_ptr<void> InMemoryTaskStore::watch(const std::string& id, std::function<void(TaskStatus)> changed) {
+  return watchers_.add(id, std::move(changed));
 }
 
 std::size_t InMemoryTaskStore::size() const {

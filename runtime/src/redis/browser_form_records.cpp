@@ -42,13 +42,16 @@ RequestStateOptions sealer_options(std::vector<std::string> keys, std::size_t ma
 
 }  // namespace
 
-FormKeys::FormKeys(const std::string& prefix, std::string_view id) {
+std::string id_hash(std::string_view id) {
   std::array<unsigned char, 16> digest{};
   crypto_generichash(digest.data(), digest.size(), reinterpret_cast<const unsigned char*>(id.data()), id.size(),
                      nullptr, 0);
   std::array<char, 33> hex{};
   sodium_bin2hex(hex.data(), hex.size(), digest.data(), digest.size());
-  hash.assign(hex.data(), 32);
+  return std::string(hex.data(), 32);
+}
+
+FormKeys::FormKeys(const std::string& prefix, std::string_view id) : hash(id_hash(id)) {
   // {<h>}: a Redis Cluster hash tag, so that one page's keys share a slot (the scripts and MGET
   // touch them together).
   page = prefix + "page:{" + hash + "}";

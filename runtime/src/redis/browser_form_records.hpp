@@ -16,6 +16,10 @@
 
 namespace elicit::redis_detail {
 
+/// The hex BLAKE2b-128 of `id` (32 hex digits): what names an id's keys in Redis, which so never
+/// holds the id itself (a page's URL, a task's id).
+std::string id_hash(std::string_view id);
+
 /// The keys of one page: `<prefix>page:{<h>}`, `answer:{<h>}`, `gone:{<h>}`, where <h> is the hex
 /// BLAKE2b-128 of the id (Redis holds no URL), in braces so that Redis Cluster keeps a page's keys
 /// in one slot.

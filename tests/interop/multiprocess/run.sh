@@ -12,6 +12,10 @@
 # api_key tool's browser form pages in the same Redis (--forms-in-redis), under nginx's origin
 # (--public-origin: the same URL whichever process opens the page): client.mjs opens a page through
 # one process and submits it on the other.
+# Then tasks (tasks.mjs; --tasks-in-redis): a confirm_delete task made on A is asked and answered
+# through B and completes, read through nginx on both; a slow_compute task working on A is cancelled
+# through B; a fourth process D (same keys, 1 s lease) is killed while its task works, and B reports
+# the task failed once the lease lapsed.
 # With `chromium` first (CTest multiprocess_nginx_chromium): the same processes, then the api_key
 # page in a real browser instead of the clients above (../browser/browser_multiprocess.mjs: Debian's
 # chromium, puppeteer-core pinned in ../browser/package-lock.json): the tool call through nginx, the
@@ -78,8 +82,8 @@ wait_port "$redis_port"
 port=$(free_port)
 tls_port=$(free_port)
 start_server() {
-  "$server" --port 0 --instance "$1" --state-keys "$2" --redis "$redis_port" --forms-in-redis \
-    --public-origin "http://127.0.0.1:$port" >"$work/$1.out" 2>"$work/$1.err" &
+  "$server" --port 0 --instance "$1" --state-keys "$2" --redis "$redis_port" --forms-in-redis --tasks-in-redis \
+    --public-origin "http://127.0.0.1:$port" "${@:3}" >"$work/$1.out" 2>"$work/$1.err" &
   pids+=($!)
 }
 # The URL a server printed on its first line, waiting up to 60 s for it.
@@ -94,9 +98,13 @@ url_of() {
 start_server A "$work/shared.keys"
 start_server B "$work/shared.keys"
 start_server C "$work/other.keys"
+# D shares the keys but not nginx: tasks.mjs kills it while a task of its works (a 1 s lease).
+start_server D "$work/shared.keys" --task-lease-ms 1000
+pid_d=${pids[-1]}
 url_a=$(url_of A)
 url_b=$(url_of B)
 url_c=$(url_of C)
+url_d=$(url_of D)
 hostport() { local u=${1#http://}; echo "${u%%/*}"; }
 
 # A CA and a certificate for 127.0.0.1 it signs, for nginx's TLS listener.
@@ -167,6 +175,8 @@ if [[ -n $browser ]]; then
 fi
 
 node "$here/client.mjs" "http://127.0.0.1:$port/mcp" "$url_c" "$redis_port" "$url_a" "$url_b" "http://127.0.0.1:$port"
+echo "--- tasks across processes (tasks.mjs)"
+node "$here/tasks.mjs" "http://127.0.0.1:$port/mcp" "$url_a" "$url_b" "$url_c" "$url_d" "$pid_d"
 echo "--- again, over TLS to nginx (https://127.0.0.1:$tls_port/mcp)"
 NODE_EXTRA_CA_CERTS="$work/ca.crt" node "$here/client.mjs" "https://127.0.0.1:$tls_port/mcp" "$url_c" "$redis_port" \
   "$url_a" "$url_b" "http://127.0.0.1:$port"
