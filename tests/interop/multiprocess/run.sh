@@ -16,6 +16,8 @@
 # through B and completes, read through nginx on both; a slow_compute task working on A is cancelled
 # through B; a fourth process D (same keys, 1 s lease) is killed while its task works, and B reports
 # the task failed once the lease lapsed.
+# And `elicitgen client` (our client) runs a confirm_delete task through nginx's TLS listener, its
+# polls and answer landing on both processes.
 # With `chromium` first (CTest multiprocess_nginx_chromium): the same processes, then the api_key
 # page in a real browser instead of the clients above (../browser/browser_multiprocess.mjs: Debian's
 # chromium, puppeteer-core pinned in ../browser/package-lock.json): the tool call through nginx, the
@@ -187,6 +189,14 @@ if [[ -n $elicitgen ]]; then
   echo "--- elicitgen client over TLS to nginx, trusting the CA made here ($https_url)"
   out=$("$elicitgen" client --url "$https_url" --ca-file "$work/ca.crt" call github_username --answers "$work/answers.jsonl")
   grep -q 'accept: {\\"name\\":\\"octocat\\"}' <<<"$out" || { echo "unexpected result: $out"; exit 1; }
+  echo "--- elicitgen client: a confirm_delete task through nginx (its tasks/get and tasks/update on both processes)"
+  echo '{"action":"accept","content":{"confirm":true}}' >"$work/confirm.jsonl"
+  out=$("$elicitgen" client --url "$https_url" --ca-file "$work/ca.crt" --answers "$work/confirm.jsonl" \
+    call confirm_delete '{"filename":"report.pdf"}' 2>"$work/task.err")
+  cat "$work/task.err"
+  grep -q '"text": "deleted report.pdf"' <<<"$out" || { echo "unexpected result: $out"; exit 1; }
+  grep -q ': input_required (waiting for input)' "$work/task.err" || { echo "no input_required status line"; exit 1; }
+  grep -q ': completed' "$work/task.err" || { echo "no completed status line"; exit 1; }
   echo "--- without the CA: refused"
   if err=$("$elicitgen" client --url "$https_url" list 2>&1); then echo "accepted a certificate nobody trusts"; exit 1; fi
   grep -q "not trusted for 127.0.0.1" <<<"$err" || { echo "unexpected error: $err"; exit 1; }
