@@ -99,7 +99,7 @@ TEST_CASE("tasks: the policy decides per request, and a task is a flat CreateTas
   const auto done = s.until(id, "completed");
   CHECK(done["resultType"] == "complete");
   CHECK(done["result"]["content"][0]["text"] == "quick b");
-  CHECK_FALSE(done["result"].contains("resultType"));
+  CHECK(done["result"]["resultType"] == "complete");  // a 2026-07-28 CallToolResult
   CHECK_FALSE(done.contains("requestState"));
   CHECK(done["createdAt"] == created["createdAt"]);
 }

@@ -274,8 +274,11 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
           ask(t, result);
           return true;
         }
-        // The CallToolResult as the call would have returned it, without the 2026-07-28 envelope.
-        result.erase("resultType");
+        // The CallToolResult as the call would have returned it (tasks.md: "the result field MUST
+        // contain that result"): a 2026-07-28 CallToolResult, so with its resultType "complete" (a
+        // Result's resultType is required at 2026-07-28; ext-tasks' client rejects a result without
+        // it), but without the server's _meta envelope.
+        result["resultType"] = "complete";
         if (const auto meta = result.find("_meta"); meta != result.end() && meta->is_object()) {
           meta->erase(std::string(meta_key::server_info));
           if (meta->empty()) result.erase("_meta");
