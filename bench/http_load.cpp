@@ -37,6 +37,10 @@
 //     ("deleted f<i>.txt"); "ok" is false unless all N completed without an error. --connections C
 //     keep-alive connections (default 64) share the work; every phase is bounded (--phase-seconds,
 //     default 300; --quiet without progress; --max-polls tasks/get of one task, default 2,000).
+//     --paced 1: each connection polls the task it made until input_required before it makes the
+//     next, so at most C tasks are working at once; default 0: tasks are made as fast as the server
+//     answers, and their runs queue for its workers (a burst). --hold S: S seconds more, all waiting,
+//     after the RSS is read (to look at the server from outside, e.g. gdb's call malloc_stats()).
 //
 // Options: --tool NAME (default github_username), --samples S (new-client samples, default 100),
 //   --openers C (sessions opened at once, default 64), --sessions S (roundtrip, default 1),
@@ -492,6 +496,8 @@ struct Options {
   int gets = 1000;           // tasks mode: tasks/get latency samples while all wait
   double phase_seconds = 300;  // tasks mode: bound of each phase
   int max_polls = 2000;      // tasks mode: tasks/get of one task per phase, at most
+  bool paced = false;
+  double hold = 0;           // tasks mode: seconds to wait, all tasks waiting, before the gets        // tasks mode: each connection waits for its task to ask before the next
   std::vector<std::string> server;
 };
 
@@ -1053,18 +1059,6 @@ class Run {
       return q;
     };
 
-    // Step: tools/call of the tool with the extension declared -> a CreateTaskResult.
-    auto create = [this](Conn& c, int i) -> awaitable<bool> {
-      const auto r = co_await task_request(c, "tools/call", o_.tool,
-                                           R"("name":)" + json(o_.tool).dump() + R"(,"arguments":{"filename":")" +
-                                               task_file(i) + R"("})");
-      const auto& result = r["result"];
-      if (result.value("resultType", "") != "task" || !result.contains("taskId") || !result["taskId"].is_string())
-        throw std::runtime_error("tools/call: not a CreateTaskResult: " + r.dump().substr(0, 300));
-      tasks_[i].id = result["taskId"].get<std::string>();
-      ++created_;
-      co_return true;
-    };
     // Step: tasks/get until input_required with one elicitation/create; its key.
     auto until_waiting = [this](Conn& c, int i) -> awaitable<bool> {
       auto& t = tasks_[i];
@@ -1079,6 +1073,29 @@ class Run {
       t.key = requests.begin().key();
       t.waiting = true;
       ++waiting_;
+      co_return true;
+    };
+    // Step: tools/call of the tool with the extension declared -> a CreateTaskResult.
+    // With --paced, the connection then polls its task until input_required before it makes the next
+    // (at most --connections tasks working at once); else tasks are made as fast as the server answers
+    // and their runs queue for the server's workers.
+    auto create = [this, until_waiting](Conn& c, int i) -> awaitable<bool> {
+      const auto r = co_await task_request(c, "tools/call", o_.tool,
+                                           R"("name":)" + json(o_.tool).dump() + R"(,"arguments":{"filename":")" +
+                                               task_file(i) + R"("})");
+      const auto& result = r["result"];
+      if (result.value("resultType", "") != "task" || !result.contains("taskId") || !result["taskId"].is_string())
+        throw std::runtime_error("tools/call: not a CreateTaskResult: " + r.dump().substr(0, 300));
+      tasks_[i].id = result["taskId"].get<std::string>();
+      ++created_;
+      // (Not `paced && !co_await ...` in a loop condition: GCC 12 ran the co_await with paced false.)
+      if (!o_.paced) co_return true;
+      for (int poll = 1;; ++poll) {
+        const bool asked = co_await until_waiting(c, i);
+        if (asked) break;
+        if (poll >= o_.max_polls) throw std::runtime_error("not input_required after " + std::to_string(poll) + " polls");
+        co_await sleep(std::chrono::milliseconds(1));
+      }
       co_return true;
     };
     // Step: tasks/update with the answer (confirm: true).
@@ -1142,13 +1159,18 @@ class Run {
     co_await task_phase("create", all_indexes([](const TaskSlot&) { return true; }), create, 1);
     out["create_ms"] = ms_since(t_create);
     out["created"] = created_;
-    co_await task_phase("wait", all_indexes([](const TaskSlot& t) { return !t.id.empty(); }), until_waiting,
+    co_await task_phase("wait", all_indexes([](const TaskSlot& t) { return !t.id.empty() && !t.waiting; }),
+                        until_waiting,
                         o_.max_polls);
     out["waiting_ms"] = ms_since(t_create);
     out["waiting"] = waiting_;
     out["all_waiting"] = waiting_ == n;
     co_await sleep(std::chrono::milliseconds(500));  // let the server settle before measuring
     out["waiting_resources"] = resources();
+    if (o_.hold > 0) {  // time to look at the server from outside (gdb: call malloc_stats())
+      std::cerr << "elicit_http_load: all tasks wait; server pid " << child_.pid << ", holding " << o_.hold << " s\n";
+      co_await sleep(std::chrono::milliseconds(static_cast<long>(o_.hold * 1000)));
+    }
 
     // tasks/get latency while all wait: sequential on one keep-alive connection, spread over the tasks.
     std::vector<int> ready;
@@ -1245,7 +1267,7 @@ int usage() {
   std::cerr << "usage: elicit_http_load wait|roundtrip|modern|tasks [--users N] [--in-flight K] [--sessions S]\n"
                "       [--seconds T] [--warmup W] [--samples S] [--openers C] [--tool NAME] [--port-env VAR]\n"
                "       [--server-log FILE] [--deadline S] [--quiet S]\n"
-               "       [--tasks N] [--connections C] [--gets G] [--phase-seconds T] [--max-polls P]\n"
+               "       [--tasks N] [--connections C] [--gets G] [--phase-seconds T] [--max-polls P] [--paced 0|1] [--hold S]\n"
                "       -- SERVER COMMAND...\n";
   return 2;
 }
@@ -1301,6 +1323,10 @@ int main(int argc, char** argv) {
       o.phase_seconds = std::atof(v.c_str());
     else if (a == "--max-polls")
       o.max_polls = std::atoi(v.c_str());
+    else if (a == "--hold")
+      o.hold = std::atof(v.c_str());
+    else if (a == "--paced")
+      o.paced = v == "1" || v == "yes" || v == "true";
     else
       return usage();
   }
@@ -1340,6 +1366,7 @@ int main(int argc, char** argv) {
   if (o.mode == "tasks") {
     run.out["tasks"] = o.tasks;
     run.out["connections"] = o.connections;
+    run.out["paced"] = o.paced;
   } else {
     run.out["users"] = o.users;
   }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Benchmarks against the peers, printed as one table with ratios (bench/node/report.mjs). Not part
 # of the pass/fail tests. Takes about 4 minutes, most of it quicktype's 200 invocations, plus about
-# 5 minutes for sections 5 and 6, 4 for section 8 and 1 for section 9 (Streamable HTTP, loopback
+# 5 minutes for sections 5 and 6, 4 for section 8 and 2 for section 9 (Streamable HTTP, loopback
 # only, every run bounded).
 #   1. decode + validate of one accepted response: elicitgen vs nlohmann floors, hand-written
 #      extraction and ajv + ajv-formats;
@@ -30,7 +30,8 @@
 #      (tasks/get) until input_required; meanwhile the server's RSS per waiting task (target: at most
 #      4 KiB) and threads, and tasks/get p50/p99 over 1,000 gets spread over the tasks; then every
 #      task answered (tasks/update) and polled until completed, each result checked (all N must
-#      complete, else the report says FAILED and the script exits non-zero); and, without HTTP, the
+#      complete, else the report says FAILED and the script exits non-zero). Run twice: a burst (made
+#      as fast as the server answers) and paced (at most 64 tasks working at once); and, without HTTP, the
 #      heap per waiting task in InMemoryTaskStore by member and the ns of its operations
 #      (bench/task_store_memory.cpp).
 # Environment: BUILD_DIR (default build-bench), BENCH_QUICKTYPE_RUNS (default 200),
@@ -217,10 +218,14 @@ fi
 
 if want 9; then
 # One client thread, 64 keep-alive connections; the sample server keeps its tasks in its own memory
-# (InMemoryTaskStore). The run is bounded (each phase 300 s, --deadline 900 s).
-echo "9/9 $bench_tasks tasks waiting in input_required over stateless HTTP (tasks extension)" >&2
-"$load" tasks --tasks "$bench_tasks" --gets "$task_gets" --deadline 900 -- "$sample_server" \
-  >"$out/tasks-$bench_tasks.json"
+# (InMemoryTaskStore). Two runs: a burst (tasks made as fast as the server answers; their runs queue
+# for its 4 workers) and paced (a connection makes its next task once its last one asks: at most 64
+# working at once). Each bounded (each phase 300 s, --deadline 900 s).
+echo "9/9 $bench_tasks tasks waiting in input_required over stateless HTTP (tasks extension), burst and paced" >&2
+for pacing in burst paced; do
+  "$load" tasks --tasks "$bench_tasks" --gets "$task_gets" --paced "$([[ $pacing == paced ]] && echo 1 || echo 0)" \
+    --deadline 900 -- "$sample_server" >"$out/tasks-$pacing-$bench_tasks.json"
+done
 # Where a waiting task's bytes go in the store, and the store's costs (bench/task_store_memory.cpp).
 "$build/bench/elicit_task_store_memory" "$bench_tasks" >"$out/task-store-memory.json"
 fi

@@ -342,61 +342,72 @@ if (modernWindows.length) {
 }
 
 
-// 9. tasks waiting in input_required (elicit_http_load tasks), one file per N.
-const taskRuns = readdirSync(dir).map((f) => /^tasks-(\d+)\.json$/.exec(f)).filter(Boolean)
-  .map((m) => Number(m[1])).sort((a, b) => a - b);
-if (taskRuns.length) {
+// 9. tasks waiting in input_required (elicit_http_load tasks): a burst run and a paced run per N.
+const taskNs = [...new Set(readdirSync(dir).map((f) => /^tasks-(burst|paced)-(\d+)\.json$/.exec(f)).filter(Boolean)
+  .map((m) => Number(m[2])))].sort((a, b) => a - b);
+if (taskNs.length) {
   const target = 4096;  // bytes of RSS per waiting task
+  const perTask = (r) => (r?.waiting_resources && r.waiting
+    ? (1024 * (r.waiting_resources.rss_kib - r.baseline.rss_kib)) / r.waiting : NaN);
   lines.push('');
   lines.push('9. Tasks (io.modelcontextprotocol/tasks, SEP-2663) waiting in input_required over stateless HTTP');
-  lines.push('   (MCP 2026-07-28), loopback, ' + cores + ' cores; the sample server (elicitgen_http_server, tasks in its');
-  lines.push('   InMemoryTaskStore), tool confirm_delete; one client thread, 64 keep-alive connections');
-  lines.push('   (elicit_http_load tasks). RSS and threads of the server process while all wait, minus after');
-  lines.push('   startup + 3 warm-up tasks; tasks/get sequential on one connection, spread over the tasks.');
-  row('measure', 'value', 'x target');
-  for (const n of taskRuns) {
-    const r = readJson(`tasks-${n}.json`);
-    const waiting = Math.max(1, r.waiting ?? 0);
-    const perTask = r.waiting_resources ? (1024 * (r.waiting_resources.rss_kib - r.baseline.rss_kib)) / waiting : NaN;
+  lines.push(`   (MCP 2026-07-28), loopback, ${cores} cores; the sample server (elicitgen_http_server: tasks in its`);
+  lines.push('   InMemoryTaskStore, 4 workers), tool confirm_delete; one client thread, 64 keep-alive connections');
+  lines.push('   (elicit_http_load tasks). burst: tasks made as fast as the server answers (their runs queue for');
+  lines.push('   its workers); paced: a connection makes its next task once its last one asks (at most 64 working).');
+  lines.push('   RSS and threads of the server process while all wait, minus after startup + 3 warm-up tasks;');
+  lines.push('   tasks/get sequential on one connection, spread over the tasks.');
+  lines.push(`  ${pad('measure', 58)} ${'burst'.padStart(12)} ${'paced'.padStart(10)}`);
+  for (const n of taskNs) {
+    const runs = ['burst', 'paced'].map((p) => (exists(`tasks-${p}-${n}.json`) ? readJson(`tasks-${p}-${n}.json`) : null));
+    const pair = (label, f, fmt) => lines.push(`  ${pad(label, 58)} ${runs.map((r, i) => {
+      let v = '-';
+      try { if (r) v = fmt(f(r)); } catch { v = '-'; }
+      return v.padStart(i ? 10 : 12);
+    }).join(' ')}`);
+    const f1 = (x) => num(x, 1);
     lines.push(`  N = ${num(n)}`);
-    row('  tasks created (CreateTaskResult) / waiting in input_required', `${num(r.created ?? 0)} / ${num(r.waiting ?? 0)}`, '');
-    if (r.baseline) row('  server RSS before (after startup + 3 warm-up tasks) (MiB)', num(r.baseline.rss_kib / 1024, 1), '');
-    if (r.waiting_resources) {
-      row('  server RSS while all wait (MiB)', num(r.waiting_resources.rss_kib / 1024, 1), '');
-      row('  RSS per waiting task (bytes; target at most 4 KiB)', num(perTask), num(perTask / target, 2));
-      row('  server threads while waiting (whole process)', String(r.waiting_resources.threads), '');
-      row('    of which added while they wait', String(r.waiting_resources.threads - r.baseline.threads), '');
-    }
-    if (r.get) {
-      row(`  tasks/get p50 (ms, ${num(r.get.samples)} gets)`, num(r.get.p50_ms, 3), '');
-      row('  tasks/get p99 (ms)', num(r.get.p99_ms, 3), '');
-    }
-    row('  tasks completed with the expected result', num(r.completed ?? 0), '');
-    if (r.waiting_ms !== undefined) row('  time to create all and see each input_required (s)', num(r.waiting_ms / 1000, 1), '');
-    if (r.create_ms !== undefined) row('    of which creating (tools/call -> CreateTaskResult) (s)', num(r.create_ms / 1000, 1), '');
-    if (r.complete_ms !== undefined) row('  time to answer all and see each completed (s)', num(r.complete_ms / 1000, 1), '');
-    if (r.completed_resources) row('  server RSS once all completed (MiB)', num(r.completed_resources.rss_kib / 1024, 1), '');
-    row('  errors', num(r.errors ?? 0), '');
-    lines.push(`  target: at most 4 KiB RSS per waiting task: ${num(perTask)} bytes -> ${verdict(perTask <= target)}`);
-    if (exists('task-store-memory.json')) {
-      const m = readJson('task-store-memory.json');
-      const h = m.heap_of_members;
-      lines.push(`  where it goes (bench/task_store_memory.cpp: ${num(m.tasks)} such records in an InMemoryTaskStore, no HTTP;`);
-      lines.push(`    heap by mallinfo2): ${num(m.heap_per_task.input_required)} bytes per waiting task` +
-        ` (${num(m.heap_per_task.working)} while working);`);
-      lines.push(`    one record's members, parsed: request ${num(h.request)}, inputRequests ${num(h.input_requests)},` +
-        ` requestState (${num(m.request_state_bytes)} chars) ${num(h.request_state)},`);
-      lines.push(`    keyMap + usedKeys + answers ${num(h.key_map + h.used_keys + h.answers_empty)};` +
-        ` the record as JSON text (dump()) ${num(h.record_as_json_text)}; TaskRecord::bytes() = ${num(m.record_bytes)}`);
-      lines.push(`    ns per call: TaskRecord::bytes() ${num(m.ns.record_bytes)}, record copy ${num(m.ns.record_copy)},` +
-        ` store get ${num(m.ns.store_get)}, store update ${num(m.ns.store_update)}`);
-    }
-    if (!r.ok) {
-      lines.push(`  FAILED: ${num(r.completed ?? 0)} of ${num(n)} tasks completed, ${num(r.errors ?? 0)} errors` +
-        (r.deadline_passed ? ', the run passed its deadline' : '') +
-        (r.errors_first ? ` (first: ${r.errors_first[0]})` : ''));
-      process.exitCode = 1;
-    }
+    pair('  tasks created', (r) => r.created ?? 0, num);
+    pair('  tasks waiting in input_required', (r) => r.waiting ?? 0, num);
+    pair('  server RSS before (after startup + 3 warm-up tasks) (MiB)', (r) => r.baseline.rss_kib / 1024, f1);
+    pair('  server RSS while all wait (MiB)', (r) => r.waiting_resources.rss_kib / 1024, f1);
+    pair('  RSS per waiting task (bytes)', perTask, num);
+    pair('    x the 4 KiB target', (r) => perTask(r) / target, (x) => num(x, 2));
+    pair('  server threads while waiting (whole process)', (r) => r.waiting_resources.threads, String);
+    pair('    of which added while they wait', (r) => r.waiting_resources.threads - r.baseline.threads, String);
+    pair('  tasks/get p50 (ms)', (r) => r.get.p50_ms, (x) => num(x, 3));
+    pair('  tasks/get p99 (ms)', (r) => r.get.p99_ms, (x) => num(x, 3));
+    pair('    gets sampled', (r) => r.get.samples, num);
+    pair('  tasks completed with the expected result', (r) => r.completed ?? 0, num);
+    pair('  time to create all and see each input_required (s)', (r) => r.waiting_ms / 1000, f1);
+    pair('    of which making them (tools/call -> task) (s)', (r) => r.create_ms / 1000, f1);
+    pair('  time to answer all and see each completed (s)', (r) => r.complete_ms / 1000, f1);
+    pair('  server RSS once all completed (MiB)', (r) => r.completed_resources.rss_kib / 1024, f1);
+    pair('  errors', (r) => r.errors ?? 0, num);
+    runs.forEach((r, i) => {
+      if (!r) return;
+      const p = i ? 'paced' : 'burst';
+      lines.push(`  target (${p}): at most 4 KiB RSS per waiting task: ${num(perTask(r))} bytes -> ${verdict(perTask(r) <= target)}`);
+      if (!r.ok) {
+        lines.push(`  FAILED (${p}): ${num(r.completed ?? 0)} of ${num(n)} tasks completed, ${num(r.errors ?? 0)} errors` +
+          (r.deadline_passed ? ', the run passed its deadline' : '') +
+          (r.errors_first ? ` (first: ${r.errors_first[0]})` : ''));
+        process.exitCode = 1;
+      }
+    });
+  }
+  if (exists('task-store-memory.json')) {
+    const m = readJson('task-store-memory.json');
+    const h = m.heap_of_members;
+    lines.push(`  where it goes (bench/task_store_memory.cpp: ${num(m.tasks)} such records in an InMemoryTaskStore, no HTTP;`);
+    lines.push(`    heap by mallinfo2): ${num(m.heap_per_task.input_required)} bytes per waiting task` +
+      ` (${num(m.heap_per_task.working)} while working);`);
+    lines.push(`    one record's members, parsed: request ${num(h.request)}, inputRequests ${num(h.input_requests)},` +
+      ` requestState (${num(m.request_state_bytes)} chars) ${num(h.request_state)},`);
+    lines.push(`    keyMap + usedKeys + answers ${num(h.key_map + h.used_keys + h.answers_empty)};` +
+      ` the record as JSON text (dump()) ${num(h.record_as_json_text)}; TaskRecord::bytes() = ${num(m.record_bytes)}`);
+    lines.push(`    ns per call: TaskRecord::bytes() ${num(m.ns.record_bytes)}, record copy ${num(m.ns.record_copy)},` +
+      ` store get ${num(m.ns.store_get)}, store update ${num(m.ns.store_update)}`);
   }
 }
 
