@@ -26,6 +26,22 @@
 //     time inside the window), latency, the server's and this process's CPU time in that window, and failures (a failed
 //     round is counted, reported, and its caller goes on with a new connection; "ok" is false when there was any).
 //
+//   elicit_http_load tasks --tasks N [options] -- SERVER COMMAND...
+//     The io.modelcontextprotocol/tasks extension (SEP-2663) over stateless HTTP (MCP 2026-07-28): N
+//     tools/call of --tool (default here confirm_delete, samples/task_fixtures.cpp) with the extension
+//     declared in _meta clientCapabilities, each answered with a task; each task polled (tasks/get,
+//     Mcp-Name = taskId) until input_required with one elicitation/create. While all N wait: the
+//     server's RSS and threads against a baseline taken after startup and 3 warm-up tasks, and the
+//     latency of --gets G sequential tasks/get spread over the tasks (default 1,000). Then every task is
+//     answered (tasks/update, {"confirm": true}) and polled until completed, its result checked
+//     ("deleted f<i>.txt"); "ok" is false unless all N completed without an error. --connections C
+//     keep-alive connections (default 64) share the work; every phase is bounded (--phase-seconds,
+//     default 300; --quiet without progress; --max-polls tasks/get of one task, default 2,000).
+//     --paced 1: each connection polls the task it made until input_required before it makes the
+//     next, so at most C tasks are working at once; default 0: tasks are made as fast as the server
+//     answers, and their runs queue for its workers (a burst). --hold S: S seconds more, all waiting,
+//     after the RSS is read (to look at the server from outside, e.g. gdb's call malloc_stats()).
+//
 // Options: --tool NAME (default github_username), --samples S (new-client samples, default 100),
 //   --openers C (sessions opened at once, default 64), --sessions S (roundtrip, default 1),
 //   --seconds T (roundtrip, default 3), --port-env VAR (pick a free port and pass it to the server in
@@ -54,6 +70,7 @@
 #include <cstring>
 #include <deque>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <iterator>
 #include <memory>
@@ -474,6 +491,13 @@ struct Options {
   std::string server_log;
   double deadline = 600;
   int quiet = 15;
+  int tasks = 10000;         // tasks mode: tasks made
+  int connections = 64;      // tasks mode: keep-alive connections (one worker each)
+  int gets = 1000;           // tasks mode: tasks/get latency samples while all wait
+  double phase_seconds = 300;  // tasks mode: bound of each phase
+  int max_polls = 2000;      // tasks mode: tasks/get of one task per phase, at most
+  bool paced = false;
+  double hold = 0;           // tasks mode: seconds to wait, all tasks waiting, before the gets        // tasks mode: each connection waits for its task to ask before the next
   std::vector<std::string> server;
 };
 
@@ -877,12 +901,326 @@ class Run {
     out["resources"] = resources();
   }
 
+  // ---- tasks mode: N tasks of the io.modelcontextprotocol/tasks extension waiting in input_required
+
+  // The _meta of every 2026-07-28 request of this mode: the extension declared in the client's
+  // capabilities (tasks.md, "Capability Negotiation"; tasks/* without it get -32021).
+  static const std::string& tasks_meta() {
+    static const std::string meta =
+        R"("_meta":{"io.modelcontextprotocol/protocolVersion":")" + std::string(kStatelessVersion) +
+        R"(","io.modelcontextprotocol/clientInfo":{"name":"elicit_http_load","version":"1"},)"
+        R"("io.modelcontextprotocol/clientCapabilities":{"elicitation":{},"extensions":{"io.modelcontextprotocol/tasks":{}}}})";
+    return meta;
+  }
+
+  // POSTs one 2026-07-28 request (`params` without its closing brace: the _meta is appended) with
+  // the headers Streamable HTTP asks for (Mcp-Name: the tool for tools/call, the taskId for tasks/*),
+  // and reads its response (JSON or SSE) to the end of the body. Every request is bounded by 30 s.
+  awaitable<json> task_request(Conn& c, const std::string& method, const std::string& name,
+                               const std::string& params) {
+    const int id = ++next_id_;
+    std::vector<std::pair<std::string, std::string>> headers;  // (a braced list here trips GCC's coroutines)
+    headers.emplace_back("MCP-Protocol-Version", kStatelessVersion);
+    headers.emplace_back("Mcp-Method", method);
+    headers.emplace_back("Mcp-Name", name);
+    c.deadline(std::chrono::seconds(30));
+    co_await c.post(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" + method +
+                        R"(","params":{)" + params + "," + tasks_meta() + "}}",
+                    "", std::move(headers));
+    const int status = co_await c.read_head();
+    if (status != 200) {
+      std::string body;
+      try {
+        if (auto m = co_await c.next_message()) body = " " + m->dump().substr(0, 300);
+      } catch (const std::exception&) {
+      }
+      throw std::runtime_error(method + ": HTTP " + std::to_string(status) + body);
+    }
+    auto r = co_await read_response(c, id);
+    co_await c.read_to_end();
+    if (!r.contains("result") || !r["result"].is_object())
+      throw std::runtime_error(method + ": not a result: " + r.dump().substr(0, 300));
+    co_return r;
+  }
+
+  awaitable<json> tasks_get(Conn& c, const std::string& task_id) {
+    co_return co_await task_request(c, "tasks/get", task_id, R"("taskId":)" + json(task_id).dump());
+  }
+
+  struct TaskSlot {
+    std::string id;
+    std::string key;  // the inputRequests key to answer
+    bool waiting = false;
+    bool answered = false;
+    bool completed = false;
+  };
+
+  static std::string task_file(int i) { return "f" + std::to_string(i) + ".txt"; }
+
+  // One phase of the tasks mode: `o_.connections` workers, each on its own keep-alive connection (a
+  // new one after a failure), take task indexes from `queue`; `step(conn, i)` answers true when task
+  // i is done with, false to queue it again (polled later). Bounded: `limit` overall, `quiet` without
+  // progress, at most `max_polls` steps of one task, 30 s per request.
+  using TaskStep = std::function<awaitable<bool>(Conn&, int)>;
+  struct Phase {
+    std::string name;
+    TaskStep step;
+    int max_polls = 1;
+    std::deque<int> queue;
+    std::vector<int> polls;
+    int busy = 0;
+    int done = 0;
+    int workers = 0;
+    long repolls = 0;
+    bool stop = false;
+  };
+
+  awaitable<void> phase_worker(std::shared_ptr<Phase> s, int slot) {
+    std::unique_ptr<Conn> c;
+    while (!s->stop && !(s->queue.empty() && s->busy == 0)) {
+      if (s->queue.empty()) {  // others hold the last tasks: one may come back
+        co_await sleep(std::chrono::milliseconds(2));
+        continue;
+      }
+      const int i = s->queue.front();
+      s->queue.pop_front();
+      ++s->busy;
+      bool finished = true;
+      try {
+        if (!c) {
+          c = std::make_unique<Conn>(ioc_.get_executor(), ep_);
+          c->deadline(std::chrono::seconds(30));
+          co_await c->connect();
+        }
+        finished = co_await s->step(*c, i);
+      } catch (const std::exception& e) {
+        record_error(s->name + " task " + std::to_string(i) + " (worker " + std::to_string(slot) + "): " + e.what());
+        if (c) c->close();
+        c.reset();
+      }
+      if (!finished) {
+        ++s->repolls;
+        if (++s->polls[static_cast<std::size_t>(i)] >= s->max_polls) {
+          record_error(s->name + " task " + std::to_string(i) + ": not there after " + std::to_string(s->max_polls) +
+                       " polls");
+          finished = true;
+        }
+      }
+      --s->busy;
+      if (finished) {
+        ++s->done;
+      } else {
+        s->queue.push_back(i);
+        // Few left, each polled again at once: give the server's runs a moment.
+        if (s->queue.size() < static_cast<std::size_t>(o_.connections)) co_await sleep(std::chrono::milliseconds(5));
+      }
+    }
+    if (c) c->close();
+    --s->workers;
+  }
+
+  // Runs a phase to its end (or its bounds); true when every task in it was done with. Its count of
+  // polls that found a task not there yet goes to out[name + "_repolls"].
+  awaitable<bool> task_phase(const std::string& name, std::deque<int> queue, TaskStep step, int max_polls) {
+    auto s = std::make_shared<Phase>();
+    s->name = name;
+    s->step = std::move(step);
+    s->max_polls = max_polls;
+    s->queue = std::move(queue);
+    s->polls.assign(tasks_.size(), 0);
+    const int total = static_cast<int>(s->queue.size());
+    s->workers = o_.connections;
+    for (int k = 0; k < o_.connections; ++k) net::co_spawn(ioc_, phase_worker(s, k), net::detached);
+    const bool all = co_await wait_for([&] { return s->done == total; }, [&] { return s->done; },
+                                       std::chrono::seconds(static_cast<long>(o_.phase_seconds)),
+                                       std::chrono::seconds(o_.quiet));
+    if (!all)
+      record_error(name + ": stopped with " + std::to_string(total - s->done) + " of " + std::to_string(total) +
+                   " tasks not done (time bound)");
+    s->stop = true;
+    // The workers end within one request's bound (30 s).
+    co_await wait_for([&] { return s->workers == 0; }, [&] { return s->workers; }, std::chrono::seconds(40),
+                      std::chrono::seconds(40));
+    out[name + "_repolls"] = s->repolls;
+    co_return all;
+  }
+
+  // The status of a tasks/get response; `want` reached -> true, working (or input_required while
+  // waiting for completed: the answer's run not started yet) -> false; anything else throws.
+  static std::string task_status(const json& r) { return r["result"].value("status", std::string()); }
+
+  awaitable<void> tasks_mode() {
+    const int n = o_.tasks;
+    tasks_.assign(static_cast<std::size_t>(n), TaskSlot{});
+    const auto all_indexes = [&](auto keep) {
+      std::deque<int> q;
+      for (int i = 0; i < n; ++i)
+        if (keep(tasks_[i])) q.push_back(i);
+      return q;
+    };
+
+    // Step: tasks/get until input_required with one elicitation/create; its key.
+    auto until_waiting = [this](Conn& c, int i) -> awaitable<bool> {
+      auto& t = tasks_[i];
+      const auto r = co_await tasks_get(c, t.id);
+      const auto status = task_status(r);
+      if (status == "working") co_return false;
+      if (status != "input_required") throw std::runtime_error("status " + status + ": " + r.dump().substr(0, 300));
+      const auto& requests = r["result"].value("inputRequests", json::object());
+      if (!requests.is_object() || requests.size() != 1 ||
+          requests.begin().value().value("method", "") != "elicitation/create")
+        throw std::runtime_error("not one elicitation/create in inputRequests: " + r.dump().substr(0, 300));
+      t.key = requests.begin().key();
+      t.waiting = true;
+      ++waiting_;
+      co_return true;
+    };
+    // Step: tools/call of the tool with the extension declared -> a CreateTaskResult.
+    // With --paced, the connection then polls its task until input_required before it makes the next
+    // (at most --connections tasks working at once); else tasks are made as fast as the server answers
+    // and their runs queue for the server's workers.
+    auto create = [this, until_waiting](Conn& c, int i) -> awaitable<bool> {
+      const auto r = co_await task_request(c, "tools/call", o_.tool,
+                                           R"("name":)" + json(o_.tool).dump() + R"(,"arguments":{"filename":")" +
+                                               task_file(i) + R"("})");
+      const auto& result = r["result"];
+      if (result.value("resultType", "") != "task" || !result.contains("taskId") || !result["taskId"].is_string())
+        throw std::runtime_error("tools/call: not a CreateTaskResult: " + r.dump().substr(0, 300));
+      tasks_[i].id = result["taskId"].get<std::string>();
+      ++created_;
+      // (Not `paced && !co_await ...` in a loop condition: GCC 12 ran the co_await with paced false.)
+      if (!o_.paced) co_return true;
+      for (int poll = 1;; ++poll) {
+        const bool asked = co_await until_waiting(c, i);
+        if (asked) break;
+        if (poll >= o_.max_polls) throw std::runtime_error("not input_required after " + std::to_string(poll) + " polls");
+        co_await sleep(std::chrono::milliseconds(1));
+      }
+      co_return true;
+    };
+    // Step: tasks/update with the answer (confirm: true).
+    auto answer = [this](Conn& c, int i) -> awaitable<bool> {
+      auto& t = tasks_[i];
+      co_await task_request(c, "tasks/update", t.id,
+                            R"("taskId":)" + json(t.id).dump() + R"(,"inputResponses":{)" + json(t.key).dump() +
+                                R"(:{"action":"accept","content":{"confirm":true}}})");
+      t.answered = true;
+      co_return true;
+    };
+    // Step: tasks/get until completed, with the result the handler gives a confirmed delete.
+    auto until_completed = [this](Conn& c, int i) -> awaitable<bool> {
+      auto& t = tasks_[i];
+      const auto r = co_await tasks_get(c, t.id);
+      const auto status = task_status(r);
+      if (status == "working" || status == "input_required") co_return false;
+      if (status != "completed") throw std::runtime_error("status " + status + ": " + r.dump().substr(0, 300));
+      const auto& result = r["result"].value("result", json::object());
+      std::string text;
+      for (const auto& block : result.value("content", json::array())) text += block.value("text", "");
+      if (result.value("isError", false) || text != "deleted " + task_file(i))
+        throw std::runtime_error("completed with an unexpected result: " + r.dump().substr(0, 300));
+      t.completed = true;
+      ++completed_;
+      co_return true;
+    };
+
+    // Warm-up: a few tasks through their whole life on the code paths every task takes, so the
+    // baseline includes them. Their records stay in the store (ttl): counted in the baseline.
+    {
+      Conn c(ioc_.get_executor(), ep_);
+      c.deadline(std::chrono::seconds(30));
+      co_await c.connect();
+      for (int w = 0; w < 3; ++w) {
+        auto r = co_await task_request(c, "tools/call", o_.tool,
+                                       R"("name":)" + json(o_.tool).dump() + R"(,"arguments":{"filename":"warm.txt"})");
+        const auto id = r["result"].value("taskId", std::string());
+        std::string key;
+        for (int k = 0; k < 1000 && key.empty(); ++k) {
+          r = co_await tasks_get(c, id);
+          if (task_status(r) == "input_required") key = r["result"]["inputRequests"].begin().key();
+          else co_await sleep(std::chrono::milliseconds(5));
+        }
+        if (key.empty()) throw std::runtime_error("warm-up: the task never asked: " + r.dump().substr(0, 300));
+        co_await task_request(c, "tasks/update", id,
+                              R"("taskId":)" + json(id).dump() + R"(,"inputResponses":{)" + json(key).dump() +
+                                  R"(:{"action":"accept","content":{"confirm":true}}})");
+        for (int k = 0; k < 1000 && task_status(r) != "completed"; ++k) {
+          co_await sleep(std::chrono::milliseconds(5));
+          r = co_await tasks_get(c, id);
+        }
+        if (task_status(r) != "completed") throw std::runtime_error("warm-up: not completed: " + r.dump().substr(0, 300));
+      }
+      c.close();
+    }
+    co_await sleep(std::chrono::milliseconds(500));
+    out["baseline"] = resources();
+
+    const auto t_create = Clock::now();
+    co_await task_phase("create", all_indexes([](const TaskSlot&) { return true; }), create, 1);
+    out["create_ms"] = ms_since(t_create);
+    out["created"] = created_;
+    co_await task_phase("wait", all_indexes([](const TaskSlot& t) { return !t.id.empty() && !t.waiting; }),
+                        until_waiting,
+                        o_.max_polls);
+    out["waiting_ms"] = ms_since(t_create);
+    out["waiting"] = waiting_;
+    out["all_waiting"] = waiting_ == n;
+    co_await sleep(std::chrono::milliseconds(500));  // let the server settle before measuring
+    out["waiting_resources"] = resources();
+    if (o_.hold > 0) {  // time to look at the server from outside (gdb: call malloc_stats())
+      std::cerr << "elicit_http_load: all tasks wait; server pid " << child_.pid << ", holding " << o_.hold << " s\n";
+      co_await sleep(std::chrono::milliseconds(static_cast<long>(o_.hold * 1000)));
+    }
+
+    // tasks/get latency while all wait: sequential on one keep-alive connection, spread over the tasks.
+    std::vector<int> ready;
+    for (int i = 0; i < n; ++i)
+      if (tasks_[i].waiting) ready.push_back(i);
+    std::vector<double> samples;
+    if (!ready.empty()) {
+      Conn c(ioc_.get_executor(), ep_);
+      c.deadline(std::chrono::seconds(30));
+      co_await c.connect();
+      for (int s = 0; s < o_.gets; ++s) {
+        const int i = ready[(static_cast<std::size_t>(s) * 7919) % ready.size()];
+        try {
+          const auto t = Clock::now();
+          const auto r = co_await tasks_get(c, tasks_[i].id);
+          samples.push_back(ms_since(t));
+          if (task_status(r) != "input_required") record_error("get sample: task " + std::to_string(i) + " is " + task_status(r));
+        } catch (const std::exception& e) {
+          record_error(std::string("get sample: ") + e.what());
+          c.close();
+          break;
+        }
+      }
+      c.close();
+    }
+    const auto p = percentiles(samples);
+    out["get"] = {{"samples", samples.size()}, {"p50_ms", p.p50}, {"p99_ms", p.p99}, {"max_ms", p.max}};
+    out["after_gets_resources"] = resources();
+
+    const auto t_answer = Clock::now();
+    co_await task_phase("answer", all_indexes([](const TaskSlot& t) { return t.waiting; }), answer, 1);
+    out["answer_ms"] = ms_since(t_answer);
+    co_await task_phase("complete", all_indexes([](const TaskSlot& t) { return t.answered; }), until_completed,
+                        o_.max_polls);
+    out["complete_ms"] = ms_since(t_answer);
+    out["completed"] = completed_;
+    co_await sleep(std::chrono::milliseconds(500));
+    out["completed_resources"] = resources();
+    out["errors"] = errors_;
+    out["ok"] = completed_ == n && errors_ == 0;
+  }
+
   awaitable<void> main() {
     try {
       if (o_.mode == "wait") {
         co_await wait_mode();
       } else if (o_.mode == "modern") {
         co_await stateless_mode();
+      } else if (o_.mode == "tasks") {
+        co_await tasks_mode();
       } else {
         co_await roundtrip_mode();
       }
@@ -921,12 +1259,16 @@ class Run {
   std::deque<int> answer_queue_;
   std::vector<double> latencies_;
   std::vector<std::pair<Clock::time_point, Clock::time_point>> rounds_;  // 2026-07-28: start and end of each
+  std::vector<TaskSlot> tasks_;  // tasks mode
+  int created_ = 0;
 };
 
 int usage() {
-  std::cerr << "usage: elicit_http_load wait|roundtrip|modern [--users N] [--in-flight K] [--sessions S]\n"
+  std::cerr << "usage: elicit_http_load wait|roundtrip|modern|tasks [--users N] [--in-flight K] [--sessions S]\n"
                "       [--seconds T] [--warmup W] [--samples S] [--openers C] [--tool NAME] [--port-env VAR]\n"
-               "       [--server-log FILE] [--deadline S] [--quiet S] -- SERVER COMMAND...\n";
+               "       [--server-log FILE] [--deadline S] [--quiet S]\n"
+               "       [--tasks N] [--connections C] [--gets G] [--phase-seconds T] [--max-polls P] [--paced 0|1] [--hold S]\n"
+               "       -- SERVER COMMAND...\n";
   return 2;
 }
 
@@ -936,7 +1278,8 @@ int main(int argc, char** argv) {
   Options o;
   if (argc < 2) return usage();
   o.mode = argv[1];
-  if (o.mode != "wait" && o.mode != "roundtrip" && o.mode != "modern") return usage();
+  if (o.mode != "wait" && o.mode != "roundtrip" && o.mode != "modern" && o.mode != "tasks") return usage();
+  bool tool_given = false;
   int i = 2;
   for (; i < argc; ++i) {
     const std::string a = argv[i];
@@ -961,7 +1304,7 @@ int main(int argc, char** argv) {
     else if (a == "--openers")
       o.openers = std::atoi(v.c_str());
     else if (a == "--tool")
-      o.tool = v;
+      o.tool = v, tool_given = true;
     else if (a == "--port-env")
       o.port_env = v;
     else if (a == "--server-log")
@@ -970,12 +1313,27 @@ int main(int argc, char** argv) {
       o.deadline = std::atof(v.c_str());
     else if (a == "--quiet")
       o.quiet = std::atoi(v.c_str());
+    else if (a == "--tasks")
+      o.tasks = std::atoi(v.c_str());
+    else if (a == "--connections")
+      o.connections = std::atoi(v.c_str());
+    else if (a == "--gets")
+      o.gets = std::atoi(v.c_str());
+    else if (a == "--phase-seconds")
+      o.phase_seconds = std::atof(v.c_str());
+    else if (a == "--max-polls")
+      o.max_polls = std::atoi(v.c_str());
+    else if (a == "--hold")
+      o.hold = std::atof(v.c_str());
+    else if (a == "--paced")
+      o.paced = v == "1" || v == "yes" || v == "true";
     else
       return usage();
   }
   for (; i < argc; ++i) o.server.emplace_back(argv[i]);
+  if (o.mode == "tasks" && !tool_given) o.tool = "confirm_delete";
   if (o.server.empty() || o.users < 1 || o.in_flight < 1 || o.sessions < 1 || o.samples < 0 || o.seconds <= 0 ||
-      o.warmup < 0)
+      o.warmup < 0 || o.tasks < 1 || o.connections < 1 || o.gets < 0 || o.phase_seconds <= 0 || o.max_polls < 1)
     return usage();
 
   // Raise the soft descriptor limit to the hard one (the server, started below, inherits it).
@@ -985,6 +1343,7 @@ int main(int argc, char** argv) {
   setrlimit(RLIMIT_NOFILE, &nofile);
   const long needed = (o.mode == "wait"     ? o.users + o.answerers
                        : o.mode == "modern" ? o.in_flight
+                       : o.mode == "tasks"  ? o.connections + 1
                                             : 2L * o.in_flight + o.sessions) +
                       64;
   if (nofile.rlim_cur != RLIM_INFINITY && static_cast<long>(nofile.rlim_cur) < needed) {
@@ -1004,7 +1363,13 @@ int main(int argc, char** argv) {
   Run run(ioc, o, *child);
   run.out["mode"] = o.mode;
   run.out["url"] = child->url;
-  run.out["users"] = o.users;
+  if (o.mode == "tasks") {
+    run.out["tasks"] = o.tasks;
+    run.out["connections"] = o.connections;
+    run.out["paced"] = o.paced;
+  } else {
+    run.out["users"] = o.users;
+  }
   run.out["tool"] = o.tool;
   run.out["nofile_limit"] = nofile.rlim_cur;
   net::co_spawn(ioc, run.main(), net::detached);

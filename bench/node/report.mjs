@@ -1,6 +1,6 @@
 // Prints scripts/bench.sh's results as one table with the ratios the targets are stated in.
 // Usage: node report.mjs <results dir>
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createRequire } from 'node:module';
 
@@ -338,6 +338,76 @@ if (modernWindows.length) {
       ` ${num((seal + open) / 1000, 1)} us` +
       (eg.length ? `, at most ${num((100 * (seal + open)) / 1000 / perRt, 1)}% of the server CPU per round trip` +
         ` (${num(perRt)} us; states here are ${num(Math.max(...eg.map((x) => x.state)))} bytes)` : ''));
+  }
+}
+
+
+// 9. tasks waiting in input_required (elicit_http_load tasks): a burst run and a paced run per N.
+const taskNs = [...new Set(readdirSync(dir).map((f) => /^tasks-(burst|paced)-(\d+)\.json$/.exec(f)).filter(Boolean)
+  .map((m) => Number(m[2])))].sort((a, b) => a - b);
+if (taskNs.length) {
+  const target = 4096;  // bytes of RSS per waiting task
+  const perTask = (r) => (r?.waiting_resources && r.waiting
+    ? (1024 * (r.waiting_resources.rss_kib - r.baseline.rss_kib)) / r.waiting : NaN);
+  lines.push('');
+  lines.push('9. Tasks (io.modelcontextprotocol/tasks, SEP-2663) waiting in input_required over stateless HTTP');
+  lines.push(`   (MCP 2026-07-28), loopback, ${cores} cores; the sample server (elicitgen_http_server: tasks in its`);
+  lines.push('   InMemoryTaskStore, 4 workers), tool confirm_delete; one client thread, 64 keep-alive connections');
+  lines.push('   (elicit_http_load tasks). burst: tasks made as fast as the server answers (their runs queue for');
+  lines.push('   its workers); paced: a connection makes its next task once its last one asks (at most 64 working).');
+  lines.push('   RSS and threads of the server process while all wait, minus after startup + 3 warm-up tasks;');
+  lines.push('   tasks/get sequential on one connection, spread over the tasks.');
+  lines.push(`  ${pad('measure', 58)} ${'burst'.padStart(12)} ${'paced'.padStart(10)}`);
+  for (const n of taskNs) {
+    const runs = ['burst', 'paced'].map((p) => (exists(`tasks-${p}-${n}.json`) ? readJson(`tasks-${p}-${n}.json`) : null));
+    const pair = (label, f, fmt) => lines.push(`  ${pad(label, 58)} ${runs.map((r, i) => {
+      let v = '-';
+      try { if (r) v = fmt(f(r)); } catch { v = '-'; }
+      return v.padStart(i ? 10 : 12);
+    }).join(' ')}`);
+    const f1 = (x) => num(x, 1);
+    lines.push(`  N = ${num(n)}`);
+    pair('  tasks created', (r) => r.created ?? 0, num);
+    pair('  tasks waiting in input_required', (r) => r.waiting ?? 0, num);
+    pair('  server RSS before (after startup + 3 warm-up tasks) (MiB)', (r) => r.baseline.rss_kib / 1024, f1);
+    pair('  server RSS while all wait (MiB)', (r) => r.waiting_resources.rss_kib / 1024, f1);
+    pair('  RSS per waiting task (bytes)', perTask, num);
+    pair('    x the 4 KiB target', (r) => perTask(r) / target, (x) => num(x, 2));
+    pair('  server threads while waiting (whole process)', (r) => r.waiting_resources.threads, String);
+    pair('    of which added while they wait', (r) => r.waiting_resources.threads - r.baseline.threads, String);
+    pair('  tasks/get p50 (ms)', (r) => r.get.p50_ms, (x) => num(x, 3));
+    pair('  tasks/get p99 (ms)', (r) => r.get.p99_ms, (x) => num(x, 3));
+    pair('    gets sampled', (r) => r.get.samples, num);
+    pair('  tasks completed with the expected result', (r) => r.completed ?? 0, num);
+    pair('  time to create all and see each input_required (s)', (r) => r.waiting_ms / 1000, f1);
+    pair('    of which making them (tools/call -> task) (s)', (r) => r.create_ms / 1000, f1);
+    pair('  time to answer all and see each completed (s)', (r) => r.complete_ms / 1000, f1);
+    pair('  server RSS once all completed (MiB)', (r) => r.completed_resources.rss_kib / 1024, f1);
+    pair('  errors', (r) => r.errors ?? 0, num);
+    runs.forEach((r, i) => {
+      if (!r) return;
+      const p = i ? 'paced' : 'burst';
+      lines.push(`  target (${p}): at most 4 KiB RSS per waiting task: ${num(perTask(r))} bytes -> ${verdict(perTask(r) <= target)}`);
+      if (!r.ok) {
+        lines.push(`  FAILED (${p}): ${num(r.completed ?? 0)} of ${num(n)} tasks completed, ${num(r.errors ?? 0)} errors` +
+          (r.deadline_passed ? ', the run passed its deadline' : '') +
+          (r.errors_first ? ` (first: ${r.errors_first[0]})` : ''));
+        process.exitCode = 1;
+      }
+    });
+  }
+  if (exists('task-store-memory.json')) {
+    const m = readJson('task-store-memory.json');
+    const h = m.heap_of_members;
+    lines.push(`  where it goes (bench/task_store_memory.cpp: ${num(m.tasks)} such records in an InMemoryTaskStore, no HTTP;`);
+    lines.push(`    heap by mallinfo2): ${num(m.heap_per_task.input_required)} bytes per waiting task` +
+      ` (${num(m.heap_per_task.working)} while working);`);
+    lines.push(`    one record's members, parsed: request ${num(h.request)}, inputRequests ${num(h.input_requests)},` +
+      ` requestState (${num(m.request_state_bytes)} chars) ${num(h.request_state)},`);
+    lines.push(`    keyMap + usedKeys + answers ${num(h.key_map + h.used_keys + h.answers_empty)};` +
+      ` the record as JSON text (dump()) ${num(h.record_as_json_text)}; TaskRecord::bytes() = ${num(m.record_bytes)}`);
+    lines.push(`    ns per call: TaskRecord::bytes() ${num(m.ns.record_bytes)}, record copy ${num(m.ns.record_copy)},` +
+      ` store get ${num(m.ns.store_get)}, store update ${num(m.ns.store_update)}`);
   }
 }
 

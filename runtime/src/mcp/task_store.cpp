@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "elicit/tasks.hpp"
+#include "json_fast.hpp"
 
 namespace elicit {
 
@@ -193,6 +194,46 @@ InMemoryTaskStore::InMemoryTaskStore(TaskOptions options, std::function<std::int
   if (!now_ms_) throw std::invalid_argument("InMemoryTaskStore needs a clock");
 }
 
+InMemoryTaskStore::Entry InMemoryTaskStore::pack(TaskRecord record) {
+  Entry e;
+  // Each member written as TaskRecord::bytes() dumps it (append_dump: dump()'s bytes, and its
+  // type_error for a string that is not UTF-8), so the entry's bytes are the record's.
+  constexpr auto strict = nlohmann::json::error_handler_t::strict;
+  e.members.push_back('[');
+  for (const auto* member :
+       {&record.request, &record.answers, &record.key_map, &record.used_keys, &record.result, &record.error}) {
+    if (e.members.size() > 1) e.members.push_back(',');
+    jsonrpc::detail::append_dump(e.members, *member, strict);
+  }
+  e.members.push_back(']');
+  e.members.shrink_to_fit();  // kept for as long as the task: no room to grow
+  jsonrpc::detail::append_dump(e.input_requests, record.input_requests, strict);
+  e.input_requests.shrink_to_fit();
+  e.bytes = 256 + record.id.size() + record.owner.size() + record.status_message.size() + record.request_state.size() +
+            (e.members.size() - 7) + e.input_requests.size();
+  record.id = std::string();
+  record.request = record.answers = record.key_map = record.used_keys = record.result = record.error = nullptr;
+  record.input_requests = nullptr;
+  e.head = std::move(record);
+  return e;
+}
+
+TaskRecord InMemoryTaskStore::unpack(const std::string& id, Entry entry) {
+  TaskRecord r = std::move(entry.head);
+  r.id = id;
+  nlohmann::json members;
+  if (!jsonrpc::detail::parse_plain_json(entry.members, members)) members = nlohmann::json::parse(entry.members);
+  auto& m = members.get_ref<nlohmann::json::array_t&>();
+  r.request = std::move(m.at(0));
+  r.answers = std::move(m.at(1));
+  r.key_map = std::move(m.at(2));
+  r.used_keys = std::move(m.at(3));
+  r.result = std::move(m.at(4));
+  r.error = std::move(m.at(5));
+  r.input_requests = nlohmann::ordered_json::parse(entry.input_requests);
+  return r;
+}
+
 void InMemoryTaskStore::drop_expired(std::int64_t now) {
   while (!by_expiry_.empty() && by_expiry_.begin()->first <= now) {
     const auto it = tasks_.find(by_expiry_.begin()->second);
@@ -205,50 +246,51 @@ void InMemoryTaskStore::drop_expired(std::int64_t now) {
 }
 
 bool InMemoryTaskStore::create(const TaskRecord& task) {
-  const auto size = task.bytes();
+  auto entry = pack(task);
+  const auto size = entry.bytes;
   std::lock_guard<std::mutex> lock(mutex_);
   drop_expired(now_ms_());
   if (tasks_.count(task.id) != 0) throw std::invalid_argument("a task with this id exists");
   if (tasks_.size() >= options_.max_tasks || bytes_ + size > options_.max_bytes) return false;
-  tasks_.emplace(task.id, Entry{task, size});
+  tasks_.emplace(task.id, std::move(entry));
   by_expiry_.emplace(task.expires_ms, task.id);
   bytes_ += size;
   return true;
 }
 
 std::optional<TaskRecord> InMemoryTaskStore::get(const std::string& id) {
-  std::lock_guard<std::mutex> lock(mutex_);
-  drop_expired(now_ms_());
-  const auto it = tasks_.find(id);
-  if (it == tasks_.end()) return std::nullopt;
-  return it->second.record;
-}
-
-std::optional<TaskRecord> InMemoryTaskStore::update(const std::string& id,
-                                                    const std::function<bool(TaskRecord&)>& change) {
-  std::optional<TaskRecord> after;
-  bool changed = false;
+  Entry entry;
   {
     std::lock_guard<std::mutex> lock(mutex_);
     drop_expired(now_ms_());
     const auto it = tasks_.find(id);
     if (it == tasks_.end()) return std::nullopt;
-    auto copy = it->second.record;
-    changed = change(copy);
-    if (changed) {
-      // The id and expiry belong to the store: a change cannot move them.
-      copy.id = it->second.record.id;
-      copy.expires_ms = it->second.record.expires_ms;
-      const auto size = copy.bytes();
-      // A record may grow past the bound by what one run adds (its answers, its result): refusing
-      // it would leave the task stuck. The bound holds for creation.
-      bytes_ = bytes_ - it->second.bytes + size;
-      it->second = Entry{std::move(copy), size};
-    }
-    after = it->second.record;
+    entry = it->second;
   }
-  if (changed) watchers_.notify(id, after->status);
-  return after;
+  return unpack(id, std::move(entry));  // parsed outside the lock
+}
+
+std::optional<TaskRecord> InMemoryTaskStore::update(const std::string& id,
+                                                    const std::function<bool(TaskRecord&)>& change) {
+  TaskRecord copy;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    drop_expired(now_ms_());
+    const auto it = tasks_.find(id);
+    if (it == tasks_.end()) return std::nullopt;
+    copy = unpack(it->first, it->second);
+    if (!change(copy)) return unpack(it->first, it->second);
+    // The id and expiry belong to the store: a change cannot move them.
+    copy.id = it->first;
+    copy.expires_ms = it->second.head.expires_ms;
+    auto entry = pack(copy);
+    // A record may grow past the bound by what one run adds (its answers, its result): refusing
+    // it would leave the task stuck. The bound holds for creation.
+    bytes_ = bytes_ - it->second.bytes + entry.bytes;
+    it->second = std::move(entry);
+  }
+  watchers_.notify(id, copy.status);  // outside the lock: a watcher may read the store
+  return copy;
 }
 
 std::shared_ptr<void> InMemoryTaskStore::watch(const std::string& id, std::function<void(TaskStatus)> changed) {
