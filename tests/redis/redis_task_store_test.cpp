@@ -264,7 +264,9 @@ TEST_CASE("redis tasks: a working task's lease is renewed while held, and a laps
           "[redis][tasks]") {
   RedisServer server;
   auto o = options_for(server);
-  o.lease = 60ms;
+  // Long enough that a busy machine (sanitizers, CI) never lets a held lease lapse between two
+  // renewals (every lease / 3), short enough to see a released one lapse.
+  o.lease = 5s;
   RedisTaskStore a(o);
   RedisTaskStore b(o);
 
