@@ -13,6 +13,7 @@
 #include <elicit/server_session.hpp>
 #include <elicit/tasks.hpp>
 
+#include "../../runtime/src/mcp/task_runs.hpp"  // TaskRuns::counts()
 #include "../support/task_session.hpp"
 #include "delete_confirmation.hpp"
 #include "user_name.hpp"
@@ -215,6 +216,80 @@ TEST_CASE("tasks: tasks/cancel ends the task at once, the handler sees it, a sec
   s.until(quick, "completed");
   CHECK(s.call("tasks/cancel", {{"taskId", quick}, {"_meta", with_tasks()}})["result"]["resultType"] == "complete");
   CHECK(s.get(quick)["result"]["status"] == "completed");
+}
+
+TEST_CASE(
+    "tasks: a burst begins a batch of runs at a time, the rest wait to begin, can be cancelled, and fail when "
+    "the server stops",
+    "[tasks]") {
+  auto gate = std::make_shared<Gate>();
+  auto server = task_server(gate);
+  auto s = std::make_unique<Session>(server);  // 2 workers
+  const auto held = [&](int n) {
+    std::unique_lock<std::mutex> lock(gate->mutex);
+    REQUIRE(gate->cv.wait_for(lock, test_support::kPatience, [&] { return gate->runs == n; }));
+  };
+  // Both workers held by a handler each: a run begun now has its handler queued.
+  const auto first = s->tool("wait")["result"]["taskId"].get<std::string>();
+  s->tool("wait");
+  held(2);
+  const auto batch = detail::TaskRuns::batch(2);
+  std::vector<std::string> ids;
+  for (std::size_t i = 0; i < 3 * batch; ++i) ids.push_back(s->tool("quick")["result"]["taskId"].get<std::string>());
+  // A task's run is started just after its CreateTaskResult goes out: polled, bounded.
+  const auto counted = [&](std::size_t n) {
+    const auto end = std::chrono::steady_clock::now() + test_support::kPatience;
+    auto c = server->task_runs().counts();
+    while (c.running + c.waiting != n && std::chrono::steady_clock::now() < end) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(2));
+      c = server->task_runs().counts();
+    }
+    return c;
+  };
+  // At most a batch begun since the pool's last drain (the drain behind the second "wait" may not
+  // have been taken before that handler held its worker: then one less).
+  auto counts = counted(2 + ids.size());
+  CHECK(counts.running <= 2 + batch);
+  CHECK(counts.running >= 1 + batch);
+  CHECK(counts.running + counts.waiting == 2 + ids.size());
+  // A run waiting to begin is cancelled where it waits, and never runs.
+  CHECK(s->call("tasks/cancel", {{"taskId", ids.back()}, {"_meta", with_tasks()}})["result"]["resultType"] ==
+        "complete");
+  CHECK(server->task_runs().counts().waiting == counts.waiting - 1);
+  // One worker free: every run begins in its turn.
+  s->call("tasks/cancel", {{"taskId", first}, {"_meta", with_tasks()}});
+  for (std::size_t i = 0; i + 1 < ids.size(); ++i) {
+    CHECK(s->until(ids[i], "completed")["result"]["content"][0]["text"] == "quick ");
+  }
+  CHECK(s->get(ids.back())["result"]["status"] == "cancelled");
+  // A run leaves the count just after its task completes.
+  counts = counted(1);
+  CHECK(counts.running == 1);  // the second "wait"
+  CHECK(counts.waiting == 0);
+
+  // Both workers held again (the drain behind this "wait" stays queued: this batch counts it), a
+  // batch begun and the rest waiting: the session's end stops them all.
+  s->tool("wait");
+  held(3);
+  ids.clear();
+  for (std::size_t i = 0; i < batch + 5; ++i) ids.push_back(s->tool("quick")["result"]["taskId"].get<std::string>());
+  const auto waiting = counted(2 + ids.size()).waiting;
+  CHECK(waiting == 6);
+  s.reset();
+  counts = server->task_runs().counts();
+  CHECK(counts.running == 0);
+  CHECK(counts.waiting == 0);
+  for (std::size_t i = 0; i < ids.size(); ++i) {
+    const auto t = server->task_store()->get(ids[i]);
+    REQUIRE(t);
+    if (i >= ids.size() - waiting) {
+      CHECK(t->status == TaskStatus::failed);
+      CHECK(t->error["message"] == "the server stopped before the task's run began");
+    } else if (t->status != TaskStatus::completed) {  // a handler a freed worker took before its cancel
+      CHECK(t->status == TaskStatus::failed);
+      CHECK(t->error["message"] == "the task's run ended without an answer");
+    }
+  }
 }
 
 TEST_CASE("tasks: another principal's task answers like an unknown one", "[tasks]") {

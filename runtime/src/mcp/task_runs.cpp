@@ -335,39 +335,136 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
   std::atomic<bool> destroying_{false};
 };
 
-void TaskRuns::start(const TaskServing& serving, const TaskRecord& task) {
-  auto run = std::make_shared<Run>(weak_from_this(), serving, task);
+void TaskRuns::start(const TaskServing& serving, const TaskRecord& task) { begin(serving, task, false); }
+
+void TaskRuns::begin(const TaskServing& serving, const TaskRecord& task, bool queued) {
+  const auto& pool = serving.options->workers;
+  const auto store = serving.server->task_store();
+  std::shared_ptr<Run> run;
+  bool post_drain = false;
+  bool stopping = false;
   {
     std::lock_guard<std::mutex> lock(mutex_);
-    runs_[task.id] = run;
+    auto& lane = lanes_[pool.get()];
+    stopping = lane.stopping;
+    if (!stopping && !queued && (!lane.waiting.empty() || lane.begun >= batch(pool->size()))) {
+      lane.waiting.push_back(Waiting{serving, task.id, task.run, store ? store->hold_lease(task) : nullptr});
+      return;  // a drain is queued: runs are begun since the last one
+    }
+    if (!stopping) {
+      ++lane.begun;
+      post_drain = !lane.drain_posted;
+      lane.drain_posted = true;
+      run = std::make_shared<Run>(weak_from_this(), serving, task);
+      runs_[task.id] = run;
+    }
+  }
+  if (stopping) {
+    fail(serving, task.id, task.run, "the server stopped before the task's run began");
+    return;
   }
   try {
     run->begin();
   } catch (const std::exception& e) {
     finished(task.id, run.get());
-    if (const auto store = serving.server->task_store()) {
-      try {
-        store->update(task.id, [&](TaskRecord& t) {
-          if (t.run != task.run || is_terminal(t.status)) return false;
-          t.status = TaskStatus::failed;
-          t.updated_ms = unix_time_ms();
-          t.error = {{"code", error_code::internal_error},
-                     {"message", std::string("the task could not run: ") + e.what()}};
-          return true;
-        });
-      } catch (const std::exception&) {
-      }
+    fail(serving, task.id, task.run, std::string("the task could not run: ") + e.what());
+  }
+  // Behind the handler the run just queued (if it has a blocking one): when a worker takes the
+  // drain, the handlers begun before it have been taken.
+  if (post_drain && !pool->post([weak = weak_from_this(), key = pool.get()] {
+        if (const auto runs = weak.lock()) runs->drain(key);
+      })) {
+    std::lock_guard<std::mutex> lock(mutex_);  // the pool stops: stop() ends what waits
+    if (const auto it = lanes_.find(pool.get()); it != lanes_.end()) {
+      it->second.drain_posted = false;
+      if (it->second.idle()) lanes_.erase(it);
     }
+  }
+}
+
+void TaskRuns::drain(WorkerPool* pool) {
+  std::vector<Waiting> next;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    const auto it = lanes_.find(pool);
+    if (it == lanes_.end()) return;
+    auto& lane = it->second;
+    lane.begun = 0;
+    lane.drain_posted = false;
+    if (lane.stopping) return;
+    const auto n = batch(pool->size());
+    while (!lane.waiting.empty() && next.size() < n) {
+      next.push_back(std::move(lane.waiting.front()));
+      lane.waiting.pop_front();
+    }
+    if (next.empty()) {
+      if (lane.idle()) lanes_.erase(it);
+      return;
+    }
+    ++lane.draining;
+  }
+  for (auto& w : next) {
+    // The task as it is now: a run waiting to begin replays what the store holds, not what the task
+    // was when the run was asked for; one cancelled, expired or moved on meanwhile is let go.
+    std::optional<TaskRecord> task;
+    try {
+      if (const auto store = w.serving.server->task_store()) task = store->get(w.id);
+    } catch (const std::exception&) {
+      continue;  // the store cannot be reached: the lease (a shared store) or the ttl ends the task
+    }
+    if (!task || task->run != w.run || task->status != TaskStatus::working) continue;
+    begin(w.serving, *task, true);
+  }
+  next.clear();  // the leases go: each begun run holds its own
+  std::lock_guard<std::mutex> lock(mutex_);
+  if (const auto it = lanes_.find(pool); it != lanes_.end()) {
+    --it->second.draining;
+    if (it->second.idle()) lanes_.erase(it);
+  }
+  ended_.notify_all();  // stop() waits for drains under way
+}
+
+void TaskRuns::fail(const TaskServing& serving, const std::string& id, std::uint64_t run, const std::string& why) {
+  const auto store = serving.server->task_store();
+  if (!store) return;
+  try {
+    store->update(id, [&](TaskRecord& t) {
+      if (t.run != run || is_terminal(t.status)) return false;
+      t.status = TaskStatus::failed;
+      t.updated_ms = unix_time_ms();
+      t.error = {{"code", error_code::internal_error}, {"message", why}};
+      t.status_message = why;
+      return true;
+    });
+  } catch (const std::exception&) {
   }
 }
 
 void TaskRuns::cancel(const std::string& id) {
   std::shared_ptr<Run> run;
+  std::optional<Waiting> waiting;  // its lease goes after the lock
   {
     std::lock_guard<std::mutex> lock(mutex_);
     if (const auto it = runs_.find(id); it != runs_.end()) run = it->second;
+    for (auto& [pool, lane] : lanes_) {
+      const auto w =
+          std::find_if(lane.waiting.begin(), lane.waiting.end(), [&](const Waiting& x) { return x.id == id; });
+      if (w != lane.waiting.end()) {
+        waiting = std::move(*w);
+        lane.waiting.erase(w);
+        break;
+      }
+    }
   }
   if (run) run->cancel();
+}
+
+TaskRuns::Counts TaskRuns::counts() const {
+  std::lock_guard<std::mutex> lock(mutex_);
+  Counts c;
+  c.running = runs_.size();
+  for (const auto& [pool, lane] : lanes_) c.waiting += lane.waiting.size();
+  return c;
 }
 
 void TaskRuns::finished(const std::string& id, const Run* run) {
@@ -387,19 +484,42 @@ void TaskRuns::finished(const std::string& id, const Run* run) {
 void TaskRuns::stop(const std::shared_ptr<WorkerPool>& pool) {
   const auto mine = [&](const std::shared_ptr<Run>& run) { return !pool || run->pool() == pool; };
   std::vector<std::shared_ptr<Run>> runs;
+  std::vector<Waiting> waiting;
   {
+    // One critical section: a run begun after it sees its lane stopping; one begun before it is in
+    // runs_ and is cancelled here.
     std::lock_guard<std::mutex> lock(mutex_);
+    if (pool) lanes_[pool.get()];
+    for (auto& [key, lane] : lanes_) {
+      if (pool && key != pool.get()) continue;
+      lane.stopping = true;
+      for (auto& w : lane.waiting) waiting.push_back(std::move(w));
+      lane.waiting.clear();
+    }
     for (auto& [id, run] : runs_)
       if (mine(run)) runs.push_back(run);
   }
   for (auto& run : runs) run->cancel();
   runs.clear();
+  for (auto& w : waiting) fail(w.serving, w.id, w.run, "the server stopped before the task's run began");
+  waiting.clear();
+  // Until the runs have ended and no drain is still beginning runs it took before the lanes stopped
+  // (each of those fails now).
   std::unique_lock<std::mutex> lock(mutex_);
   ended_.wait(lock, [&] {
     for (auto& [id, run] : runs_)
       if (mine(run)) return false;
+    for (auto& [key, lane] : lanes_)
+      if (lane.stopping && lane.draining) return false;
     return true;
   });
+  for (auto it = lanes_.begin(); it != lanes_.end();) {
+    if (it->second.stopping && (!pool || it->first == pool.get())) {
+      it = lanes_.erase(it);
+    } else {
+      ++it;
+    }
+  }
 }
 
 // --- Creation and the tasks/* methods ------------------------------------------------------------

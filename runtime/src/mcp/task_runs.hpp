@@ -10,7 +10,10 @@
 // life), a JSON-RPC error fails it.
 #pragma once
 
+#include <algorithm>
 #include <condition_variable>
+#include <cstdint>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -42,31 +45,73 @@ struct TaskServing {
   Caller caller;
 };
 
-/// The runs of tasks going on in this process, by task id. One per Server. Thread-safe.
+/// The runs of tasks going on in this process, by task id, and the runs waiting to begin. One per
+/// Server. Thread-safe.
+///
+/// A burst of tasks must not build a burst of runs: each begun run holds its connection, its
+/// request and its handler's context until a worker takes it. So each worker pool begins at most
+/// `batch` runs between two passes of its queue (a drain job posted behind them: when a worker takes
+/// it, the handlers queued before it have been taken). The runs past that wait as a task id and a
+/// run number (and a lease, for a shared store) and read their task from the store when they begin.
+/// An asynchronous handler's run leaves its slot at the next drain, so a long wait never holds one.
 // No destructor of its own: every run holds the Server that owns its TaskRuns, so none is left when
 // it goes (Server::stop_task_runs is the stop).
 class TaskRuns : public std::enable_shared_from_this<TaskRuns> {
  public:
-  /// Starts run `task.run` of `task` (already in the store with that run number).
+  /// Starts run `task.run` of `task` (already in the store with that run number), now or, when its
+  /// pool has `batch` runs begun since its last drain, once a worker comes to it.
   void start(const TaskServing& serving, const TaskRecord& task);
-  /// Cancels the run of task `id` in this process, if one is going on: its handler sees
-  /// RequestContext::cancelled(), its elicitations end aborted.
+  /// Cancels the run of task `id` in this process, if one is going on or waiting to begin: its
+  /// handler sees RequestContext::cancelled(), its elicitations end aborted.
   void cancel(const std::string& id);
   /// Cancels every run served on `pool` (null: every run) and waits until each has ended: called
   /// when what owns the pool stops (a ServerSession with its own pool, a StreamableHttpServer), so
   /// no task handler runs after it. A cancelled run's task ends `failed` (its run ended without an
-  /// answer) unless it had ended already. Waits as long as a handler takes to look at cancelled().
+  /// answer) unless it had ended already; so does the task of a run that was waiting to begin.
+  /// Waits as long as a handler takes to look at cancelled().
   void stop(const std::shared_ptr<WorkerPool>& pool);
+
+  /// How many runs are going on (begun, not yet ended) and how many wait to begin.
+  struct Counts {
+    std::size_t running = 0;
+    std::size_t waiting = 0;
+  };
+  Counts counts() const;
+  /// How many runs a pool of `threads` workers begins between two drains.
+  static std::size_t batch(std::size_t threads) noexcept { return std::max<std::size_t>(16, 4 * threads); }
 
   class Run;
 
  private:
   friend class Run;
-  void finished(const std::string& id, const Run* run);
+  // A run waiting to begin: what it is served with, its task and run number, and its lease (a
+  // shared store: other processes must not take the task for lost while it waits).
+  struct Waiting {
+    TaskServing serving;
+    std::string id;
+    std::uint64_t run = 0;
+    std::shared_ptr<void> lease;
+  };
+  // One worker pool's runs-to-begin.
+  struct Lane {
+    std::deque<Waiting> waiting;
+    std::size_t begun = 0;      // runs begun since the last drain
+    bool drain_posted = false;  // a drain job is queued on the pool
+    bool stopping = false;      // stop() runs for this pool: nothing more begins
+    std::size_t draining = 0;   // drains beginning runs they took from `waiting`
+    bool idle() const noexcept { return waiting.empty() && !drain_posted && !stopping && draining == 0; }
+  };
 
-  std::mutex mutex_;
+  // Begins a run (`queued`: it waited, so it goes ahead of those still waiting). Under no lock.
+  void begin(const TaskServing& serving, const TaskRecord& task, bool queued);
+  void drain(WorkerPool* pool);
+  void finished(const std::string& id, const Run* run);
+  static void fail(const TaskServing& serving, const std::string& id, std::uint64_t run, const std::string& why);
+
+  mutable std::mutex mutex_;
   std::condition_variable ended_;  // a run left runs_
   std::map<std::string, std::shared_ptr<Run>> runs_;
+  std::map<WorkerPool*, Lane> lanes_;  // by pool; a lane goes when it has nothing left
 };
 
 /// The task `id` when it exists and belongs to `serving.caller` (another principal's task is as
