@@ -33,7 +33,9 @@
 #      complete, else the report says FAILED and the script exits non-zero). Run twice: a burst (made
 #      as fast as the server answers) and paced (at most 64 tasks working at once); and, without HTTP, the
 #      heap per waiting task in InMemoryTaskStore by member and the ns of its operations
-#      (bench/task_store_memory.cpp).
+#      (bench/task_store_memory.cpp), and the heap per task whose run waits for a worker while every
+#      worker is held (bench/task_queue_memory.cpp: a run waiting to begin is its task id, not its
+#      connection and request).
 # Environment: BUILD_DIR (default build-bench), BENCH_QUICKTYPE_RUNS (default 200),
 # BENCH_HTTP_USERS (default "1000 10000"), BENCH_HTTP_SAMPLES (new-client samples, default 100),
 # BENCH_HTTP_SECONDS (per round-trip run, default 3), BENCH_MODERN_REPEATS and BENCH_MODERN_SECONDS
@@ -65,7 +67,7 @@ want 4 && targets+=(elicit_roundtrip_bench)
 { want 5 || want 6; } && targets+=(elicit_http_load elicitgen_http_server elicit_bench_http_server)
 want 7 && targets+=(elicit_request_state_bench)
 want 8 && targets+=(elicit_http_load elicitgen_http_server elicit_loopback_floor)
-want 9 && targets+=(elicit_http_load elicitgen_http_server elicit_task_store_memory)
+want 9 && targets+=(elicit_http_load elicitgen_http_server elicit_task_store_memory elicit_task_queue_memory)
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DELICITGEN_BUILD_TESTS=OFF -DELICITGEN_BUILD_SAMPLES=ON >/dev/null
 ((${#targets[@]})) && cmake --build "$build" --target $(printf '%s\n' "${targets[@]}" | sort -u) >/dev/null
 
@@ -228,6 +230,8 @@ for pacing in burst paced; do
 done
 # Where a waiting task's bytes go in the store, and the store's costs (bench/task_store_memory.cpp).
 "$build/bench/elicit_task_store_memory" "$bench_tasks" >"$out/task-store-memory.json"
+# What a task costs while its run waits for a worker (bench/task_queue_memory.cpp).
+"$build/bench/elicit_task_queue_memory" "$bench_tasks" 4 >"$out/task-queue-memory.json" || true
 fi
 
 # Exits non-zero when a section's correctness check failed (section 9: not every task completed).

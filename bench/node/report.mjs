@@ -409,6 +409,18 @@ if (taskNs.length) {
     lines.push(`    ns per call: TaskRecord::bytes() ${num(m.ns.record_bytes)}, record copy ${num(m.ns.record_copy)},` +
       ` store get ${num(m.ns.store_get)}, store update ${num(m.ns.store_update)}`);
   }
+  if (exists('task-queue-memory.json')) {
+    const q = readJson('task-queue-memory.json');
+    lines.push(`  runs waiting for a worker (bench/task_queue_memory.cpp: ${num(q.tasks)} tasks made while all ${q.workers}` +
+      ` workers are held; heap by mallinfo2, one arena):`);
+    lines.push(`    ${num(q.heap_per_task_run_waiting)} bytes per task (the record alone: ${num(q.heap_per_task_record_alone)});` +
+      ` runs begun ${num(q.runs_begun_while_held)} (batch ${q.batch}), waiting to begin ${num(q.runs_waiting_while_held)};` +
+      ` then all completed in ${num(q.complete_ms / 1000, 1)} s`);
+    if (!q.ok) {
+      lines.push(`  FAILED (runs waiting for a worker): ${num(q.completed ?? 0)} of ${num(q.tasks)} tasks completed`);
+      process.exitCode = 1;
+    }
+  }
 }
 
 console.log(lines.join('\n'));

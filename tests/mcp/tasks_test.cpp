@@ -292,6 +292,25 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("tasks: runs that end while other workers record them never hold a worker", "[tasks]") {
+  // A run's outcome is recorded on another worker, which may finish before the handler's thread
+  // has left the reply; the run must then not be destroyed on the handler's thread (its destructor
+  // waits for that very job). Were a worker lost so, the four "wait" tasks below could not all run.
+  auto gate = std::make_shared<Gate>();
+  auto server = task_server(gate);
+  Session s(server, "", 4);
+  std::vector<std::string> ids;
+  for (int i = 0; i < 500; ++i) ids.push_back(s.tool("quick")["result"]["taskId"].get<std::string>());
+  for (const auto& id : ids) s.until(id, "completed");
+  std::vector<std::string> waits;
+  for (int i = 0; i < 4; ++i) waits.push_back(s.tool("wait")["result"]["taskId"].get<std::string>());
+  {
+    std::unique_lock<std::mutex> lock(gate->mutex);
+    CHECK(gate->cv.wait_for(lock, test_support::kPatience, [&] { return gate->runs == 4; }));
+  }
+  for (const auto& id : waits) s.call("tasks/cancel", {{"taskId", id}, {"_meta", with_tasks()}});
+}
+
 TEST_CASE("tasks: another principal's task answers like an unknown one", "[tasks]") {
   auto server = task_server(nullptr);
   Session alice(server, R"(["https://issuer","alice"])");

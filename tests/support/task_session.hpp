@@ -78,10 +78,10 @@ inline Tool waiting_tool(std::shared_ptr<Gate> gate) {
 }
 
 struct Session {
-  explicit Session(std::shared_ptr<Server> server, std::string principal = "")
+  explicit Session(std::shared_ptr<Server> server, std::string principal = "", std::size_t workers = 2)
       : ends(MemoryTransport::pair()), client(std::move(ends.second)) {
     ServerSessionOptions o;
-    o.worker_threads = 2;
+    o.worker_threads = workers;
     o.principal = std::move(principal);
     o.session.log = [](std::string_view) {};
     session = std::make_unique<ServerSession>(*ends.first, std::move(server), o);

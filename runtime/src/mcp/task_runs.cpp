@@ -222,8 +222,11 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
   // the run's end destroys.
   void settle(std::optional<std::string> response) {
     if (settled_.exchange(true)) return;
-    auto self = shared_from_this();
-    auto job = [self, response]() mutable {
+    // No reference to the run stays on this thread once the job is queued: settle() is often called
+    // inside the run's own handler job (its reply), and the run's destructor waits for that job to
+    // end. Were the last reference to go here, after the job below had already run on another
+    // worker, this worker would wait for itself for ever (seen: three of four workers stuck so).
+    const bool posted = serving_.options->workers->post([self = shared_from_this(), response]() mutable {
       self->record(response);
       self->release_handles();  // after the outcome is in: until then the run answers for the task
       const auto owner = self->owner_.lock();
@@ -235,8 +238,8 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
       // unjoined.
       self.reset();
       if (owner) owner->finished(id, key);
-    };
-    if (!serving_.options->workers->post(job)) record(response);  // the pool stops: record at least
+    });
+    if (!posted) record(response);  // the pool stops: record at least
   }
 
   void release_handles() {
