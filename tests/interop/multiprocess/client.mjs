@@ -9,33 +9,17 @@
 import assert from 'node:assert/strict';
 import net from 'node:net';
 
+import { rpcClient } from './rpc.mjs';
+
 const [balanced, other, redisPort, urlA, urlB, publicOrigin] = process.argv.slice(2);
 const meta = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
   'io.modelcontextprotocol/clientInfo': { name: 'multiprocess-test', version: '1' },
   'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {}, url: {} } },
 };
-let nextId = 1;
-
-async function call(url, name, extra = {}) {
-  const body = { jsonrpc: '2.0', id: nextId++, method: 'tools/call', params: { name, arguments: {}, _meta: meta, ...extra } };
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': 'tools/call',
-      'mcp-name': name,
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  // JSON, or SSE whose data line holds the response.
-  const line = text.trim().startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data: {'))?.slice(6);
-  assert.ok(line, `no JSON-RPC response in HTTP ${res.status}: ${text}`);
-  return JSON.parse(line);
-}
+const rpc = rpcClient(meta);
+// A tools/call; `extra` adds params (inputResponses, requestState).
+const call = (url, name, extra = {}) => rpc(url, 'tools/call', { name, arguments: {}, ...extra }, name);
 
 const tool = 'test_input_required_result_multi_round';
 const served = (m) => m.result?._meta?.['io.modelcontextprotocol/serverInfo']?.title;

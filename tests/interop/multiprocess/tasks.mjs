@@ -6,6 +6,8 @@
 // Usage: node tasks.mjs <balanced /mcp> <A /mcp> <B /mcp> <C /mcp (other keys)> <D /mcp> <pid of D>
 import assert from 'node:assert/strict';
 
+import { rpcClient } from './rpc.mjs';
+
 const [balanced, urlA, urlB, urlC, urlD, pidD] = process.argv.slice(2);
 const extension = 'io.modelcontextprotocol/tasks';
 const meta = {
@@ -13,26 +15,7 @@ const meta = {
   'io.modelcontextprotocol/clientInfo': { name: 'multiprocess-tasks-test', version: '1' },
   'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { [extension]: {} } },
 };
-let nextId = 1;
-
-async function rpc(url, method, params, name) {
-  const body = { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta } };
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      'mcp-name': name,
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await res.text();
-  const line = text.trim().startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data: {'))?.slice(6);
-  assert.ok(line, `no JSON-RPC response in HTTP ${res.status}: ${text}`);
-  return JSON.parse(line);
-}
+const rpc = rpcClient(meta);
 const call = (url, name, args) => rpc(url, 'tools/call', { name, arguments: args }, name);
 const get = (url, taskId) => rpc(url, 'tasks/get', { taskId }, taskId);
 const served = (m) => m.result?._meta?.['io.modelcontextprotocol/serverInfo']?.title ?? '';
