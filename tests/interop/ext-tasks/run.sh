@@ -8,18 +8,13 @@
 set -euo pipefail
 [[ $# -eq 1 && -x $1 ]] || { echo "usage: $0 <elicitgen_http_server>" >&2; exit 2; }
 server_bin=$(realpath "$1")
+source "$(dirname "$0")/../http_server.sh"
 cd "$(dirname "$0")"
 node=node_modules/.bin/node
 if [[ ! -d node_modules/@modelcontextprotocol/ext-tasks || ! -d node_modules/@modelcontextprotocol/client || ! -x $node ]]; then
   npm ci --no-audit --no-fund --loglevel=error
 fi
 
-url_file=$(mktemp)
-"$server_bin" --port 0 >"$url_file" &
-server=$!
-trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -f "$url_file"' EXIT
-for _ in $(seq 1200); do [[ -s $url_file ]] && break; sleep 0.05; done  # up to 60 s (sanitizers, busy machine)
-[[ -s $url_file ]] || { echo "the server printed no URL within 60 s" >&2; exit 1; }
-url=$(head -n1 "$url_file")
+start_http_server "$server_bin"
 echo "server: $url (2026-07-28, @modelcontextprotocol/ext-tasks $("$node" -p "require('./node_modules/@modelcontextprotocol/ext-tasks/package.json').version"), @modelcontextprotocol/client $("$node" -p "require('./node_modules/@modelcontextprotocol/client/package.json').version"), node $("$node" --version))"
 ELICITGEN_HTTP_URL=$url "$node" --test tasks.test.mjs

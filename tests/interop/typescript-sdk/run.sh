@@ -25,6 +25,7 @@ case "$revision/$transport" in
   2026-07-28/http) sdk=@modelcontextprotocol/client node=node_modules/.bin/node ;;
   *) usage ;;
 esac
+source "$(dirname "$0")/../http_server.sh"
 cd "$(dirname "$0")/$revision"
 if [[ ! -d node_modules/$sdk || ($node != node && ! -x $node) ]]; then
   npm ci --no-audit --no-fund --loglevel=error
@@ -34,12 +35,6 @@ if [[ $transport == stdio ]]; then
   ELICITGEN_STDIO_SERVER=$server_bin "$node" --test e2e.test.mjs surface.test.mjs
   exit
 fi
-url_file=$(mktemp)
-"$server_bin" --port 0 >"$url_file" &
-server=$!
-trap 'kill $server 2>/dev/null || true; wait $server 2>/dev/null || true; rm -f "$url_file"' EXIT
-for _ in $(seq 1200); do [[ -s $url_file ]] && break; sleep 0.05; done  # up to 60 s (sanitizers, busy machine)
-[[ -s $url_file ]] || { echo "the server printed no URL within 60 s" >&2; exit 1; }
-url=$(head -n1 "$url_file")
+start_http_server "$server_bin"
 echo "server: $url ($revision, $("$node" --version))"
 ELICITGEN_HTTP_URL=$url "$node" --test e2e.test.mjs surface.test.mjs
