@@ -83,6 +83,30 @@ bool read_keys(const char* file, std::vector<std::string>& keys) {
   return true;
 }
 
+#ifdef ELICITGEN_SAMPLE_REDIS
+// A store in the Redis of --redis for `flag` (--forms-in-redis, --tasks-in-redis), or null after
+// saying why not (no --redis, or Redis cannot be reached).
+template <class Store, class Options>
+std::shared_ptr<Store> in_redis(const char* flag, int redis_port, Options options) {
+  if (redis_port == 0) {
+    std::cerr << flag << " needs --redis PORT\n";
+    return nullptr;
+  }
+  options.redis.port = redis_port;
+  try {
+    return std::make_shared<Store>(std::move(options));
+  } catch (const std::exception& e) {
+    std::cerr << flag << ": " << e.what() << "\n";
+    return nullptr;
+  }
+}
+#else
+int no_redis(const char* flag) {
+  std::cerr << flag << ": this build has no Redis support (hiredis was not found)\n";
+  return 2;
+}
+#endif
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -93,10 +117,10 @@ int main(int argc, char** argv) {
   elicit::JwtVerifierOptions jwt;
   std::vector<std::string> scopes;
   elicit::BrowserFormSignIn sign_in;
-  int redis_port = 0;
+  [[maybe_unused]] int redis_port = 0;  // used only with Redis support
   bool forms_in_redis = false;
   bool tasks_in_redis = false;
-  long task_lease_ms = 10000;
+  [[maybe_unused]] long task_lease_ms = 10000;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
       options.port = std::atoi(argv[++i]);
@@ -137,8 +161,7 @@ int main(int argc, char** argv) {
         return 2;
       }
 #else
-      std::cerr << "--redis: this build has no Redis support (hiredis was not found)\n";
-      return 2;
+      return no_redis("--redis");
 #endif
     } else if (std::strcmp(argv[i], "--public-origin") == 0 && i + 1 < argc) {
       options.browser_forms.public_origin = argv[++i];
@@ -194,24 +217,14 @@ int main(int argc, char** argv) {
   if (!options.authorization || options.browser_forms.sign_in) options.browser_forms.prefix = "/forms/";
   if (forms_in_redis) {
 #ifdef ELICITGEN_SAMPLE_REDIS
-    if (redis_port == 0) {
-      std::cerr << "--forms-in-redis needs --redis PORT\n";
-      return 2;
-    }
     // The pages sealed with the requestState keys: the processes that share one share the other
     // (the associated data tells a page from a requestState, so neither opens as the other).
     elicit::RedisBrowserFormsOptions forms;
-    forms.redis.port = redis_port;
     forms.keys = options.server.request_state.keys;
-    try {
-      options.browser_forms.store = std::make_shared<elicit::RedisBrowserForms>(std::move(forms));
-    } catch (const std::exception& e) {
-      std::cerr << "--forms-in-redis: " << e.what() << "\n";
-      return 2;
-    }
+    options.browser_forms.store = in_redis<elicit::RedisBrowserForms>("--forms-in-redis", redis_port, std::move(forms));
+    if (!options.browser_forms.store) return 2;
 #else
-    std::cerr << "--forms-in-redis: this build has no Redis support (hiredis was not found)\n";
-    return 2;
+    return no_redis("--forms-in-redis");
 #endif
   }
   // The task tools' tasks: in this process's memory (Server's default), or in Redis, sealed with the
@@ -219,23 +232,14 @@ int main(int argc, char** argv) {
   std::shared_ptr<elicit::TaskStore> tasks;
   if (tasks_in_redis) {
 #ifdef ELICITGEN_SAMPLE_REDIS
-    if (redis_port == 0) {
-      std::cerr << "--tasks-in-redis needs --redis PORT\n";
-      return 2;
-    }
     elicit::RedisTaskStoreOptions o;
     o.redis.port = redis_port;
     o.keys = options.server.request_state.keys;
     o.lease = std::chrono::milliseconds(task_lease_ms);
-    try {
-      tasks = std::make_shared<elicit::RedisTaskStore>(std::move(o));
-    } catch (const std::exception& e) {
-      std::cerr << "--tasks-in-redis: " << e.what() << "\n";
-      return 2;
-    }
+    tasks = in_redis<elicit::RedisTaskStore>("--tasks-in-redis", redis_port, std::move(o));
+    if (!tasks) return 2;
 #else
-    std::cerr << "--tasks-in-redis: this build has no Redis support (hiredis was not found)\n";
-    return 2;
+    return no_redis("--tasks-in-redis");
 #endif
   }
   elicit::StreamableHttpServer server(
