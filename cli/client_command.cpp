@@ -256,6 +256,7 @@ int run_client(const ClientCommand& command) {
   // and the person at the terminal, who is asked for consent; --defaults cannot consent.
   options.url_elicitation = !command.defaults;
   options.user_interaction = command.user_interaction;
+  options.task_notifications = command.task_notifications;
   options.session.log = [](std::string_view line) { std::cerr << "elicitgen client: " << line << "\n"; };
   // A tools/call the server runs as a task: one status line per change while it waits.
   options.on_task_status = [](const nlohmann::json& task) {

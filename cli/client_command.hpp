@@ -25,6 +25,8 @@ struct ClientCommand {
   /// Speak the userInteraction dialect (ClientOptions::user_interaction): declare
   /// `userInteraction` instead of `elicitation`; needs --protocol 2025-11-25 or 2025-06-18.
   bool user_interaction = false;
+  /// Follow a task from its notifications/tasks too (ClientOptions::task_notifications).
+  bool task_notifications = false;
   /// `client ... list`: print the tools (every page of tools/list) instead of calling one; as a
   /// table (tool_table), or with `list_json` as one JSON array of the server's Tool objects.
   bool list = false;

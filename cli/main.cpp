@@ -337,6 +337,9 @@ int main(int argc, char** argv) {
   client->add_flag("--user-interaction", client_cmd.user_interaction,
                    "Speak the draft userInteraction dialect (interaction/create) instead of elicitation; "
                    "with --protocol 2025-11-25 or 2025-06-18");
+  client->add_flag("--task-notifications", client_cmd.task_notifications,
+                   "Follow a task from its notifications/tasks (a subscriptions/listen request) as well as by "
+                   "tasks/get: status lines come as the task changes");
   client
       ->add_flag("--defaults", client_cmd.defaults,
                  "Accept every form with its defaults; decline URL requests, and forms with a required field "

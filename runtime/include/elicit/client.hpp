@@ -154,6 +154,15 @@ struct ClientOptions {
   /// Called on the calling thread each time a followed task's status changes, with the task as the
   /// server last gave it (taskId, status, statusMessage, ...): e.g. to show status lines.
   std::function<void(const nlohmann::json& task)> on_task_status;
+  /// 2026-07-28, with `tasks`: while following a task, also listen for its status notifications
+  /// (a `subscriptions/listen` request naming the task in `notifications.taskIds`; ext-tasks/tasks.md,
+  /// "Task Status Notifications"). Each notifications/tasks for the task cuts the wait short (the
+  /// task is then read with tasks/get), and once the server has acknowledged the task the wait
+  /// between reads grows from `pollIntervalMs` to 60 s (a read in case the stream was lost). A
+  /// server that refuses the listen, or a stream that ends, leaves the client polling every
+  /// `pollIntervalMs`. The listen request is cancelled when the task ends. Off by default: it keeps
+  /// one more request (over HTTP, one more connection) open per task followed.
+  bool task_notifications = false;
   /// Timeout of each request to the server (ms); none by default (a tool may wait for a person).
   std::optional<std::chrono::milliseconds> request_timeout;
   jsonrpc::ConnectionOptions session;

@@ -194,6 +194,55 @@ struct Client::Impl {
 
   ClientOptions options;
   jsonrpc::Connection session;
+
+  // ClientOptions::task_notifications: what a followed task's wait hears from the listen stream.
+  struct TaskWake {
+    std::mutex mutex;
+    std::condition_variable cv;
+    bool cancelled = false;     // the caller's scope
+    bool changed = false;       // a notifications/tasks since the last read
+    bool acknowledged = false;  // the server agreed to send the task's notifications
+    bool listen_ended = false;  // the listen request ended (refused, or its stream closed)
+    void set(bool TaskWake::*flag) {
+      std::lock_guard<std::mutex> lock(mutex);
+      this->*flag = true;
+      cv.notify_all();
+    }
+  };
+  std::mutex listeners_mutex;
+  std::multimap<std::string, std::weak_ptr<TaskWake>> task_listeners;  // by task id
+
+  // Tells the waits following task `id` (a notification came for it), on the transport's thread.
+  void tell_listeners(const std::string& id, bool TaskWake::*flag) {
+    std::vector<std::shared_ptr<TaskWake>> wakes;
+    {
+      std::lock_guard<std::mutex> lock(listeners_mutex);
+      const auto [from, to] = task_listeners.equal_range(id);
+      for (auto it = from; it != to; ++it)
+        if (auto w = it->second.lock()) wakes.push_back(std::move(w));
+    }
+    for (const auto& w : wakes) w->set(flag);
+  }
+
+  // The notifications a listen stream brings: notifications/tasks (a DetailedTask) and the
+  // acknowledgement naming the tasks the server will report on.
+  void listen_for_tasks() {
+    session.on_notification("notifications/tasks", [this](const Notification& n) {
+      if (n.params.is_object() && n.params.contains("taskId") && n.params["taskId"].is_string())
+        tell_listeners(n.params["taskId"].get<std::string>(), &TaskWake::changed);
+    });
+    session.on_notification("notifications/subscriptions/acknowledged", [this](const Notification& n) {
+      const auto& p = n.params;
+      if (!p.is_object() || !p.contains("notifications") || !p["notifications"].is_object()) return;
+      const auto ids = p["notifications"].find("taskIds");
+      if (ids == p["notifications"].end() || !ids->is_array()) return;
+      for (const auto& id : *ids) {
+        if (!id.is_string()) continue;
+        session.log("task " + id.get<std::string>() + ": the server sends its notifications/tasks");
+        tell_listeners(id.get<std::string>(), &TaskWake::acknowledged);
+      }
+    });
+  }
   const bool carries_headers;  // the transport sends SendContext::headers (Streamable HTTP)
   std::string server_key;      // for EraCache; "" when the server has no name
   std::vector<std::pair<nlohmann::json, ElicitationHandler>> form_handlers;
@@ -468,6 +517,45 @@ struct Client::Impl {
     return responses;
   }
 
+  // ClientOptions::task_notifications: a subscriptions/listen request naming one task while the
+  // client follows it; cancelled (notifications/cancelled; over HTTP its stream closes) when the
+  // following ends. Nothing when the option is off.
+  class Listen {
+   public:
+    Listen(Impl& impl, const std::string& id, const std::shared_ptr<TaskWake>& wake) : impl_(impl) {
+      if (!impl.options.task_notifications) return;
+      {
+        std::lock_guard<std::mutex> lock(impl.listeners_mutex);
+        entry_ = impl.task_listeners.emplace(id, wake);
+      }
+      nlohmann::ordered_json params;
+      params["notifications"] = {{"taskIds", {id}}};
+      params["_meta"] = impl.meta();
+      std::weak_ptr<TaskWake> weak = wake;
+      request_ = impl.session.send_request(
+          "subscriptions/listen", std::move(params), [weak, &impl, id](const RequestOutcome& o) {
+            // Refused (e.g. -32601 from a server without listen): the client goes on polling.
+            if (o.error) impl.session.log("task " + id + ": subscriptions/listen refused: " + o.error->message);
+            if (const auto w = weak.lock()) w->set(&TaskWake::listen_ended);
+          });
+    }
+    ~Listen() {
+      if (!entry_) return;
+      {
+        std::lock_guard<std::mutex> lock(impl_.listeners_mutex);
+        impl_.task_listeners.erase(*entry_);
+      }
+      if (request_) impl_.session.cancel(*request_, "the task ended");
+    }
+    Listen(const Listen&) = delete;
+    Listen& operator=(const Listen&) = delete;
+
+   private:
+    Impl& impl_;
+    std::optional<std::multimap<std::string, std::weak_ptr<TaskWake>>::iterator> entry_;
+    std::optional<RequestId> request_;
+  };
+
   // A request the server answered with a task (the io.modelcontextprotocol/tasks extension):
   // tasks/get every pollIntervalMs until the task ends, its questions answered with tasks/update;
   // the result of a completed task, ClientError for a failed (its JSON-RPC error) or cancelled one.
@@ -484,22 +572,14 @@ struct Client::Impl {
       if (!o.result) throw_outcome(o, m);
       return o;
     };
-    // The caller's cancel wakes the poll's wait.
-    struct Wake {
-      std::mutex mutex;
-      std::condition_variable cv;
-      bool cancelled = false;
-    };
-    const auto wake = std::make_shared<Wake>();
+    // The caller's cancel wakes the poll's wait, and so does a notification about the task.
+    const auto wake = std::make_shared<TaskWake>();
     std::optional<CancelScope::Token> token;
     if (scope) {
-      token = scope->add([wake] {
-        std::lock_guard<std::mutex> lock(wake->mutex);
-        wake->cancelled = true;
-        wake->cv.notify_all();
-      });
+      token = scope->add([wake] { wake->set(&TaskWake::cancelled); });
       if (!token) wake->cancelled = true;
     }
+    const Listen listen(*this, id, wake);
     struct Unregister {
       const std::shared_ptr<CancelScope>& scope;
       std::optional<CancelScope::Token> token;
@@ -551,7 +631,13 @@ struct Client::Impl {
       }
       if (poll.count() > 0) {
         std::unique_lock<std::mutex> lock(wake->mutex);
-        wake->cv.wait_for(lock, poll, [&] { return wake->cancelled; });
+        // Listening: a notification says when to read; the read after 60 s covers a lost stream.
+        if (wake->acknowledged && !wake->listen_ended) poll = std::chrono::milliseconds(60000);
+        wake->cv.wait_for(lock, poll, [&] { return wake->cancelled || wake->changed; });
+      }
+      {
+        std::lock_guard<std::mutex> lock(wake->mutex);
+        wake->changed = false;  // the read below sees the change (one after it wakes the next wait)
       }
       stop_if_cancelled();
       std::optional<RequestOutcome> got;
@@ -730,6 +816,7 @@ nlohmann::json Client::connect() {
   std::string initialize_version = impl->options.protocol_version;
   bool from_cache = false;
   if (impl->stateless) {
+    if (impl->options.tasks && impl->options.task_notifications) impl->listen_for_tasks();
     impl->session.start();
     const auto& fallback = impl->options.fallback_protocol_version;
     const auto cached =

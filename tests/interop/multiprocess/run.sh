@@ -17,7 +17,8 @@
 # through B; a fourth process D (same keys, 1 s lease) is killed while its task works, and B reports
 # the task failed once the lease lapsed.
 # And `elicitgen client` (our client) runs a confirm_delete task through nginx's TLS listener, its
-# polls and answer landing on both processes.
+# polls and answer landing on both processes; then again with --task-notifications, its status
+# coming on a subscriptions/listen stream held by one process while the other may change the task.
 # With `chromium` first (CTest multiprocess_nginx_chromium): the same processes, then the api_key
 # page in a real browser instead of the clients above (../browser/browser_multiprocess.mjs: Debian's
 # chromium, puppeteer-core pinned in ../browser/package-lock.json): the tool call through nginx, the
@@ -197,6 +198,13 @@ if [[ -n $elicitgen ]]; then
   grep -q '"text": "deleted report.pdf"' <<<"$out" || { echo "unexpected result: $out"; exit 1; }
   grep -q ': input_required (waiting for input)' "$work/task.err" || { echo "no input_required status line"; exit 1; }
   grep -q ': completed' "$work/task.err" || { echo "no completed status line"; exit 1; }
+  echo "--- the same with --task-notifications: its status on a subscriptions/listen stream through nginx, from whichever process changes it"
+  out=$("$elicitgen" client --url "$https_url" --ca-file "$work/ca.crt" --answers "$work/confirm.jsonl" --task-notifications \
+    call confirm_delete '{"filename":"notes.pdf"}' 2>"$work/task-listen.err")
+  cat "$work/task-listen.err"
+  grep -q '"text": "deleted notes.pdf"' <<<"$out" || { echo "unexpected result: $out"; exit 1; }
+  grep -q ': the server sends its notifications/tasks' "$work/task-listen.err" || { echo "no acknowledgment"; exit 1; }
+  grep -q ': completed' "$work/task-listen.err" || { echo "no completed status line"; exit 1; }
   echo "--- without the CA: refused"
   if err=$("$elicitgen" client --url "$https_url" list 2>&1); then echo "accepted a certificate nobody trusts"; exit 1; fi
   grep -q "not trusted for 127.0.0.1" <<<"$err" || { echo "unexpected error: $err"; exit 1; }
