@@ -1,6 +1,7 @@
 // `elicitgen client` (client_command.hpp).
 #include "client_command.hpp"
 
+#include <signal.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -20,6 +21,7 @@
 #include "oauth_provider.hpp"
 #endif
 
+#include "cancel_on_signal.hpp"
 #include "terminal_form.hpp"
 #include "tool_table.hpp"
 
@@ -322,9 +324,21 @@ int run_client(const ClientCommand& command) {
     client->connect();
     if (command.list) return list_tools(*client, command.list_json);
     nlohmann::json result;
+    // Ctrl-C (or SIGTERM) cancels the call where the server hears it, then exits 128 + the signal.
+    auto scope = std::make_shared<elicit::CancelScope>();
+    CancelOnSignal on_signal(scope);
     try {
-      result = client->call_tool(command.tool, arguments);
+      result = client->call_tool(command.tool, arguments, scope);
     } catch (const elicit::ClientError& e) {
+      if (const int s = on_signal.signal()) {
+        std::cerr << "elicitgen client: " << command.tool << ": cancelled (" << (s == SIGINT ? "Ctrl-C" : "SIGTERM")
+                  << ")" << std::endl;
+        // The server has been told (the cancel went out before the call returned). Ended here, not
+        // by unwinding: a 2025-11-25 form may still be reading the terminal on the client's worker,
+        // which the client's destructor would wait for. A --stdio server reads end-of-file and ends.
+        std::cout.flush();
+        std::_Exit(128 + s);
+      }
       std::cerr << "elicitgen client: " << call_error(*client, command.tool, e) << "\n";
       return kFailed;
     }

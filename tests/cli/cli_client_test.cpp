@@ -235,6 +235,24 @@ TEST_CASE("elicitgen client exit codes: 1 for a tool error, 2 for failures, each
   CHECK_THAT(args.out, Catch::Contains("ARGUMENTS_JSON must be a JSON object"));
 }
 
+TEST_CASE("elicitgen client: SIGTERM (as Ctrl-C) cancels the task it follows, then exits 143", "[client][cli]") {
+  // slow_compute works for 600 s unless cancelled; the signal comes once the task is working.
+  // Every wait is bounded (60 s).
+  const auto err = std::string(TEST_TMP_DIR) + "/" + std::to_string(getpid()) + "-signal.txt";
+  const auto r = test_support::run_command(
+      "(" + std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
+      "' --protocol 2026-07-28 call slow_compute '{\"seconds\":600,\"label\":\"long\"}' --defaults 2>'" + err +
+      "' & pid=$!; for i in $(seq 600); do grep -q ': working' '" + err +
+      "' && break; sleep 0.1; done; kill -TERM $pid; for i in $(seq 600); do kill -0 $pid 2>/dev/null || break; "
+      "sleep 0.1; done; wait $pid; echo \"exit $?\")");
+  const auto said = test_support::read_file(err);
+  INFO(said);
+  CHECK_THAT(r.out, Catch::Contains("exit 143"));
+  CHECK_THAT(said, Catch::Contains(": working"));
+  CHECK_THAT(said, Catch::Contains(": cancelled\n"));  // the task's status line: tasks/cancel went out
+  CHECK_THAT(said, Catch::Contains("elicitgen client: slow_compute: cancelled (SIGTERM)"));
+}
+
 TEST_CASE("split_command splits words with quotes and escapes, and no shell", "[client][cli]") {
   std::string error;
   using words = std::vector<std::string>;
