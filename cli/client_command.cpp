@@ -11,6 +11,7 @@
 #include <fstream>
 #include <iostream>
 #include <mutex>
+#include <optional>
 
 #include <elicit/client.hpp>
 #include <elicit/content/form_defaults.hpp>
@@ -325,19 +326,18 @@ int run_client(const ClientCommand& command) {
     if (command.list) return list_tools(*client, command.list_json);
     nlohmann::json result;
     // Ctrl-C (or SIGTERM) cancels the call where the server hears it, then exits 128 + the signal.
+    // Not with a form on the terminal: a 2026-07-28 form reads the terminal on this thread, which a
+    // cancel cannot interrupt, so there Ctrl-C keeps ending the process at once.
     auto scope = std::make_shared<elicit::CancelScope>();
-    CancelOnSignal on_signal(scope);
+    std::optional<CancelOnSignal> on_signal;
+    if (!interactive) on_signal.emplace(scope);
     try {
       result = client->call_tool(command.tool, arguments, scope);
     } catch (const elicit::ClientError& e) {
-      if (const int s = on_signal.signal()) {
+      if (const int s = on_signal ? on_signal->signal() : 0) {
         std::cerr << "elicitgen client: " << command.tool << ": cancelled (" << (s == SIGINT ? "Ctrl-C" : "SIGTERM")
                   << ")" << std::endl;
-        // The server has been told (the cancel went out before the call returned). Ended here, not
-        // by unwinding: a 2025-11-25 form may still be reading the terminal on the client's worker,
-        // which the client's destructor would wait for. A --stdio server reads end-of-file and ends.
-        std::cout.flush();
-        std::_Exit(128 + s);
+        return 128 + s;  // the server has been told: the cancel went out before the call returned
       }
       std::cerr << "elicitgen client: " << call_error(*client, command.tool, e) << "\n";
       return kFailed;
