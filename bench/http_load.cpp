@@ -419,6 +419,29 @@ awaitable<json> request(Conn& c, const json& req, const std::string& session) {
   co_return r;
 }
 
+// POSTs one 2026-07-28 request (`body`, whose id is `id`) with the headers Streamable HTTP asks for
+// (Mcp-Name: the tool for tools/call, the taskId for tasks/*) and reads its response (JSON or SSE)
+// to the end of the body. An HTTP status other than 200 throws, with the start of the body.
+awaitable<json> stateless_post(Conn& c, int id, const std::string& method, const std::string& name, std::string body) {
+  std::vector<std::pair<std::string, std::string>> headers;  // (a braced list here trips GCC's coroutines)
+  headers.emplace_back("MCP-Protocol-Version", kStatelessVersion);
+  headers.emplace_back("Mcp-Method", method);
+  headers.emplace_back("Mcp-Name", name);
+  co_await c.post(std::move(body), "", std::move(headers));
+  const int status = co_await c.read_head();
+  if (status != 200) {
+    std::string text;
+    try {
+      if (auto m = co_await c.next_message()) text = " " + m->dump().substr(0, 300);
+    } catch (const std::exception&) {
+    }
+    throw std::runtime_error(method + ": HTTP " + std::to_string(status) + text);
+  }
+  auto r = co_await read_response(c, id);
+  co_await c.read_to_end();
+  co_return r;
+}
+
 awaitable<void> notify_initialized(Conn& c, const std::string& session) {
   co_await c.post(kInitialized, session);
   const int status = co_await c.read_head();
@@ -491,13 +514,14 @@ struct Options {
   std::string server_log;
   double deadline = 600;
   int quiet = 15;
-  int tasks = 10000;         // tasks mode: tasks made
-  int connections = 64;      // tasks mode: keep-alive connections (one worker each)
-  int gets = 1000;           // tasks mode: tasks/get latency samples while all wait
+  int tasks = 10000;           // tasks mode: tasks made
+  int connections = 64;        // tasks mode: keep-alive connections (one worker each)
+  int gets = 1000;             // tasks mode: tasks/get latency samples while all wait
   double phase_seconds = 300;  // tasks mode: bound of each phase
-  int max_polls = 2000;      // tasks mode: tasks/get of one task per phase, at most
+  int max_polls = 2000;        // tasks mode: tasks/get of one task per phase, at most
   bool paced = false;
-  double hold = 0;           // tasks mode: seconds to wait, all tasks waiting, before the gets        // tasks mode: each connection waits for its task to ask before the next
+  double hold = 0;  // tasks mode: seconds to wait, all tasks waiting, before the gets        // tasks mode: each
+                    // connection waits for its task to ask before the next
   std::vector<std::string> server;
 };
 
@@ -751,25 +775,10 @@ class Run {
            json(o_.tool).dump() + R"(,"arguments":{})" + extra + "," + meta + "}}";
   }
 
-  // POSTs a 2026-07-28 request and reads its response (JSON or SSE) to the end of the body.
+  // A tools/call of the tool under test (stateless_post), counted as a JSON or an SSE response.
   awaitable<json> stateless_request(Conn& c, int id, const std::string& extra) {
-    std::vector<std::pair<std::string, std::string>> headers;  // (a braced list here trips GCC's coroutines)
-    headers.emplace_back("MCP-Protocol-Version", kStatelessVersion);
-    headers.emplace_back("Mcp-Method", "tools/call");
-    headers.emplace_back("Mcp-Name", o_.tool);
-    co_await c.post(stateless_call(id, extra), "", std::move(headers));
-    const int status = co_await c.read_head();
-    if (status != 200) {
-      std::string body;
-      try {
-        if (auto m = co_await c.next_message()) body = " " + m->dump().substr(0, 300);
-      } catch (const std::exception&) {
-      }
-      throw std::runtime_error("tools/call: HTTP " + std::to_string(status) + body);
-    }
-    ++(c.sse() ? sse_responses_ : json_responses_);
-    auto r = co_await read_response(c, id);
-    co_await c.read_to_end();
+    auto r = co_await stateless_post(c, id, "tools/call", o_.tool, stateless_call(id, extra));
+    ++(c.sse() ? sse_responses_ : json_responses_);  // how this response came (read_head set it)
     co_return r;
   }
 
@@ -916,28 +925,12 @@ class Run {
   // POSTs one 2026-07-28 request (`params` without its closing brace: the _meta is appended) with
   // the headers Streamable HTTP asks for (Mcp-Name: the tool for tools/call, the taskId for tasks/*),
   // and reads its response (JSON or SSE) to the end of the body. Every request is bounded by 30 s.
-  awaitable<json> task_request(Conn& c, const std::string& method, const std::string& name,
-                               const std::string& params) {
+  awaitable<json> task_request(Conn& c, const std::string& method, const std::string& name, const std::string& params) {
     const int id = ++next_id_;
-    std::vector<std::pair<std::string, std::string>> headers;  // (a braced list here trips GCC's coroutines)
-    headers.emplace_back("MCP-Protocol-Version", kStatelessVersion);
-    headers.emplace_back("Mcp-Method", method);
-    headers.emplace_back("Mcp-Name", name);
     c.deadline(std::chrono::seconds(30));
-    co_await c.post(R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" + method +
-                        R"(","params":{)" + params + "," + tasks_meta() + "}}",
-                    "", std::move(headers));
-    const int status = co_await c.read_head();
-    if (status != 200) {
-      std::string body;
-      try {
-        if (auto m = co_await c.next_message()) body = " " + m->dump().substr(0, 300);
-      } catch (const std::exception&) {
-      }
-      throw std::runtime_error(method + ": HTTP " + std::to_string(status) + body);
-    }
-    auto r = co_await read_response(c, id);
-    co_await c.read_to_end();
+    auto r = co_await stateless_post(c, id, method, name,
+                                     R"({"jsonrpc":"2.0","id":)" + std::to_string(id) + R"(,"method":")" + method +
+                                         R"(","params":{)" + params + "," + tasks_meta() + "}}");
     if (!r.contains("result") || !r["result"].is_object())
       throw std::runtime_error(method + ": not a result: " + r.dump().substr(0, 300));
     co_return r;
@@ -1031,9 +1024,9 @@ class Run {
     const int total = static_cast<int>(s->queue.size());
     s->workers = o_.connections;
     for (int k = 0; k < o_.connections; ++k) net::co_spawn(ioc_, phase_worker(s, k), net::detached);
-    const bool all = co_await wait_for([&] { return s->done == total; }, [&] { return s->done; },
-                                       std::chrono::seconds(static_cast<long>(o_.phase_seconds)),
-                                       std::chrono::seconds(o_.quiet));
+    const bool all =
+        co_await wait_for([&] { return s->done == total; }, [&] { return s->done; },
+                          std::chrono::seconds(static_cast<long>(o_.phase_seconds)), std::chrono::seconds(o_.quiet));
     if (!all)
       record_error(name + ": stopped with " + std::to_string(total - s->done) + " of " + std::to_string(total) +
                    " tasks not done (time bound)");
@@ -1080,9 +1073,9 @@ class Run {
     // (at most --connections tasks working at once); else tasks are made as fast as the server answers
     // and their runs queue for the server's workers.
     auto create = [this, until_waiting](Conn& c, int i) -> awaitable<bool> {
-      const auto r = co_await task_request(c, "tools/call", o_.tool,
-                                           R"("name":)" + json(o_.tool).dump() + R"(,"arguments":{"filename":")" +
-                                               task_file(i) + R"("})");
+      const auto r = co_await task_request(
+          c, "tools/call", o_.tool,
+          R"("name":)" + json(o_.tool).dump() + R"(,"arguments":{"filename":")" + task_file(i) + R"("})");
       const auto& result = r["result"];
       if (result.value("resultType", "") != "task" || !result.contains("taskId") || !result["taskId"].is_string())
         throw std::runtime_error("tools/call: not a CreateTaskResult: " + r.dump().substr(0, 300));
@@ -1093,7 +1086,8 @@ class Run {
       for (int poll = 1;; ++poll) {
         const bool asked = co_await until_waiting(c, i);
         if (asked) break;
-        if (poll >= o_.max_polls) throw std::runtime_error("not input_required after " + std::to_string(poll) + " polls");
+        if (poll >= o_.max_polls)
+          throw std::runtime_error("not input_required after " + std::to_string(poll) + " polls");
         co_await sleep(std::chrono::milliseconds(1));
       }
       co_return true;
@@ -1137,8 +1131,10 @@ class Run {
         std::string key;
         for (int k = 0; k < 1000 && key.empty(); ++k) {
           r = co_await tasks_get(c, id);
-          if (task_status(r) == "input_required") key = r["result"]["inputRequests"].begin().key();
-          else co_await sleep(std::chrono::milliseconds(5));
+          if (task_status(r) == "input_required")
+            key = r["result"]["inputRequests"].begin().key();
+          else
+            co_await sleep(std::chrono::milliseconds(5));
         }
         if (key.empty()) throw std::runtime_error("warm-up: the task never asked: " + r.dump().substr(0, 300));
         co_await task_request(c, "tasks/update", id,
@@ -1148,7 +1144,8 @@ class Run {
           co_await sleep(std::chrono::milliseconds(5));
           r = co_await tasks_get(c, id);
         }
-        if (task_status(r) != "completed") throw std::runtime_error("warm-up: not completed: " + r.dump().substr(0, 300));
+        if (task_status(r) != "completed")
+          throw std::runtime_error("warm-up: not completed: " + r.dump().substr(0, 300));
       }
       c.close();
     }
@@ -1160,8 +1157,7 @@ class Run {
     out["create_ms"] = ms_since(t_create);
     out["created"] = created_;
     co_await task_phase("wait", all_indexes([](const TaskSlot& t) { return !t.id.empty() && !t.waiting; }),
-                        until_waiting,
-                        o_.max_polls);
+                        until_waiting, o_.max_polls);
     out["waiting_ms"] = ms_since(t_create);
     out["waiting"] = waiting_;
     out["all_waiting"] = waiting_ == n;
@@ -1187,7 +1183,8 @@ class Run {
           const auto t = Clock::now();
           const auto r = co_await tasks_get(c, tasks_[i].id);
           samples.push_back(ms_since(t));
-          if (task_status(r) != "input_required") record_error("get sample: task " + std::to_string(i) + " is " + task_status(r));
+          if (task_status(r) != "input_required")
+            record_error("get sample: task " + std::to_string(i) + " is " + task_status(r));
         } catch (const std::exception& e) {
           record_error(std::string("get sample: ") + e.what());
           c.close();
@@ -1259,7 +1256,7 @@ class Run {
   std::deque<int> answer_queue_;
   std::vector<double> latencies_;
   std::vector<std::pair<Clock::time_point, Clock::time_point>> rounds_;  // 2026-07-28: start and end of each
-  std::vector<TaskSlot> tasks_;  // tasks mode
+  std::vector<TaskSlot> tasks_;                                          // tasks mode
   int created_ = 0;
 };
 
@@ -1267,7 +1264,8 @@ int usage() {
   std::cerr << "usage: elicit_http_load wait|roundtrip|modern|tasks [--users N] [--in-flight K] [--sessions S]\n"
                "       [--seconds T] [--warmup W] [--samples S] [--openers C] [--tool NAME] [--port-env VAR]\n"
                "       [--server-log FILE] [--deadline S] [--quiet S]\n"
-               "       [--tasks N] [--connections C] [--gets G] [--phase-seconds T] [--max-polls P] [--paced 0|1] [--hold S]\n"
+               "       [--tasks N] [--connections C] [--gets G] [--phase-seconds T] [--max-polls P] [--paced 0|1] "
+               "[--hold S]\n"
                "       -- SERVER COMMAND...\n";
   return 2;
 }
