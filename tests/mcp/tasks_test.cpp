@@ -397,6 +397,7 @@ TEST_CASE("tasks: the in-memory store expires tasks by ttl and bounds their coun
   t.created_ms = t.updated_ms = now;
   t.expires_ms = now + 1000;
   REQUIRE(store.create(t));
+  CHECK(store.bytes() == t.bytes());  // the store counts a record as TaskRecord::bytes() does
   auto second = t;
   second.id = new_task_id();
   REQUIRE(store.create(second));

@@ -178,11 +178,19 @@ TaskRecord TaskRecord::from_json(const nlohmann::json& j) {
   return t;
 }
 
+namespace {
+
+// TaskRecord::bytes() but for its JSON members (their dump()s): the strings that grow with use, and
+// the fixed members as a small constant. InMemoryTaskStore::pack() adds the members it wrote.
+std::size_t bytes_besides_json(const TaskRecord& t) {
+  return 256 + t.id.size() + t.owner.size() + t.status_message.size() + t.request_state.size();
+}
+
+}  // namespace
+
 std::size_t TaskRecord::bytes() const {
-  // What grows with use; the fixed members count as a small constant.
-  return 256 + id.size() + owner.size() + status_message.size() + request.dump().size() + request_state.size() +
-         answers.dump().size() + input_requests.dump().size() + key_map.dump().size() + used_keys.dump().size() +
-         result.dump().size() + error.dump().size();
+  return bytes_besides_json(*this) + request.dump().size() + answers.dump().size() + input_requests.dump().size() +
+         key_map.dump().size() + used_keys.dump().size() + result.dump().size() + error.dump().size();
 }
 
 InMemoryTaskStore::InMemoryTaskStore(TaskOptions options) : InMemoryTaskStore(std::move(options), unix_time_ms) {}
@@ -209,8 +217,7 @@ InMemoryTaskStore::Entry InMemoryTaskStore::pack(TaskRecord record) {
   e.members.shrink_to_fit();  // kept for as long as the task: no room to grow
   jsonrpc::detail::append_dump(e.input_requests, record.input_requests, strict);
   e.input_requests.shrink_to_fit();
-  e.bytes = 256 + record.id.size() + record.owner.size() + record.status_message.size() + record.request_state.size() +
-            (e.members.size() - 7) + e.input_requests.size();
+  e.bytes = bytes_besides_json(record) + (e.members.size() - 7) + e.input_requests.size();  // less "[" "]" ","s
   record.id = std::string();
   record.request = record.answers = record.key_map = record.used_keys = record.result = record.error = nullptr;
   record.input_requests = nullptr;
