@@ -519,9 +519,8 @@ struct Options {
   int gets = 1000;             // tasks mode: tasks/get latency samples while all wait
   double phase_seconds = 300;  // tasks mode: bound of each phase
   int max_polls = 2000;        // tasks mode: tasks/get of one task per phase, at most
-  bool paced = false;
-  double hold = 0;  // tasks mode: seconds to wait, all tasks waiting, before the gets        // tasks mode: each
-                    // connection waits for its task to ask before the next
+  bool paced = false;          // tasks mode: each connection waits for its task to ask before the next
+  double hold = 0;             // tasks mode: seconds to wait, all tasks waiting, before the gets
   std::vector<std::string> server;
 };
 
@@ -939,6 +938,18 @@ class Run {
   awaitable<json> tasks_get(Conn& c, const std::string& task_id) {
     co_return co_await task_request(c, "tasks/get", task_id, R"("taskId":)" + json(task_id).dump());
   }
+  // tools/call of the tool for `file`: a CreateTaskResult when the server runs it as a task.
+  awaitable<json> task_call(Conn& c, const std::string& file) {
+    co_return co_await task_request(
+        c, "tools/call", o_.tool,
+        R"("name":)" + json(o_.tool).dump() + R"(,"arguments":{"filename":)" + json(file).dump() + "}");
+  }
+  // tasks/update answering the question under `key` with {"confirm": true}.
+  awaitable<json> tasks_update(Conn& c, const std::string& task_id, const std::string& key) {
+    co_return co_await task_request(c, "tasks/update", task_id,
+                                    R"("taskId":)" + json(task_id).dump() + R"(,"inputResponses":{)" +
+                                        json(key).dump() + R"(:{"action":"accept","content":{"confirm":true}}})");
+  }
 
   struct TaskSlot {
     std::string id;
@@ -1038,8 +1049,7 @@ class Run {
     co_return all;
   }
 
-  // The status of a tasks/get response; `want` reached -> true, working (or input_required while
-  // waiting for completed: the answer's run not started yet) -> false; anything else throws.
+  // The status of a tasks/get response ("" when it has none).
   static std::string task_status(const json& r) { return r["result"].value("status", std::string()); }
 
   awaitable<void> tasks_mode() {
@@ -1073,9 +1083,7 @@ class Run {
     // (at most --connections tasks working at once); else tasks are made as fast as the server answers
     // and their runs queue for the server's workers.
     auto create = [this, until_waiting](Conn& c, int i) -> awaitable<bool> {
-      const auto r = co_await task_request(
-          c, "tools/call", o_.tool,
-          R"("name":)" + json(o_.tool).dump() + R"(,"arguments":{"filename":")" + task_file(i) + R"("})");
+      const auto r = co_await task_call(c, task_file(i));
       const auto& result = r["result"];
       if (result.value("resultType", "") != "task" || !result.contains("taskId") || !result["taskId"].is_string())
         throw std::runtime_error("tools/call: not a CreateTaskResult: " + r.dump().substr(0, 300));
@@ -1095,9 +1103,7 @@ class Run {
     // Step: tasks/update with the answer (confirm: true).
     auto answer = [this](Conn& c, int i) -> awaitable<bool> {
       auto& t = tasks_[i];
-      co_await task_request(c, "tasks/update", t.id,
-                            R"("taskId":)" + json(t.id).dump() + R"(,"inputResponses":{)" + json(t.key).dump() +
-                                R"(:{"action":"accept","content":{"confirm":true}}})");
+      co_await tasks_update(c, t.id, t.key);
       t.answered = true;
       co_return true;
     };
@@ -1125,8 +1131,7 @@ class Run {
       c.deadline(std::chrono::seconds(30));
       co_await c.connect();
       for (int w = 0; w < 3; ++w) {
-        auto r = co_await task_request(c, "tools/call", o_.tool,
-                                       R"("name":)" + json(o_.tool).dump() + R"(,"arguments":{"filename":"warm.txt"})");
+        auto r = co_await task_call(c, "warm.txt");
         const auto id = r["result"].value("taskId", std::string());
         std::string key;
         for (int k = 0; k < 1000 && key.empty(); ++k) {
@@ -1137,9 +1142,7 @@ class Run {
             co_await sleep(std::chrono::milliseconds(5));
         }
         if (key.empty()) throw std::runtime_error("warm-up: the task never asked: " + r.dump().substr(0, 300));
-        co_await task_request(c, "tasks/update", id,
-                              R"("taskId":)" + json(id).dump() + R"(,"inputResponses":{)" + json(key).dump() +
-                                  R"(:{"action":"accept","content":{"confirm":true}}})");
+        co_await tasks_update(c, id, key);
         for (int k = 0; k < 1000 && task_status(r) != "completed"; ++k) {
           co_await sleep(std::chrono::milliseconds(5));
           r = co_await tasks_get(c, id);
