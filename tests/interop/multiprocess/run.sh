@@ -62,6 +62,12 @@ head -c 32 /dev/urandom | base64 > "$work/other.keys"
 free_port() {
   node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
 }
+# N distinct free loopback ports, each held open until all are known.
+free_ports() {
+  node -e "const net=require('net');const n=+process.argv[1];const held=[];
+const next=()=>{if(held.length===n){console.log(held.map((s)=>s.address().port).join(' '));held.forEach((s)=>s.close());return;}
+const s=net.createServer().listen(0,'127.0.0.1',()=>{held.push(s);next();});};next();" "$1"
+}
 wait_port() {
   for _ in $(seq 1 600); do
     if node -e "require('net').connect($1,'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))"; then
@@ -82,8 +88,9 @@ wait_port "$redis_port"
 
 # Starts a server in the background (in this shell, so cleanup knows its pid).
 # nginx's ports, chosen now: the servers name the plain one as their pages' public origin.
-port=$(free_port)
-tls_port=$(free_port)
+# Both in one call: two free_port calls can return the same port (the first is not held), and nginx
+# then refuses the plain listener as an ssl one without a certificate (seen once in CI).
+read -r port tls_port < <(free_ports 2)
 start_server() {
   "$server" --port 0 --instance "$1" --state-keys "$2" --redis "$redis_port" --forms-in-redis --tasks-in-redis \
     --public-origin "http://127.0.0.1:$port" "${@:3}" >"$work/$1.out" 2>"$work/$1.err" &
