@@ -64,11 +64,37 @@ inline std::string lower(std::string_view s) {
   return out;
 }
 
-// A header field's value (name case-insensitive), or nullopt when the request has none.
+// Whether `text` contains `needle` (ASCII, case-insensitive): a media type in Accept or
+// Content-Type, without a lowered copy of the header.
+inline bool contains_nocase(std::string_view text, std::string_view needle) {
+  if (needle.size() > text.size()) return false;
+  for (std::size_t i = 0; i + needle.size() <= text.size(); ++i) {
+    if (boost::beast::iequals(boost::beast::string_view(text.data() + i, needle.size()),
+                              boost::beast::string_view(needle.data(), needle.size()))) {
+      return true;
+    }
+  }
+  return false;
+}
+
+// Whether `text` starts with `prefix` (ASCII, case-insensitive).
+inline bool starts_with_nocase(std::string_view text, std::string_view prefix) {
+  return text.size() >= prefix.size() && boost::beast::iequals(boost::beast::string_view(text.data(), prefix.size()),
+                                                               boost::beast::string_view(prefix.data(), prefix.size()));
+}
+
+// A header field's value (name case-insensitive), or nullopt when the request has none (the first
+// of repeated fields). A scan in arrival order, names of another length skipped at once: a request
+// has about ten fields, and Beast's ordered lookup compared names case-insensitively character by
+// character along its tree, some 600 instructions a lookup, a 2026-07-28 request doing 18.
 inline std::optional<std::string_view> find_header(const HttpRequest& req, std::string_view name) {
-  const auto it = req.find(boost::beast::string_view(name.data(), name.size()));
-  if (it == req.end()) return std::nullopt;
-  return std::string_view(it->value().data(), it->value().size());
+  for (const auto& f : req) {
+    const auto n = f.name_string();
+    if (n.size() == name.size() && boost::beast::iequals(n, boost::beast::string_view(name.data(), name.size()))) {
+      return std::string_view(f.value().data(), f.value().size());
+    }
+  }
+  return std::nullopt;
 }
 
 inline std::string_view header(const HttpRequest& req, std::string_view name) {

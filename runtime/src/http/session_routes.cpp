@@ -93,7 +93,7 @@ std::optional<Reply> StreamableHttpServer::Impl::refuse_session_version(const Ht
 }
 
 Reply StreamableHttpServer::Impl::handle_post(const HttpRequest& req, const Authorized* who) {
-  if (lower(header(req, "Content-Type")).rfind("application/json", 0) != 0) {
+  if (const auto type = header(req, "Content-Type"); !starts_with_nocase(type, "application/json")) {
     return error_reply(415, -32000, "Unsupported Media Type: POST bodies are application/json");
   }
   const auto& body = req.body();
@@ -109,9 +109,8 @@ Reply StreamableHttpServer::Impl::handle_post(const HttpRequest& req, const Auth
   }
   if (!has_header(req, "Mcp-Session-Id") && is_stateless(req, parsed)) return handle_stateless(req, parsed, who);
   if (auto r = refuse_session_version(req)) return std::move(*r);
-  if (has_header(req, "Accept")) {
-    const auto accept = lower(header(req, "Accept"));
-    if (accept.find("text/event-stream") == std::string::npos && accept.find("*/*") == std::string::npos) {
+  if (const auto accept = find_header(req, "Accept")) {
+    if (!contains_nocase(*accept, "text/event-stream") && !contains_nocase(*accept, "*/*")) {
       return error_reply(406, -32000, "Not Acceptable: the client must accept text/event-stream");
     }
   }
@@ -165,7 +164,7 @@ Reply StreamableHttpServer::Impl::handle_post(const HttpRequest& req, const Auth
 
 Reply StreamableHttpServer::Impl::handle_get(const HttpRequest& req, const Authorized* who) {
   if (auto r = refuse_session_version(req)) return std::move(*r);
-  if (lower(header(req, "Accept")).find("text/event-stream") == std::string::npos) {
+  if (!contains_nocase(header(req, "Accept"), "text/event-stream")) {
     return error_reply(406, -32000, "Not Acceptable: GET opens a text/event-stream");
   }
   Reply reply;

@@ -75,10 +75,9 @@ bool StreamableHttpServer::Impl::is_stateless(const HttpRequest& req, const json
 
 Reply StreamableHttpServer::Impl::handle_stateless(const HttpRequest& req, jsonrpc::ParseResult& parsed,
                                                    const Authorized* who) {
-  if (has_header(req, "Accept")) {
-    const auto accept = lower(header(req, "Accept"));
-    if (accept.find("application/json") == std::string::npos && accept.find("*/*") == std::string::npos &&
-        accept.find("application/*") == std::string::npos) {
+  if (const auto accept = find_header(req, "Accept")) {
+    if (!contains_nocase(*accept, "application/json") && !contains_nocase(*accept, "*/*") &&
+        !contains_nocase(*accept, "application/*")) {
       return error_reply(406, -32000, "Not Acceptable: the client must accept application/json");
     }
   }
@@ -229,8 +228,8 @@ Reply StreamableHttpServer::Impl::serve_stateless(const HttpRequest& req, ::elic
   std::weak_ptr<StatelessExchange> weak = ex;
   ex->transport.on_done([this, key = ex.get()] { release(key); });
   // Progress and log messages about the request may go out first, as an SSE reply.
-  if (const auto accept = lower(header(req, "Accept"));
-      accept.find("text/event-stream") != std::string::npos || accept.find("*/*") != std::string::npos) {
+  if (const auto accept = header(req, "Accept");
+      contains_nocase(accept, "text/event-stream") || contains_nocase(accept, "*/*")) {
     ex->transport.allow_sse(options.max_held_bytes);
   }
   const auto pending = ex->transport.reply();

@@ -421,6 +421,12 @@ void Connection::start() {
 void Connection::deliver(Message message) {
   EventThreadScope event_thread;
   std::visit([this](auto& m) { impl_->handle(m); }, message);
+  // As receive() does: the handlers are done with the peer's params, taken apart the cheap way.
+  if (auto* request = std::get_if<Request>(&message)) {
+    detail::dispose(request->params);
+  } else if (auto* notification = std::get_if<Notification>(&message)) {
+    detail::dispose(notification->params);
+  }
 }
 
 RequestId Connection::send_request(std::string method, nlohmann::ordered_json params, ResponseHandler on_done,
