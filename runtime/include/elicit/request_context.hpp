@@ -121,8 +121,8 @@ struct StatelessCall {
   ClientCapabilities capabilities;
   /// Answers the request with the InputRequiredResult of `round` (once; later answers are ignored).
   std::function<void()> input_required;
-  /// `_meta.io.modelcontextprotocol/serverInfo` of every result.
-  nlohmann::json server_info;
+  /// `_meta.io.modelcontextprotocol/serverInfo` of every result (the Server's, shared; never null).
+  std::shared_ptr<const nlohmann::json> server_info;
   /// Members added to the complete result (resources/read: `ttlMs`, `cacheScope`); null: none.
   nlohmann::json result_members;
   /// `_meta["io.modelcontextprotocol/logLevel"]`: messages below it, or all without it, are not sent.

@@ -187,7 +187,9 @@ class Server : public std::enable_shared_from_this<Server> {
 
   const ServerInfo& info() const noexcept { return info_; }
   /// {"name", "version"[, "title"]}: `serverInfo` of initialize, `_meta` of 2026-07-28 results.
-  const nlohmann::json& info_json() const noexcept { return info_json_; }
+  const nlohmann::json& info_json() const noexcept { return *info_json_; }
+  /// The same, shared: what a 2026-07-28 request's results carry, without a copy per request.
+  const std::shared_ptr<const nlohmann::json>& shared_info_json() const noexcept { return info_json_; }
   /// The server's capabilities object, now: initialize's (`stateless` false) or server/discover's
   /// (true). `tools` and `logging` always; `prompts`, `resources` and `completions` when one is
   /// registered; listChanged true, resources.subscribe true; server/discover's also
@@ -226,7 +228,7 @@ class Server : public std::enable_shared_from_this<Server> {
                                           std::string_view cursor, Row&& row) const;
 
   ServerInfo info_;
-  nlohmann::json info_json_;
+  std::shared_ptr<const nlohmann::json> info_json_;  // never null
   RequestStateSealer sealer_;
   CacheHints list_cache_;
   std::atomic<std::size_t> page_size_{0};

@@ -263,7 +263,7 @@ std::shared_ptr<StatelessCall> open_stateless_call(const std::shared_ptr<Server>
   m->round = std::make_shared<InputRound>(std::move(carried), params.value("inputResponses", nlohmann::json()));
   m->capabilities = fields.capabilities;
   m->log_level = fields.log_level;
-  m->server_info = server->info_json();
+  m->server_info = server->shared_info_json();
   m->result_members = std::move(result_members);
   std::weak_ptr<InputRound> weak_round = m->round;
   m->input_required = [server, responder, weak_round, binding = std::move(binding), log = &log] {

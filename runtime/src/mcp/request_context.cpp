@@ -303,7 +303,7 @@ void RequestContext::reply_json(nlohmann::json result) {
   if (stateless_ && stateless_->result_members.is_object() && result.is_object()) {
     for (const auto& [k, v] : stateless_->result_members.items()) result[k] = v;
   }
-  if (stateless_) stamp_stateless_result(result, stateless_->server_info);
+  if (stateless_) stamp_stateless_result(result, *stateless_->server_info);
   responder_.result(std::move(result));
   forget_cancel_callbacks();
 }
@@ -348,7 +348,7 @@ std::string stateless_result_text(const ToolResult& r, const nlohmann::json& ser
 
 void RequestContext::reply(const ToolResult& result) {
   if (stateless_) {
-    responder_.result_text(stateless_result_text(result, stateless_->server_info), true);
+    responder_.result_text(stateless_result_text(result, *stateless_->server_info), true);
   } else {
     responder_.result(result.to_json());
   }
@@ -403,7 +403,7 @@ void RequestContext::run_answering_failures(SessionState& state, const Responder
       state, stateless, f, [&](RpcError e) { responder.error(std::move(e)); },
       [&](const ToolResult& r) {
         if (stateless) {
-          responder.result_text(stateless_result_text(r, stateless->server_info), true);
+          responder.result_text(stateless_result_text(r, *stateless->server_info), true);
         } else {
           responder.result(r.to_json());
         }

@@ -45,8 +45,9 @@ Server::Server(ServerInfo info, RequestStateOptions request_state, CacheHints li
       sealer_(std::move(request_state)),
       list_cache_(list_cache),
       task_runs_(std::make_shared<detail::TaskRuns>()) {
-  info_json_ = {{"name", info_.name}, {"version", info_.version}};
-  if (info_.title) info_json_["title"] = *info_.title;
+  nlohmann::json info_json{{"name", info_.name}, {"version", info_.version}};
+  if (info_.title) info_json["title"] = *info_.title;
+  info_json_ = std::make_shared<const nlohmann::json>(std::move(info_json));
 }
 
 void Server::set_browser_forms(std::shared_ptr<BrowserForms> forms) {

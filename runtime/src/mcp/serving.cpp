@@ -413,7 +413,9 @@ std::optional<Serving::Call> Serving::resolve_tool(const Request& r, const Respo
     responder.error({error_code::invalid_params, "tools/call arguments must be an object", std::nullopt});
     return std::nullopt;
   }
-  Call c{"tools/call", name, arguments, arguments, nullptr, nullptr, nullptr, nullptr, false, nullptr};
+  // The handler's arguments, and the same bound into a 2026-07-28 request's requestState (moved:
+  // the members are initialised in order).
+  Call c{"tools/call", name, arguments, std::move(arguments), nullptr, nullptr, nullptr, nullptr, false, nullptr};
   c.task_later = tool->task_support != TaskSupport::never && !tool->task_at_start;
   if (tool->async_handler) {
     c.async = tool->async_handler;
