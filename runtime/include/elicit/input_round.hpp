@@ -41,6 +41,9 @@ class InputRound {
   /// the request's `inputResponses` (null or an object, see check_input_responses). Both are kept
   /// by the round (pass them as rvalues to move them in).
   InputRound(nlohmann::json carried, nlohmann::json responses);
+  ~InputRound();
+  InputRound(const InputRound&) = delete;
+  InputRound& operator=(const InputRound&) = delete;
 
   /// The key of the next question asked without one of its own: "<prefix>-1", "<prefix>-2", ...
   /// (one count for all prefixes) in the order the handler asks them (deterministic when the

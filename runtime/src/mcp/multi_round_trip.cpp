@@ -40,6 +40,13 @@ InputRound::InputRound(nlohmann::json carried, nlohmann::json responses)
   if (const auto q = carried_.find("asked"); q != carried_.end() && q->is_object()) last_asked_ = &*q;
 }
 
+// The opened state and the request's answers are taken apart children first (jsonrpc::detail::
+// dispose): nlohmann's destructor would move every descendant onto a heap-allocated stack first.
+InputRound::~InputRound() {
+  jsonrpc::detail::dispose(carried_);
+  jsonrpc::detail::dispose(responses_);
+}
+
 std::string InputRound::next_key(const char* prefix) {
   std::lock_guard<std::mutex> lock(mutex_);
   return std::string(prefix) + "-" + std::to_string(++next_);

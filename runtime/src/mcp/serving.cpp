@@ -9,6 +9,7 @@
 #include "completion_request.hpp"
 #include "elicit/typed_tool.hpp"
 #include "elicit/user_interaction.hpp"
+#include "json_fast.hpp"
 #include "listen_streams.hpp"
 #include "multi_round_trip.hpp"
 
@@ -195,6 +196,10 @@ Serving::~Serving() {
   close_listens();
   if (subscriber_) server_->subscriptions().detach(subscriber_);
   gate_->close_and_wait();  // a shared pool may still hold jobs of ours
+  if (stateless_) {         // the request's capabilities and clientInfo, taken apart the cheap way
+    jsonrpc::detail::dispose(stateless_->capabilities.raw);
+    jsonrpc::detail::dispose(stateless_->client_info);
+  }
 }
 
 void Serving::close_listens() {
