@@ -997,7 +997,12 @@ class Run {
     bool completed = false;
   };
 
-  static std::string task_file(int i) { return "f" + std::to_string(i) + ".txt"; }
+  static std::string task_file(int i) {
+    std::string name = "f";  // appended: GCC 12 -O2 warned a false -Wrestrict on "f" + std::to_string(i)
+    name += std::to_string(i);
+    name += ".txt";
+    return name;
+  }
 
   // One phase of the tasks mode: `o_.connections` workers, each on its own keep-alive connection (a
   // new one after a failure), take task indexes from `queue`; `step(conn, i)` answers true when task
