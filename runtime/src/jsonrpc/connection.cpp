@@ -16,6 +16,20 @@ namespace elicit::jsonrpc {
 
 using Clock = std::chrono::steady_clock;
 
+namespace {
+
+// Once the handlers are done with a peer's request or notification, its params are taken apart the
+// cheap way (detail::dispose: nlohmann's destructor moves every descendant onto a heap stack first).
+void dispose_params(Message& m) noexcept {
+  if (auto* request = std::get_if<Request>(&m)) {
+    detail::dispose(request->params);
+  } else if (auto* notification = std::get_if<Notification>(&m)) {
+    detail::dispose(notification->params);
+  }
+}
+
+}  // namespace
+
 struct Responder::State {
   std::weak_ptr<Connection::Impl> session;
   RequestId id;
@@ -171,12 +185,7 @@ struct Connection::Impl : std::enable_shared_from_this<Connection::Impl> {
       }
     }
     std::visit([this](auto& m) { handle(m); }, *parsed.message);
-    // The handlers are done with the peer's params: take them apart the cheap way.
-    if (auto* request = std::get_if<Request>(&*parsed.message)) {
-      detail::dispose(request->params);
-    } else if (auto* notification = std::get_if<Notification>(&*parsed.message)) {
-      detail::dispose(notification->params);
-    }
+    dispose_params(*parsed.message);
   }
 
   void handle(Response& r, std::shared_ptr<const std::string> text = nullptr) {
@@ -421,12 +430,7 @@ void Connection::start() {
 void Connection::deliver(Message message) {
   EventThreadScope event_thread;
   std::visit([this](auto& m) { impl_->handle(m); }, message);
-  // As receive() does: the handlers are done with the peer's params, taken apart the cheap way.
-  if (auto* request = std::get_if<Request>(&message)) {
-    detail::dispose(request->params);
-  } else if (auto* notification = std::get_if<Notification>(&message)) {
-    detail::dispose(notification->params);
-  }
+  dispose_params(message);
 }
 
 RequestId Connection::send_request(std::string method, nlohmann::ordered_json params, ResponseHandler on_done,
