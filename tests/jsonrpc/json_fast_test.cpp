@@ -442,3 +442,17 @@ TEST_CASE("dispose leaves an empty container of the same type, at any depth", "[
   elicit::jsonrpc::detail::dispose(deep);  // the 64 levels it takes apart; the destructor does the rest
   CHECK(deep.empty());
 }
+
+TEST_CASE("parse_json gives nlohmann's document, by the fast path or nlohmann's, and nlohmann's errors",
+          "[json_fast]") {
+  using elicit::jsonrpc::detail::parse_json;
+  const std::string plain = R"({"a":[1,-2,3.5,"x\u00e9",true,null],"b":{"c":{}}})";
+  CHECK(parse_json(plain) == json::parse(plain));
+  // Texts the fast path leaves to nlohmann: a byte order mark, a number beyond double's exact range.
+  const std::string bom = "\xEF\xBB\xBF{\"k\":1}";
+  CHECK(parse_json(bom) == json::parse(bom));
+  const std::string big = R"({"n":123456789012345678901234567890})";
+  CHECK(parse_json(big) == json::parse(big));
+  CHECK_THROWS_AS(parse_json(R"({"a":)"), json::parse_error);
+  CHECK_THROWS_AS(parse_json(""), json::parse_error);
+}

@@ -492,6 +492,12 @@ void append_integer(std::string& out, Integer v) {
 
 bool parse_plain_json(std::string_view text, nlohmann::json& out) { return Parser(text).document(out); }
 
+nlohmann::json parse_json(std::string_view text) {
+  nlohmann::json j;
+  if (parse_plain_json(text, j)) return j;
+  return nlohmann::json::parse(text.begin(), text.end());
+}
+
 bool parse_plain_envelope(std::string_view text, PlainEnvelope& out) {
   if (!text.empty() && static_cast<unsigned char>(text.front()) == 0xEF) return false;  // see document()
   return Parser(text).envelope(out);

@@ -17,6 +17,10 @@ namespace elicit::jsonrpc::detail {
 /// which gives the document or the error. Throws only std::bad_alloc.
 bool parse_plain_json(std::string_view text, nlohmann::json& out);
 
+/// `text` as a document: parse_plain_json's, else nlohmann::json::parse's (which throws its
+/// parse_error for malformed JSON, as it would alone). For texts that are expected to be well-formed.
+nlohmann::json parse_json(std::string_view text);
+
 /// The members of a JSON-RPC message's top-level object that parse_message reads.
 struct PlainEnvelope {
   bool jsonrpc_2_0 = false;  ///< "jsonrpc" is the string "2.0"

@@ -228,8 +228,7 @@ InMemoryTaskStore::Entry InMemoryTaskStore::pack(TaskRecord record) {
 TaskRecord InMemoryTaskStore::unpack(const std::string& id, Entry entry) {
   TaskRecord r = std::move(entry.head);
   r.id = id;
-  nlohmann::json members;
-  if (!jsonrpc::detail::parse_plain_json(entry.members, members)) members = nlohmann::json::parse(entry.members);
+  auto members = jsonrpc::detail::parse_json(entry.members);
   auto& m = members.get_ref<nlohmann::json::array_t&>();
   r.request = std::move(m.at(0));
   r.answers = std::move(m.at(1));
