@@ -41,11 +41,11 @@ const std::vector<std::string>& session_protocol_versions();
 /// Both, newest first: what `server/discover` and -32022 list.
 const std::vector<std::string>& all_protocol_versions();
 
-/// A 2026-07-28 request's protocol fields, read from `params._meta`.
+/// A 2026-07-28 request's protocol fields, read from `params._meta`. (`io.modelcontextprotocol/clientInfo`
+/// is not kept: nothing in the server reads it.)
 struct StatelessFields {
   std::string protocol_version;
   ClientCapabilities capabilities;  ///< from `io.modelcontextprotocol/clientCapabilities`
-  nlohmann::json client_info;       ///< `io.modelcontextprotocol/clientInfo`, null when absent
   /// `io.modelcontextprotocol/logLevel`: the least severe notifications/message the client wants
   /// for this request; none when absent (then none is sent).
   std::optional<LoggingLevel> log_level;

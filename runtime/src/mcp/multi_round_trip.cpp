@@ -249,9 +249,9 @@ void add_cache_hints(nlohmann::json& result, const CacheHints& hints) {
 }
 
 std::shared_ptr<StatelessCall> open_stateless_call(const std::shared_ptr<Server>& server, const nlohmann::json& params,
-                                                   RequestStateBinding binding, const StatelessFields& fields,
-                                                   const Responder& responder, jsonrpc::Connection& log,
-                                                   nlohmann::json result_members) {
+                                                   RequestStateBinding binding, ClientCapabilities capabilities,
+                                                   std::optional<LoggingLevel> log_level, const Responder& responder,
+                                                   jsonrpc::Connection& log, nlohmann::json result_members) {
   if (auto e = check_input_responses(params)) {
     responder.error(std::move(*e));
     return nullptr;
@@ -268,8 +268,8 @@ std::shared_ptr<StatelessCall> open_stateless_call(const std::shared_ptr<Server>
   }
   auto m = std::make_shared<StatelessCall>();
   m->round = std::make_shared<InputRound>(std::move(carried), params.value("inputResponses", nlohmann::json()));
-  m->capabilities = fields.capabilities;
-  m->log_level = fields.log_level;
+  m->capabilities = std::move(capabilities);
+  m->log_level = log_level;
   m->server_info = server->shared_info_json();
   m->result_members = std::move(result_members);
   std::weak_ptr<InputRound> weak_round = m->round;

@@ -16,7 +16,8 @@
 
 namespace elicit::detail {
 
-/// The run context of one 2026-07-28 request for `server`: its InputRound (from the request's
+/// The run context of one 2026-07-28 request for `server` (its client's `capabilities` and
+/// `log_level`, read from its _meta): its InputRound (from the request's
 /// requestState, opened for `binding`, and its inputResponses) and how to answer it with an
 /// InputRequiredResult (the round's inputRequests and a requestState sealed for `binding`).
 /// `result_members` are added to its complete result (resources/read: caching hints). Returns null
@@ -24,9 +25,9 @@ namespace elicit::detail {
 /// requestState that does not open: "Invalid or expired requestState"). `log` gets what cannot be
 /// sent (a state too large to seal) and must outlive the request.
 std::shared_ptr<StatelessCall> open_stateless_call(const std::shared_ptr<Server>& server, const nlohmann::json& params,
-                                                   RequestStateBinding binding, const StatelessFields& fields,
-                                                   const Responder& responder, jsonrpc::Connection& log,
-                                                   nlohmann::json result_members = nullptr);
+                                                   RequestStateBinding binding, ClientCapabilities capabilities,
+                                                   std::optional<LoggingLevel> log_level, const Responder& responder,
+                                                   jsonrpc::Connection& log, nlohmann::json result_members = nullptr);
 
 /// `ttlMs` and `cacheScope` of a 2026-07-28 list or resources/read result (MCP 2026-07-28, Server,
 /// Utilities, "Caching").

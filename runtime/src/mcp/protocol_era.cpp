@@ -56,7 +56,6 @@ RequestEra read_request_era(const nlohmann::json& params) {
   StatelessFields m;
   m.protocol_version = version->get<std::string>();
   m.capabilities = ClientCapabilities::from_json(*caps);
-  if (const auto info = meta->find(meta_key::client_info); info != meta->end()) m.client_info = *info;
   if (const auto level = meta->find(meta_key::log_level); level != meta->end()) {
     m.log_level = parse_logging_level(*level);
     if (!m.log_level) {

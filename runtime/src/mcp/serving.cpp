@@ -1,5 +1,6 @@
 #include "serving.hpp"
 
+#include <functional>
 #include <map>
 #include <stdexcept>
 #include <string_view>
@@ -62,30 +63,27 @@ const std::unordered_map<std::string_view, Method>& method_table() {
        {[](Serving& s, const Request& r, const Responder& out) { s.initialize(r, out); }, nullptr, nullptr, "", ""}},
       {"ping",
        {[](Serving&, const Request&, const Responder& out) { out.result(nlohmann::json::object()); },
-        [](Serving& s, const Request&, const Responder& out, const Fields&) {
+        [](Serving& s, const Request&, const Responder& out, Fields&) {
           s.reply_stateless(out, nlohmann::json::object());
         },
         nullptr, "", ""}},
       // MCP 2026-07-28, Server, "Discovery".
       {"server/discover",
-       {nullptr, [](Serving& s, const Request&, const Responder& out, const Fields&) { s.discover(out); }, nullptr, "",
-        ""}},
+       {nullptr, [](Serving& s, const Request&, const Responder& out, Fields&) { s.discover(out); }, nullptr, "", ""}},
       // One page of a list, in both eras (MCP, Server, Utilities, "Pagination").
       {"tools/list",
        {[](Serving& s, const Request& r, const Responder& out) { s.list(r, out, false, &Server::list_tools); },
-        [](Serving& s, const Request& r, const Responder& out, const Fields&) {
-          s.list(r, out, true, &Server::list_tools);
-        },
+        [](Serving& s, const Request& r, const Responder& out, Fields&) { s.list(r, out, true, &Server::list_tools); },
         "tools", "", ""}},
       {"prompts/list",
        {[](Serving& s, const Request& r, const Responder& out) { s.list(r, out, false, &Server::list_prompts); },
-        [](Serving& s, const Request& r, const Responder& out, const Fields&) {
+        [](Serving& s, const Request& r, const Responder& out, Fields&) {
           s.list(r, out, true, &Server::list_prompts);
         },
         "prompts", "", ""}},
       {"resources/list",
        {[](Serving& s, const Request& r, const Responder& out) { s.list(r, out, false, &Server::list_resources); },
-        [](Serving& s, const Request& r, const Responder& out, const Fields&) {
+        [](Serving& s, const Request& r, const Responder& out, Fields&) {
           s.list(r, out, true, &Server::list_resources);
         },
         "resources", "", ""}},
@@ -93,14 +91,14 @@ const std::unordered_map<std::string_view, Method>& method_table() {
        {[](Serving& s, const Request& r, const Responder& out) {
           s.list(r, out, false, &Server::list_resource_templates);
         },
-        [](Serving& s, const Request& r, const Responder& out, const Fields&) {
+        [](Serving& s, const Request& r, const Responder& out, Fields&) {
           s.list(r, out, true, &Server::list_resource_templates);
         },
         "resources", "", ""}},
       {"completion/complete",
        {[](Serving& s, const Request& r, const Responder& out) { s.complete(r, out, false); },
-        [](Serving& s, const Request& r, const Responder& out, const Fields&) { s.complete(r, out, true); },
-        "completions", "", ""}},
+        [](Serving& s, const Request& r, const Responder& out, Fields&) { s.complete(r, out, true); }, "completions",
+        "", ""}},
       // MCP 2025-11-25, Resources, "Subscriptions": sessions only (2026-07-28 has none).
       {"resources/subscribe",
        {[](Serving& s, const Request& r, const Responder& out) { s.subscription(r, out, true); }, nullptr, "resources",
@@ -111,37 +109,35 @@ const std::unordered_map<std::string_view, Method>& method_table() {
       // MCP 2026-07-28, Basic, Patterns, "Subscriptions": 2026-07-28 only (2025-11-25 sessions have
       // resources/subscribe and hear of list changes without asking).
       {"subscriptions/listen",
-       {nullptr, [](Serving& s, const Request& r, const Responder& out, const Fields& f) { s.listen(r, out, f); },
-        nullptr, " (MCP 2026-07-28 only)", ""}},
+       {nullptr, [](Serving& s, const Request& r, const Responder& out, Fields& f) { s.listen(r, out, f); }, nullptr,
+        " (MCP 2026-07-28 only)", ""}},
       {"tools/call",
        {[](Serving& s, const Request& r, const Responder& out) { s.call(r, out, 't', nullptr); },
-        [](Serving& s, const Request& r, const Responder& out, const Fields& f) { s.call(r, out, 't', &f); }, nullptr,
-        "", ""}},
+        [](Serving& s, const Request& r, const Responder& out, Fields& f) { s.call(r, out, 't', &f); }, nullptr, "",
+        ""}},
       {"prompts/get",
        {[](Serving& s, const Request& r, const Responder& out) { s.call(r, out, 'p', nullptr); },
-        [](Serving& s, const Request& r, const Responder& out, const Fields& f) { s.call(r, out, 'p', &f); }, "prompts",
-        "", ""}},
+        [](Serving& s, const Request& r, const Responder& out, Fields& f) { s.call(r, out, 'p', &f); }, "prompts", "",
+        ""}},
       {"resources/read",
        {[](Serving& s, const Request& r, const Responder& out) { s.call(r, out, 'r', nullptr); },
-        [](Serving& s, const Request& r, const Responder& out, const Fields& f) { s.call(r, out, 'r', &f); },
-        "resources", "", ""}},
+        [](Serving& s, const Request& r, const Responder& out, Fields& f) { s.call(r, out, 'r', &f); }, "resources", "",
+        ""}},
       // The io.modelcontextprotocol/tasks extension (tasks.hpp): 2026-07-28 requests only, on a
       // server that keeps tasks. tasks/result and tasks/list were removed (-32601, like any unknown).
       {"tasks/get",
        {nullptr,
-        [](Serving& s, const Request& r, const Responder& out, const Fields& f) {
-          tasks_get(s.task_serving(), r, out, f);
-        },
+        [](Serving& s, const Request& r, const Responder& out, Fields& f) { tasks_get(s.task_serving(), r, out, f); },
         "tasks", " (MCP 2026-07-28 only)", ""}},
       {"tasks/update",
        {nullptr,
-        [](Serving& s, const Request& r, const Responder& out, const Fields& f) {
+        [](Serving& s, const Request& r, const Responder& out, Fields& f) {
           tasks_update(s.task_serving(), r, out, f);
         },
         "tasks", " (MCP 2026-07-28 only)", ""}},
       {"tasks/cancel",
        {nullptr,
-        [](Serving& s, const Request& r, const Responder& out, const Fields& f) {
+        [](Serving& s, const Request& r, const Responder& out, Fields& f) {
           tasks_cancel(s.task_serving(), r, out, f);
         },
         "tasks", " (MCP 2026-07-28 only)", ""}},
@@ -166,13 +162,16 @@ struct Serving::Call {
   const char* method;              // for the requestState binding
   std::string name;                // the tool's or prompt's name, the resource's URI
   nlohmann::json arguments;        // what RequestContext::arguments() gives the handler
-  nlohmann::json bound_arguments;  // what the requestState is bound to besides the name
+  nlohmann::json bound_arguments;  // what the requestState is bound to besides the name (2026-07-28 only)
   nlohmann::json result_members;   // added to a complete 2026-07-28 result (resources/read)
   // The blocking handler, run on a worker: returns the thunk that answers with its result.
   std::function<std::function<void()>(RequestContext&)> blocking;
   std::function<void(std::shared_ptr<RequestContext>)> async;
+  // What the two may refer to and must outlive the call (a tool's handlers are referred to, not
+  // copied: a copy of a std::function holding captures allocates, once per request).
+  std::shared_ptr<const void> owner;
   // Validates the arguments once the context exists; false when it has answered (tools only).
-  std::function<bool(RequestContext&)> check;
+  bool (*check)(const Server& server, const std::string& name, RequestContext& call) = nullptr;
   // A tool whose handler may start a task (RequestContext::start_task()).
   bool task_later = false;
   // The answer when no worker takes the call (the pool is stopping).
@@ -187,6 +186,7 @@ Serving::Serving(jsonrpc::Connection& rpc, std::shared_ptr<Server> server, const
       pool_(std::move(pool)),
       caller_(std::move(caller)),
       stateless_(std::move(stateless)),
+      one_request_(stateless_.has_value()),
       state_(rpc) {
   state_.set_log_rate(options_.log_rate);
   state_.set_user_interaction(options_.user_interaction);
@@ -196,10 +196,6 @@ Serving::~Serving() {
   close_listens();
   if (subscriber_) server_->subscriptions().detach(subscriber_);
   gate_->close_and_wait();  // a shared pool may still hold jobs of ours
-  if (stateless_) {         // the request's capabilities and clientInfo, taken apart the cheap way
-    jsonrpc::detail::dispose(stateless_->capabilities.raw);
-    jsonrpc::detail::dispose(stateless_->client_info);
-  }
 }
 
 void Serving::close_listens() {
@@ -231,15 +227,21 @@ void Serving::dispatch(const Request& r, const Responder& out) {
     return;
   }
   const Method& m = it->second;
-  const StatelessFields* fields = stateless_ ? &*stateless_ : nullptr;
-  std::optional<StatelessFields> read;
+  // A 2026-07-28 connection's fields are its one request's: taken (moved into the call, not
+  // copied), so a second request finds none and is refused.
+  std::optional<StatelessFields> fields = std::move(stateless_);
+  stateless_.reset();
+  if (one_request_ && !fields) {
+    out.error({error_code::invalid_request, "Invalid Request: one request per 2026-07-28 exchange", std::nullopt});
+    return;
+  }
   if (!fields && !initialized_) {
     auto era = read_request_era(r.params);
     if (era.error) {
       out.error(std::move(*era.error));
       return;
     }
-    if (era.stateless) fields = &*(read = std::move(era.stateless));
+    fields = std::move(era.stateless);
   }
   if (m.capability && !(std::string_view(m.capability) == "userInteraction" ? options_.user_interaction.enabled
                                                                             : server_->offers(m.capability))) {
@@ -361,7 +363,7 @@ TaskServing Serving::task_serving() {
   return TaskServing{server_, task_options_, std::move(caller)};
 }
 
-void Serving::call(const Request& r, const Responder& out, char kind, const StatelessFields* fields) {
+void Serving::call(const Request& r, const Responder& out, char kind, StatelessFields* fields) {
   // The tasks extension, for a tools/call that is not itself a run of a task (tasks.hpp): a tool
   // that requires a task refuses a client without the extension (-32021, before its arguments are
   // looked at); one that starts its task at once answers with it.
@@ -381,7 +383,7 @@ void Serving::call(const Request& r, const Responder& out, char kind, const Stat
       }
     }
   }
-  auto c = kind == 't' ? resolve_tool(r, out) : resolve_json(r, out, kind == 'p');
+  auto c = kind == 't' ? resolve_tool(r, out, fields != nullptr) : resolve_json(r, out, kind == 'p');
   if (c) serve_call(r, out, fields, std::move(*c));
 }
 
@@ -401,47 +403,51 @@ void Serving::set_log_level(const Request& r, const Responder& out) {
 
 void Serving::interaction_notify(const Request& r, const Responder& out) { answer_interaction_notify(state_, r, out); }
 
-std::optional<Serving::Call> Serving::resolve_tool(const Request& r, const Responder& responder) const {
+std::optional<Serving::Call> Serving::resolve_tool(const Request& r, const Responder& responder, bool stateless) const {
   const auto& p = r.params;
-  if (!p.is_object() || !p.contains("name") || !p["name"].is_string()) {
+  const auto name_member = p.is_object() ? p.find("name") : p.end();
+  if (name_member == p.end() || !name_member->is_string()) {
     responder.error({error_code::invalid_params, "tools/call needs params.name", std::nullopt});
     return std::nullopt;
   }
-  const auto name = p["name"].get<std::string>();
-  const auto tool = server_->find_tool(name);
+  const auto& name = name_member->get_ref<const std::string&>();
+  auto tool = server_->find_tool(name);
   if (!tool) {
     responder.error({error_code::invalid_params, "Unknown tool: " + name, std::nullopt});
     return std::nullopt;
   }
-  auto arguments = p.value("arguments", nlohmann::json::object());
+  const auto given = p.find("arguments");
+  auto arguments = given == p.end() ? nlohmann::json::object() : *given;
   if (!arguments.is_object()) {
     responder.error({error_code::invalid_params, "tools/call arguments must be an object", std::nullopt});
     return std::nullopt;
   }
-  // The handler's arguments, and the same bound into a 2026-07-28 request's requestState (moved:
-  // the members are initialised in order).
-  Call c{"tools/call", name, arguments, std::move(arguments), nullptr, nullptr, nullptr, nullptr, false, nullptr};
+  // The handler's arguments, and for a 2026-07-28 request the same bound into its requestState.
+  Call c{"tools/call", name,  nullptr, stateless ? arguments : nullptr, nullptr, nullptr, nullptr, nullptr,
+         nullptr,      false, nullptr};
+  c.arguments = std::move(arguments);
   c.task_later = tool->task_support != TaskSupport::never && !tool->task_at_start;
   if (tool->async_handler) {
-    c.async = tool->async_handler;
+    c.async = std::cref(tool->async_handler);  // kept alive by c.owner
   } else {
-    c.blocking = [handler = tool->handler](RequestContext& call) -> std::function<void()> {
+    c.blocking = [handler = std::cref(tool->handler)](RequestContext& call) -> std::function<void()> {
       auto result = handler(call);
       return [&call, result = std::move(result)] { call.reply(result); };
     };
   }
   // Invalid arguments are a tool execution error the model can correct (MCP Tools, "Error
   // Handling"); the handler does not run.
-  c.check = [server = server_, name](RequestContext& call) {
-    auto violations = server->check_arguments(name, call.arguments());
+  c.check = [](const Server& server, const std::string& tool_name, RequestContext& call) {
+    auto violations = server.check_arguments(tool_name, call.arguments());
     if (violations.empty()) return true;
     ValidationResult errors;
     for (auto& v : violations)
       errors.add(std::move(v.instance_pointer), std::move(v.schema_pointer), std::move(v.message));
-    call.reply(ToolResult::error(invalid_arguments_text(name, errors)));
+    call.reply(ToolResult::error(invalid_arguments_text(tool_name, errors)));
     return false;
   };
   c.shutting_down = [](RequestContext& call) { call.reply(ToolResult::error("the server is shutting down")); };
+  c.owner = std::move(tool);
   return c;
 }
 
@@ -497,6 +503,7 @@ std::optional<Serving::Call> Serving::resolve_json(const Request& r, const Respo
          nullptr,
          nullptr,
          nullptr,
+         nullptr,
          false,
          nullptr};
   if (async_handler) {
@@ -516,15 +523,15 @@ std::optional<Serving::Call> Serving::resolve_json(const Request& r, const Respo
 // Serves a resolved call in the request's era: a 2026-07-28 request opens its round first (and
 // ends with an InputRequiredResult at the first unanswered question); a blocking handler runs on
 // the pool, an asynchronous one here.
-void Serving::serve_call(const Request& r, const Responder& responder, const StatelessFields* fields, Call c) {
+void Serving::serve_call(const Request& r, const Responder& responder, StatelessFields* fields, Call c) {
   std::shared_ptr<const StatelessCall> stateless;
   if (fields) {
     auto opened = open_stateless_call(
         server_, r.params, RequestStateBinding{c.method, c.name, std::move(c.bound_arguments), caller_.principal},
-        *fields, responder, rpc_, std::move(c.result_members));
+        std::move(fields->capabilities), fields->log_level, responder, rpc_, std::move(c.result_members));
     if (!opened) return;  // refused, answered
     opened->task_id = fields->task_id;
-    if (c.task_later && fields->task_id.empty() && declares_tasks(fields->capabilities)) {
+    if (c.task_later && fields->task_id.empty() && declares_tasks(opened->capabilities)) {
       // RequestContext::start_task(): the request becomes a task that replays it, answers included.
       opened->start_task = [serving = task_serving(), params = r.params, responder] {
         create_task(serving, params, responder);
@@ -537,12 +544,12 @@ void Serving::serve_call(const Request& r, const Responder& responder, const Sta
   auto call = std::make_shared<RequestContext>(state_, r.id, std::move(c.arguments), responder,
                                                options_.default_elicitation_timeout, stateless,
                                                meta_of_params(r.params), std::move(caller), server_->browser_forms());
-  if (c.check && !c.check(*call)) return;
+  if (c.check && !c.check(*server_, c.name, *call)) return;
   if (c.async) {
     call->run_answering_failures([&] { c.async(call); });
     return;
   }
-  const bool posted = pool_->post([gate = gate_, run = c.blocking, call, stateless] {
+  const bool posted = pool_->post([gate = gate_, run = c.blocking, owner = c.owner, call, stateless] {
     if (!gate->enter()) return;  // the server is gone or going
     if (!call->cancelled()) {
       call->run_answering_failures([&] {

@@ -40,8 +40,8 @@ class Serving {
  public:
   // `rpc` and `options` must outlive this object. `stateless`: the fields of the one 2026-07-28
   // request this connection carries, already checked (the era is then decided; nothing reads it
-  // again); nullopt for a connection whose requests each say their era. `caller`: whose requests
-  // these are; without its access token, each request reads options.access_token's slot.
+  // again; a second request is refused); nullopt for a connection whose requests each say their era. `caller`: whose
+  // requests these are; without its access token, each request reads options.access_token's slot.
   Serving(jsonrpc::Connection& rpc, std::shared_ptr<Server> server, const ServerSessionOptions& options,
           std::shared_ptr<WorkerPool> pool, Caller caller, std::optional<StatelessFields> stateless);
   // Detaches the subscriptions and waits for running blocking handlers. Call after the connection
@@ -65,7 +65,7 @@ class Serving {
   // server does not offer it, as its capabilities say).
   struct Method {
     void (*session)(Serving&, const Request&, const Responder&);
-    void (*stateless)(Serving&, const Request&, const Responder&, const StatelessFields&);
+    void (*stateless)(Serving&, const Request&, const Responder&, StatelessFields&);
     const char* capability;
     const char* not_in_session;
     const char* not_in_stateless;
@@ -82,7 +82,7 @@ class Serving {
   void subscription(const Request& r, const Responder& out, bool subscribe);
   void listen(const Request& r, const Responder& out, const StatelessFields& fields);
   // tools/call (kind 't'), prompts/get ('p'), resources/read ('r'); `fields` null in a session.
-  void call(const Request& r, const Responder& out, char kind, const StatelessFields* fields);
+  void call(const Request& r, const Responder& out, char kind, StatelessFields* fields);
   void set_log_level(const Request& r, const Responder& out);
   void interaction_notify(const Request& r, const Responder& out);
   const ServerSessionOptions& options() const noexcept { return options_; }
@@ -92,9 +92,10 @@ class Serving {
  private:
   struct Call;
 
-  std::optional<Call> resolve_tool(const Request& r, const Responder& out) const;
+  std::optional<Call> resolve_tool(const Request& r, const Responder& out, bool stateless) const;
   std::optional<Call> resolve_json(const Request& r, const Responder& out, bool prompt) const;
-  void serve_call(const Request& r, const Responder& out, const StatelessFields* fields, Call c);
+  // A 2026-07-28 call takes `fields->capabilities` (moved into its StatelessCall).
+  void serve_call(const Request& r, const Responder& out, StatelessFields* fields, Call c);
   // This connection as a listener of the Server's changes (2025-11-25 sessions), made on first use.
   const std::shared_ptr<Subscriptions::Subscriber>& subscriber();
 
@@ -103,7 +104,8 @@ class Serving {
   const ServerSessionOptions& options_;
   std::shared_ptr<WorkerPool> pool_;
   Caller caller_;
-  std::optional<StatelessFields> stateless_;
+  std::optional<StatelessFields> stateless_;  // until its request takes it (dispatch)
+  bool one_request_;                          // a connection of one 2026-07-28 request
   SessionState state_;
   std::shared_ptr<JobGate> gate_ = std::make_shared<JobGate>();
   std::atomic<bool> initialized_{false};
