@@ -133,7 +133,7 @@ std::optional<Reply> StreamableHttpServer::Impl::authorize(const HttpRequest& re
   }
   const auto field = header(req, "Authorization");
   constexpr std::string_view scheme = "bearer ";
-  if (field.size() < scheme.size() || lower(field.substr(0, scheme.size())) != scheme) {
+  if (!starts_with_nocase(field, scheme)) {
     // No credentials (or another scheme): the challenge carries no error code (RFC 6750 section 3.1).
     return challenge(401, nullptr, "", hint);
   }

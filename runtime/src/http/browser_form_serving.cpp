@@ -1,12 +1,12 @@
 #include "browser_form_serving.hpp"
 
-#include <cctype>
 #include <exception>
 #include <mutex>
 #include <optional>
 #include <stdexcept>
 #include <utility>
 
+#include "ascii_case.hpp"
 #include "host_names.hpp"
 
 namespace elicit::http {
@@ -23,18 +23,12 @@ bool has_field(const Request& req, std::string_view name) {
   return req.find(beast::string_view(name.data(), name.size())) != req.end();
 }
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
 // The media type of a Content-Type value, without parameters, lower case.
 std::string media_type(std::string_view content_type) {
   auto type = content_type.substr(0, content_type.find(';'));
   while (!type.empty() && (type.back() == ' ' || type.back() == '\t')) type.remove_suffix(1);
   while (!type.empty() && (type.front() == ' ' || type.front() == '\t')) type.remove_prefix(1);
-  return lower(type);
+  return ascii_lower(type);
 }
 
 // The host of an http(s)://host[:port] origin.
@@ -61,7 +55,7 @@ void check_browser_form_prefix(const std::string& prefix) {
 
 void check_public_origin(const std::string& origin) {
   const auto scheme_end = origin.find("://");
-  const auto scheme = scheme_end == std::string::npos ? std::string() : lower(origin.substr(0, scheme_end));
+  const auto scheme = scheme_end == std::string::npos ? std::string() : ascii_lower(origin.substr(0, scheme_end));
   const bool ok = (scheme == "http" || scheme == "https") && origin.size() > scheme_end + 3 &&
                   origin.find_first_of("/?#@ ", scheme_end + 3) == std::string::npos;
   if (!ok) throw std::invalid_argument("BrowserFormRoutes::public_origin must be http(s)://host[:port]: " + origin);

@@ -3,11 +3,11 @@
 #include <poll.h>
 
 #include <algorithm>
-#include <cctype>
 #include <stdexcept>
 
 #include <boost/asio/connect.hpp>
 
+#include "ascii_case.hpp"
 #include "tls_client.hpp"
 
 namespace elicit::http {
@@ -25,12 +25,10 @@ using boost::system::error_code;
 ClientEndpoint parse_client_endpoint(const std::string& url) {
   ClientEndpoint e;
   std::string rest;
-  std::string scheme = url.substr(0, std::min<std::size_t>(url.size(), 8));
-  for (auto& c : scheme) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (scheme.rfind("https://", 0) == 0) {  // the scheme is case-insensitive (RFC 3986 section 3.1)
+  if (starts_with_nocase(url, "https://")) {  // the scheme is case-insensitive (RFC 3986 section 3.1)
     e.tls = true;
     rest = url.substr(8);
-  } else if (scheme.rfind("http://", 0) == 0) {
+  } else if (starts_with_nocase(url, "http://")) {
     rest = url.substr(7);
   } else {
     throw std::invalid_argument("not an http:// or https:// URL: " + url);

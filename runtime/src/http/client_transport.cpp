@@ -23,6 +23,7 @@
 #include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
 
+#include "ascii_case.hpp"
 #include "client_stream.hpp"
 #include "elicit/jsonrpc/message.hpp"
 #include "elicit/param_headers.hpp"
@@ -72,9 +73,11 @@ bool sendable_field(const std::string& name, const std::string& value) {
   return true;
 }
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
+// A response's Content-Type ("" when it has none).
+template <class Fields>
+std::string_view content_type(const Fields& head) {
+  const auto v = head[bhttp::field::content_type];
+  return {v.data(), v.size()};
 }
 
 }  // namespace
@@ -266,7 +269,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       }
       // The caller's fields (a tools/call's Mcp-Param-*), never in place of the transport's own.
       for (const auto& [name, value] : fields) {
-        const auto l = lower(name);
+        const auto l = ascii_lower(name);
         const bool own = l == "host" || l == "content-type" || l == "content-length" || l == "accept" ||
                          l == "transfer-encoding" || l == "connection" || l == "mcp-protocol-version" ||
                          l == "mcp-session-id" || l == "mcp-method" || l == "mcp-name" || l == "last-event-id" ||
@@ -360,7 +363,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       std::lock_guard<std::mutex> lock(mutex);
       session_id = std::string(sid->value());
     }
-    const auto type = lower(std::string(head[bhttp::field::content_type]));
+    const auto type = ascii_lower(content_type(head));
     SseCursor cursor;
     const bool sse = type.rfind("text/event-stream", 0) == 0;
     if (sse) {
@@ -515,8 +518,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       connection->with([&](auto& stream) { bhttp::write(stream, req, ec); });
       if (!ec) connection->with([&](auto& stream) { bhttp::read_header(stream, buffer, parser, ec); });
       const auto& head = parser.get();
-      if (!ec && head.result_int() == 200 &&
-          lower(std::string(head[bhttp::field::content_type])).rfind("text/event-stream", 0) == 0)
+      if (!ec && head.result_int() == 200 && starts_with_nocase(content_type(head), "text/event-stream"))
         read_events(*connection, buffer, parser, received, cursor, &answered);
       // Read to its end only when the server ended it; otherwise (the response came) it is closed.
       release(std::move(connection), !ec && parser.is_done() && parser.keep_alive());
@@ -565,8 +567,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     signal.set();
     const auto& head = parser.get();
     SseCursor cursor;
-    if (!ec && head.result_int() == 200 &&
-        lower(std::string(head[bhttp::field::content_type])).rfind("text/event-stream", 0) == 0)
+    if (!ec && head.result_int() == 200 && starts_with_nocase(content_type(head), "text/event-stream"))
       read_events(
           *connection, buffer, parser, [this](const std::string& data) { deliver(data); }, cursor);
     release(std::move(connection), false);

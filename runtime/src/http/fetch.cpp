@@ -1,12 +1,11 @@
 #include "fetch.hpp"
 
-#include <algorithm>
-#include <cctype>
 #include <optional>
 
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 
+#include "ascii_case.hpp"
 #include "client_stream.hpp"
 #include "elicit/url_safety.hpp"
 #include "tls_client.hpp"
@@ -35,11 +34,6 @@ ClientEndpoint parse_target(const std::string& url) {
   const bool v6 = t.host.find(':') != std::string::npos;
   t.host_header = (v6 ? "[" + t.host + "]" : t.host) + (review.port.empty() ? "" : ":" + review.port);
   return t;
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
 }
 
 FetchResponse exchange(ClientStream& connection, const FetchRequest& request, const ClientEndpoint& target,
@@ -102,7 +96,8 @@ FetchResponse exchange(ClientStream& connection, const FetchRequest& request, co
   FetchResponse out;
   out.status = res.result_int();
   const auto type = res[bhttp::field::content_type];
-  out.content_type = lower(std::string(type.substr(0, type.find(';'))));
+  const auto media = type.substr(0, type.find(';'));
+  out.content_type = ascii_lower(std::string_view(media.data(), media.size()));
   while (!out.content_type.empty() && out.content_type.back() == ' ') out.content_type.pop_back();
   out.body = std::move(res.body());
   for (const auto& field : res) out.headers.emplace_back(std::string(field.name_string()), std::string(field.value()));
@@ -112,9 +107,8 @@ FetchResponse exchange(ClientStream& connection, const FetchRequest& request, co
 }  // namespace
 
 std::string FetchResponse::header(const std::string& name) const {
-  const auto wanted = lower(name);
   for (const auto& [n, v] : headers) {
-    if (lower(n) == wanted) return v;
+    if (equals_nocase(n, name)) return v;
   }
   return {};
 }

@@ -1,9 +1,8 @@
 // verify_jwt_access_token (jwt_verifier.hpp): RFC 9068 section 4 over RFC 7519 and RFC 7515.
-#include <algorithm>
-#include <cctype>
 #include <cmath>
 #include <stdexcept>
 
+#include "ascii_case.hpp"
 #include "base64url.hpp"
 #include "elicit/http/jwt_verifier.hpp"
 #include "json_document.hpp"
@@ -31,11 +30,6 @@ std::optional<double> numeric_date(const nlohmann::json& claims, const char* nam
     throw InvalidToken(std::string("the \"") + name + "\" claim is not a number");
   }
   return it->get<double>();
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
 }
 
 }  // namespace
@@ -69,7 +63,7 @@ AccessToken verify_jwt_access_token(std::string_view token, const JsonWebKeySet&
   }
   if (rules.require_at_jwt_type) {
     const auto typ = header.find("typ");
-    const auto t = typ != header.end() && typ->is_string() ? lower(typ->get<std::string>()) : "";
+    const auto t = typ != header.end() && typ->is_string() ? http::ascii_lower(typ->get_ref<const std::string&>()) : "";
     if (t != "at+jwt" && t != "application/at+jwt") {
       throw InvalidToken("the token is not a JWT access token (\"typ\" is not \"at+jwt\")");
     }

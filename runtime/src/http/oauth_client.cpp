@@ -2,8 +2,8 @@
 #include "elicit/http/oauth_client.hpp"
 
 #include <algorithm>
-#include <cctype>
 
+#include "ascii_case.hpp"
 #include "authorization_server_metadata.hpp"
 #include "base64url.hpp"
 #include "client_assertion.hpp"
@@ -21,11 +21,6 @@ using Clock = std::chrono::steady_clock;
 
 std::int64_t unix_now() {
   return std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
-}
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 // "scheme://authority" of a canonical URI.
@@ -60,7 +55,7 @@ bool resource_covers(const std::string& resource, const std::string& server) {
 std::string canonical_resource_uri(const std::string& url) {
   const auto endpoint = parse_client_endpoint(url);  // throws std::invalid_argument
   const bool v6 = endpoint.host.find(':') != std::string::npos;
-  auto host = lower(endpoint.host);
+  auto host = ascii_lower(endpoint.host);
   const std::string default_port = endpoint.tls ? "443" : "80";
   auto out = std::string(endpoint.tls ? "https://" : "http://") + (v6 ? "[" + host + "]" : host) +
              (endpoint.port == default_port ? "" : ":" + endpoint.port);
@@ -298,7 +293,7 @@ struct OAuthClient::State {
     t.access_token = string_member(*doc, "access_token");
     t.token_type = string_member(*doc, "token_type");
     if (t.access_token.empty()) throw OAuthError("the token endpoint's answer has no access_token");
-    if (lower(t.token_type) != "bearer") {
+    if (!equals_nocase(t.token_type, "bearer")) {
       throw OAuthError("the token endpoint issued a \"" + t.token_type + "\" token; only Bearer is supported");
     }
     t.token_type = "Bearer";

@@ -6,6 +6,7 @@
 #include <openssl/evp.h>
 #include <sodium.h>
 
+#include "ascii_case.hpp"
 #include "base64url.hpp"
 #include "elicit/content/form_urlencoded.hpp"
 #include "elicit/content_blocks.hpp"
@@ -19,11 +20,6 @@ bool is_token_char(char c) {
   // RFC 9110 section 5.6.2 tchar.
   return std::isalnum(static_cast<unsigned char>(c)) ||
          std::string_view("!#$%&'*+-.^_`|~").find(c) != std::string_view::npos;
-}
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 }  // namespace
@@ -91,7 +87,7 @@ std::vector<AuthChallenge> parse_www_authenticate(std::string_view h) {
     auto scheme = token();
     if (scheme.empty()) break;
     AuthChallenge c;
-    c.scheme = lower(scheme);
+    c.scheme = ascii_lower(scheme);
     // auth-params: name = token / quoted-string, separated by commas. A name not followed by '='
     // starts the next challenge (its scheme).
     for (;;) {
@@ -120,7 +116,7 @@ std::vector<AuthChallenge> parse_www_authenticate(std::string_view h) {
         while (i < h.size() && h[i] != ',' && h[i] != ' ' && h[i] != '\t') ++i;
         value = std::string(h.substr(start, i - start));
       }
-      c.params.emplace(lower(name), std::move(value));
+      c.params.emplace(ascii_lower(name), std::move(value));
       skip_blanks();
       if (i < h.size() && h[i] == ',') ++i;
     }

@@ -14,16 +14,16 @@ bool StreamableHttpServer::Impl::host_allowed(const HttpRequest& req) const {
   const auto host = host_without_port(raw);
   if (host.empty() || is_loopback_name(host)) return true;  // HTTP/1.0 clients may omit Host
   for (const auto& h : options.allowed_hosts) {
-    if (lower(h) == lower(host) || lower(h) == lower(raw)) return true;
+    if (equals_nocase(h, host) || equals_nocase(h, raw)) return true;
   }
   return false;
 }
 
 bool StreamableHttpServer::Impl::origin_allowed(const HttpRequest& req) const {
   if (!has_header(req, "Origin")) return true;  // not a browser request
-  const auto origin = lower(header(req, "Origin"));
+  const auto origin = ascii_lower(header(req, "Origin"));
   for (const auto& o : options.allowed_origins) {
-    if (lower(o) == origin) return true;
+    if (equals_nocase(o, origin)) return true;
   }
   const auto scheme_end = origin.find("://");
   if (scheme_end == std::string::npos) return false;

@@ -26,6 +26,7 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 
+#include "ascii_case.hpp"
 #include "connection.hpp"
 #include "elicit/jsonrpc/event_thread.hpp"
 #include "elicit/jsonrpc/timer_service.hpp"
@@ -41,6 +42,10 @@ using tcp = net::ip::tcp;
 using http::error_reply;
 using http::Reply;
 using HttpRequest = http::Request;
+using http::ascii_lower;
+using http::contains_nocase;
+using http::equals_nocase;
+using http::starts_with_nocase;
 
 // What the bearer token of a request said (HttpServerOptions::authorization).
 struct Authorized {
@@ -57,31 +62,6 @@ struct HttpSession {
   http::SessionTransport transport;  // declared first: it must outlive the server
   std::unique_ptr<ServerSession> server;
 };
-
-inline std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
-
-// Whether `text` contains `needle` (ASCII, case-insensitive): a media type in Accept or
-// Content-Type, without a lowered copy of the header.
-inline bool contains_nocase(std::string_view text, std::string_view needle) {
-  if (needle.size() > text.size()) return false;
-  for (std::size_t i = 0; i + needle.size() <= text.size(); ++i) {
-    if (boost::beast::iequals(boost::beast::string_view(text.data() + i, needle.size()),
-                              boost::beast::string_view(needle.data(), needle.size()))) {
-      return true;
-    }
-  }
-  return false;
-}
-
-// Whether `text` starts with `prefix` (ASCII, case-insensitive).
-inline bool starts_with_nocase(std::string_view text, std::string_view prefix) {
-  return text.size() >= prefix.size() && boost::beast::iequals(boost::beast::string_view(text.data(), prefix.size()),
-                                                               boost::beast::string_view(prefix.data(), prefix.size()));
-}
 
 // A header field's value (name case-insensitive), or nullopt when the request has none (the first
 // of repeated fields). A scan in arrival order, names of another length skipped at once: a request
