@@ -23,7 +23,8 @@
 #      (bench/ts-server-2: @modelcontextprotocol/server, the same tool through inputRequired(),
 #      plain and with its HMAC requestState codec), each run BENCH_MODERN_REPEATS times, interleaved;
 #      with the machine's floor at 1 in flight: a bare loopback TCP ping-pong of two 700-byte
-#      exchanges per round trip, no work (bench/loopback_floor.cpp);
+#      exchanges per round trip, no work (bench/loopback_floor.cpp), with blocking I/O and with the
+#      server side on an Asio reactor;
 #   9. N tasks (io.modelcontextprotocol/tasks, SEP-2663) waiting in input_required over stateless
 #      HTTP (`elicit_http_load tasks`, 64 keep-alive connections from one client thread): N tools/call
 #      of the sample server's confirm_delete with the extension declared, each task polled
@@ -212,8 +213,10 @@ for rep in $(seq "$modern_repeats"); do
     "$load" "${common[@]}" -- "${ts2_server[@]}" >"$out/modern-ts-$k-$rep.json"
     "$load" "${common[@]}" -- "${ts2_server[@]}" --state >"$out/modern-ts-state-$k-$rep.json"
   done
-  # What 1 in flight costs with no work at all on this machine (bench/loopback_floor.cpp).
+  # What 1 in flight costs with no work at all on this machine (bench/loopback_floor.cpp): blocking
+  # I/O, and the server side on an Asio reactor as the runtime's (its epoll_wait and wake-ups).
   "$build/bench/elicit_loopback_floor" 20000 700 >"$out/modern-floor-$rep.json"
+  "$build/bench/elicit_loopback_floor" 20000 700 asio >"$out/modern-floor-asio-$rep.json"
 done
 cut -d' ' -f1-3 /proc/loadavg >"$out/modern-loadavg-after.txt"
 fi

@@ -322,6 +322,16 @@ if (modernWindows.length) {
     lines.push(`    ${num(rate)} rt/s and ${num(side, 1)} us of CPU per side per round trip (kernel: sends, wake-ups)` +
       (k1 ? `; elicitgen at 1 in flight runs at ${num((100 * k1.rate) / rate)}% of it` : '') +
       (ts1 ? `; 10x the TS server there would be ${num((1000 * ts1) / rate)}% of it` : ''));
+    const asio = [];
+    for (let r = 1; exists(`modern-floor-asio-${r}.json`); ++r) asio.push(readJson(`modern-floor-asio-${r}.json`));
+    if (asio.length) {
+      // The same ping-pong with the server on an Asio reactor, as the runtime's: what a server built
+      // this way spends per round trip at 1 in flight before it does any work.
+      const server = median(asio.map((f) => f.server_cpu_us_per_round_trip));
+      lines.push(`    with the server on an Asio reactor (one thread, asynchronous read and write): ` +
+        `${num(median(asio.map((f) => f.round_trips_per_second)))} rt/s, ${num(server, 1)} us of server CPU per round trip` +
+        (k1 ? `; elicitgen's work at 1 in flight is then about ${num(k1.cpu - server)} us` : ''));
+    }
   }
   for (const f of failed) lines.push(`  FAILED: ${f}`);
   if (exists('request_state.json')) {
