@@ -9,7 +9,8 @@
 //                     behind a load balancer share them); absent: a random key of this process
 //   --instance NAME   added to the server's title, so a client can tell processes apart
 //   --redis PORT      URL-mode completions (the sign_in tool) in the Redis server on 127.0.0.1:PORT,
-//                     shared by every process pointing at it; absent: in this process's memory
+//                     shared by every process pointing at it (checked at start: exit 2 when it does not
+//                     answer PING); absent: in this process's memory
 //   --forms-in-redis  the api_key tool's browser form pages in that Redis too (RedisBrowserForms),
 //                     sealed with the --state-keys keys: a page opened by one process can be
 //                     opened and submitted through any other sharing the keys
@@ -55,6 +56,7 @@
 #include <elicit/http/server.hpp>
 #ifdef ELICITGEN_SAMPLE_REDIS
 #include <elicit/redis/browser_forms.hpp>
+#include <elicit/redis/check.hpp>
 #include <elicit/redis/completion_store.hpp>
 #include <elicit/redis/task_store.hpp>
 #endif
@@ -155,6 +157,11 @@ int main(int argc, char** argv) {
       elicit::RedisOptions redis;
       redis.port = redis_port = std::atoi(argv[++i]);
       try {
+        // The stores connect lazily: a wrong port would show only at the first request.
+        if (const auto why = elicit::check_redis(redis)) {
+          std::cerr << "--redis " << argv[i] << ": " << *why << "\n";
+          return 2;
+        }
         completions = std::make_shared<elicit::RedisCompletionStore>(redis);
       } catch (const std::exception& e) {
         std::cerr << "--redis " << argv[i] << ": " << e.what() << "\n";

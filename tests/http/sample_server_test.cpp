@@ -2,7 +2,9 @@
 // every state, including with a user in the middle of a form and a GET stream open.
 #include <catch2/catch.hpp>
 
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -13,6 +15,7 @@
 #include "../support/http_client.hpp"
 #include "../support/jwt_issuer.hpp"
 #include "../support/patience.hpp"
+#include "../support/run_command.hpp"
 #include "../support/stateless_meta.hpp"
 #include "../support/thread_limit.hpp"
 #include "test_paths.hpp"
@@ -69,7 +72,34 @@ int wait_exit(pid_t pid) {
   return -2;
 }
 
+// A loopback port that was free a moment ago (nothing listens there).
+int unused_port() {
+  const int fd = socket(AF_INET, SOCK_STREAM, 0);
+  REQUIRE(fd >= 0);
+  sockaddr_in addr{};
+  addr.sin_family = AF_INET;
+  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+  socklen_t len = sizeof addr;
+  REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
+  REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
+  close(fd);
+  return ntohs(addr.sin_port);
+}
+
 }  // namespace
+
+TEST_CASE("the sample HTTP server with --redis and no Redis there exits 2 at start saying why", "[http][process]") {
+  const auto port = std::to_string(unused_port());
+  // `timeout`: a server that started serving instead would never exit by itself.
+  const auto r = test_support::run_command("timeout 60 " + std::string(SAMPLE_HTTP_SERVER) + " --port 0 --redis " +
+                                           port + " 2>&1");
+  INFO(r.out);
+  CHECK(r.exit_code == 2);
+  CHECK(r.out.find("http://") == std::string::npos);  // it never served
+  const bool checked = r.out.find("--redis " + port + ": cannot connect to 127.0.0.1:" + port) != std::string::npos;
+  const bool no_redis_build = r.out.find("no Redis support") != std::string::npos;
+  CHECK((checked || no_redis_build));
+}
 
 TEST_CASE("SIGTERM stops the sample HTTP server with a form open and a GET stream open", "[http][process]") {
   const auto child = start_server();

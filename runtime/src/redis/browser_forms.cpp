@@ -51,11 +51,9 @@ std::optional<std::string> element(const redisReply& array, std::size_t i) {
 }
 
 RedisBrowserFormsOptions checked(RedisBrowserFormsOptions o) {
-  if (o.redis.port < 1 || o.redis.port > 65535) throw std::invalid_argument("RedisBrowserForms: port out of range");
-  if (o.redis.connect_timeout <= std::chrono::milliseconds::zero() ||
-      o.redis.command_timeout <= std::chrono::milliseconds::zero() || o.gone_for < std::chrono::milliseconds::zero()) {
-    throw std::invalid_argument("RedisBrowserForms: timeouts must be positive, gone_for not negative");
-  }
+  redis_detail::check_options(o.redis, "RedisBrowserForms");
+  if (o.gone_for < std::chrono::milliseconds::zero())
+    throw std::invalid_argument("RedisBrowserForms: gone_for is negative");
   if (o.max_waiters == 0 || o.max_page_bytes == 0) {
     throw std::invalid_argument("RedisBrowserForms: max_waiters and max_page_bytes must be at least 1");
   }

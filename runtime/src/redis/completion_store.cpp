@@ -27,11 +27,7 @@ struct RedisCompletionStore::Shared {
 };
 
 RedisCompletionStore::RedisCompletionStore(RedisOptions options) {
-  if (options.port < 1 || options.port > 65535) throw std::invalid_argument("RedisCompletionStore: port out of range");
-  if (options.connect_timeout <= std::chrono::milliseconds::zero() ||
-      options.command_timeout <= std::chrono::milliseconds::zero()) {
-    throw std::invalid_argument("RedisCompletionStore: timeouts must be positive");
-  }
+  redis_detail::check_options(options, "RedisCompletionStore");
   shared_ = std::make_shared<Shared>(std::move(options));
   pool_ = std::make_unique<WorkerPool>(shared_->redis.options().threads);
 }

@@ -3,6 +3,7 @@
 #include <pthread.h>
 
 #include <ctime>
+#include <stdexcept>
 #include <utility>
 
 namespace elicit::redis_detail {
@@ -33,14 +34,33 @@ SigpipeBlock::~SigpipeBlock() {
   pthread_sigmask(SIG_SETMASK, &old_, nullptr);
 }
 
-Connection connect(const RedisOptions& options) {
+void check_options(const RedisOptions& options, const char* who) {
+  if (options.port < 1 || options.port > 65535) throw std::invalid_argument(std::string(who) + ": port out of range");
+  if (options.connect_timeout <= std::chrono::milliseconds::zero() ||
+      options.command_timeout <= std::chrono::milliseconds::zero()) {
+    throw std::invalid_argument(std::string(who) + ": timeouts must be positive");
+  }
+}
+
+Connection connect(const RedisOptions& options, std::string* why) {
+  const auto fail = [&](std::string reason) {
+    if (why) *why = std::move(reason);
+    return nullptr;
+  };
+  const auto address = options.host + ":" + std::to_string(options.port);
   Connection c(redisConnectWithTimeout(options.host.c_str(), options.port, to_timeval(options.connect_timeout)));
-  if (!c || c->err != 0) return nullptr;
-  if (redisSetTimeout(c.get(), to_timeval(options.command_timeout)) != REDIS_OK) return nullptr;
+  if (!c) return fail("cannot connect to " + address + ": out of memory");
+  if (c->err != 0) return fail("cannot connect to " + address + ": " + c->errstr);
+  if (redisSetTimeout(c.get(), to_timeval(options.command_timeout)) != REDIS_OK) {
+    return fail("cannot set the command timeout on the connection to " + address + ": " + c->errstr);
+  }
   if (options.password) {
     const std::string& password = *options.password;
     Reply reply(static_cast<redisReply*>(redisCommand(c.get(), "AUTH %b", password.data(), password.size())));
-    if (!reply || reply->type == REDIS_REPLY_ERROR) return nullptr;
+    if (!reply) return fail("no answer to AUTH from " + address + ": " + c->errstr);
+    if (reply->type == REDIS_REPLY_ERROR) {
+      return fail("AUTH refused by " + address + ": " + std::string(reply->str, reply->len));
+    }
   }
   return c;
 }

@@ -46,9 +46,14 @@ class SigpipeBlock {
   bool was_pending_ = false;
 };
 
+/// Throws std::invalid_argument, naming `who`, for a port outside 1..65535 or a connect or command
+/// timeout that is not positive.
+void check_options(const RedisOptions& options, const char* who);
+
 /// A new connection to options' Redis with its command timeout set, authenticated when a password
-/// is set; null when Redis cannot be reached. Blocks up to connect_timeout (+ command_timeout).
-Connection connect(const RedisOptions& options);
+/// is set; null when Redis cannot be reached (then `why`, when given, says why). Blocks up to
+/// connect_timeout (+ command_timeout).
+Connection connect(const RedisOptions& options, std::string* why = nullptr);
 
 /// Connections not in use, at most `max_idle`, shared by the threads running commands. Thread-safe.
 class ConnectionPool {

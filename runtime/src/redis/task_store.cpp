@@ -65,11 +65,7 @@ constexpr int kUpdateTries = 64;
 constexpr const char* kLapsed = "the process running the task stopped (its lease lapsed)";
 
 RedisTaskStoreOptions checked(RedisTaskStoreOptions o) {
-  if (o.redis.port < 1 || o.redis.port > 65535) throw std::invalid_argument("RedisTaskStore: port out of range");
-  if (o.redis.connect_timeout <= std::chrono::milliseconds::zero() ||
-      o.redis.command_timeout <= std::chrono::milliseconds::zero()) {
-    throw std::invalid_argument("RedisTaskStore: timeouts must be positive");
-  }
+  redis_detail::check_options(o.redis, "RedisTaskStore");
   if (o.tasks.ttl.count() <= 0 || o.tasks.poll_interval.count() <= 0) {
     throw std::invalid_argument("RedisTaskStore: ttl and poll_interval must be positive");
   }
