@@ -11,6 +11,8 @@
 #include <boost/asio/write.hpp>
 #include <nlohmann/json.hpp>
 
+#include "ascii_case.hpp"
+
 namespace elicit::http {
 
 namespace bhttp = beast::http;
@@ -237,46 +239,55 @@ void Connection::await_reply(std::shared_ptr<PendingReply> pending) {
 }
 
 void Connection::write_plain(Reply reply) {
+  // The head written as text (what Beast's serializer would write for a response built from these
+  // fields, with set() for each but Set-Cookie, and prepare_payload()), then the body: one gathered
+  // write. Building a Beast response only to walk its fields cost an allocation per field and more
+  // than the rest of the write (callgrind).
   struct Out {
-    bhttp::response<bhttp::string_body> res;
     std::string head;
+    std::string body;
   };
   auto out = std::make_shared<Out>();
-  auto& res = out->res;
-  res.result(static_cast<bhttp::status>(reply.status));
-  res.version(11);
-  for (auto& [name, value] : reply.headers) {
-    // Set-Cookie is the one field that may not be joined into one line (RFC 9110 section 5.3):
-    // each cookie keeps a field of its own.
-    if (beast::iequals(name, "Set-Cookie")) {
-      res.insert(name, value);
-    } else {
-      res.set(name, value);
-    }
-  }
-  if (!reply.content_type.empty()) res.set(bhttp::field::content_type, reply.content_type);
-  res.body() = std::move(reply.body);
-  res.keep_alive(keep_alive_);
-  res.prepare_payload();
-  // The head as Beast's serializer writes it (status line, each field as "name: value\r\n" in
-  // order, an empty line), from the same fields, then the body: one gathered write. Beast's
-  // serializer and its buffer-sequence views cost more than the rest of the write (callgrind).
+  const auto status = static_cast<bhttp::status>(reply.status);
+  // 1xx, 204 and 304 have no body and no Content-Length (RFC 9110 sections 6.4.1, 8.6).
+  const bool bodiless = bhttp::to_status_class(status) == bhttp::status_class::informational ||
+                        status == bhttp::status::no_content || status == bhttp::status::not_modified;
+  if (!bodiless) out->body = std::move(reply.body);
+  const auto reason = bhttp::obsolete_reason(status);
   auto& head = out->head;
-  const auto reason = res.reason();
-  head.reserve(64 + reason.size());
+  head.reserve(128 + reason.size() + reply.content_type.size());
   head += "HTTP/1.1 ";
-  head += std::to_string(res.result_int());
+  head += std::to_string(reply.status);
   head += ' ';
   head.append(reason.data(), reason.size());
   head += "\r\n";
-  for (const auto& f : res.base()) {
-    head.append(f.name_string().data(), f.name_string().size());
+  const auto add = [&head](std::string_view name, std::string_view value) {
+    head.append(name.data(), name.size());
     head += ": ";
-    head.append(f.value().data(), f.value().size());
+    head.append(value.data(), value.size());
     head += "\r\n";
+  };
+  const auto& fields = reply.headers;
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    const auto& [name, value] = fields[i];
+    // The connection writes these itself.
+    if (equals_nocase(name, "Content-Length") || equals_nocase(name, "Connection") ||
+        equals_nocase(name, "Transfer-Encoding") ||
+        (!reply.content_type.empty() && equals_nocase(name, "Content-Type")))
+      continue;
+    // Set-Cookie is the one field that may not be joined into one line (RFC 9110 section 5.3):
+    // each cookie keeps a field of its own. Any other name given again replaces the earlier one.
+    bool replaced = false;
+    if (!equals_nocase(name, "Set-Cookie")) {
+      for (std::size_t j = i + 1; j < fields.size() && !replaced; ++j) replaced = equals_nocase(fields[j].first, name);
+    }
+    if (!replaced) add(name, value);
   }
+  if (!reply.content_type.empty()) add("Content-Type", reply.content_type);
+  if (!bodiless) add("Content-Length", std::to_string(out->body.size()));
+  if (!keep_alive_) add("Connection", "close");
   head += "\r\n";
-  const std::array<net::const_buffer, 2> buffers{net::buffer(head), net::buffer(res.body())};
+  const std::array<net::const_buffer, 2> buffers{net::buffer(head), net::buffer(out->body)};
   expires_after(limits_.write_timeout);
   with_stream([&](auto& stream) {
     net::async_write(stream, buffers, [self = shared_from_this(), out](beast::error_code ec, std::size_t) {
