@@ -363,9 +363,10 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       std::lock_guard<std::mutex> lock(mutex);
       session_id = std::string(sid->value());
     }
-    const auto type = ascii_lower(content_type(head));
+    // Read before the body is: nothing refers into the parser's head afterwards.
+    const bool sse = starts_with_nocase(content_type(head), "text/event-stream");
+    const bool json_body = starts_with_nocase(content_type(head), "application/json");
     SseCursor cursor;
-    const bool sse = type.rfind("text/event-stream", 0) == 0;
     if (sse) {
       read_events(*connection, buffer, parser, received, cursor);
     } else if (status != 202 && !parser.is_done()) {  // a 202 has no body to wait for
@@ -373,7 +374,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     }
     const bool reusable = !ec && parser.is_done() && parser.keep_alive();
     std::string body;
-    if (!ec && status != 202 && type.rfind("application/json", 0) == 0) body = std::move(parser.get().body());
+    if (!ec && status != 202 && json_body) body = std::move(parser.get().body());
     // Kept before the answer is delivered: the caller's next request, sent as soon as it has this
     // answer, then finds the connection idle and reuses it.
     release(std::move(connection), reusable);

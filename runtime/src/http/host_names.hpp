@@ -2,9 +2,10 @@
 // of this machine (DNS rebinding protection). Internal to elicit::http.
 #pragma once
 
-#include <cctype>
 #include <string>
 #include <string_view>
+
+#include "ascii_case.hpp"
 
 namespace elicit::http {
 
@@ -19,9 +20,7 @@ inline std::string host_without_port(std::string_view host) {
 
 // localhost, 127.0.0.1 or [::1], in any case.
 inline bool is_loopback_name(std::string_view host) {
-  std::string h(host);
-  for (auto& c : h) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return h == "localhost" || h == "127.0.0.1" || h == "[::1]";
+  return equals_nocase(host, "localhost") || host == "127.0.0.1" || host == "[::1]";
 }
 
 }  // namespace elicit::http

@@ -70,7 +70,7 @@ struct HttpSession {
 inline std::optional<std::string_view> find_header(const HttpRequest& req, std::string_view name) {
   for (const auto& f : req) {
     const auto n = f.name_string();
-    if (n.size() == name.size() && boost::beast::iequals(n, boost::beast::string_view(name.data(), name.size()))) {
+    if (equals_nocase(std::string_view(n.data(), n.size()), name)) {
       return std::string_view(f.value().data(), f.value().size());
     }
   }
