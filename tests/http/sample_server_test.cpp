@@ -2,9 +2,7 @@
 // every state, including with a user in the middle of a form and a GET stream open.
 #include <catch2/catch.hpp>
 
-#include <netinet/in.h>
 #include <signal.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -12,6 +10,7 @@
 #include <thread>
 #include <vector>
 
+#include "../support/free_port.hpp"
 #include "../support/http_client.hpp"
 #include "../support/jwt_issuer.hpp"
 #include "../support/patience.hpp"
@@ -72,24 +71,12 @@ int wait_exit(pid_t pid) {
   return -2;
 }
 
-// A loopback port that was free a moment ago (nothing listens there).
-int unused_port() {
-  const int fd = socket(AF_INET, SOCK_STREAM, 0);
-  REQUIRE(fd >= 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  socklen_t len = sizeof addr;
-  REQUIRE(bind(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0);
-  REQUIRE(getsockname(fd, reinterpret_cast<sockaddr*>(&addr), &len) == 0);
-  close(fd);
-  return ntohs(addr.sin_port);
-}
-
 }  // namespace
 
 TEST_CASE("the sample HTTP server with --redis and no Redis there exits 2 at start saying why", "[http][process]") {
-  const auto port = std::to_string(unused_port());
+  const int free = test_support::free_loopback_port();  // nothing listens there
+  REQUIRE(free != 0);
+  const auto port = std::to_string(free);
   // `timeout`: a server that started serving instead would never exit by itself.
   const auto r = test_support::run_command("timeout 60 " + std::string(SAMPLE_HTTP_SERVER) + " --port 0 --redis " +
                                            port + " 2>&1");

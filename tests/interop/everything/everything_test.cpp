@@ -7,8 +7,6 @@
 // byte count or ends at EOF, none by a clock.
 #include <catch2/catch.hpp>
 
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <string>
@@ -16,6 +14,8 @@
 #include <elicit/client.hpp>
 #include <elicit/content/form_defaults.hpp>
 #include <elicit/http/client_transport.hpp>
+
+#include "../../support/free_port.hpp"
 
 using namespace elicit;
 using nlohmann::json;
@@ -121,20 +121,6 @@ void exercise(Client& client, const std::string& seen_url, const std::string& se
   CHECK(text_of(client.call_tool("trigger-url-elicitation", args)).find("Elicitation ID: id-43") != std::string::npos);
 }
 
-// A loopback port free a moment ago (the server is given a port; it cannot report one it chose).
-int free_port() {
-  const int fd = ::socket(AF_INET, SOCK_STREAM, 0);
-  REQUIRE(fd >= 0);
-  sockaddr_in a{};
-  a.sin_family = AF_INET;
-  a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  REQUIRE(::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0);
-  socklen_t n = sizeof a;
-  REQUIRE(::getsockname(fd, reinterpret_cast<sockaddr*>(&a), &n) == 0);
-  ::close(fd);
-  return ntohs(a.sin_port);
-}
-
 }  // namespace
 
 TEST_CASE("server-everything over stdio: form and URL elicitation answered (2025-11-25, given or detected)",
@@ -157,7 +143,9 @@ TEST_CASE("server-everything over Streamable HTTP: form and URL elicitation answ
           "[client][everything][http]") {
   const std::string version = GENERATE(as<std::string>(), "2025-11-25", "");
   INFO("protocol_version: " << (version.empty() ? "detected" : version));
-  const int port = free_port();
+  // The server is given a port: it cannot report one it chose.
+  const int port = test_support::free_loopback_port();
+  REQUIRE(port != 0);
   int err[2];
   REQUIRE(::pipe(err) == 0);
   ChildProcessOptions child;
