@@ -702,3 +702,92 @@ TEST_CASE("subscriptions/listen holds an SSE reply open for the changes it asked
   CHECK(core->remove_tool("late"));
   CHECK(f.call(stateless(5, "tools/list")).status == 200);
 }
+
+// The server reads a 2026-07-28 request's _meta apart from its params (RequestMeta::of_text); a
+// task keeps the whole request and replays it, so its _meta must be put back: the replay reads its
+// capabilities and log level from there.
+TEST_CASE("a 2026-07-28 tools/call over HTTP becomes a task that replays it with its _meta", "[http][modern][tasks]") {
+  auto core = std::make_shared<elicit::Server>(elicit::ServerInfo{"modern-tasks", "1"});
+  core->add_tool(elicit::Tool::blocking("quick", [](elicit::RequestContext& call) {
+                   const auto caps = call.client_capabilities();
+                   return elicit::ToolResult::text("quick " + call.arguments().value("x", std::string()) +
+                                                   (caps.elicitation_form ? " form" : " no-form"));
+                 }).with_task_support(elicit::TaskSupport::optional));
+  core->add_tool(elicit::Tool::blocking("later", [](elicit::RequestContext& call) {
+                   const auto n = call.elicit_keyed<samples::GithubUsername>("user", "Name?");
+                   if (!n) return elicit::ToolResult::text("no name");
+                   call.start_task();
+                   return elicit::ToolResult::text("Hello, " + n.value->name +
+                                                   (call.task_id().empty() ? "" : " (task)"));
+                 }).with_task_support(elicit::TaskSupport::required, false));
+  elicit::StreamableHttpServer server(core, test_options());
+  server.start();
+  const json caps = {{"extensions", {{"io.modelcontextprotocol/tasks", json::object()}}},
+                     {"elicitation", {{"form", json::object()}}}};
+  auto post = [&](const json& body) {
+    const auto method = body["method"].get<std::string>();
+    const auto name = body["params"].value(method == "tasks/get" ? "taskId" : "name", std::string());
+    http_test::Connection c(server.port());
+    const auto r = c.request(verb::post, "/mcp", stateless_headers(method, name), body.dump());
+    INFO(r.body);
+    REQUIRE(r.status == 200);
+    return json::parse(r.body);
+  };
+  auto until_done = [&](const std::string& id) {
+    json r;
+    for (int i = 0; i < 2000; ++i) {  // bounded: 2,000 polls 5 ms apart
+      r = post(stateless(100 + i, "tasks/get", {{"taskId", id}}, caps))["result"];
+      if (r.value("status", "") == "completed") return r;
+      std::this_thread::sleep_for(5ms);
+    }
+    FAIL("task " << id << " never completed; last: " << r.dump());
+    return r;
+  };
+
+  SECTION("a task at once") {
+    const auto created =
+        post(stateless(1, "tools/call", {{"name", "quick"}, {"arguments", {{"x", "b"}}}}, caps))["result"];
+    REQUIRE(created["resultType"] == "task");
+    const auto done = until_done(created["taskId"].get<std::string>());
+    CHECK(done["result"]["content"][0]["text"] == "quick b form");
+  }
+  SECTION("a task started after an answer") {
+    const auto first = post(stateless(1, "tools/call", {{"name", "later"}, {"arguments", json::object()}}, caps));
+    const auto& round = first["result"];
+    REQUIRE(round["resultType"] == "input_required");
+    const auto created =
+        post(stateless(2, "tools/call",
+                       {{"name", "later"},
+                        {"arguments", json::object()},
+                        {"inputResponses", {{"user", {{"action", "accept"}, {"content", {{"name", "octocat"}}}}}}},
+                        {"requestState", round["requestState"]}},
+                       caps))["result"];
+    REQUIRE(created["resultType"] == "task");
+    const auto done = until_done(created["taskId"].get<std::string>());
+    CHECK(done["result"]["content"][0]["text"] == "Hello, octocat (task)");
+  }
+}
+
+TEST_CASE("a 2026-07-28 request's _meta read apart keeps nlohmann's rules: escaped keys, repeats, the last one wins",
+          "[http][modern]") {
+  Fixture f;
+  // An escaped key names the same member; a repeated _meta counts by its last occurrence.
+  const std::string escaped =
+      R"({"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"needs_url","arguments":{},)"
+      R"("_meta":{"io.modelcontextprotocol\/protocolVersion":"2026-07-28",)"
+      R"("io.modelcontextprotocol/clientCapabilities":{"elicitation":{"form":{}}},)"
+      R"("io.modelcontextprotocol/clientCapabilities":{"elicitation":{"url":{}}}}}})";
+  auto c = f.connect();
+  auto r = c.request(verb::post, "/mcp", stateless_headers("tools/call", "needs_url"), escaped);
+  INFO(r.body);
+  REQUIRE(r.status == 200);
+  CHECK(json::parse(r.body)["result"]["content"][0]["text"] == "ok");  // the later capabilities count
+
+  const std::string repeated =
+      R"({"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"needs_url","arguments":{},)"
+      R"("_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",)"
+      R"("io.modelcontextprotocol/clientCapabilities":{"elicitation":{"url":{}}}},"_meta":"not an object"}})";
+  r = c.request(verb::post, "/mcp", stateless_headers("tools/call", "needs_url"), repeated);
+  CHECK(r.status == 400);
+  CHECK(error_of(r, 8)["message"] == "Invalid params: params._meta is required");
+}

@@ -427,6 +427,99 @@ TEST_CASE("the fast JSON-RPC envelope reader agrees with the document, member by
   CHECK(generated_taken > 10000);
 }
 
+namespace {
+
+// With params' _meta apart: the same answer as without, and the params with _meta put back from its
+// text are the document's params. pick_members on that text gives the document's members.
+void check_meta_apart(const std::string& text) {
+  using elicit::jsonrpc::detail::parse_plain_envelope;
+  using elicit::jsonrpc::detail::pick_members;
+  elicit::jsonrpc::detail::PlainEnvelope whole, apart;
+  const bool whole_ok = parse_plain_envelope(text, whole);
+  const bool apart_ok = parse_plain_envelope(text, apart, true);
+  INFO("text: " << text);
+  REQUIRE(whole_ok == apart_ok);
+  if (!apart_ok) return;
+  CHECK(whole.params_meta.empty());
+  REQUIRE(apart.has_params == whole.has_params);
+  if (!apart.has_params) return;
+  auto params = apart.params;
+  if (!apart.params_meta.empty()) {
+    REQUIRE(params.is_object());
+    CHECK_FALSE(params.contains("_meta"));
+    const auto meta = json::parse(apart.params_meta);  // the text is exactly the member's value
+    REQUIRE(meta.is_object());
+    params["_meta"] = meta;
+
+    static constexpr std::string_view keys[] = {"a", "_meta", "io.modelcontextprotocol/protocolVersion"};
+    json values[3];
+    bool found[3];
+    REQUIRE(pick_members(apart.params_meta, keys, 3, values, found));
+    for (std::size_t i = 0; i < 3; ++i) {
+      const auto it = meta.find(std::string(keys[i]));
+      CHECK(found[i] == (it != meta.end()));
+      if (found[i] && it != meta.end()) CHECK(same(values[i], *it));
+    }
+  }
+  CHECK(same(params, whole.params));
+}
+
+}  // namespace
+
+TEST_CASE("the envelope reader keeps params' _meta apart as its text, and pick_members reads that text",
+          "[json_fast]") {
+  const std::vector<std::string> edges{
+      R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"a":1,"b":[true,null]},"name":"x"}})",
+      R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":"text"}})",
+      R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"a":1},"_meta":"last"}})",
+      R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":"first","_meta":{"a":2}}})",
+      R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"a":1},"_meta":{"a":3}}})",
+      R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"x":{"_meta":{"a":1}}}})",
+      R"({"jsonrpc":"2.0","id":1,"method":"m","params":[{"_meta":{}}]})",
+      R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"a":1,"a":2,"io.modelcontextprotocol\/protocolVersion":"v"}}})",
+      R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"\u005fmeta":{"a":"\u00e9"}}})",
+      R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"a":"\ud800"}}})",
+      R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"a":1e999}}})",
+      R"({"jsonrpc":"2.0","id":1,"method":"m","params":{"_meta":{"a":[1,2}}})",
+      "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"m\",\"params\":{\"_meta\":{\"a\":\"\xC3\"}}}",
+      R"({"jsonrpc":"2.0","id":1,"method":"m","params":{ "_meta" : { "_meta" : { } } , "b" : 1 }})"};
+  for (const auto& t : edges) check_meta_apart(t);
+
+  // The text kept is the member's value as it came, spaces inside included.
+  elicit::jsonrpc::detail::PlainEnvelope e;
+  REQUIRE(elicit::jsonrpc::detail::parse_plain_envelope(
+      R"({"params":{"_meta": { "a" : [ 1 ] } ,"b":2},"jsonrpc":"2.0"})", e, true));
+  CHECK(e.params_meta == R"({ "a" : [ 1 ] })");
+  CHECK(e.params == json{{"b", 2}});
+
+  Generator g(12);
+  const std::vector<std::string> keys{"_meta", "a", "io.modelcontextprotocol/protocolVersion", "name"};
+  for (int i = 0; i < 5000; ++i) {
+    std::string params = "{";
+    const int n = g.pick(4);
+    for (int m = 0; m < n; ++m) {
+      if (m > 0) params += ",";
+      const auto& key = keys[static_cast<std::size_t>(g.pick(static_cast<int>(keys.size())))];
+      params += "\"" + key + "\":";
+      if (key == "_meta" && g.pick(3) != 0) {
+        std::string meta = "{";
+        const int k = g.pick(4);
+        for (int j = 0; j < k; ++j) {
+          if (j > 0) meta += ",";
+          meta += "\"" + keys[static_cast<std::size_t>(g.pick(static_cast<int>(keys.size())))] + "\":" + g.text();
+        }
+        params += meta + "}";
+      } else {
+        params += g.text();
+      }
+    }
+    params += "}";
+    const std::string text = R"({"jsonrpc":"2.0","id":1,"method":"m","params":)" + params + "}";
+    check_meta_apart(text);
+    check_meta_apart(g.mutate(text));
+  }
+}
+
 TEST_CASE("dispose leaves an empty container of the same type, at any depth", "[json_fast]") {
   Generator g(5);
   for (int i = 0; i < 2000; ++i) {

@@ -52,6 +52,30 @@ struct StatelessFields {
   /// Set by the server itself, never read from the wire: the request is a run of this task
   /// (tasks.hpp), so it does not make a task of its own.
   std::string task_id;
+  /// `_meta.progressToken` when it is a string or an integer (the client asks for progress
+  /// notifications: Basic, Utilities, Progress); null otherwise.
+  nlohmann::json progress_token;
+  /// The JSON text of `params._meta` when the request's params were read without it (the Streamable
+  /// HTTP server reads a 2026-07-28 request so, and puts `_meta` back from this text only where a
+  /// whole request is kept: a task's); empty when `_meta`, if any, is in the params.
+  std::string meta_json;
+};
+
+/// The members of a request's `params._meta` that the server reads itself, each as it came (JSON
+/// values, unchecked): the 2026-07-28 protocol fields (Basic, "Per-request protocol fields"; Server,
+/// Utilities, Logging) and `progressToken` (Basic, Utilities, Progress). nullopt: absent.
+struct RequestMeta {
+  bool present = false;                               ///< `params._meta` is an object
+  std::optional<nlohmann::json> protocol_version;     ///< `io.modelcontextprotocol/protocolVersion`
+  std::optional<nlohmann::json> client_capabilities;  ///< `io.modelcontextprotocol/clientCapabilities`
+  std::optional<nlohmann::json> log_level;            ///< `io.modelcontextprotocol/logLevel`
+  std::optional<nlohmann::json> progress_token;       ///< `progressToken`
+
+  /// Copies the members from `params` (none present when `params` has no object `_meta`).
+  static RequestMeta of_params(const nlohmann::json& params);
+  /// Reads the members from `meta_json`, the text of a `_meta` object, without a document for the
+  /// others. nullopt when the text is not one well-formed JSON object.
+  static std::optional<RequestMeta> of_text(std::string_view meta_json);
 };
 
 /// What read_request_era found: a 2025-11-25 request (no protocol version in `_meta`), a 2026-07-28 one,
@@ -71,6 +95,9 @@ struct RequestEra {
 ///  - a `logLevel` that names no level: -32602 (Server, Utilities, Logging, "Error Handling").
 /// Never throws.
 RequestEra read_request_era(const nlohmann::json& params);
+/// read_request_era on members read already (e.g. RequestMeta::of_text): the same answers. The
+/// capabilities are moved into ClientCapabilities::raw, not copied.
+RequestEra read_request_era(RequestMeta meta);
 
 /// -32022 for `requested` (a JSON value: the version as sent, or null).
 RpcError unsupported_protocol_version(const nlohmann::json& requested);

@@ -45,6 +45,8 @@ struct ClientCapabilities {
   /// `userInteraction` whose `types` is not an array of strings, or lists no type, is not declared
   /// (the draft: clients MUST support at least one type).
   static ClientCapabilities from_json(const nlohmann::json& capabilities);
+  /// As above, `capabilities` moved into `raw` rather than copied.
+  static ClientCapabilities from_json(nlohmann::json&& capabilities);
 };
 
 /// The opt-in userInteraction dialect (user_interaction.hpp; user-interaction-draft.md).

@@ -252,14 +252,18 @@ struct StreamableHttpServer::Impl {
 
   // --- 2026-07-28 requests (MCP 2026-07-28), stateless ---------------------------------------------
 
-  Reply handle_stateless(const HttpRequest& req, jsonrpc::ParseResult& parsed, const Authorized* who);
+  // `meta_json`: the text of params._meta when handle_post read the body with it apart (the version
+  // header named 2026-07-28), else empty (then _meta, if any, is in params).
+  Reply handle_stateless(const HttpRequest& req, jsonrpc::ParseResult& parsed, std::string meta_json,
+                         const Authorized* who);
 
   // The checks of MCP 2026-07-28 (Streamable HTTP, "Request Metadata" and "Server Validation";
   // Versioning), in the order the official conformance suite's server-stateless probes fix
   // (tests/interop/conformance/SCENARIOS.md, section 4). Every error carries the request's id.
   // On success `fields` holds the request's per-request fields, read once here: serving it does not
   // read its era again.
-  static std::optional<Reply> check_stateless(const HttpRequest& req, const ::elicit::Request& r,
+  // `meta` is the request's _meta, read from params or apart from them.
+  static std::optional<Reply> check_stateless(const HttpRequest& req, const ::elicit::Request& r, RequestMeta meta,
                                               std::optional<StatelessFields>& fields);
 
   // The Mcp-Param-* headers of a 2026-07-28 tools/call against its arguments (x-mcp-header).

@@ -2,6 +2,8 @@
 // MCP endpoint with an Mcp-Session-Id, the session table and its idle reaper.
 #include "server_impl.hpp"
 
+#include "json_fast.hpp"
+
 namespace elicit {
 
 using namespace http::server_impl;
@@ -97,7 +99,15 @@ Reply StreamableHttpServer::Impl::handle_post(const HttpRequest& req, const Auth
     return error_reply(415, -32000, "Unsupported Media Type: POST bodies are application/json");
   }
   const auto& body = req.body();
-  auto parsed = jsonrpc::parse_message(body);  // the only parse: the session is handed the message
+  // The only parse: the session is handed the message. A request whose version header names a
+  // 2026-07-28 revision is read with its params' _meta apart, as text: the few members the server
+  // reads are picked from it (RequestMeta::of_text) without a document for the rest.
+  const bool no_session = !has_header(req, "Mcp-Session-Id");
+  const bool stateless_header =
+      no_session && contains(stateless_protocol_versions(), header(req, "MCP-Protocol-Version"));
+  std::string meta_json;
+  auto parsed =
+      stateless_header ? jsonrpc::detail::parse_message_meta_apart(body, meta_json) : jsonrpc::parse_message(body);
   if (parsed.error) {
     if (parsed.error_id) return rpc_error_reply(400, *parsed.error_id, std::move(*parsed.error));
     return error_reply(400, parsed.error->code, parsed.error->message);
@@ -107,7 +117,9 @@ Reply StreamableHttpServer::Impl::handle_post(const HttpRequest& req, const Auth
       if (auto refused = check_tool_scopes(*r, *who)) return std::move(*refused);
     }
   }
-  if (!has_header(req, "Mcp-Session-Id") && is_stateless(req, parsed)) return handle_stateless(req, parsed, who);
+  if (no_session && (stateless_header || is_stateless(req, parsed))) {
+    return handle_stateless(req, parsed, std::move(meta_json), who);
+  }
   if (auto r = refuse_session_version(req)) return std::move(*r);
   if (const auto accept = find_header(req, "Accept")) {
     if (!contains_nocase(*accept, "text/event-stream") && !contains_nocase(*accept, "*/*")) {

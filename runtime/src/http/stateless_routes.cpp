@@ -74,7 +74,7 @@ bool StreamableHttpServer::Impl::is_stateless(const HttpRequest& req, const json
 }
 
 Reply StreamableHttpServer::Impl::handle_stateless(const HttpRequest& req, jsonrpc::ParseResult& parsed,
-                                                   const Authorized* who) {
+                                                   std::string meta_json, const Authorized* who) {
   if (const auto accept = find_header(req, "Accept")) {
     if (!contains_nocase(*accept, "application/json") && !contains_nocase(*accept, "*/*") &&
         !contains_nocase(*accept, "application/*")) {
@@ -93,9 +93,17 @@ Reply StreamableHttpServer::Impl::handle_stateless(const HttpRequest& req, jsonr
     return error_reply(400, error_code::invalid_request,
                        "Invalid Request: a client sends no JSON-RPC responses without a session");
   }
+  std::optional<RequestMeta> meta =
+      meta_json.empty() ? RequestMeta::of_params(request->params) : RequestMeta::of_text(meta_json);
+  if (!meta) {  // not reached: the text was read as an object by the same reader
+    return rpc_error_reply(
+        400, request->id,
+        RpcError{error_code::invalid_params, "Invalid params: params._meta is not an object", std::nullopt});
+  }
   std::optional<StatelessFields> fields;
-  if (auto r = check_stateless(req, *request, fields)) return std::move(*r);
+  if (auto r = check_stateless(req, *request, std::move(*meta), fields)) return std::move(*r);
   if (auto r = check_param_headers(req, *request)) return std::move(*r);
+  fields->meta_json = std::move(meta_json);
   return serve_stateless(req, std::move(*request), std::move(*fields), who);
 }
 
@@ -122,6 +130,7 @@ std::optional<Reply> StreamableHttpServer::Impl::check_param_headers(const HttpR
 // Versioning), in the order the official conformance suite's server-stateless probes fix
 // (tests/interop/conformance/SCENARIOS.md, section 4). Every error carries the request's id.
 std::optional<Reply> StreamableHttpServer::Impl::check_stateless(const HttpRequest& req, const ::elicit::Request& r,
+                                                                 RequestMeta meta,
                                                                  std::optional<StatelessFields>& fields) {
   const auto fail = [&](unsigned status, int code, std::string message) {
     return rpc_error_reply(status, r.id, RpcError{code, std::move(message), std::nullopt});
@@ -132,15 +141,13 @@ std::optional<Reply> StreamableHttpServer::Impl::check_stateless(const HttpReque
   }
   const auto version_header = header(req, "MCP-Protocol-Version");
   // 2. The per-request fields of _meta (clientInfo is optional).
-  const auto* meta = meta_of(r.params);
-  if (!meta) return fail(400, error_code::invalid_params, "Invalid params: params._meta is required");
-  const auto* version = meta_member(meta, meta_key::protocol_version);
+  if (!meta.present) return fail(400, error_code::invalid_params, "Invalid params: params._meta is required");
+  const nlohmann::json* version = meta.protocol_version ? &*meta.protocol_version : nullptr;
   if (!version) {
     return fail(400, error_code::invalid_params,
                 "Invalid params: _meta needs \"" + std::string(meta_key::protocol_version) + "\"");
   }
-  const auto* capabilities = meta_member(meta, meta_key::client_capabilities);
-  if (!capabilities || !capabilities->is_object()) {
+  if (!meta.client_capabilities || !meta.client_capabilities->is_object()) {
     return fail(400, error_code::invalid_params,
                 "Invalid params: _meta needs an object \"" + std::string(meta_key::client_capabilities) + "\"");
   }
@@ -189,7 +196,7 @@ std::optional<Reply> StreamableHttpServer::Impl::check_stateless(const HttpReque
                 "Method not found: " + r.method + " (not in MCP " + stateless_protocol_versions().front() + ")");
   }
   // 7. The fields themselves (capabilities, log level): read once, for serving too.
-  auto era = read_request_era(r.params);
+  auto era = read_request_era(std::move(meta));
   if (era.error) return rpc_error_reply(http::http_status_for_error(era.error->code), r.id, std::move(*era.error));
   if (!era.stateless) {  // not reached: the version checked above makes it a 2026-07-28 request
     return fail(400, error_code::invalid_params,

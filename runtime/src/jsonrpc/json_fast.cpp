@@ -76,6 +76,9 @@ class Parser {
  public:
   explicit Parser(std::string_view text) : p_(text.data()), end_(text.data() + text.size()) {}
 
+  // Whether the envelope's params object leaves its `_meta` object out, as text (PlainEnvelope).
+  void params_meta_apart(bool on) { params_meta_apart_ = on; }
+
   bool document(Json& out) {
     // nlohmann skips a UTF-8 byte order mark; so does the fallback.
     if (p_ != end_ && static_cast<unsigned char>(*p_) == 0xEF) return false;
@@ -147,7 +150,12 @@ class Parser {
       Json v;
       return value(v);
     }
-    if (key == "params") return once(e.has_params) && value(e.params);
+    if (key == "params") {
+      if (!once(e.has_params)) return false;
+      skip_space();
+      if (params_meta_apart_ && p_ != end_ && *p_ == '{') return object(e.params, &e.params_meta);
+      return value(e.params);
+    }
     if (key == "result") return once(e.has_result) && value(e.result);
     if (key == "error") return once(e.has_error) && value(e.error);
     Json ignored;
@@ -193,7 +201,10 @@ class Parser {
     }
   }
 
-  bool object(Json& out) {
+  // An object into `out`. With `meta_apart`, a member "_meta" whose value is an object is not put
+  // in `out`: its text is left in *meta_apart instead (checked as parse_plain_json checks a value).
+  // A repeated "_meta" counts as nlohmann counts it, the last one: apart or in `out`, never both.
+  bool object(Json& out, std::string* meta_apart = nullptr) {
     if (++depth_ > kMaxFastDepth) return false;
     ++p_;  // '{'
     out = Json::object();
@@ -213,9 +224,24 @@ class Parser {
       skip_space();
       if (p_ == end_ || *p_ != ':') return false;
       ++p_;
-      Json v;
-      if (!value(v)) return false;
-      members.insert_or_assign(std::move(key), std::move(v));  // a repeated key: the last one wins, as in nlohmann
+      bool apart = false;
+      if (meta_apart && key == "_meta") {
+        skip_space();
+        apart = p_ != end_ && *p_ == '{';
+        if (apart) {
+          const char* start = p_;
+          if (!skip_value()) return false;
+          meta_apart->assign(start, static_cast<std::size_t>(p_ - start));
+          members.erase(key);
+        } else {
+          meta_apart->clear();
+        }
+      }
+      if (!apart) {
+        Json v;
+        if (!value(v)) return false;
+        members.insert_or_assign(std::move(key), std::move(v));  // a repeated key: the last one wins, as in nlohmann
+      }
       skip_space();
       if (p_ == end_) return false;
       if (*p_ == ',') {
@@ -229,6 +255,109 @@ class Parser {
     }
   }
 
+  // A value checked as value() checks it, without a document: for what is kept as text.
+  bool skip_value() {
+    skip_space();
+    if (p_ == end_) return false;
+    switch (*p_) {
+      case '{':
+      case '[': {
+        const char close = *p_ == '{' ? '}' : ']';
+        if (++depth_ > kMaxFastDepth) return false;
+        ++p_;
+        skip_space();
+        if (p_ != end_ && *p_ == close) {
+          ++p_;
+          --depth_;
+          return true;
+        }
+        while (true) {
+          if (close == '}') {
+            skip_space();
+            if (p_ == end_ || *p_ != '"') return false;
+            ++p_;
+            std::string_view key;
+            if (!text(key)) return false;
+            skip_space();
+            if (p_ == end_ || *p_ != ':') return false;
+            ++p_;
+          }
+          if (!skip_value()) return false;
+          skip_space();
+          if (p_ == end_) return false;
+          if (*p_ == ',') {
+            ++p_;
+            continue;
+          }
+          if (*p_ != close) return false;
+          ++p_;
+          --depth_;
+          return true;
+        }
+      }
+      case '"': {
+        ++p_;
+        std::string_view ignored;
+        return text(ignored);
+      }
+      case 't':
+        return literal("true");
+      case 'f':
+        return literal("false");
+      case 'n':
+        return literal("null");
+      default: {
+        Json n;  // a number needs no allocation
+        return number(n);
+      }
+    }
+  }
+
+ public:
+  // The text is one object: the members named in keys[0..count) are read into out[] (the last one
+  // of a repeated name wins) and found[] set; the others are checked and skipped.
+  bool pick(const std::string_view* keys, std::size_t count, Json* out, bool* found) {
+    skip_space();
+    if (p_ == end_ || *p_ != '{') return false;
+    ++p_;
+    ++depth_;
+    skip_space();
+    if (p_ != end_ && *p_ == '}') {
+      ++p_;
+    } else {
+      while (true) {
+        skip_space();
+        if (p_ == end_ || *p_ != '"') return false;
+        ++p_;
+        std::string_view key;
+        if (!text(key)) return false;
+        skip_space();
+        if (p_ == end_ || *p_ != ':') return false;
+        ++p_;
+        std::size_t i = 0;
+        while (i < count && keys[i] != key) ++i;
+        if (i < count) {
+          if (!value(out[i])) return false;
+          found[i] = true;
+        } else if (!skip_value()) {
+          return false;
+        }
+        skip_space();
+        if (p_ == end_) return false;
+        if (*p_ == ',') {
+          ++p_;
+          continue;
+        }
+        if (*p_ != '}') return false;
+        ++p_;
+        break;
+      }
+    }
+    skip_space();
+    return p_ == end_;
+  }
+
+ private:
   bool array(Json& out) {
     if (++depth_ > kMaxFastDepth) return false;
     ++p_;  // '['
@@ -280,6 +409,23 @@ class Parser {
   // One well-formed UTF-8 sequence at p_; its length, or 0 when it is not one.
   std::size_t utf8_sequence() const {
     return utf8_length(reinterpret_cast<const unsigned char*>(p_), static_cast<std::size_t>(end_ - p_));
+  }
+
+  // The rest of a string after its opening quote, as `view`: the text itself when it needs no
+  // decoding (the usual case: printable ASCII without escapes), else decoded into scratch_ (valid
+  // until the next use of scratch_). Checked as string() checks it.
+  bool text(std::string_view& view) {
+    const char* start = p_;
+    const char* stop = skip_plain(p_, end_);
+    if (stop != end_ && *stop == '"') {
+      view = std::string_view(start, static_cast<std::size_t>(stop - start));
+      p_ = stop + 1;
+      return true;
+    }
+    scratch_.clear();
+    if (!string(scratch_)) return false;
+    view = scratch_;
+    return true;
   }
 
   // The rest of a string after its opening quote, decoded into `out`.
@@ -409,6 +555,8 @@ class Parser {
   const char* end_;
   int depth_ = 0;
   bool seen_jsonrpc_ = false;
+  bool params_meta_apart_ = false;
+  std::string scratch_;  // text()'s decoded strings
 };
 
 constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
@@ -498,9 +646,18 @@ nlohmann::json parse_json(std::string_view text) {
   return nlohmann::json::parse(text.begin(), text.end());
 }
 
-bool parse_plain_envelope(std::string_view text, PlainEnvelope& out) {
+bool parse_plain_envelope(std::string_view text, PlainEnvelope& out, bool params_meta_apart) {
   if (!text.empty() && static_cast<unsigned char>(text.front()) == 0xEF) return false;  // see document()
-  return Parser(text).envelope(out);
+  Parser parser(text);
+  parser.params_meta_apart(params_meta_apart);
+  return parser.envelope(out);
+}
+
+bool pick_members(std::string_view object_text, const std::string_view* keys, std::size_t count, nlohmann::json* out,
+                  bool* found) {
+  if (!object_text.empty() && static_cast<unsigned char>(object_text.front()) == 0xEF) return false;
+  for (std::size_t i = 0; i < count; ++i) found[i] = false;
+  return Parser(object_text).pick(keys, count, out, found);
 }
 
 namespace {

@@ -7,6 +7,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "elicit/jsonrpc/message.hpp"
+
 namespace elicit::jsonrpc::detail {
 
 /// Parses `text` as one JSON value into `out`, giving exactly the document
@@ -35,12 +37,30 @@ struct PlainEnvelope {
   nlohmann::json result;
   bool has_error = false;
   nlohmann::json error;
+  /// With `params_meta_apart`: the text of params' `_meta` member, exactly as it came, when it is an
+  /// object (then `params` has no `_meta`); empty otherwise.
+  std::string params_meta;
 };
 
 /// parse_plain_json for a text that is one JSON object, read into its JSON-RPC members (other
 /// members are read and dropped) without a document for the object itself. False, as for
 /// parse_plain_json, and also when the text is not an object or repeats one of those members.
-bool parse_plain_envelope(std::string_view text, PlainEnvelope& out);
+/// `params_meta_apart`: when params is an object, its `_meta` object is checked but kept as text
+/// (PlainEnvelope::params_meta) rather than put in the document: the MCP layer reads the few members
+/// it needs from it without building the rest (a 2026-07-28 request's _meta is most of its params).
+bool parse_plain_envelope(std::string_view text, PlainEnvelope& out, bool params_meta_apart = false);
+
+/// Reads the JSON object `object_text` as parse_plain_json would, but into out[i] only the value of
+/// the member named keys[i] (found[i] says whether there is one; of a repeated name the last one,
+/// as in nlohmann's document); the other members are checked and dropped. False as
+/// parse_plain_json (then out[] and found[] are unspecified), and when the text is not an object.
+bool pick_members(std::string_view object_text, const std::string_view* keys, std::size_t count, nlohmann::json* out,
+                  bool* found);
+
+/// parse_message for a request over an HTTP transport of MCP 2026-07-28: when the message is read
+/// by the fast path and its params object has a `_meta` object, that member is left out of params
+/// and its text put in `params_meta` (else `params_meta` is left empty and params is whole).
+ParseResult parse_message_meta_apart(std::string_view text, std::string& params_meta);
 
 /// Empties `j`'s containers children first, so that destroying it frees its nodes directly:
 /// nlohmann's destructor moves every descendant of a non-empty container onto a heap-allocated

@@ -177,6 +177,15 @@ ParseResult parse_message(std::string_view text) {
   return message_of(envelope_of(j));  // `j` is ours: its members are moved out, not copied
 }
 
+ParseResult detail::parse_message_meta_apart(std::string_view text, std::string& params_meta) {
+  params_meta.clear();
+  if (detail::PlainEnvelope e; detail::parse_plain_envelope(text, e, true)) {
+    params_meta = std::move(e.params_meta);
+    return message_of(std::move(e));
+  }
+  return parse_message(text);  // the document path: params whole, as nlohmann reads them
+}
+
 // The wire form is written directly: the envelope as text, each JSON value dumped once into it, with
 // the members in the order the DOM form had (sorted for nlohmann::json, as given for ordered_json),
 // so the bytes are those of dumping the whole message as one value, without copying the payload

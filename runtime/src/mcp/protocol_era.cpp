@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "json_fast.hpp"
+
 namespace elicit {
 
 const std::vector<std::string>& stateless_protocol_versions() {
@@ -33,31 +35,67 @@ RpcError missing_required_client_capability(nlohmann::json required) {
           nlohmann::json{{"requiredCapabilities", std::move(required)}}};
 }
 
-RequestEra read_request_era(const nlohmann::json& params) {
-  RequestEra era;
-  if (!params.is_object()) return era;
+RequestMeta RequestMeta::of_params(const nlohmann::json& params) {
+  RequestMeta m;
+  if (!params.is_object()) return m;
   const auto meta = params.find("_meta");
-  if (meta == params.end() || !meta->is_object()) return era;
-  const auto version = meta->find(meta_key::protocol_version);
-  if (version == meta->end()) return era;
+  if (meta == params.end() || !meta->is_object()) return m;
+  m.present = true;
+  const auto copy = [&](std::string_view key, std::optional<nlohmann::json>& out) {
+    if (const auto it = meta->find(key); it != meta->end()) out = *it;
+  };
+  copy(meta_key::protocol_version, m.protocol_version);
+  copy(meta_key::client_capabilities, m.client_capabilities);
+  copy(meta_key::log_level, m.log_level);
+  copy("progressToken", m.progress_token);
+  return m;
+}
+
+std::optional<RequestMeta> RequestMeta::of_text(std::string_view meta_json) {
+  static constexpr std::string_view keys[] = {meta_key::protocol_version, meta_key::client_capabilities,
+                                              meta_key::log_level, "progressToken"};
+  constexpr std::size_t n = sizeof keys / sizeof keys[0];
+  nlohmann::json values[n];
+  bool found[n] = {};
+  if (!jsonrpc::detail::pick_members(meta_json, keys, n, values, found)) {
+    // Text the fast reader leaves to nlohmann (e.g. a number it cannot convert exactly).
+    auto meta = nlohmann::json::parse(meta_json.begin(), meta_json.end(), nullptr, false);
+    if (!meta.is_object()) return std::nullopt;
+    return of_params(nlohmann::json{{"_meta", std::move(meta)}});
+  }
+  RequestMeta m;
+  m.present = true;
+  std::optional<nlohmann::json>* out[n] = {&m.protocol_version, &m.client_capabilities, &m.log_level,
+                                           &m.progress_token};
+  for (std::size_t i = 0; i < n; ++i) {
+    if (found[i]) *out[i] = std::move(values[i]);
+  }
+  return m;
+}
+
+RequestEra read_request_era(const nlohmann::json& params) { return read_request_era(RequestMeta::of_params(params)); }
+
+RequestEra read_request_era(RequestMeta meta) {
+  RequestEra era;
+  if (!meta.present || !meta.protocol_version) return era;
+  const auto& version = *meta.protocol_version;
   const auto& stateless = stateless_protocol_versions();
-  if (!version->is_string() ||
-      std::find(stateless.begin(), stateless.end(), version->get<std::string>()) == stateless.end()) {
-    era.error = unsupported_protocol_version(*version);
+  if (!version.is_string() ||
+      std::find(stateless.begin(), stateless.end(), version.get_ref<const std::string&>()) == stateless.end()) {
+    era.error = unsupported_protocol_version(version);
     return era;
   }
-  const auto caps = meta->find(meta_key::client_capabilities);
-  if (caps == meta->end() || !caps->is_object()) {
+  if (!meta.client_capabilities || !meta.client_capabilities->is_object()) {
     era.error = RpcError{error_code::invalid_params,
                          "Invalid params: _meta needs an object \"" + std::string(meta_key::client_capabilities) + "\"",
                          std::nullopt};
     return era;
   }
   StatelessFields m;
-  m.protocol_version = version->get<std::string>();
-  m.capabilities = ClientCapabilities::from_json(*caps);
-  if (const auto level = meta->find(meta_key::log_level); level != meta->end()) {
-    m.log_level = parse_logging_level(*level);
+  m.protocol_version = version.get_ref<const std::string&>();
+  m.capabilities = ClientCapabilities::from_json(std::move(*meta.client_capabilities));
+  if (meta.log_level) {
+    m.log_level = parse_logging_level(*meta.log_level);
     if (!m.log_level) {
       era.error =
           RpcError{error_code::invalid_params,
@@ -66,6 +104,9 @@ RequestEra read_request_era(const nlohmann::json& params) {
                    std::nullopt};
       return era;
     }
+  }
+  if (meta.progress_token && (meta.progress_token->is_string() || meta.progress_token->is_number_integer())) {
+    m.progress_token = std::move(*meta.progress_token);
   }
   era.stateless = std::move(m);
   return era;

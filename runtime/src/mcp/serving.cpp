@@ -45,6 +45,15 @@ const nlohmann::json& meta_of_params(const nlohmann::json& params) {
   return it == params.end() ? none : *it;
 }
 
+// The request's params as the client sent them: with `_meta` put back when it was read apart
+// (StatelessFields::meta_json), for what keeps a whole request (a task replays it).
+nlohmann::json whole_params(const nlohmann::json& params, const StatelessFields* fields) {
+  if (!fields || fields->meta_json.empty() || !params.is_object()) return params;
+  auto whole = params;
+  whole["_meta"] = jsonrpc::detail::parse_json(fields->meta_json);
+  return whole;
+}
+
 void not_found(const Responder& out, const std::string& method, const char* note) {
   out.error({error_code::method_not_found, "Method not found: " + method + note, std::nullopt});
 }
@@ -378,7 +387,7 @@ void Serving::call(const Request& r, const Responder& out, char kind, StatelessF
         return;
       }
       if (declared && tool->task_at_start) {
-        create_task(task_serving(), r.params, out);
+        create_task(task_serving(), whole_params(r.params, fields), out);
         return;
       }
     }
@@ -533,7 +542,7 @@ void Serving::serve_call(const Request& r, const Responder& responder, Stateless
     opened->task_id = fields->task_id;
     if (c.task_later && fields->task_id.empty() && declares_tasks(opened->capabilities)) {
       // RequestContext::start_task(): the request becomes a task that replays it, answers included.
-      opened->start_task = [serving = task_serving(), params = r.params, responder] {
+      opened->start_task = [serving = task_serving(), params = whole_params(r.params, fields), responder] {
         create_task(serving, params, responder);
       };
     }
@@ -541,9 +550,15 @@ void Serving::serve_call(const Request& r, const Responder& responder, Stateless
   }
   Caller caller{caller_.principal, caller_.access_token};
   if (!caller.access_token && options_.access_token) caller.access_token = options_.access_token->get();
-  auto call = std::make_shared<RequestContext>(state_, r.id, std::move(c.arguments), responder,
-                                               options_.default_elicitation_timeout, stateless,
-                                               meta_of_params(r.params), std::move(caller), server_->browser_forms());
+  // The progress token: read with the request's fields when its _meta was read apart from params.
+  nlohmann::json meta_apart;
+  if (fields && !fields->meta_json.empty() && !fields->progress_token.is_null()) {
+    meta_apart = {{"progressToken", fields->progress_token}};
+  }
+  auto call = std::make_shared<RequestContext>(
+      state_, r.id, std::move(c.arguments), responder, options_.default_elicitation_timeout, stateless,
+      fields && !fields->meta_json.empty() ? meta_apart : meta_of_params(r.params), std::move(caller),
+      server_->browser_forms());
   if (c.check && !c.check(*server_, c.name, *call)) return;
   if (c.async) {
     call->run_answering_failures([&] { c.async(call); });

@@ -4,11 +4,13 @@
 
 namespace elicit {
 
-ClientCapabilities ClientCapabilities::from_json(const nlohmann::json& capabilities) {
+namespace {
+
+// Everything but `raw`.
+ClientCapabilities read_declared(const nlohmann::json& capabilities) {
   ClientCapabilities c;
   c.known = true;
   if (!capabilities.is_object()) return c;
-  c.raw = capabilities;
   // The draft's userInteraction (user-interaction-draft.md, "Capabilities"): a types array of
   // strings listing at least one type; unknown types are kept in `raw` and otherwise ignored.
   if (const auto ui = capabilities.find("userInteraction"); ui != capabilities.end() && ui->is_object()) {
@@ -38,6 +40,20 @@ ClientCapabilities ClientCapabilities::from_json(const nlohmann::json& capabilit
     c.elicitation_form = e->contains("form");
     c.elicitation_url = e->contains("url");
   }
+  return c;
+}
+
+}  // namespace
+
+ClientCapabilities ClientCapabilities::from_json(const nlohmann::json& capabilities) {
+  auto c = read_declared(capabilities);
+  if (capabilities.is_object()) c.raw = capabilities;
+  return c;
+}
+
+ClientCapabilities ClientCapabilities::from_json(nlohmann::json&& capabilities) {
+  auto c = read_declared(capabilities);
+  if (capabilities.is_object()) c.raw = std::move(capabilities);
   return c;
 }
 
