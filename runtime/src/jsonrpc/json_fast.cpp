@@ -90,36 +90,13 @@ class Parser {
   bool envelope(PlainEnvelope& e) {
     skip_space();
     if (p_ == end_ || *p_ != '{') return false;
-    ++p_;
-    ++depth_;
+    const bool read = members<std::string_view>([&](std::string_view key) {
+      skip_space();
+      return member(key, e);
+    });
+    if (!read) return false;
     skip_space();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-      skip_space();
-      return p_ == end_;
-    }
-    while (true) {
-      skip_space();
-      if (p_ == end_ || *p_ != '"') return false;
-      ++p_;
-      std::string key;
-      if (!string(key)) return false;
-      skip_space();
-      if (p_ == end_ || *p_ != ':') return false;
-      ++p_;
-      skip_space();
-      if (!member(key, e)) return false;
-      skip_space();
-      if (p_ == end_) return false;
-      if (*p_ == ',') {
-        ++p_;
-        continue;
-      }
-      if (*p_ != '}') return false;
-      ++p_;
-      skip_space();
-      return p_ == end_;
-    }
+    return p_ == end_;
   }
 
  private:
@@ -205,55 +182,75 @@ class Parser {
   // in `out`: its text is left in *meta_apart instead (checked as parse_plain_json checks a value).
   // A repeated "_meta" counts as nlohmann counts it, the last one: apart or in `out`, never both.
   bool object(Json& out, std::string* meta_apart = nullptr) {
-    if (++depth_ > kMaxFastDepth) return false;
-    ++p_;  // '{'
     out = Json::object();
-    auto& members = *out.get_ptr<Json::object_t*>();
+    auto& members_out = *out.get_ptr<Json::object_t*>();
+    return members<std::string>([&](std::string& key) {
+      if (meta_apart && key == "_meta") {
+        skip_space();
+        if (p_ != end_ && *p_ == '{') {
+          const char* start = p_;
+          if (!skip_value()) return false;
+          meta_apart->assign(start, static_cast<std::size_t>(p_ - start));
+          members_out.erase(key);
+          return true;
+        }
+        meta_apart->clear();
+      }
+      Json v;
+      if (!value(v)) return false;
+      members_out.insert_or_assign(std::move(key), std::move(v));  // a repeated key: the last one wins, as in nlohmann
+      return true;
+    });
+  }
+
+  // The elements of the container at p_ (its '{' or '['), each read by on_element() (for an
+  // object: a member, its key included), separated by commas, up to `close`. Nesting counted as in
+  // value().
+  template <class OnElement>
+  bool elements(char close, OnElement&& on_element) {
+    if (++depth_ > kMaxFastDepth) return false;
+    ++p_;  // '{' or '['
     skip_space();
-    if (p_ != end_ && *p_ == '}') {
+    if (p_ != end_ && *p_ == close) {
       ++p_;
       --depth_;
       return true;
     }
     while (true) {
-      skip_space();
-      if (p_ == end_ || *p_ != '"') return false;
-      ++p_;
-      std::string key;
-      if (!string(key)) return false;
-      skip_space();
-      if (p_ == end_ || *p_ != ':') return false;
-      ++p_;
-      bool apart = false;
-      if (meta_apart && key == "_meta") {
-        skip_space();
-        apart = p_ != end_ && *p_ == '{';
-        if (apart) {
-          const char* start = p_;
-          if (!skip_value()) return false;
-          meta_apart->assign(start, static_cast<std::size_t>(p_ - start));
-          members.erase(key);
-        } else {
-          meta_apart->clear();
-        }
-      }
-      if (!apart) {
-        Json v;
-        if (!value(v)) return false;
-        members.insert_or_assign(std::move(key), std::move(v));  // a repeated key: the last one wins, as in nlohmann
-      }
+      if (!on_element()) return false;
       skip_space();
       if (p_ == end_) return false;
       if (*p_ == ',') {
         ++p_;
         continue;
       }
-      if (*p_ != '}') return false;
+      if (*p_ != close) return false;
       ++p_;
       --depth_;
       return true;
     }
   }
+
+  // The members of the object at p_ (its '{'), each handed to on_member(key) with p_ at its value
+  // (after the ':'), which reads the value and says whether it could. Key: std::string (decoded,
+  // to keep) or std::string_view (text(): no copy, valid until the value is read).
+  template <class Key, class OnMember>
+  bool members(OnMember&& on_member) {
+    return elements('}', [&] {
+      skip_space();
+      if (p_ == end_ || *p_ != '"') return false;
+      ++p_;
+      Key key;
+      if (!read_key(key)) return false;
+      skip_space();
+      if (p_ == end_ || *p_ != ':') return false;
+      ++p_;
+      return on_member(key);
+    });
+  }
+
+  bool read_key(std::string& key) { return string(key); }
+  bool read_key(std::string_view& key) { return text(key); }
 
   // A value checked as value() checks it, without a document: for what is kept as text.
   bool skip_value() {
@@ -261,40 +258,9 @@ class Parser {
     if (p_ == end_) return false;
     switch (*p_) {
       case '{':
-      case '[': {
-        const char close = *p_ == '{' ? '}' : ']';
-        if (++depth_ > kMaxFastDepth) return false;
-        ++p_;
-        skip_space();
-        if (p_ != end_ && *p_ == close) {
-          ++p_;
-          --depth_;
-          return true;
-        }
-        while (true) {
-          if (close == '}') {
-            skip_space();
-            if (p_ == end_ || *p_ != '"') return false;
-            ++p_;
-            std::string_view key;
-            if (!text(key)) return false;
-            skip_space();
-            if (p_ == end_ || *p_ != ':') return false;
-            ++p_;
-          }
-          if (!skip_value()) return false;
-          skip_space();
-          if (p_ == end_) return false;
-          if (*p_ == ',') {
-            ++p_;
-            continue;
-          }
-          if (*p_ != close) return false;
-          ++p_;
-          --depth_;
-          return true;
-        }
-      }
+        return members<std::string_view>([&](std::string_view) { return skip_value(); });
+      case '[':
+        return elements(']', [&] { return skip_value(); });
       case '"': {
         ++p_;
         std::string_view ignored;
@@ -319,71 +285,27 @@ class Parser {
   bool pick(const std::string_view* keys, std::size_t count, Json* out, bool* found) {
     skip_space();
     if (p_ == end_ || *p_ != '{') return false;
-    ++p_;
-    ++depth_;
-    skip_space();
-    if (p_ != end_ && *p_ == '}') {
-      ++p_;
-    } else {
-      while (true) {
-        skip_space();
-        if (p_ == end_ || *p_ != '"') return false;
-        ++p_;
-        std::string_view key;
-        if (!text(key)) return false;
-        skip_space();
-        if (p_ == end_ || *p_ != ':') return false;
-        ++p_;
-        std::size_t i = 0;
-        while (i < count && keys[i] != key) ++i;
-        if (i < count) {
-          if (!value(out[i])) return false;
-          found[i] = true;
-        } else if (!skip_value()) {
-          return false;
-        }
-        skip_space();
-        if (p_ == end_) return false;
-        if (*p_ == ',') {
-          ++p_;
-          continue;
-        }
-        if (*p_ != '}') return false;
-        ++p_;
-        break;
-      }
-    }
+    const bool read = members<std::string_view>([&](std::string_view key) {
+      std::size_t i = 0;
+      while (i < count && keys[i] != key) ++i;
+      if (i == count) return skip_value();
+      found[i] = true;
+      return value(out[i]);
+    });
+    if (!read) return false;
     skip_space();
     return p_ == end_;
   }
 
  private:
   bool array(Json& out) {
-    if (++depth_ > kMaxFastDepth) return false;
-    ++p_;  // '['
     out = Json::array();
     auto& items = *out.get_ptr<Json::array_t*>();
-    skip_space();
-    if (p_ != end_ && *p_ == ']') {
-      ++p_;
-      --depth_;
-      return true;
-    }
-    items.reserve(4);  // one allocation for short arrays, rather than one per item
-    while (true) {
+    return elements(']', [&] {
+      if (items.empty()) items.reserve(4);  // one allocation for short arrays, rather than one per item
       items.emplace_back();
-      if (!value(items.back())) return false;
-      skip_space();
-      if (p_ == end_) return false;
-      if (*p_ == ',') {
-        ++p_;
-        continue;
-      }
-      if (*p_ != ']') return false;
-      ++p_;
-      --depth_;
-      return true;
-    }
+      return value(items.back());
+    });
   }
 
   static int hex(char c) {
