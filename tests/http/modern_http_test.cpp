@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <condition_variable>
+#include <future>
 #include <memory>
 #include <mutex>
 #include <thread>
@@ -143,6 +144,13 @@ std::shared_ptr<elicit::Server> make_core(const std::shared_ptr<Gate>& gate) {
                     ++gate->finished;
                     gate->cv.notify_all();
                     return elicit::ToolResult::text("released");
+                  }});
+  // A reply far larger than a socket's send buffer: written in parts.
+  core->add_tool({"big", "answers 8 MiB of text", {{"type", "object"}}, std::nullopt, [](elicit::RequestContext&) {
+                    std::string text(8 << 20, 'x');
+                    for (std::size_t i = 0; i < text.size(); i += 4096)
+                      text[i] = static_cast<char>('a' + i / 4096 % 26);
+                    return elicit::ToolResult::text(std::move(text));
                   }});
   // x-mcp-header: region is mirrored in Mcp-Param-Region, count in Mcp-Param-Count.
   core->add_tool(elicit::Tool::blocking("route",
@@ -521,7 +529,7 @@ TEST_CASE("a 2025-11-25 session and 2026-07-28 requests interleave on one server
   REQUIRE(list.status == 200);
   CHECK(list.header("mcp-session-id").empty());
   const auto tools = json::parse(list.body)["result"];
-  CHECK(tools["tools"].size() == 6);  // the fixture's tools, route among them
+  CHECK(tools["tools"].size() == 7);  // the fixture's tools, route and big among them
   CHECK(tools["resultType"] == "complete");
   CHECK(tools.contains("ttlMs"));
   const auto stateless_call = f.call(stateless(8, "tools/call", {{"name", "ask"}, {"arguments", json::object()}}));
@@ -603,6 +611,47 @@ TEST_CASE("an answer that comes later from a worker is written when it comes", "
   // The keep-alive connection serves the next request.
   CHECK(c.request(verb::post, "/mcp", stateless_headers("tools/list"), stateless(3, "tools/list").dump()).status ==
         200);
+}
+
+TEST_CASE("a reply larger than the socket takes at once is written in parts, holding up no other client",
+          "[http][modern][limits]") {
+  auto o = test_options();
+  o.io_threads = 1;  // the one I/O thread must not wait for the slow reader
+  Fixture f(std::move(o));
+  auto slow = f.connect();
+  // A bounded receive buffer (by default it may grow to net.ipv4.tcp_rmem's maximum): 8 MiB cannot
+  // fit into it and the server's send buffer (net.core.wmem_max, 4 MiB by default) at once, so the
+  // server writes in parts. Not smaller than a few loopback segments (64 KiB), or the transfer crawls.
+  slow.socket().set_option(http_test::net::socket_base::receive_buffer_size(256 * 1024));
+  const auto body = stateless(1, "tools/call", {{"name", "big"}}).dump();
+  slow.send(verb::post, "/mcp", stateless_headers("tools/call", "big"), body);
+  // Not read yet: another client is served meanwhile on the same I/O thread (waited for in bounds;
+  // the slow client reads next in any case, which would free a thread stuck writing to it).
+  auto other = std::async(std::launch::async, [&f] { return f.call(stateless(2, "tools/list")); });
+  const bool served_meanwhile = other.wait_for(test_support::kPatience) == std::future_status::ready;
+  // The slow client reads the whole reply, then its keep-alive connection serves the next request.
+  for (int round = 0; round < 2; ++round) {
+    if (round == 1) slow.send(verb::post, "/mcp", stateless_headers("tools/call", "big"), body);
+    const auto head = slow.read_head();
+    REQUIRE(head.status == 200);
+    // Parsed without exceptions, checked without printing: a failure must not print 8 MiB.
+    const auto reply = json::parse(slow.read_body(), nullptr, false);
+    REQUIRE_FALSE(reply.is_discarded());
+    const auto* text_json = reply.contains("result") ? &reply["result"]["content"][0]["text"] : nullptr;
+    REQUIRE((text_json && text_json->is_string()));
+    const auto& text = text_json->get_ref<const std::string&>();
+    REQUIRE(text.size() == std::size_t{8} << 20);
+    bool intact = true;
+    for (std::size_t i = 0; i < text.size() && intact; i += 4096) {
+      intact = text[i] == static_cast<char>('a' + i / 4096 % 26) && text[i + 1] == 'x';
+    }
+    CHECK(intact);
+  }
+  CHECK(served_meanwhile);
+  const auto listed = other.get();
+  CHECK(listed.status == 200);
+  CHECK(json::parse(listed.body)["result"]["tools"].is_array());
+  CHECK(f.idle());
 }
 
 TEST_CASE("2026-07-28 requests beyond max_modern_requests get 503 with Retry-After", "[http][modern][limits]") {
