@@ -160,13 +160,15 @@ class RequestContext {
   /// `default_elicitation_timeout` applies to elicitations made without a timeout (none: no limit).
   /// `2026-07-28`: set when serving a 2026-07-28 request (then `session` is the request's transport
   /// session, and nothing is sent to the client before the answer).
-  /// `request_meta`: the request's `params._meta` (its progressToken), null when absent.
+  /// `progress_token`: the request's `params._meta.progressToken` (Basic, Utilities, Progress): a
+  /// string or an integer asks for progress notifications; null (or any other value) does not.
   /// `caller`: who sent the request (principal, access token). `browser_forms`: where
   /// elicit_in_browser() opens its pages (Server::browser_forms()), null: nowhere.
   RequestContext(SessionState& session, RequestId request_id, nlohmann::json arguments, Responder responder,
                  std::optional<std::chrono::milliseconds> default_elicitation_timeout = std::nullopt,
-                 std::shared_ptr<const StatelessCall> stateless = nullptr, const nlohmann::json& request_meta = nullptr,
-                 Caller caller = {}, std::shared_ptr<BrowserForms> browser_forms = nullptr);
+                 std::shared_ptr<const StatelessCall> stateless = nullptr,
+                 const nlohmann::json& progress_token = nullptr, Caller caller = {},
+                 std::shared_ptr<BrowserForms> browser_forms = nullptr);
   /// 2026-07-28: a run that ends the request (not with an InputRequiredResult) closes the browser
   /// form pages it read (their answers are read again by every run until then).
   ~RequestContext();

@@ -50,7 +50,7 @@ nlohmann::json ToolResult::to_json() const {
 RequestContext::RequestContext(SessionState& session, RequestId request_id, nlohmann::json arguments,
                                Responder responder,
                                std::optional<std::chrono::milliseconds> default_elicitation_timeout,
-                               std::shared_ptr<const StatelessCall> stateless, const nlohmann::json& request_meta,
+                               std::shared_ptr<const StatelessCall> stateless, const nlohmann::json& progress_token,
                                Caller caller, std::shared_ptr<BrowserForms> browser_forms)
     : session_(session),
       request_id_(std::move(request_id)),
@@ -60,10 +60,7 @@ RequestContext::RequestContext(SessionState& session, RequestId request_id, nloh
       stateless_(std::move(stateless)),
       caller_(std::move(caller)),
       browser_forms_(std::move(browser_forms)) {
-  if (request_meta.is_object()) {
-    const auto token = request_meta.find("progressToken");
-    if (token != request_meta.end() && (token->is_string() || token->is_number_integer())) progress_token_ = *token;
-  }
+  if (progress_token.is_string() || progress_token.is_number_integer()) progress_token_ = progress_token;
   // The client cancelling the call, or the session ending, cancels everything made for it.
   responder_.on_cancel([scope = scope_] { scope->cancel(); });
 }

@@ -37,12 +37,14 @@ void JobGate::close_and_wait() {
 
 namespace {
 
-// The request's params._meta, or null.
-const nlohmann::json& meta_of_params(const nlohmann::json& params) {
+// The request's params._meta.progressToken, or null.
+const nlohmann::json& progress_token_in(const nlohmann::json& params) {
   static const nlohmann::json none;
   if (!params.is_object()) return none;
-  const auto it = params.find("_meta");
-  return it == params.end() ? none : *it;
+  const auto meta = params.find("_meta");
+  if (meta == params.end() || !meta->is_object()) return none;
+  const auto token = meta->find("progressToken");
+  return token == meta->end() ? none : *token;
 }
 
 // The request's params as the client sent them: with `_meta` put back when it was read apart
@@ -550,15 +552,10 @@ void Serving::serve_call(const Request& r, const Responder& responder, Stateless
   }
   Caller caller{caller_.principal, caller_.access_token};
   if (!caller.access_token && options_.access_token) caller.access_token = options_.access_token->get();
-  // The progress token: read with the request's fields when its _meta was read apart from params.
-  nlohmann::json meta_apart;
-  if (fields && !fields->meta_json.empty() && !fields->progress_token.is_null()) {
-    meta_apart = {{"progressToken", fields->progress_token}};
-  }
+  // A 2026-07-28 request's token was read with its fields (its _meta may not be in the params).
   auto call = std::make_shared<RequestContext>(
       state_, r.id, std::move(c.arguments), responder, options_.default_elicitation_timeout, stateless,
-      fields && !fields->meta_json.empty() ? meta_apart : meta_of_params(r.params), std::move(caller),
-      server_->browser_forms());
+      fields ? fields->progress_token : progress_token_in(r.params), std::move(caller), server_->browser_forms());
   if (c.check && !c.check(*server_, c.name, *call)) return;
   if (c.async) {
     call->run_answering_failures([&] { c.async(call); });
