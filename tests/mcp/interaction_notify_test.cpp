@@ -98,6 +98,10 @@ TEST_CASE("notify is never answered for what is not an interaction of this sessi
   // An interaction of this session without a usable progressToken: -32602.
   a.notify_request("n5", {{"id", id}});
   CHECK(a.next()["error"]["code"] == -32602);
+  a.notify_request("n5f", {{"id", id}, {"_meta", {{"progressToken", 1.5}}}});  // neither a string nor an integer
+  const auto float_token = a.next();
+  CHECK(float_token["id"] == "n5f");
+  CHECK(float_token["error"]["code"] == -32602);
   // A's interaction still works for A.
   a.notify_request("n6", notify_params(id));
   CHECK(a.next()["method"] == "notifications/progress");

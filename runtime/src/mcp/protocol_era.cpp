@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "json_fast.hpp"
+#include "progress_token.hpp"
 
 namespace elicit {
 
@@ -105,7 +106,7 @@ RequestEra read_request_era(RequestMeta meta) {
       return era;
     }
   }
-  if (meta.progress_token && (meta.progress_token->is_string() || meta.progress_token->is_number_integer())) {
+  if (meta.progress_token && detail::is_progress_token(*meta.progress_token)) {
     m.progress_token = std::move(*meta.progress_token);
   }
   era.stateless = std::move(m);

@@ -9,6 +9,7 @@
 #include <string>
 
 #include "json_fast.hpp"
+#include "progress_token.hpp"
 
 namespace elicit {
 
@@ -60,7 +61,7 @@ RequestContext::RequestContext(SessionState& session, RequestId request_id, nloh
       stateless_(std::move(stateless)),
       caller_(std::move(caller)),
       browser_forms_(std::move(browser_forms)) {
-  if (progress_token.is_string() || progress_token.is_number_integer()) progress_token_ = progress_token;
+  if (detail::is_progress_token(progress_token)) progress_token_ = progress_token;
   // The client cancelling the call, or the session ending, cancels everything made for it.
   responder_.on_cancel([scope = scope_] { scope->cancel(); });
 }

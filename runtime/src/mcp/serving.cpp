@@ -13,6 +13,7 @@
 #include "json_fast.hpp"
 #include "listen_streams.hpp"
 #include "multi_round_trip.hpp"
+#include "progress_token.hpp"
 
 namespace elicit::detail {
 
@@ -36,16 +37,6 @@ void JobGate::close_and_wait() {
 }
 
 namespace {
-
-// The request's params._meta.progressToken, or null.
-const nlohmann::json& progress_token_in(const nlohmann::json& params) {
-  static const nlohmann::json none;
-  if (!params.is_object()) return none;
-  const auto meta = params.find("_meta");
-  if (meta == params.end() || !meta->is_object()) return none;
-  const auto token = meta->find("progressToken");
-  return token == meta->end() ? none : *token;
-}
 
 // The request's params as the client sent them: with `_meta` put back when it was read apart
 // (StatelessFields::meta_json), for what keeps a whole request (a task replays it).

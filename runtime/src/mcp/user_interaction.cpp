@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "json_fast.hpp"
+#include "progress_token.hpp"
 
 namespace elicit {
 
@@ -192,11 +193,7 @@ void answer_interaction_notify(SessionState& session, const Request& request, co
     responder.abandon();
     return;
   }
-  nlohmann::json token;
-  if (const auto meta = p.find("_meta"); meta != p.end() && meta->is_object()) {
-    if (const auto t = meta->find("progressToken"); t != meta->end() && (t->is_string() || t->is_number_integer()))
-      token = *t;
-  }
+  const auto& token = detail::progress_token_in(p);
   const auto& name = id->get_ref<const std::string&>();
   if (token.is_null()) {
     // Only an interaction of this session earns an answer, even an error one.
