@@ -140,12 +140,19 @@ long thread_count(pid_t pid) {
   return n;
 }
 
-// CPU time (user + system) of process `pid` so far, in ms (/proc/PID/stat fields 14 and 15).
-double process_cpu_ms(pid_t pid) {
+// CPU time of process `pid` so far, in ms: user and system apart (/proc/PID/stat fields 14 and 15),
+// so a report can tell the server's own work from the kernel's (sends, receives, wake-ups).
+struct ProcessCpu {
+  double user_ms = -1;
+  double system_ms = -1;
+  double total_ms() const { return user_ms + system_ms; }
+};
+
+ProcessCpu process_cpu(pid_t pid) {
   std::ifstream in("/proc/" + std::to_string(pid) + "/stat");
   std::string stat((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   const auto paren = stat.rfind(')');  // the command name may hold spaces
-  if (paren == std::string::npos) return -1;
+  if (paren == std::string::npos) return {};
   std::istringstream fields(stat.substr(paren + 2));
   std::string field;
   unsigned long long utime = 0, stime = 0;
@@ -153,7 +160,8 @@ double process_cpu_ms(pid_t pid) {
     if (i == 14) utime = std::stoull(field);
     if (i == 15) stime = std::stoull(field);
   }
-  return 1000.0 * static_cast<double>(utime + stime) / static_cast<double>(sysconf(_SC_CLK_TCK));
+  const double tick_ms = 1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+  return {tick_ms * static_cast<double>(utime), tick_ms * static_cast<double>(stime)};
 }
 
 // CPU time (user + system) of this process so far, in ms.
@@ -894,10 +902,11 @@ class Run {
       Clock::time_point at;
       int completed;
       std::size_t latencies;
-      double server_cpu_ms, client_cpu_ms;
+      ProcessCpu server_cpu;
+      double client_cpu_ms;
     };
     const auto mark = [&] {
-      return Mark{Clock::now(), completed_, latencies_.size(), process_cpu_ms(child_.pid), self_cpu_ms()};
+      return Mark{Clock::now(), completed_, latencies_.size(), process_cpu(child_.pid), self_cpu_ms()};
     };
     net::steady_timer timer(ioc_, warm_end);
     co_await timer.async_wait(use_awaitable);
@@ -931,9 +940,13 @@ class Run {
     out["completions_per_second"] = measured / secs;
     out["http_requests_per_second"] = 2 * share / secs;
     out["latency_ms"] = {{"p50", p.p50}, {"p99", p.p99}, {"max", p.max}};
-    out["server_cpu_ms"] = b.server_cpu_ms - a.server_cpu_ms;
+    const auto per_round_trip_us = [&](double ms) { return share > 0 ? 1000 * ms / share : 0.0; };
+    out["server_cpu_ms"] = b.server_cpu.total_ms() - a.server_cpu.total_ms();
     out["client_cpu_ms"] = b.client_cpu_ms - a.client_cpu_ms;
-    out["server_cpu_us_per_round_trip"] = share > 0 ? 1000 * (b.server_cpu_ms - a.server_cpu_ms) / share : 0.0;
+    out["server_cpu_us_per_round_trip"] = per_round_trip_us(b.server_cpu.total_ms() - a.server_cpu.total_ms());
+    // The same apart: user time is the server's own code, system time the kernel's part.
+    out["server_user_us_per_round_trip"] = per_round_trip_us(b.server_cpu.user_ms - a.server_cpu.user_ms);
+    out["server_system_us_per_round_trip"] = per_round_trip_us(b.server_cpu.system_ms - a.server_cpu.system_ms);
     out["failures"] = failures_;
     out["ok"] = failures_ == 0 && completed_ > 0 && callers_done_ == o_.in_flight;
     out["callers_finished"] = callers_done_;

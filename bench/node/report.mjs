@@ -261,6 +261,8 @@ if (modernWindows.length) {
         rate: median(rates), min: Math.min(...rates), max: Math.max(...rates),
         p99: median(runs.map((r) => r.latency_ms.p99)),
         cpu: median(runs.map((r) => r.server_cpu_us_per_round_trip)),
+        user: median(runs.map((r) => r.server_user_us_per_round_trip ?? NaN)),
+        system: median(runs.map((r) => r.server_system_us_per_round_trip ?? NaN)),
         client: median(runs.map((r) => (1000 * r.client_cpu_ms) / Math.max(1, r.completed))),
         state: Math.max(...runs.map((r) => r.request_state_bytes ?? 0)),
         ok: runs.every((r) => r.ok),
@@ -308,6 +310,9 @@ if (modernWindows.length) {
   if (k1) {
     lines.push(`  target: server CPU per round trip at 1 in flight at most 80 us: ${num(k1.cpu)} us -> ${verdict(k1.cpu <= 80)}` +
       ` (the client, elicit_http_load: ${num(k1.client)} us)`);
+    // User time is the server's own code; system time the kernel's sends, receives and wake-ups,
+    // which the Asio floor below has too (with no work at all).
+    lines.push(`    of it user (the server's code) ${num(k1.user, 1)} us, system (the kernel) ${num(k1.system, 1)} us`);
   }
   const floors = [];
   for (let r = 1; exists(`modern-floor-${r}.json`); ++r) floors.push(readJson(`modern-floor-${r}.json`));
@@ -328,8 +333,11 @@ if (modernWindows.length) {
       // The same ping-pong with the server on an Asio reactor, as the runtime's: what a server built
       // this way spends per round trip at 1 in flight before it does any work.
       const server = median(asio.map((f) => f.server_cpu_us_per_round_trip));
+      const user = median(asio.map((f) => f.server_user_us_per_round_trip ?? NaN));
+      const system = median(asio.map((f) => f.server_system_us_per_round_trip ?? NaN));
       lines.push(`    with the server on an Asio reactor (one thread, asynchronous read and write): ` +
         `${num(median(asio.map((f) => f.round_trips_per_second)))} rt/s, ${num(server, 1)} us of server CPU per round trip` +
+        ` (user ${num(user, 1)}, system ${num(system, 1)})` +
         (k1 ? `; elicitgen's work at 1 in flight is then about ${num(k1.cpu - server)} us` : ''));
     }
   }
