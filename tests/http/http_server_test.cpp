@@ -12,6 +12,7 @@
 #include "../support/http_client.hpp"
 #include "../support/patience.hpp"
 #include "../support/session_initialize.hpp"
+#include "../support/stateless_meta.hpp"
 #include "../support/threads.hpp"
 #include "github_username.hpp"
 
@@ -305,6 +306,40 @@ TEST_CASE("request heads are bounded in bytes and in fields", "[http][limits]") 
   for (int i = 0; i < 150; ++i) many.emplace_back("X-Field-" + std::to_string(i), "1");
   CHECK(f.post(initialize_body(), many).status == 431);
   CHECK(f.post(initialize_body()).status == 200);
+}
+
+TEST_CASE("header fields are read whole on a keep-alive connection, however many a request has", "[http][limits]") {
+  // A connection keeps one block for a request's header fields and reuses it for the next: a
+  // request whose fields overflow it (into more blocks) and the requests after it must each read
+  // their own fields, here the ones checked against the body, sent after the filler.
+  Fixture f;
+  auto c = f.connect();
+  const auto list = [&](int id, int filler_fields) {
+    auto headers = http_test::kAccept;
+    for (int i = 0; i < filler_fields; ++i) {
+      headers.emplace_back("X-Filler-" + std::to_string(i), std::string(100, static_cast<char>('a' + i % 26)));
+    }
+    headers.emplace_back("MCP-Protocol-Version", "2026-07-28");
+    headers.emplace_back("Mcp-Method", "tools/list");
+    auto body = request(id, "tools/list");
+    body["params"]["_meta"] = test_support::stateless_meta();
+    return c.request(verb::post, "/mcp", headers, body.dump());
+  };
+  for (const int filler : {0, 60, 1, 90, 0, 30}) {
+    INFO(filler << " filler fields");
+    const auto r = list(100 + filler, filler);
+    REQUIRE(r.status == 200);
+    const auto m = json::parse(r.body);
+    CHECK(m["id"] == 100 + filler);
+    CHECK(m["result"]["tools"].size() == 4);
+  }
+  // A field whose value differs from the body is still noticed after all that.
+  auto headers = http_test::kAccept;
+  headers.emplace_back("MCP-Protocol-Version", "2026-07-28");
+  headers.emplace_back("Mcp-Method", "prompts/list");
+  auto body = request(1, "tools/list");
+  body["params"]["_meta"] = test_support::stateless_meta();
+  CHECK(c.request(verb::post, "/mcp", headers, body.dump()).status == 400);
 }
 
 TEST_CASE("a client trickling bytes is cut off at the request deadline, others are served meanwhile",

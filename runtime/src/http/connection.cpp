@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cerrno>
+#include <tuple>
 
 #include <boost/asio/bind_executor.hpp>
 #include <boost/asio/dispatch.hpp>
@@ -135,7 +136,17 @@ void Connection::arm_deadline() {
 
 void Connection::read_request() {
   if (closed_) return;
-  parser_.emplace();
+  // The last request's fields go with its parser, then the arena starts its block afresh: nothing
+  // else points into it.
+  parser_.reset();
+  if (fields_arena_) {
+    fields_arena_->release();
+  } else {
+    if (!fields_block_) fields_block_ = std::make_unique<std::byte[]>(kFieldsBlockBytes);
+    fields_arena_.emplace(fields_block_.get(), kFieldsBlockBytes);
+  }
+  parser_.emplace(std::piecewise_construct, std::make_tuple(),
+                  std::make_tuple(std::pmr::polymorphic_allocator<char>(&*fields_arena_)));
   parser_->header_limit(static_cast<std::uint32_t>(std::min<std::size_t>(limits_.max_header_bytes, UINT32_MAX)));
   parser_->body_limit(limits_.max_body_bytes);
   // One deadline for the whole request, set once: bytes trickling in do not extend it.
@@ -202,6 +213,8 @@ void Connection::respond(Reply reply) {
     // answer a form: free the answered request (its header fields and body, in the parser) and
     // an empty read buffer rather than hold them per waiting user. read_request makes new ones.
     parser_.reset();
+    fields_arena_.reset();
+    fields_block_.reset();
     if (buffer_.size() == 0) buffer_.shrink_to_fit();
   }
   if (reply.sse) {

@@ -6,9 +6,11 @@
 #pragma once
 
 #include <chrono>
+#include <cstddef>
 #include <deque>
 #include <functional>
 #include <memory>
+#include <memory_resource>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -28,7 +30,11 @@ namespace elicit::http {
 
 namespace beast = boost::beast;
 namespace net = boost::asio;
-using Request = beast::http::request<beast::http::string_body>;
+// A request's header fields come from its connection's arena (Connection::fields_arena_), a block
+// reused from request to request instead of an allocation per field; a copy of a Request allocates
+// its own (a polymorphic_allocator copy-constructs with the default resource).
+using RequestFields = beast::http::basic_fields<std::pmr::polymorphic_allocator<char>>;
+using Request = beast::http::request<beast::http::string_body, RequestFields>;
 
 class PendingReply;
 
@@ -102,6 +108,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void close();
 
  private:
+  // The block for a request's header fields (Beast takes about 60 bytes per field besides its name
+  // and value: a client's usual ten to fifteen fields fit).
+  static constexpr std::size_t kFieldsBlockBytes = 1536;
+
   void read_request();
   void on_request(beast::error_code ec);
   void reject(unsigned status, const std::string& message);
@@ -146,7 +156,12 @@ class Connection : public std::enable_shared_from_this<Connection> {
   Handler handler_;
   beast::flat_buffer buffer_;
   std::size_t request_bytes_ = 0;  // of the request being read: its header and body
-  std::optional<beast::http::request_parser<beast::http::string_body>> parser_;
+  // Where the header fields of the request being read live: a block kept from request to request
+  // while the connection reads them (more, from the heap, for a request with many fields), reset
+  // with the parser; a reply that waits frees it, as it frees the parser.
+  std::unique_ptr<std::byte[]> fields_block_;
+  std::optional<std::pmr::monotonic_buffer_resource> fields_arena_;
+  std::optional<beast::http::request_parser<beast::http::string_body, std::pmr::polymorphic_allocator<char>>> parser_;
   bool keep_alive_ = false;
   bool closed_ = false;
 
