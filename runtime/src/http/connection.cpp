@@ -215,6 +215,7 @@ void Connection::respond(Reply reply) {
     parser_.reset();
     fields_arena_.reset();
     fields_block_.reset();
+    head_ = std::string();  // the last reply's head block too
     if (buffer_.size() == 0) buffer_.shrink_to_fit();
   }
   if (reply.sse) {
@@ -257,18 +258,21 @@ void Connection::write_plain(Reply reply) {
   // fields, with set() for each but Set-Cookie, and prepare_payload()), then the body: one gathered
   // write. Building a Beast response only to walk its fields cost an allocation per field and more
   // than the rest of the write (callgrind).
+  // The head is written into head_, whose block serves every reply written at once; a reply
+  // written asynchronously takes its head and body along (Out), as the write outlives this frame.
   struct Out {
     std::string head;
     std::string body;
   };
-  auto out = std::make_shared<Out>();
   const auto status = static_cast<bhttp::status>(reply.status);
   // 1xx, 204 and 304 have no body and no Content-Length (RFC 9110 sections 6.4.1, 8.6).
   const bool bodiless = bhttp::to_status_class(status) == bhttp::status_class::informational ||
                         status == bhttp::status::no_content || status == bhttp::status::not_modified;
-  if (!bodiless) out->body = std::move(reply.body);
+  std::string body;
+  if (!bodiless) body = std::move(reply.body);
   const auto reason = bhttp::obsolete_reason(status);
-  auto& head = out->head;
+  auto& head = head_;
+  head.clear();
   head.reserve(128 + reason.size() + reply.content_type.size());
   head += "HTTP/1.1 ";
   head += std::to_string(reply.status);
@@ -298,10 +302,14 @@ void Connection::write_plain(Reply reply) {
     if (!replaced) add(name, value);
   }
   if (!reply.content_type.empty()) add("Content-Type", reply.content_type);
-  if (!bodiless) add("Content-Length", std::to_string(out->body.size()));
+  if (!bodiless) add("Content-Length", std::to_string(body.size()));
   if (!keep_alive_) add("Connection", "close");
   head += "\r\n";
-  const std::array<net::const_buffer, 2> buffers{net::buffer(head), net::buffer(out->body)};
+  // What an asynchronous write needs: head and body moved out of this frame (and out of head_).
+  const auto take = [&] { return std::make_shared<Out>(Out{std::move(head_), std::move(body)}); };
+  const auto buffers_of = [](const Out& o) {
+    return std::array<net::const_buffer, 2>{net::buffer(o.head), net::buffer(o.body)};
+  };
   if (!tls_) {
     // Plain TCP: written at once when the socket takes it all, as it nearly always does (a reply of
     // a few KB into a send buffer that emptied since the last one). That spares the write
@@ -310,9 +318,13 @@ void Connection::write_plain(Reply reply) {
     beast::error_code ec;
     if (!socket_.non_blocking()) socket_.non_blocking(true, ec);  // else write_some could wait
     std::size_t written = 0;
-    if (!ec) written = socket_.write_some(buffers, ec);  // an error (not would_block) recurs below
-    if (!ec && written == head.size() + out->body.size()) return after_response();
-    auto rest = std::make_shared<beast::buffers_suffix<std::array<net::const_buffer, 2>>>(buffers);
+    if (!ec) {
+      const std::array<net::const_buffer, 2> buffers{net::buffer(head), net::buffer(body)};
+      written = socket_.write_some(buffers, ec);  // an error (not would_block) recurs below
+    }
+    if (!ec && written == head.size() + body.size()) return after_response();
+    const auto out = take();
+    auto rest = std::make_shared<beast::buffers_suffix<std::array<net::const_buffer, 2>>>(buffers_of(*out));
     rest->consume(written);
     expires_after(limits_.write_timeout);
     net::async_write(socket_, *rest, [self = shared_from_this(), out, rest](beast::error_code e, std::size_t) {
@@ -321,8 +333,9 @@ void Connection::write_plain(Reply reply) {
     });
     return;
   }
+  const auto out = take();
   expires_after(limits_.write_timeout);
-  net::async_write(*tls_, buffers, [self = shared_from_this(), out](beast::error_code ec, std::size_t) {
+  net::async_write(*tls_, buffers_of(*out), [self = shared_from_this(), out](beast::error_code ec, std::size_t) {
     if (ec) return self->shutdown();
     self->after_response();
   });

@@ -164,6 +164,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::optional<beast::http::request_parser<beast::http::string_body, std::pmr::polymorphic_allocator<char>>> parser_;
   bool keep_alive_ = false;
   bool closed_ = false;
+  std::string head_;  // the head of the reply being written (write_plain); its block kept for the next
 
   // The SSE response in progress.
   std::shared_ptr<SseStream> sse_;
