@@ -27,19 +27,11 @@ namespace content = elicit::content;
 using nlohmann::json;
 using namespace std::chrono_literals;
 
-const json kNoArguments = {{"type", "object"}};
-
 // {"messages": [...]} of one user message per content block.
 json user_messages(std::vector<json> blocks) {
   json messages = json::array();
   for (auto& b : blocks) messages.push_back({{"role", "user"}, {"content", std::move(b)}});
   return {{"messages", std::move(messages)}};
-}
-
-Tool blocking(std::string name, std::string description, elicit::ToolHandler handler,
-              json input_schema = kNoArguments) {
-  return Tool{std::move(name), std::move(description), std::move(input_schema),
-              std::nullopt,    std::move(handler),     nullptr};
 }
 
 // A 1x1 transparent PNG.
@@ -82,68 +74,71 @@ std::string wav_silence() {
 }  // namespace
 
 void add_conformance_fixtures(elicit::Server& server) {
-  server.add_tool(blocking("test_simple_text", "Returns a text content block", [](RequestContext&) {
-    return ToolResult::text("This is a simple text response for testing.");
-  }));
-  server.add_tool(blocking("test_image_content", "Returns an image content block (a 1x1 PNG)",
-                           [](RequestContext&) { return ToolResult::of({content::image(png_1x1(), "image/png")}); }));
-  server.add_tool(blocking("test_audio_content", "Returns an audio content block (a short WAV)", [](RequestContext&) {
-    return ToolResult::of({content::audio(wav_silence(), "audio/wav")});
-  }));
-  server.add_tool(blocking("test_embedded_resource", "Returns an embedded text resource", [](RequestContext&) {
-    return ToolResult::of(
-        {content::embedded_text("test://embedded-resource", "text/plain", "This is an embedded resource content.")});
-  }));
-  server.add_tool(
-      blocking("test_multiple_content_types", "Returns text, an image and an embedded resource", [](RequestContext&) {
-        return ToolResult::of({content::text("Multiple content types test:"), content::image(png_1x1(), "image/png"),
-                               content::embedded_text("test://mixed-content-resource", "application/json",
-                                                      json{{"test", "data"}, {"value", 123}}.dump())});
-      }));
-  server.add_tool(blocking("test_error_handling", "Always fails: a tool error in the result", [](RequestContext&) {
-    return ToolResult::error("This tool intentionally returns an error for testing");
-  }));
+  server.add_tool(Tool::blocking("test_simple_text", [](RequestContext&) {
+                    return ToolResult::text("This is a simple text response for testing.");
+                  }).with_description("Returns a text content block"));
+  server.add_tool(Tool::blocking("test_image_content", [](RequestContext&) {
+                    return ToolResult::of({content::image(png_1x1(), "image/png")});
+                  }).with_description("Returns an image content block (a 1x1 PNG)"));
+  server.add_tool(Tool::blocking("test_audio_content", [](RequestContext&) {
+                    return ToolResult::of({content::audio(wav_silence(), "audio/wav")});
+                  }).with_description("Returns an audio content block (a short WAV)"));
+  server.add_tool(Tool::blocking("test_embedded_resource", [](RequestContext&) {
+                    return ToolResult::of({content::embedded_text("test://embedded-resource", "text/plain",
+                                                                  "This is an embedded resource content.")});
+                  }).with_description("Returns an embedded text resource"));
+  server.add_tool(Tool::blocking("test_multiple_content_types", [](RequestContext&) {
+                    return ToolResult::of({content::text("Multiple content types test:"),
+                                           content::image(png_1x1(), "image/png"),
+                                           content::embedded_text("test://mixed-content-resource", "application/json",
+                                                                  json{{"test", "data"}, {"value", 123}}.dump())});
+                  }).with_description("Returns text, an image and an embedded resource"));
+  server.add_tool(Tool::blocking("test_error_handling", [](RequestContext&) {
+                    return ToolResult::error("This tool intentionally returns an error for testing");
+                  }).with_description("Always fails: a tool error in the result"));
   // Blocking handlers may wait: the pauses let the client see the messages arrive one by one.
+  server.add_tool(Tool::blocking("test_tool_with_logging", [](RequestContext& call) {
+                    call.log(LoggingLevel::info, "Tool execution started", "conformance");
+                    std::this_thread::sleep_for(50ms);
+                    call.log(LoggingLevel::info, "Tool processing data", "conformance");
+                    std::this_thread::sleep_for(50ms);
+                    call.log(LoggingLevel::info, "Tool execution completed", "conformance");
+                    return ToolResult::text("Tool with logging executed successfully");
+                  }).with_description("Sends three log messages while it runs"));
+  server.add_tool(Tool::blocking("test_tool_with_progress", [](RequestContext& call) {
+                    call.progress(0, 100);
+                    std::this_thread::sleep_for(50ms);
+                    call.progress(50, 100);
+                    std::this_thread::sleep_for(50ms);
+                    call.progress(100, 100);
+                    return ToolResult::text("Tool with progress executed successfully");
+                  }).with_description("Reports progress 0, 50 and 100 of 100"));
   server.add_tool(
-      blocking("test_tool_with_logging", "Sends three log messages while it runs", [](RequestContext& call) {
-        call.log(LoggingLevel::info, "Tool execution started", "conformance");
-        std::this_thread::sleep_for(50ms);
-        call.log(LoggingLevel::info, "Tool processing data", "conformance");
-        std::this_thread::sleep_for(50ms);
-        call.log(LoggingLevel::info, "Tool execution completed", "conformance");
-        return ToolResult::text("Tool with logging executed successfully");
-      }));
-  server.add_tool(
-      blocking("test_tool_with_progress", "Reports progress 0, 50 and 100 of 100", [](RequestContext& call) {
-        call.progress(0, 100);
-        std::this_thread::sleep_for(50ms);
-        call.progress(50, 100);
-        std::this_thread::sleep_for(50ms);
-        call.progress(100, 100);
-        return ToolResult::text("Tool with progress executed successfully");
-      }));
-  server.add_tool(blocking(
-      "test_sampling", "Asks the client's model to answer a prompt",
-      [](RequestContext& call) {
-        const auto prompt = call.arguments().value("prompt", std::string());
-        // Without the sampling capability: -32021 in 2026-07-28, a tool error in 2025-11-25.
-        if (!call.stateless() && !call.client_capabilities().raw.contains("sampling"))
-          return ToolResult::error("the client does not support sampling");
-        const auto o = call.request_input(elicit::InputRequest{
-            "sampling/createMessage",
-            {{"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", prompt}}}}}}, {"maxTokens", 100}},
-            "sampling"});
-        if (!o.result || !o.result->is_object())
-          return ToolResult::error("the client did not answer the sampling request");
-        std::string text;
-        if (const auto c = o.result->find("content"); c != o.result->end() && c->is_object()) {
-          if (const auto t = c->find("text"); t != c->end() && t->is_string()) text = t->get<std::string>();
-        }
-        return ToolResult::text("LLM response: " + text);
-      },
-      {{"type", "object"},
-       {"properties", {{"prompt", {{"type", "string"}, {"description", "The prompt to send to the LLM"}}}}},
-       {"required", {"prompt"}}}));
+      Tool::blocking("test_sampling",
+                     [](RequestContext& call) {
+                       const auto prompt = call.arguments().value("prompt", std::string());
+                       // Without the sampling capability: -32021 in 2026-07-28, a tool error in 2025-11-25.
+                       if (!call.stateless() && !call.client_capabilities().raw.contains("sampling"))
+                         return ToolResult::error("the client does not support sampling");
+                       const auto o = call.request_input(elicit::InputRequest{
+                           "sampling/createMessage",
+                           {{"messages", {{{"role", "user"}, {"content", {{"type", "text"}, {"text", prompt}}}}}},
+                            {"maxTokens", 100}},
+                           "sampling"});
+                       if (!o.result || !o.result->is_object())
+                         return ToolResult::error("the client did not answer the sampling request");
+                       std::string text;
+                       if (const auto c = o.result->find("content"); c != o.result->end() && c->is_object()) {
+                         if (const auto t = c->find("text"); t != c->end() && t->is_string())
+                           text = t->get<std::string>();
+                       }
+                       return ToolResult::text("LLM response: " + text);
+                     })
+          .with_description("Asks the client's model to answer a prompt")
+          .with_input_schema(
+              {{"type", "object"},
+               {"properties", {{"prompt", {{"type", "string"}, {"description", "The prompt to send to the LLM"}}}}},
+               {"required", {"prompt"}}}));
 
   server.add_prompt(
       elicit::Prompt{"test_simple_prompt", "A prompt without arguments", {}, std::nullopt, [](RequestContext&) {
@@ -204,13 +199,11 @@ void add_conformance_fixtures(elicit::Server& server) {
              {{{"uri", "test://watched-resource"}, {"mimeType", "text/plain"}, {"text", "Watched resource content"}}}}};
       }});
   const std::weak_ptr<elicit::Server> weak_core = server.weak_from_this();  // weakly: the core owns the tool
-  server.add_tool(blocking("test_trigger_resource_update",
-                           "Announces a change of test://watched-resource to its subscribers",
-                           [weak_core](RequestContext&) {
-                             const auto core = weak_core.lock();
-                             const auto told = core ? core->notify_resource_updated("test://watched-resource") : 0;
-                             return ToolResult::text("told " + std::to_string(told) + " subscriber(s)");
-                           }));
+  server.add_tool(Tool::blocking("test_trigger_resource_update", [weak_core](RequestContext&) {
+                    const auto core = weak_core.lock();
+                    const auto told = core ? core->notify_resource_updated("test://watched-resource") : 0;
+                    return ToolResult::text("told " + std::to_string(told) + " subscriber(s)");
+                  }).with_description("Announces a change of test://watched-resource to its subscribers"));
   elicit::ResourceTemplate data{
       "test://template/{id}/data", "template-data", "Data of one item, by id", std::string("application/json"),
       [](RequestContext& call) {
@@ -224,9 +217,9 @@ void add_conformance_fixtures(elicit::Server& server) {
   server.add_resource_template(std::move(data));
 
   // JSON Schema 2020-12 keywords (SEP-1613, SEP-2106) in an inputSchema, listed as written.
-  server.add_tool(blocking(
-      "json_schema_2020_12_tool", "A tool whose inputSchema uses JSON Schema 2020-12",
-      [](RequestContext&) { return ToolResult::text("ok"); }, json::parse(R"({
+  server.add_tool(Tool::blocking("json_schema_2020_12_tool", [](RequestContext&) { return ToolResult::text("ok"); })
+                      .with_description("A tool whose inputSchema uses JSON Schema 2020-12")
+                      .with_input_schema(json::parse(R"({
         "$schema": "https://json-schema.org/draft/2020-12/schema",
         "type": "object",
         "$defs": {"address": {"$anchor": "addressDef", "type": "object",

@@ -33,8 +33,6 @@ Tool tool(std::string name, std::string description, json input_schema, elicit::
   return t;
 }
 
-const json kNoArguments = {{"type", "object"}};
-
 // Waits `duration`, or less when the call is cancelled (tasks/cancel, or the client went away);
 // true when it waited to the end. A task's handler holds a worker while it waits, so it must stop
 // when told.
@@ -53,8 +51,6 @@ bool wait_unless_cancelled(RequestContext& call, std::chrono::milliseconds durat
   std::unique_lock<std::mutex> lock(flag->mutex);
   return !flag->cv.wait_for(lock, duration, [&] { return flag->cancelled; });
 }
-
-std::string action_text(elicit::ElicitStatus s) { return std::string(elicit::to_string(s)); }
 
 }  // namespace
 
@@ -81,7 +77,7 @@ void add_task_fixtures(elicit::Server& server) {
       TaskSupport::optional));
 
   server.add_tool(tool(
-      "failing_job", "Fails with a tool error after about a second (always a task)", kNoArguments,
+      "failing_job", "Fails with a tool error after about a second (always a task)", json{{"type", "object"}},
       [](RequestContext& call) {
         wait_unless_cancelled(call, std::chrono::seconds(1));
         return ToolResult::error("the job failed");
@@ -89,7 +85,7 @@ void add_task_fixtures(elicit::Server& server) {
       TaskSupport::required));
 
   server.add_tool(tool(
-      "protocol_error_job", "Fails with a JSON-RPC error (always a task)", kNoArguments,
+      "protocol_error_job", "Fails with a JSON-RPC error (always a task)", json{{"type", "object"}},
       [](RequestContext& call) -> ToolResult {
         wait_unless_cancelled(call, std::chrono::milliseconds(200));
         throw elicit::ProtocolError({elicit::error_code::internal_error, "the job hit a protocol error", nullptr});
@@ -102,13 +98,13 @@ void add_task_fixtures(elicit::Server& server) {
       [](RequestContext& call) {
         const auto file = call.arguments().value("filename", std::string());
         const auto o = call.elicit<samples::DeleteConfirmation>("Delete " + file + "?");
-        if (!o) return ToolResult::text("kept " + file + ": " + action_text(o.status));
+        if (!o) return ToolResult::text("kept " + file + ": " + std::string(elicit::to_string(o.status)));
         return ToolResult::text(o.value->confirm ? "deleted " + file : "kept " + file);
       },
       TaskSupport::required));
 
   server.add_tool(tool(
-      "multi_input", "Asks two questions at once (always a task)", kNoArguments,
+      "multi_input", "Asks two questions at once (always a task)", json{{"type", "object"}},
       [](RequestContext& call) {
         auto [name, confirm] = call.elicit_all(elicit::ask<samples::UserName>("What is your name?"),
                                                elicit::ask<samples::DeleteConfirmation>("Delete the draft?"));
@@ -119,10 +115,10 @@ void add_task_fixtures(elicit::Server& server) {
 
   // Asks first on the tools/call itself (an input-required result), then becomes a task.
   server.add_tool(tool(
-      "test_tool_with_task", "Asks for a name, then continues as a task", kNoArguments,
+      "test_tool_with_task", "Asks for a name, then continues as a task", json{{"type", "object"}},
       [](RequestContext& call) {
         const auto o = call.elicit_keyed<samples::UserName>("user_name", "What is your name?");
-        if (!o) return ToolResult::text("No name: " + action_text(o.status));
+        if (!o) return ToolResult::text("No name: " + std::string(elicit::to_string(o.status)));
         call.start_task();
         wait_unless_cancelled(call, std::chrono::milliseconds(200));
         return ToolResult::text("Hello, " + o.value->name + "!");

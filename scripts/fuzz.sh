@@ -7,11 +7,13 @@ scripts/setup-debian.sh clang libclang-rt-14-dev
 seconds=${1:-60}
 build=${FUZZ_BUILD_DIR:-build-fuzz}
 source scripts/compiler-cache.sh
+source scripts/ci-times.sh
 # Line tables only: enough for symbolized crash reports, a fraction of full debug information's cost.
-cmake -S . -B "$build" -G Ninja "${compiler_cache[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DELICITGEN_FUZZ=ON \
+cmake -S . -B "$build" -G Ninja "${compiler_cache[@]}" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=clang++ -DELICITGEN_FUZZ=ON -DELICITGEN_UNITY_BUILD=ON \
   -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O2 -gline-tables-only -DNDEBUG" \
   -DELICITGEN_BUILD_TESTS=OFF -DELICITGEN_BUILD_SAMPLES=OFF -DELICITGEN_BUILD_BENCHMARKS=OFF >/dev/null
-cmake --build "$build" --target fuzz_schema fuzz_decode fuzz_session fuzz_headers fuzz_jwt
+timed "fuzz build" cmake --build "$build" --target fuzz_schema fuzz_decode fuzz_session fuzz_headers fuzz_jwt
+fuzz_start=$SECONDS
 
 # One target per core at a time, each for `seconds` on its own core; each writes its crash, timeout
 # and leak files into its own directory, and its summary is printed when it ends.
@@ -45,5 +47,7 @@ for target in schema decode session headers jwt; do
     failed=1
   fi
 done
+ci_times+=("fuzz runs=$((SECONDS - fuzz_start))")
+for entry in "${ci_times[@]}"; do ci_times_line "${entry%%=*}" "${entry##*=}"; done
 ((failed == 0)) || exit 1
 echo "fuzzing: no crash, timeout or leak"

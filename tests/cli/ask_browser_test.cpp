@@ -26,6 +26,8 @@
 #include "../support/run_command.hpp"
 #include "test_paths.hpp"
 
+namespace ask_browser_test {
+
 using http_test::bhttp::verb;
 using Clock = std::chrono::steady_clock;
 
@@ -220,3 +222,5 @@ TEST_CASE("elicitgen ask --browser starts $BROWSER with the page's URL", "[brows
   CHECK(r.exit_code == 1);
   CHECK(r.out == "{\"action\":\"decline\"}\n");
 }
+
+}  // namespace ask_browser_test

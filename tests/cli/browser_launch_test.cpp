@@ -10,6 +10,8 @@
 #include "../support/patience.hpp"
 #include "browser_launch.hpp"
 
+namespace browser_launch_test {
+
 using elicitgen::browser_commands;
 using elicitgen::BrowserEnvironment;
 using Commands = std::vector<std::vector<std::string>>;
@@ -61,3 +63,5 @@ TEST_CASE("launch_browser starts the first command that exists, without waiting 
   CHECK(WEXITSTATUS(status) == 0);
   elicitgen::reap_browser(-1);  // a no-op
 }
+
+}  // namespace browser_launch_test

@@ -16,6 +16,8 @@
 #include "client_command.hpp"
 #include "test_paths.hpp"
 
+namespace cli_client_test {
+
 using nlohmann::json;
 
 namespace {
@@ -314,3 +316,5 @@ TEST_CASE("elicitgen client --user-interaction answers interaction/create from t
   // The dialect belongs to 2025-11-25 sessions: refused for 2026-07-28, said on stderr.
   CHECK(client("2026-07-28", "github_username", "--user-interaction --answers '" + accept + "'").exit_code == 2);
 }
+
+}  // namespace cli_client_test

@@ -9,6 +9,8 @@
 #include "../support/run_command.hpp"
 #include "test_paths.hpp"
 
+namespace cli_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -261,3 +263,5 @@ TEST_CASE("a templates directory replaces a template, a broken one is an error",
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains("header.hpp.mustache: error: invalid Mustache template"));
 }
+
+}  // namespace cli_test

@@ -12,6 +12,8 @@
 
 #include "terminal_form.hpp"
 
+namespace terminal_form_test {
+
 using nlohmann::json;
 using nlohmann::ordered_json;
 
@@ -272,3 +274,5 @@ TEST_CASE("terminal form: a form outside the subset is cancelled, saying why", "
   CHECK(tf.ask(request).action == elicit::ElicitAction::cancel);
   CHECK(out.str().find("/requestedSchema/properties/x") != std::string::npos);
 }
+
+}  // namespace terminal_form_test

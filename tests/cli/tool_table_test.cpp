@@ -7,6 +7,8 @@
 
 #include "tool_table.hpp"
 
+namespace tool_table_test {
+
 using nlohmann::json;
 
 TEST_CASE("tool table: name and description, no TITLE column when no tool has a title", "[cli][tools]") {
@@ -58,3 +60,5 @@ TEST_CASE("unknown tool: the message lists the tools that exist, in the server's
   CHECK(elicitgen::unknown_tool_message("x\x1b[2J", tools) ==
         std::string("unknown tool 'x\\x1b[2J'; available: b, a, c"));
 }
+
+}  // namespace tool_table_test

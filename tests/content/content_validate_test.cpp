@@ -2,6 +2,8 @@
 
 #include <elicit/content/schema.hpp>
 
+namespace content_validate_test {
+
 using namespace elicit;
 
 namespace {
@@ -138,3 +140,5 @@ TEST_CASE("huge enums keep error messages short", "[validate][hostile]") {
   CHECK_THAT(r.errors[0].message, Catch::EndsWith("... (5000 in all)"));
   CHECK(r.errors[0].message.size() < 200);
 }
+
+}  // namespace content_validate_test

@@ -5,6 +5,8 @@
 
 #include "../support/defaults_form.hpp"
 
+namespace form_defaults_test {
+
 using namespace elicit;
 using nlohmann::json;
 using test_support::defaults_form;
@@ -31,3 +33,5 @@ TEST_CASE("apply_defaults fills what is missing and keeps what is there, even wh
   CHECK(validate_content(defaults_form(), content).errors.size() == 1);  // only /age
   CHECK(apply_defaults(defaults_form(), json::array()) == form_defaults(defaults_form()));
 }
+
+}  // namespace form_defaults_test

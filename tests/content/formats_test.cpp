@@ -2,6 +2,8 @@
 
 #include <elicit/content/formats.hpp>
 
+namespace formats_test {
+
 using namespace elicit;
 
 TEST_CASE("code points, not bytes, are what minLength and maxLength count", "[formats]") {
@@ -86,3 +88,5 @@ TEST_CASE("matches_format dispatches and names formats as JSON Schema does", "[f
   CHECK(format_name(StringFormat::date_time) == "date-time");
   CHECK(format_name(StringFormat::uri) == "uri");
 }
+
+}  // namespace formats_test

@@ -26,6 +26,8 @@
 #include <elicit/content/sensitive.hpp>
 #include "test_paths.hpp"
 
+namespace html_form_test {
+
 using namespace elicit;
 using nlohmann::json;
 using nlohmann::ordered_json;
@@ -796,3 +798,5 @@ TEST_CASE("round trip: every sample schema's defaults come back from the browser
     if (complete) CHECK(validate_submission(form, s).ok());
   }
 }
+
+}  // namespace html_form_test

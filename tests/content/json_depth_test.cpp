@@ -4,6 +4,8 @@
 
 #include <elicit/content/json_depth.hpp>
 
+namespace json_depth_test {
+
 using elicit::find_too_deep;
 
 TEST_CASE("find_too_deep finds the bracket that opens one level too many", "[json_depth]") {
@@ -26,3 +28,5 @@ TEST_CASE("find_too_deep finds the bracket that opens one level too many", "[jso
   CHECK(find_too_deep(at_limit) == npos);
   CHECK(find_too_deep("[" + at_limit + "]") == elicit::kMaxJsonDepth);
 }
+
+}  // namespace json_depth_test

@@ -12,6 +12,8 @@
 
 #include <elicit/content/json_schema.hpp>
 
+namespace json_schema_test {
+
 using namespace elicit;
 using nlohmann::json;
 namespace fs = std::filesystem;
@@ -170,3 +172,5 @@ TEST_CASE("malformed schemas are refused, saying where", "[json_schema]") {
   CHECK(error_of(R"(3)") == "(root): a schema must be an object or a boolean");
   CHECK(error_of(R"({"type": "object", "properties": {"a": {"type": "string"}}})") == "(compiled)");
 }
+
+}  // namespace json_schema_test

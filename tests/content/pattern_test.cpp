@@ -4,6 +4,8 @@
 
 #include <elicit/content/pattern.hpp>
 
+namespace pattern_test {
+
 using elicit::Pattern;
 using elicit::PatternError;
 
@@ -74,3 +76,5 @@ TEST_CASE("copies share the compiled program", "[pattern]") {
   CHECK(copy.search("xxx"));
   CHECK(copy.source() == "^x+$");
 }
+
+}  // namespace pattern_test

@@ -2,6 +2,8 @@
 
 #include <elicit/content/schema.hpp>
 
+namespace schema_parse_test {
+
 using namespace elicit;
 using ojson = nlohmann::ordered_json;
 
@@ -207,3 +209,5 @@ TEST_CASE("uniqueItems on a multi-select: true is what is enforced anyway, false
         "/properties/p/default/1: default does not satisfy its own schema: \"a\" is selected twice (also at "
         "/properties/p/default/0)");
 }
+
+}  // namespace schema_parse_test

@@ -16,6 +16,8 @@
 #include "sample_types.hpp"
 #include "test_paths.hpp"
 
+namespace differential_test {
+
 using nlohmann::json;
 
 namespace {
@@ -109,3 +111,5 @@ TEST_CASE("`elicitgen check` agrees with elicit::decode<T>() of the generated ty
   });
   CHECK(compared > 1000);
 }
+
+}  // namespace differential_test

@@ -7,6 +7,8 @@
 
 #include "hostile_names.hpp"
 
+namespace hostile_names_test {
+
 using hostile::HostileNames;
 using nlohmann::json;
 
@@ -61,3 +63,5 @@ TEST_CASE("hostile strings survive as data, never as code", "[hostile]") {
   h.a_b_c = "";
   CHECK(elicit::validate(h).errors.at(0).pointer == "/a~1b~0c");
 }
+
+}  // namespace hostile_names_test

@@ -8,6 +8,8 @@
 #include "sample_types.hpp"
 #include "test_paths.hpp"
 
+namespace samples_test {
+
 using nlohmann::json;
 using nlohmann::ordered_json;
 
@@ -218,3 +220,5 @@ TEST_CASE("from_json reports shape errors with every pointer and leaves constrai
   const auto c = json::parse(R"({"name":"A","email":"not an email","age":3})").get<C>();  // constraints not checked
   CHECK(elicit::validate(c).errors.size() == 2);
 }
+
+}  // namespace samples_test

@@ -6,6 +6,8 @@
 
 #include "cpp_text.hpp"
 
+namespace cpp_text_test {
+
 using namespace elicitgen;
 
 TEST_CASE("string literals keep every byte and cannot break out", "[cpp_text]") {
@@ -62,3 +64,5 @@ TEST_CASE("long string literals become adjacent literals on short lines", "[cpp_
   CHECK(escaped.find("\\01\"") == std::string::npos);
   CHECK(escaped.find("\\0\"") == std::string::npos);
 }
+
+}  // namespace cpp_text_test

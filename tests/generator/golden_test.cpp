@@ -15,6 +15,8 @@
 #include "../support/run_command.hpp"
 #include "test_paths.hpp"
 
+namespace golden_test {
+
 namespace fs = std::filesystem;
 
 using test_support::read_file;
@@ -85,3 +87,5 @@ TEST_CASE("golden files are readable: no blank-line runs, no empty branches", "[
     CHECK(text.find(") {\n}") == std::string::npos);                            // an empty function body
   }
 }
+
+}  // namespace golden_test

@@ -19,6 +19,8 @@
 #include "../support/run_command.hpp"
 #include "test_paths.hpp"
 
+namespace hostile_schemas_test {
+
 namespace fs = std::filesystem;
 using nlohmann::ordered_json;
 
@@ -145,3 +147,5 @@ TEST_CASE("hostile schemas generate code that compiles, or fail with a located e
   }
   fs::remove_all(dir);
 }
+
+}  // namespace hostile_schemas_test

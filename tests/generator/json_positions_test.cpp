@@ -9,6 +9,8 @@
 #include "diagnostics.hpp"
 #include "json_positions.hpp"
 
+namespace json_positions_test {
+
 using elicitgen::Diagnostics;
 using elicitgen::JsonPositions;
 using elicitgen::TextPosition;
@@ -133,3 +135,5 @@ TEST_CASE("diagnostics print in four shapes, placed by the registered JSON text"
   other.warning("a.json", "/x", "again");
   CHECK(elicitgen::format_message(other.messages()[0]) == "a.json:2:3: warning: /x: again");
 }
+
+}  // namespace json_positions_test

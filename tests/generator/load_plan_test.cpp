@@ -6,6 +6,8 @@
 #include "plan.hpp"
 #include "test_paths.hpp"
 
+namespace load_plan_test {
+
 using namespace elicitgen;
 
 namespace {
@@ -253,3 +255,5 @@ TEST_CASE("fields that look like secrets get the spec's form-mode warning", "[pl
   CHECK(plan_type(s, "Form", d));
   CHECK(d.messages().empty());
 }
+
+}  // namespace load_plan_test

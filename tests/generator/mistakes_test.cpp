@@ -23,6 +23,8 @@
 #include "test_paths.hpp"
 #include "view.hpp"
 
+namespace mistakes_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -356,3 +358,5 @@ TEST_CASE(
   CHECK_THAT(test_support::read_file(open_out / "contact_information.cpp"),
              Catch::Contains("{{ContactInformation_detail::kFields, 3, false},"));
 }
+
+}  // namespace mistakes_test

@@ -2,6 +2,8 @@
 
 #include "names.hpp"
 
+namespace names_test {
+
 using namespace elicitgen;
 
 TEST_CASE("member names are snake_case and always valid C++", "[names]") {
@@ -70,3 +72,5 @@ TEST_CASE("very long names are cut, with a hash that keeps them distinct", "[nam
   CHECK(type_name(accents).size() <= 96);
   CHECK(member_name(std::string(96, 'a')) == std::string(96, 'a'));  // at the limit: unchanged
 }
+
+}  // namespace names_test

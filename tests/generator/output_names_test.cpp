@@ -13,6 +13,8 @@
 #include "names.hpp"
 #include "test_paths.hpp"
 
+namespace output_names_test {
+
 namespace fs = std::filesystem;
 
 namespace {
@@ -115,3 +117,5 @@ TEST_CASE("elicitgen generate --output-stem names the outputs of a single input"
   CHECK(r.exit_code == 1);
   CHECK_THAT(r.out, Catch::Contains(".json: error: no output name") && Catch::Contains("--output-stem"));
 }
+
+}  // namespace output_names_test

@@ -7,6 +7,8 @@
 
 #include "../../runtime/src/http/ascii_case.hpp"
 
+namespace ascii_case_test {
+
 using namespace elicit::http;
 
 TEST_CASE("ascii_lower lowers A to Z and leaves every other byte as it is", "[http][ascii]") {
@@ -43,3 +45,5 @@ TEST_CASE("equals_nocase, starts_with_nocase and contains_nocase compare without
   CHECK_FALSE(contains_nocase("text/event-strea", "text/event-stream"));
   CHECK(contains_nocase("anything", ""));
 }
+
+}  // namespace ascii_case_test

@@ -11,6 +11,8 @@
 #include "../support/stateless_meta.hpp"
 #include "github_username.hpp"
 
+namespace authorization_test {
+
 using http_test::bhttp::verb;
 using nlohmann::json;
 
@@ -232,3 +234,5 @@ TEST_CASE("authorization: start() refuses options without resource, authorizatio
       elicit::ServerInfo{"auth-test", "1"}, [](elicit::Server&) {}, o);
   CHECK_THROWS_AS(s.start(), std::invalid_argument);
 }
+
+}  // namespace authorization_test

@@ -14,6 +14,8 @@
 #include "../support/sample_http_server.hpp"
 #include "../support/tool_text.hpp"
 
+namespace browser_elicitation_http_test {
+
 using namespace elicit;
 using http_test::bhttp::verb;
 using nlohmann::json;
@@ -82,3 +84,5 @@ TEST_CASE("api_key over HTTP: the key is asked in the browser and never reaches 
     CHECK(result.dump().find(kKey) == std::string::npos);
   }
 }
+
+}  // namespace browser_elicitation_http_test

@@ -22,6 +22,8 @@
 #include "../support/session_initialize.hpp"
 #include "../support/threads.hpp"
 
+namespace browser_form_routes_test {
+
 using namespace std::chrono_literals;
 using http_test::bhttp::verb;
 using nlohmann::json;
@@ -386,3 +388,5 @@ TEST_CASE("browser form routes: loopback_browser_forms starts its server on the 
   CHECK(future.get()->status == elicit::ElicitStatus::aborted);
   CHECK_THROWS(http_test::Connection(port));
 }
+
+}  // namespace browser_form_routes_test

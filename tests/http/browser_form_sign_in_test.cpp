@@ -22,6 +22,8 @@
 #include "../support/patience.hpp"
 #include "../support/stateless_meta.hpp"
 
+namespace browser_form_sign_in_test {
+
 using namespace std::chrono_literals;
 using nlohmann::json;
 namespace bhttp = http_test::bhttp;
@@ -698,3 +700,5 @@ TEST_CASE("browser form sign-in: start() refuses options it cannot serve", "[bro
   o.browser_forms.principal = [](const auto&) { return std::string(); };
   CHECK_THROWS_AS(start(o), std::invalid_argument);
 }
+
+}  // namespace browser_form_sign_in_test

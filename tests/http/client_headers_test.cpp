@@ -22,6 +22,8 @@
 #include "../support/patience.hpp"
 #include "../support/scripted_http_server.hpp"
 
+namespace client_headers_test {
+
 using namespace elicit;
 using nlohmann::json;
 
@@ -239,3 +241,5 @@ TEST_CASE("SSE: resumption is bounded, and a 2026-07-28 request's stream is not 
   modern.close();
   CHECK(server.seen().size() == before + 1);  // the POST only
 }
+
+}  // namespace client_headers_test

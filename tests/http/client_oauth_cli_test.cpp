@@ -28,6 +28,8 @@
 #include "../support/tcp_relay.hpp"
 #include "test_paths.hpp"
 
+namespace client_oauth_cli_test {
+
 using nlohmann::json;
 using namespace std::chrono_literals;
 
@@ -242,3 +244,5 @@ TEST_CASE("LoopbackRedirect: another path is 404 and the wait goes on, the callb
   CHECK(answer == uri + "?error=access_denied&state=s");
   CHECK_THROWS_AS(listener.wait(50ms), elicit::http::RedirectTimeout);
 }
+
+}  // namespace client_oauth_cli_test

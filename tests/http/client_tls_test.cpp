@@ -20,6 +20,8 @@
 #include "github_username.hpp"
 #include "test_paths.hpp"
 
+namespace client_tls_test {
+
 using namespace elicit;
 using test_support::SampleHttpServer;
 using test_support::text_of;
@@ -180,3 +182,5 @@ TEST_CASE("elicitgen client --url https with --ca-file, and without it the certi
   CHECK(missing.exit_code != 0);
   CHECK_THAT(missing.out, Catch::Contains("/nonexistent/ca.pem"));
 }
+
+}  // namespace client_tls_test

@@ -11,6 +11,8 @@
 #include "../../runtime/src/http/fetch.hpp"
 #include "../support/test_pki.hpp"
 
+namespace fetch_test {
+
 using elicit::http::fetch;
 using elicit::http::FetchError;
 using elicit::http::FetchOptions;
@@ -107,3 +109,5 @@ TEST_CASE("fetch: a peer that never answers ends at the timeout", "[http][fetch]
   o.timeout = std::chrono::milliseconds(300);
   CHECK(failure(r, o).find("timed out") != std::string::npos);
 }
+
+}  // namespace fetch_test

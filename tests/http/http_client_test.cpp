@@ -23,6 +23,8 @@
 #include "shipping.hpp"
 #include "test_paths.hpp"
 
+namespace http_client_test {
+
 using namespace elicit;
 using nlohmann::json;
 using test_support::text_of;
@@ -178,3 +180,5 @@ TEST_CASE("elicitgen client --url list and an unknown tool, in both eras", "[cli
     CHECK_THAT(unknown.out, Catch::Contains("unknown tool 'no_such_tool'; available: " + names + "\n"));
   }
 }
+
+}  // namespace http_client_test

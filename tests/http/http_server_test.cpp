@@ -16,6 +16,8 @@
 #include "../support/threads.hpp"
 #include "github_username.hpp"
 
+namespace http_server_test {
+
 using namespace std::chrono_literals;
 using http_test::bhttp::verb;
 using nlohmann::json;
@@ -658,3 +660,5 @@ TEST_CASE("a tool can let go of its connection, the client resumes to get the re
   // The same connection serves the next request: the HTTP response ended cleanly.
   CHECK(call.request(verb::post, "/mcp", Fixture::with_session(id), request(5, "ping").dump()).status == 200);
 }
+
+}  // namespace http_server_test

@@ -10,6 +10,8 @@
 #include "../support/jwt_issuer.hpp"
 #include "../support/stateless_meta.hpp"
 
+namespace introspection_test {
+
 using http_test::bhttp::verb;
 using nlohmann::json;
 
@@ -201,3 +203,5 @@ TEST_CASE("introspection: options without issuer, audience or client_id are refu
   o.client_id = "rs";
   CHECK_NOTHROW(elicit::introspection_verifier(o));
 }
+
+}  // namespace introspection_test

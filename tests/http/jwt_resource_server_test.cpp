@@ -13,6 +13,8 @@
 #include "../support/stateless_meta.hpp"
 #include "github_username.hpp"
 
+namespace jwt_resource_server_test {
+
 using http_test::bhttp::verb;
 using jwt_test::b64url;
 using jwt_test::SigningKey;
@@ -357,3 +359,5 @@ TEST_CASE("jwt_verifier: options without issuer or audience, or with a long leew
   o.leeway = std::chrono::seconds(30);
   CHECK_NOTHROW(elicit::jwt_verifier(o));
 }
+
+}  // namespace jwt_resource_server_test

@@ -14,6 +14,8 @@
 #include "../support/stateless_meta.hpp"
 #include "github_username.hpp"
 
+namespace jwt_test {
+
 using http_test::bhttp::verb;
 using jwt_test::b64url;
 using jwt_test::SigningKey;
@@ -201,3 +203,5 @@ TEST_CASE("jwt: a key set keeps only keys that can verify signatures, and says w
   CHECK_THROWS_AS(elicit::JsonWebKeySet::parse("[]"), std::invalid_argument);
   CHECK_THROWS_AS(elicit::JsonWebKeySet::parse(std::string(100, '[')), std::invalid_argument);
 }
+
+}  // namespace jwt_test

@@ -22,6 +22,8 @@
 #include "../support/threads.hpp"
 #include "github_username.hpp"
 
+namespace modern_http_test {
+
 using namespace std::chrono_literals;
 using http_test::bhttp::verb;
 using nlohmann::json;
@@ -847,3 +849,5 @@ TEST_CASE("a 2026-07-28 request's _meta read apart keeps nlohmann's rules: escap
   CHECK(r.status == 400);
   CHECK(error_of(r, 8)["message"] == "Invalid params: params._meta is required");
 }
+
+}  // namespace modern_http_test

@@ -11,6 +11,8 @@
 
 #include "../support/jwt_issuer.hpp"
 
+namespace oauth_client_test {
+
 using namespace elicit::http;
 
 namespace {
@@ -66,3 +68,5 @@ TEST_CASE("offline_access is asked for with prompt=consent, which OIDC servers r
     CHECK(provider->asked.find("prompt=") == std::string::npos);  // no consent forced when it buys nothing
   }
 }
+
+}  // namespace oauth_client_test

@@ -11,6 +11,8 @@
 #include "../../runtime/src/http/oauth_wire.hpp"
 #include "../support/jwt_issuer.hpp"
 
+namespace oauth_wire_test {
+
 using namespace elicit;
 using namespace elicit::http;
 
@@ -97,3 +99,5 @@ TEST_CASE("private_key_jwt: an assertion that verifies with the public key, RS25
   CHECK_THROWS_AS(client_assertion("c", "a", rsa.private_pem(), "ES256"), OAuthError);  // the key does not fit
   CHECK_THROWS_AS(client_assertion("c", "a", "not a key", ""), OAuthError);
 }
+
+}  // namespace oauth_wire_test

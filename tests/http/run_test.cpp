@@ -11,6 +11,8 @@
 
 #include "../support/patience.hpp"
 
+namespace run_test {
+
 using namespace std::chrono_literals;
 
 namespace {
@@ -65,3 +67,5 @@ TEST_CASE("run() serves until SIGINT, then stops and returns", "[http][run]") {
   CHECK(http.port() > 0);
   CHECK(http.session_count() == 0);
 }
+
+}  // namespace run_test

@@ -19,6 +19,8 @@
 #include "../support/thread_limit.hpp"
 #include "test_paths.hpp"
 
+namespace sample_server_test {
+
 using namespace std::chrono_literals;
 using http_test::bhttp::verb;
 using nlohmann::json;
@@ -330,3 +332,5 @@ TEST_CASE("thread limit http child", "[.thread_limit_http_child]") {
     CHECK(status == 0);
   }
 }
+
+}  // namespace sample_server_test

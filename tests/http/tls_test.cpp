@@ -23,6 +23,8 @@
 #include "../support/session_initialize.hpp"
 #include "../support/test_pki.hpp"
 
+namespace tls_test {
+
 namespace {
 
 namespace ssl = boost::asio::ssl;
@@ -195,3 +197,5 @@ TEST_CASE("TLS: start() names the file that cannot be used", "[http][tls]") {
   half.tls_certificate_chain_file = p.crt("server");
   CHECK_THROWS_AS(start(half), std::invalid_argument);
 }
+
+}  // namespace tls_test

@@ -11,6 +11,8 @@
 #include "../support/patience.hpp"
 #include "github_username.hpp"
 
+namespace user_interaction_http_test {
+
 using http_test::bhttp::verb;
 using nlohmann::json;
 
@@ -288,3 +290,5 @@ TEST_CASE("HTTP: an untyped elicitation/create from request_inputs is a prompt o
   f.answer(a, (*ask)["id"], {{"content", {{"n", 3}}}});
   CHECK(json::parse(text_of(call->next_message())) == json{{"action", "accept"}, {"content", {{"n", 3}}}});
 }
+
+}  // namespace user_interaction_http_test

@@ -14,6 +14,8 @@
 
 #include "../support/scripted_http_server.hpp"
 
+namespace version_retry_test {
+
 using namespace elicit;
 using nlohmann::json;
 
@@ -97,3 +99,5 @@ TEST_CASE("client: a second -32022 for the same request is not retried again", "
   client.reset();
   CHECK(server.seen().size() == 2);
 }
+
+}  // namespace version_retry_test

@@ -12,6 +12,8 @@
 #include "../support/collector.hpp"
 #include "../support/fake_client.hpp"
 
+namespace connection_test {
+
 using namespace elicit;
 using namespace std::chrono_literals;
 using nlohmann::json;
@@ -327,3 +329,5 @@ TEST_CASE("blocking call() from another thread", "[session]") {
   f.client.respond((*m)["id"], {{"b", 2}});
   CHECK((*result.get().result)["b"] == 2);
 }
+
+}  // namespace connection_test

@@ -13,6 +13,8 @@
 #include "../support/fake_client.hpp"
 #include "../support/patience.hpp"
 
+namespace event_thread_test {
+
 using namespace elicit;
 using nlohmann::json;
 using test_support::kPatience;
@@ -57,3 +59,5 @@ TEST_CASE("timer callbacks run on an event thread", "[event_thread][timer]") {
   REQUIRE(future.wait_for(kPatience) == std::future_status::ready);
   CHECK(future.get());
 }
+
+}  // namespace event_thread_test

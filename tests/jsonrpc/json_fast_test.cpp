@@ -12,6 +12,8 @@
 
 #include "json_fast.hpp"
 
+namespace json_fast_test {
+
 using nlohmann::json;
 using nlohmann::ordered_json;
 
@@ -549,3 +551,5 @@ TEST_CASE("parse_json gives nlohmann's document, by the fast path or nlohmann's,
   CHECK_THROWS_AS(parse_json(R"({"a":)"), json::parse_error);
   CHECK_THROWS_AS(parse_json(""), json::parse_error);
 }
+
+}  // namespace json_fast_test

@@ -2,6 +2,8 @@
 
 #include <elicit/jsonrpc/message.hpp>
 
+namespace jsonrpc_test {
+
 using namespace elicit;
 
 TEST_CASE("requests, notifications and responses parse, with string or integer ids", "[jsonrpc]") {
@@ -79,3 +81,5 @@ TEST_CASE("serialisation is the JSON-RPC 2.0 wire form", "[jsonrpc]") {
         R"({"error":{"code":-32700,"message":"bad"},"id":null,"jsonrpc":"2.0"})");
   CHECK(to_string(RequestId{"1"}) != to_string(RequestId{std::int64_t{1}}));
 }
+
+}  // namespace jsonrpc_test

@@ -12,6 +12,8 @@
 
 #include "../support/patience.hpp"
 
+namespace stdio_transport_test {
+
 using namespace std::chrono_literals;
 
 namespace {
@@ -110,3 +112,5 @@ TEST_CASE("stdio: send writes one line, close() stops the reader without EOF", "
   CHECK(r.wait_closed());
   CHECK_FALSE(t.send("{}", {}));
 }
+
+}  // namespace stdio_transport_test

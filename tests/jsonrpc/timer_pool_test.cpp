@@ -13,6 +13,8 @@
 #include "../support/recorder.hpp"
 #include "../support/threads.hpp"
 
+namespace timer_pool_test {
+
 using namespace elicit;
 using namespace std::chrono_literals;
 using nlohmann::json;
@@ -120,3 +122,5 @@ TEST_CASE("WorkerPool: FIFO on one thread, drains on destruction", "[pool]") {
   WorkerPool four(4);
   CHECK(four.size() == 4);
 }
+
+}  // namespace timer_pool_test

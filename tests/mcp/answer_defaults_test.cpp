@@ -7,6 +7,8 @@
 
 #include "../support/defaults_form.hpp"
 
+namespace answer_defaults_test {
+
 using namespace elicit;
 using nlohmann::json;
 using test_support::defaults_form;
@@ -27,3 +29,5 @@ TEST_CASE("accept_with_defaults completes partial content with the defaults, val
   CHECK(Answer::cancel().to_json(true) == json{{"action", "cancel"}});
   CHECK(Answer::decline().to_json(false) == json{{"action", "decline"}});
 }
+
+}  // namespace answer_defaults_test

@@ -13,6 +13,8 @@
 #include "../support/fake_client.hpp"
 #include "contact_information.hpp"
 
+namespace browser_elicitation_test {
+
 using namespace elicit;
 using nlohmann::json;
 using samples::ContactInformation;
@@ -442,3 +444,5 @@ TEST_CASE("2026-07-28: declined consent, an expired page, and a client without U
   const auto no_url = f.call_tool("contact", json::object(), stateless_meta({{"elicitation", {{"form", json::object()}}}}));
   CHECK(no_url["error"]["code"] == -32021);
 }
+
+}  // namespace browser_elicitation_test

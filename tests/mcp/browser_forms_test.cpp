@@ -18,6 +18,8 @@
 #include "../support/form_page.hpp"
 #include "test_paths.hpp"
 
+namespace browser_forms_test {
+
 using elicit::BrowserFormAnswer;
 using elicit::BrowserFormPage;
 using elicit::BrowserFormRequest;
@@ -663,3 +665,5 @@ TEST_CASE("browser forms: a closed page's id is not opened again", "[browser_for
   CHECK(forms.handle(get(id)).status == 410);
   CHECK(await_now(forms, id, 50ms)->status == ElicitStatus::timed_out);
 }
+
+}  // namespace browser_forms_test

@@ -10,6 +10,8 @@
 
 #include "../support/fake_client.hpp"
 
+namespace call_notifications_test {
+
 using namespace elicit;
 using nlohmann::json;
 
@@ -198,3 +200,5 @@ TEST_CASE("log messages are rate limited per connection, in both eras", "[loggin
   for (int id = 1; id <= 3; ++id)
     CHECK(unlimited.call(id, "chatty").back()["result"]["content"][0]["text"] == "LLLL---");
 }
+
+}  // namespace call_notifications_test

@@ -9,6 +9,8 @@
 #include "../support/server_fixture.hpp"
 #include "contact_information.hpp"
 
+namespace cancellation_test {
+
 using namespace elicit;
 using namespace std::chrono_literals;
 using nlohmann::json;
@@ -360,3 +362,5 @@ TEST_CASE("a cancelled tools/call cancels its request_inputs requests and frees 
   REQUIRE(again);
   CHECK((*again)["method"] == "sampling/createMessage");
 }
+
+}  // namespace cancellation_test

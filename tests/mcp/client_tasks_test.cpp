@@ -17,6 +17,8 @@
 #include "../support/tool_text.hpp"
 #include "user_name.hpp"
 
+namespace client_tasks_test {
+
 using namespace elicit;
 using nlohmann::json;
 using test_support::text_of;
@@ -66,3 +68,5 @@ TEST_CASE("client: listening for notifications/tasks, a task whose pollIntervalM
   CHECK(std::find(statuses.begin(), statuses.end(), "input_required") != statuses.end());
   CHECK(statuses.back() == "completed");
 }
+
+}  // namespace client_tasks_test

@@ -19,6 +19,8 @@
 #include "shipping.hpp"  // ShippingAddress and DeliveryWindow
 #include "test_paths.hpp"
 
+namespace client_test {
+
 using namespace elicit;
 using nlohmann::json;
 using test_support::text_of;
@@ -434,3 +436,5 @@ TEST_CASE("client: without the tasks extension a tool that requires a task is re
   // An optional one runs directly.
   CHECK(text_of(client->call_tool("slow_compute", {{"seconds", 0}, {"label", "now"}})).find("computed now") == 0);
 }
+
+}  // namespace client_test

@@ -14,6 +14,8 @@
 
 #include "../support/patience.hpp"
 
+namespace completion_store_test {
+
 using elicit::CompletionState;
 using elicit::InMemoryCompletionStore;
 using elicit::InMemoryCompletionStoreOptions;
@@ -142,3 +144,5 @@ TEST_CASE("in-memory completion store: concurrent marks and lookups", "[completi
   CHECK(store.size() == 500);
   CHECK(complete.load() > 0);
 }
+
+}  // namespace completion_store_test

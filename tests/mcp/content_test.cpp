@@ -5,6 +5,8 @@
 #include <elicit/content_blocks.hpp>
 #include <elicit/logging.hpp>
 
+namespace content_test {
+
 using namespace elicit;
 using nlohmann::json;
 
@@ -76,3 +78,5 @@ TEST_CASE("LogRateBucket: a burst, then the sustained rate, never more than the 
   LogRateBucket none(LogRateLimit{0, 0});
   CHECK_FALSE(none.take(t0));
 }
+
+}  // namespace content_test

@@ -10,6 +10,8 @@
 #include "confirm_deletion.hpp"
 #include "contact_information.hpp"
 
+namespace elicit_test {
+
 using namespace elicit;
 using namespace std::chrono_literals;
 using nlohmann::json;
@@ -335,3 +337,5 @@ TEST_CASE("URLElicitationRequiredError round-trips and malformed ones are refuse
   CHECK_FALSE(parse_url_elicitation_required(
       RpcError{-32042, "x", json{{"elicitations", {{{"mode", "url"}, {"message", "m"}, {"url", "https://x"}}}}}}));
 }
+
+}  // namespace elicit_test

@@ -16,6 +16,8 @@
 
 #include "../support/patience.hpp"
 
+namespace era_detection_test {
+
 using namespace elicit;
 using nlohmann::json;
 
@@ -167,3 +169,5 @@ TEST_CASE("era detection: the era found is cached per server, so the next client
   std::lock_guard<std::mutex> lock(other.mutex);
   CHECK(other.methods.front() == "server/discover");
 }
+
+}  // namespace era_detection_test

@@ -10,6 +10,8 @@
 #include "../support/server_fixture.hpp"
 #include "contact_information.hpp"
 
+namespace event_thread_test {
+
 using namespace elicit;
 using nlohmann::json;
 using samples::ContactInformation;
@@ -162,3 +164,5 @@ TEST_CASE("an exception in a free elicit_async / elicit_url_async callback is lo
   CHECK(session.notify("test/alive", json::object()));
   CHECK((*client.next())["method"] == "test/alive");
 }
+
+}  // namespace event_thread_test

@@ -4,6 +4,8 @@
 
 #include <elicit/features.hpp>
 
+namespace features_test {
+
 using nlohmann::json;
 
 TEST_CASE("Tool::blocking and Tool::async set their own handler, the setters their member", "[features]") {
@@ -63,3 +65,5 @@ TEST_CASE("Prompt, Resource and ResourceTemplate declared by name", "[features]"
   CHECK(tpl.completions.count("id") == 1);
   CHECK(tpl.title == std::optional<std::string>("Items"));
 }
+
+}  // namespace features_test

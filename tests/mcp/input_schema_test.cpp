@@ -10,6 +10,8 @@
 #include "../support/fake_client.hpp"
 #include "../support/stateless_meta.hpp"
 
+namespace input_schema_test {
+
 using namespace elicit;
 using nlohmann::json;
 using test_support::stateless_meta;
@@ -113,3 +115,5 @@ TEST_CASE("a prompt named like a tool is not checked against the tool's inputSch
   REQUIRE(m);
   CHECK((*m)["result"]["messages"] == json::array());
 }
+
+}  // namespace input_schema_test

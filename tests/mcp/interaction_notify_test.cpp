@@ -9,6 +9,8 @@
 
 #include "../support/interaction_fixture.hpp"
 
+namespace interaction_notify_test {
+
 using namespace elicit;
 using nlohmann::json;
 
@@ -224,3 +226,5 @@ TEST_CASE("a watcher gets its progress in order and its answer last while other 
     CHECK(last >= 0);  // at least the first progress, before the answer
   }
 }
+
+}  // namespace interaction_notify_test

@@ -9,6 +9,8 @@
 #include "../support/fake_client.hpp"
 #include "../support/stateless_meta.hpp"
 
+namespace listen_test {
+
 using namespace elicit;
 using nlohmann::json;
 using test_support::stateless_meta;
@@ -275,3 +277,5 @@ TEST_CASE("subscriptions/listen refuses malformed filters and too many streams",
   f.drain();
   CHECK(f.listen("again", json::object())["method"] == "notifications/subscriptions/acknowledged");
 }
+
+}  // namespace listen_test

@@ -10,6 +10,8 @@
 #include "contact_information.hpp"
 #include "github_username.hpp"
 
+namespace modern_server_test {
+
 using namespace elicit;
 using nlohmann::json;
 
@@ -829,3 +831,5 @@ TEST_CASE("InputRound: text that is not UTF-8 fails as the documents' dumps do",
     CHECK(std::string(e.what()) == expected);
   }
 }
+
+}  // namespace modern_server_test

@@ -10,6 +10,8 @@
 #include <elicit/param_headers.hpp>
 #include <elicit/server.hpp>
 
+namespace param_headers_test {
+
 using elicit::ParamHeader;
 using nlohmann::json;
 
@@ -243,3 +245,5 @@ TEST_CASE("x-mcp-header: what the client sends is what the server's check accept
     CHECK(elicit::check_param_headers(annotations, arguments, h.lookup()) == std::nullopt);
   }
 }
+
+}  // namespace param_headers_test

@@ -6,6 +6,8 @@
 #include "../support/server_fixture.hpp"
 #include "contact_information.hpp"
 
+namespace protocol_test {
+
 using namespace elicit;
 using nlohmann::json;
 using test_support::ServerFixture;
@@ -67,3 +69,5 @@ TEST_CASE("a request reusing the id of a pending one is refused, the first is un
   REQUIRE(r);
   CHECK((*r)["result"] == json::object());
 }
+
+}  // namespace protocol_test

@@ -8,6 +8,8 @@
 
 #include <elicit/protocol_era.hpp>
 
+namespace request_meta_test {
+
 using namespace elicit;
 using nlohmann::json;
 
@@ -98,3 +100,5 @@ TEST_CASE("RequestMeta reads a repeated member as nlohmann does (the last one) a
   CHECK_FALSE(none.present);
   CHECK_FALSE(RequestMeta::of_params(nullptr).present);
 }
+
+}  // namespace request_meta_test

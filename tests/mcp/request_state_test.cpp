@@ -9,6 +9,8 @@
 #include <sodium.h>
 #include <elicit/request_state.hpp>
 
+namespace request_state_test {
+
 using elicit::RequestStateBinding;
 using elicit::RequestStateOptions;
 using elicit::RequestStateSealer;
@@ -308,3 +310,5 @@ TEST_CASE("requestState: arguments that are not valid UTF-8", "[request_state]")
   CHECK_THROWS_AS(sealer.seal(payload(), bad), json::type_error);
   CHECK_FALSE(sealer.open(sealer.seal(payload(), binding()), bad));
 }
+
+}  // namespace request_state_test

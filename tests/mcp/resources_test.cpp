@@ -11,6 +11,8 @@
 #include "../support/fake_client.hpp"
 #include "../support/stateless_meta.hpp"
 
+namespace resources_test {
+
 using namespace elicit;
 using nlohmann::json;
 using test_support::stateless_meta;
@@ -283,3 +285,5 @@ TEST_CASE("A server that goes away is detached, even while updates are being sen
   stop = true;
   notifier.join();
 }
+
+}  // namespace resources_test

@@ -13,6 +13,8 @@
 #include "contact_information.hpp"
 #include "github_username.hpp"
 
+namespace revisions_test {
+
 using namespace elicit;
 using nlohmann::json;
 
@@ -143,3 +145,5 @@ TEST_CASE("a prefill is the form's defaults, in both revisions", "[client][revis
     CHECK(schema_seen.is_null());
   }
 }
+
+}  // namespace revisions_test

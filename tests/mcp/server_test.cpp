@@ -9,6 +9,8 @@
 #include "contact_information.hpp"
 #include "github_username.hpp"
 
+namespace server_test {
+
 using namespace elicit;
 using namespace std::chrono_literals;
 using nlohmann::json;
@@ -210,3 +212,5 @@ TEST_CASE("a tools/call the client cancels gets no answer", "[server][cancel]") 
   CHECK(r["id"] == 9);  // not a result for "c"
   CHECK_FALSE(f.client.next(200ms));
 }
+
+}  // namespace server_test

@@ -9,6 +9,8 @@
 #include "../support/collector.hpp"
 #include "../support/fake_client.hpp"
 
+namespace session_limits_test {
+
 using namespace elicit;
 using nlohmann::json;
 using test_support::Collector;
@@ -61,3 +63,5 @@ TEST_CASE("requests beyond max_pending_requests are not sent and fail at once", 
   CHECK(r.status == ElicitStatus::aborted);
   CHECK_THAT(r.problem, Catch::Contains("max_pending_requests"));
 }
+
+}  // namespace session_limits_test

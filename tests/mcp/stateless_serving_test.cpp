@@ -15,6 +15,8 @@
 
 #include "../support/patience.hpp"
 
+namespace stateless_serving_test {
+
 using namespace elicit;
 using nlohmann::json;
 
@@ -94,3 +96,5 @@ TEST_CASE("a 2026-07-28 exchange gives its request the client's capabilities and
     CHECK(second["error"]["message"] == "Invalid Request: one request per 2026-07-28 exchange");
   }
 }
+
+}  // namespace stateless_serving_test

@@ -13,6 +13,8 @@
 #include "../support/patience.hpp"
 #include "contact_information.hpp"
 
+namespace stdio_cascade_test {
+
 using namespace elicit;
 using nlohmann::json;
 
@@ -103,3 +105,5 @@ TEST_CASE("stdio: eight tool calls cancelled while their forms are open, on one 
   CHECK((*r)["result"]["content"][0]["text"] == "Ann");
   server.close();
 }
+
+}  // namespace stdio_cascade_test

@@ -18,6 +18,8 @@
 #include "delete_confirmation.hpp"
 #include "user_name.hpp"
 
+namespace tasks_test {
+
 using namespace elicit;
 using nlohmann::json;
 
@@ -478,3 +480,5 @@ TEST_CASE("tasks: a task past its ttl answers like an unknown one, and a full st
   CHECK(s.get(id)["error"]["code"] == -32602);
   CHECK(s.tool("ask")["result"]["resultType"] == "task");
 }
+
+}  // namespace tasks_test

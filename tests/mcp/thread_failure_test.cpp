@@ -19,6 +19,8 @@
 #include "../support/thread_limit.hpp"
 #include "github_username.hpp"
 
+namespace thread_failure_test {
+
 using namespace elicit;
 using namespace std::chrono_literals;
 using nlohmann::json;
@@ -117,3 +119,5 @@ TEST_CASE("thread limit child", "[.thread_limit_child]") {
   CHECK_NOTHROW(WorkerPool(2));
   CHECK_NOTHROW(jsonrpc::TimerService());
 }
+
+}  // namespace thread_failure_test

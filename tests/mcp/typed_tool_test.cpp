@@ -10,6 +10,8 @@
 #include "shipping.hpp"
 #include "user_name.hpp"
 
+namespace typed_tool_test {
+
 using namespace elicit;
 using nlohmann::json;
 
@@ -122,3 +124,5 @@ TEST_CASE("A typed result that breaks its outputSchema is a tool error, not a br
   CHECK_THAT(bad["content"][0]["text"].get<std::string>(),
              Catch::Contains("does not match its outputSchema") && Catch::Contains("/recipient: "));
 }
+
+}  // namespace typed_tool_test

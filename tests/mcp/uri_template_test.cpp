@@ -4,6 +4,8 @@
 
 #include <elicit/uri_template.hpp>
 
+namespace uri_template_test {
+
 using elicit::UriTemplate;
 using Vars = std::map<std::string, std::string>;
 
@@ -69,3 +71,5 @@ TEST_CASE("Copies share the matcher and match alike", "[uri_template]") {
   CHECK(b.text() == "x://{v}");
   CHECK(b.match("x://1") == a.match("x://1"));
 }
+
+}  // namespace uri_template_test

@@ -5,6 +5,8 @@
 
 #include <elicit/url_safety.hpp>
 
+namespace url_safety_test {
+
 using namespace elicit;
 
 namespace {
@@ -103,3 +105,5 @@ TEST_CASE("IP address hosts are flagged with their range, in every form a browse
   CHECK_FALSE(review_url("http://0xa9fea9fe/").allowed);
   CHECK(review_url("https://1password.com/").warnings.empty());  // a name starting with a digit
 }
+
+}  // namespace url_safety_test

@@ -7,6 +7,8 @@
 
 #include "../support/interaction_fixture.hpp"
 
+namespace user_interaction_test {
+
 using namespace elicit;
 using nlohmann::json;
 
@@ -320,3 +322,5 @@ TEST_CASE("an untyped elicitation/create whose mode is not a string", "[user_int
     CHECK(r["result"]["content"][0]["text"].get<std::string>().find("params.mode") != std::string::npos);
   }
 }
+
+}  // namespace user_interaction_test

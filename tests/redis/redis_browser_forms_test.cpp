@@ -23,6 +23,8 @@
 #include "../support/patience.hpp"
 #include "redis_server.hpp"
 
+namespace redis_browser_forms_test {
+
 using elicit::BrowserFormAnswer;
 using elicit::BrowserFormPage;
 using elicit::BrowserFormRequest;
@@ -30,24 +32,20 @@ using elicit::BrowserFormResponse;
 using elicit::ElicitStatus;
 using elicit::RedisBrowserForms;
 using elicit::RedisBrowserFormsOptions;
+using test_support::eventually;
 using test_support::kPatience;
 using test_support::RedisServer;
 using namespace std::chrono_literals;
 
 namespace {
 
-constexpr auto kPrefix = "test:form:";
+constexpr auto kFormPrefix = "test:form:";
 constexpr auto kSecret = "sk-live-SECRET-0123456789abcdef";
 
-std::string shared_key() {
-  static const std::string key = elicit::RequestStateSealer::generate_key();
-  return key;
-}
-
-RedisBrowserFormsOptions options_for(const RedisServer& server, std::string key = shared_key()) {
+RedisBrowserFormsOptions form_options(const RedisServer& server, std::string key = test_support::shared_key()) {
   RedisBrowserFormsOptions o;
   o.redis.port = server.port();
-  o.redis.key_prefix = kPrefix;
+  o.redis.key_prefix = kFormPrefix;
   o.keys = {std::move(key)};
   o.base_url = "https://forms.example/f/";
   return o;
@@ -154,7 +152,7 @@ std::vector<std::pair<std::string, std::string>> dump(const RedisServer& server)
 std::vector<std::string> keys_of(const RedisServer& server, const std::string& kind) {
   std::vector<std::string> out;
   for (const auto& [k, v] : dump(server)) {
-    if (k.rfind(kPrefix + kind, 0) == 0) out.push_back(k);
+    if (k.rfind(kFormPrefix + kind, 0) == 0) out.push_back(k);
   }
   return out;
 }
@@ -163,7 +161,7 @@ std::vector<std::string> keys_of(const RedisServer& server, const std::string& k
 long long subscribers(const RedisServer& server) {
   redisContext* c = server.connect();
   if (c == nullptr) return -1;
-  const std::string channel = std::string(kPrefix) + "answers";
+  const std::string channel = std::string(kFormPrefix) + "answers";
   auto* reply = static_cast<redisReply*>(redisCommand(c, "PUBSUB NUMSUB %b", channel.data(), channel.size()));
   long long n = -1;
   if (reply != nullptr && reply->type == REDIS_REPLY_ARRAY && reply->elements == 2 &&
@@ -175,24 +173,13 @@ long long subscribers(const RedisServer& server) {
   return n;
 }
 
-// Waits (bounded) until `done()` holds: for what another thread does by itself (close()'s
-// deletion, Redis's expiry). Only a hang reaches the bound.
-template <typename F>
-bool eventually(F done) {
-  const auto deadline = std::chrono::steady_clock::now() + kPatience;
-  while (std::chrono::steady_clock::now() < deadline) {
-    if (done()) return true;
-    std::this_thread::sleep_for(10ms);
-  }
-  return done();
-}
 
 }  // namespace
 
 TEST_CASE("redis browser forms: a page opened in one process is answered through another", "[browser_forms][redis]") {
   RedisServer server;
-  RedisBrowserForms a(options_for(server));  // the process whose tool call waits
-  RedisBrowserForms b(options_for(server));  // the process the browser reaches
+  RedisBrowserForms a(form_options(server));  // the process whose tool call waits
+  RedisBrowserForms b(form_options(server));  // the process the browser reaches
   const auto id = elicit::browser_form_id();
   CHECK(a.open(id, api_key_page()) == "https://forms.example/f/" + id);
   CHECK(a.open(id, api_key_page()) == "https://forms.example/f/" + id);  // a retry keeps the page
@@ -240,7 +227,7 @@ TEST_CASE("redis browser forms: a page opened in one process is answered through
     REQUIRE(eventually([&] { return keys_of(server, "page:").empty() && keys_of(server, "answer:").empty(); }));
     const auto left = dump(server);
     REQUIRE(left.size() == 1);
-    CHECK(left.front().first.rfind(std::string(kPrefix) + "gone:", 0) == 0);
+    CHECK(left.front().first.rfind(std::string(kFormPrefix) + "gone:", 0) == 0);
     CHECK(left.front().second == "closed");
     const auto closed = serve(b, get(id));
     CHECK(closed.status == 410);
@@ -254,7 +241,7 @@ TEST_CASE("redis browser forms: a page opened in one process is answered through
 
 TEST_CASE("redis browser forms: without markers close() leaves no key in Redis", "[browser_forms][redis]") {
   RedisServer server;
-  auto options = options_for(server);
+  auto options = form_options(server);
   options.gone_for = 0ms;
   RedisBrowserForms a(options);
   RedisBrowserForms b(options);
@@ -274,8 +261,8 @@ TEST_CASE("redis browser forms: without markers close() leaves no key in Redis",
 TEST_CASE("redis browser forms: the submitted secret and the id are never in Redis in plain text",
           "[browser_forms][redis]") {
   RedisServer server;
-  RedisBrowserForms a(options_for(server));
-  RedisBrowserForms b(options_for(server));
+  RedisBrowserForms a(form_options(server));
+  RedisBrowserForms b(form_options(server));
   const auto id = elicit::browser_form_id();
   a.open(id, api_key_page());
   const auto csrf = http_test::csrf_of(serve(b, get(id)).html);
@@ -295,8 +282,8 @@ TEST_CASE("redis browser forms: the submitted secret and the id are never in Red
 
 TEST_CASE("redis browser forms: errors are shown by their field and the page stays open", "[browser_forms][redis]") {
   RedisServer server;
-  RedisBrowserForms a(options_for(server));
-  RedisBrowserForms b(options_for(server));
+  RedisBrowserForms a(form_options(server));
+  RedisBrowserForms b(form_options(server));
   const auto id = elicit::browser_form_id();
   a.open(id, api_key_page());
   const auto csrf = http_test::csrf_of(serve(b, get(id)).html);
@@ -319,9 +306,9 @@ TEST_CASE("redis browser forms: errors are shown by their field and the page sta
 
 TEST_CASE("redis browser forms: who may see a page, and ids that are not pages", "[browser_forms][redis]") {
   RedisServer server;
-  RedisBrowserForms a(options_for(server));
-  RedisBrowserForms b(options_for(server));
-  RedisBrowserForms other(options_for(server, elicit::RequestStateSealer::generate_key()));
+  RedisBrowserForms a(form_options(server));
+  RedisBrowserForms b(form_options(server));
+  RedisBrowserForms other(form_options(server, elicit::RequestStateSealer::generate_key()));
   auto page = api_key_page();
   page.principal = R"(["https://as.example","alice"])";
   const auto id = elicit::browser_form_id();
@@ -353,7 +340,7 @@ TEST_CASE("redis browser forms: who may see a page, and ids that are not pages",
 
 TEST_CASE("redis browser forms: a record moved to another id does not open", "[browser_forms][redis]") {
   RedisServer server;
-  RedisBrowserForms a(options_for(server));
+  RedisBrowserForms a(form_options(server));
   const auto first = elicit::browser_form_id();
   a.open(first, api_key_page());
   const auto first_keys = keys_of(server, "page:");
@@ -381,8 +368,8 @@ TEST_CASE("redis browser forms: a record moved to another id does not open", "[b
 
 TEST_CASE("redis browser forms: a page expires", "[browser_forms][redis]") {
   RedisServer server;
-  RedisBrowserForms a(options_for(server));
-  RedisBrowserForms b(options_for(server));
+  RedisBrowserForms a(form_options(server));
+  RedisBrowserForms b(form_options(server));
 
   SECTION("its waiter learns it at the page's deadline, and the page says so") {
     const auto id = elicit::browser_form_id();
@@ -399,7 +386,7 @@ TEST_CASE("redis browser forms: a page expires", "[browser_forms][redis]") {
     CHECK(await_for(b, id, 0ms)->status == ElicitStatus::timed_out);
   }
   SECTION("past its deadline by the clock of the process serving it") {
-    auto options = options_for(server);
+    auto options = form_options(server);
     options.clock = [] { return std::chrono::system_clock::now() + std::chrono::hours(1); };
     RedisBrowserForms late(std::move(options));
     const auto id = elicit::browser_form_id();
@@ -414,8 +401,8 @@ TEST_CASE("redis browser forms: a page expires", "[browser_forms][redis]") {
 
 TEST_CASE("redis browser forms: close() in one process ends the waiters of another", "[browser_forms][redis]") {
   RedisServer server;
-  RedisBrowserForms a(options_for(server));
-  RedisBrowserForms b(options_for(server));
+  RedisBrowserForms a(form_options(server));
+  RedisBrowserForms b(form_options(server));
   const auto id = elicit::browser_form_id();
   a.open(id, api_key_page());
   Awaited here;
@@ -433,7 +420,7 @@ TEST_CASE("redis browser forms: close() in one process ends the waiters of anoth
 
 TEST_CASE("redis browser forms: bounds", "[browser_forms][redis]") {
   RedisServer server;
-  auto options = options_for(server);
+  auto options = form_options(server);
   options.max_waiters = 1;
   options.max_page_bytes = 4096;
   RedisBrowserForms a(options);
@@ -457,13 +444,13 @@ TEST_CASE("redis browser forms: bounds", "[browser_forms][redis]") {
   const auto csrf = http_test::csrf_of(serve(a, get(other)).html);
   CHECK(serve(a, post(other, body(csrf, "accept", "openai", std::string(5000, 'k')))).status == 413);
 
-  RedisBrowserFormsOptions bad = options_for(server);
+  RedisBrowserFormsOptions bad = form_options(server);
   bad.keys = {"too short"};
   CHECK_THROWS_AS(RedisBrowserForms(bad), std::invalid_argument);
-  bad = options_for(server);
+  bad = form_options(server);
   bad.gone_for = -1ms;
   CHECK_THROWS_AS(RedisBrowserForms(bad), std::invalid_argument);
-  bad = options_for(server);
+  bad = form_options(server);
   bad.base_url = "https://forms.example/f";
   CHECK_THROWS_AS(RedisBrowserForms(bad), std::invalid_argument);
   RedisBrowserForms no_base(RedisBrowserFormsOptions{});
@@ -472,7 +459,7 @@ TEST_CASE("redis browser forms: bounds", "[browser_forms][redis]") {
 
 TEST_CASE("redis browser forms: Redis unreachable, then restarted", "[browser_forms][redis]") {
   RedisServer server;
-  auto options = options_for(server);
+  auto options = form_options(server);
   options.redis.connect_timeout = 500ms;
   options.redis.command_timeout = 500ms;
   RedisBrowserForms a(options);
@@ -515,7 +502,7 @@ TEST_CASE("redis browser forms: Redis unreachable, then restarted", "[browser_fo
 TEST_CASE("redis browser forms: destroying a store answers its waiters, which may call it back",
           "[browser_forms][redis]") {
   RedisServer server;
-  auto forms = std::make_unique<RedisBrowserForms>(options_for(server));
+  auto forms = std::make_unique<RedisBrowserForms>(form_options(server));
   const auto id = elicit::browser_form_id();
   forms->open(id, api_key_page());
   // As RequestContext::elicit_in_browser does: the answer's callback closes the page.
@@ -537,3 +524,5 @@ TEST_CASE("redis browser forms: destroying a store answers its waiters, which ma
   const auto looked = queued.get();
   CHECK((!looked || looked->status == ElicitStatus::aborted));
 }
+
+}  // namespace redis_browser_forms_test

@@ -10,6 +10,8 @@
 
 #include "redis_server.hpp"
 
+namespace redis_check_test {
+
 using elicit::check_redis;
 using elicit::RedisOptions;
 using test_support::RedisServer;
@@ -69,3 +71,5 @@ TEST_CASE("check_redis: bad options throw as the stores do", "[redis][check]") {
   options.connect_timeout = 0ms;
   CHECK_THROWS_AS(check_redis(options), std::invalid_argument);
 }
+
+}  // namespace redis_check_test

@@ -17,6 +17,8 @@
 #include "../support/patience.hpp"
 #include "redis_server.hpp"
 
+namespace redis_completion_store_test {
+
 using elicit::CompletionState;
 using elicit::RedisCompletionStore;
 using elicit::RedisOptions;
@@ -224,3 +226,5 @@ TEST_CASE("redis completion store: no Redis at the address is unavailable, not a
   CHECK_FALSE(store.complete("id", 1min));
   CHECK(lookup_wait(store, "id") == CompletionState::unavailable);
 }
+
+}  // namespace redis_completion_store_test

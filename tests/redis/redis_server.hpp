@@ -23,6 +23,7 @@
 
 #include "../support/free_port.hpp"
 #include "../support/patience.hpp"
+#include "elicit/request_state.hpp"
 
 namespace test_support {
 
@@ -157,5 +158,12 @@ class RedisServer {
   int port_ = 0;
   pid_t pid_ = -1;
 };
+
+// One requestState key for a test binary: the stores of a test that stand for several processes
+// share it, as the processes of one service share their keys.
+inline std::string shared_key() {
+  static const std::string key = elicit::RequestStateSealer::generate_key();
+  return key;
+}
 
 }  // namespace test_support

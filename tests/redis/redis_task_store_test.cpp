@@ -22,28 +22,26 @@
 #include "redis_server.hpp"
 #include "user_name.hpp"
 
+namespace redis_task_store_test {
+
 using elicit::RedisTaskStore;
 using elicit::RedisTaskStoreOptions;
 using elicit::TaskRecord;
 using elicit::TaskStatus;
 using nlohmann::json;
+using test_support::eventually;
 using test_support::kPatience;
 using test_support::RedisServer;
 using namespace std::chrono_literals;
 
 namespace {
 
-constexpr auto kPrefix = "test:task:";
+constexpr auto kTaskPrefix = "test:task:";
 
-std::string shared_key() {
-  static const std::string key = elicit::RequestStateSealer::generate_key();
-  return key;
-}
-
-RedisTaskStoreOptions options_for(const RedisServer& server, std::string key = shared_key()) {
+RedisTaskStoreOptions task_options(const RedisServer& server, std::string key = test_support::shared_key()) {
   RedisTaskStoreOptions o;
   o.redis.port = server.port();
-  o.redis.key_prefix = kPrefix;
+  o.redis.key_prefix = kTaskPrefix;
   o.keys = {std::move(key)};
   return o;
 }
@@ -69,7 +67,7 @@ std::vector<std::string> everything_in(const RedisServer& server) {
   std::vector<std::string> out;
   redisContext* c = redisConnect("127.0.0.1", server.port());
   REQUIRE(c);
-  auto* keys = static_cast<redisReply*>(redisCommand(c, "KEYS %s*", kPrefix));
+  auto* keys = static_cast<redisReply*>(redisCommand(c, "KEYS %s*", kTaskPrefix));
   REQUIRE(keys);
   for (std::size_t i = 0; i < keys->elements; ++i) {
     const std::string key(keys->element[i]->str, keys->element[i]->len);
@@ -95,23 +93,14 @@ std::vector<std::string> everything_in(const RedisServer& server) {
   return out;
 }
 
-template <class F>
-bool eventually(F done) {
-  const auto end = std::chrono::steady_clock::now() + kPatience;
-  while (std::chrono::steady_clock::now() < end) {
-    if (done()) return true;
-    std::this_thread::sleep_for(5ms);
-  }
-  return done();
-}
 
 }  // namespace
 
 TEST_CASE("redis tasks: a task made by one store is read and changed by another with the same keys, sealed",
           "[redis][tasks]") {
   RedisServer server;
-  RedisTaskStore a(options_for(server));
-  RedisTaskStore b(options_for(server));
+  RedisTaskStore a(task_options(server));
+  RedisTaskStore b(task_options(server));
   auto t = new_task();
   t.result = {{"content", json::array({{{"type", "text"}, {"text", "SECRET-RESULT-42"}}})}};
   REQUIRE(a.create(t));
@@ -138,7 +127,7 @@ TEST_CASE("redis tasks: a task made by one store is read and changed by another 
   CHECK(a.update(elicit::new_task_id(), [](TaskRecord&) { return true; }) == std::nullopt);
 
   // Another key: the task is unknown there.
-  RedisTaskStore other(options_for(server, elicit::RequestStateSealer::generate_key()));
+  RedisTaskStore other(task_options(server, elicit::RequestStateSealer::generate_key()));
   CHECK(other.get(t.id) == std::nullopt);
 
   // Redis holds neither the id nor anything of the record in plain text.
@@ -152,8 +141,8 @@ TEST_CASE("redis tasks: a task made by one store is read and changed by another 
 
 TEST_CASE("redis tasks: updates from two stores at once are compare-and-set, none lost", "[redis][tasks]") {
   RedisServer server;
-  RedisTaskStore a(options_for(server));
-  RedisTaskStore b(options_for(server));
+  RedisTaskStore a(task_options(server));
+  RedisTaskStore b(task_options(server));
   auto t = new_task();
   t.run = 0;
   REQUIRE(a.create(t));
@@ -186,7 +175,7 @@ TEST_CASE("redis tasks: updates from two stores at once are compare-and-set, non
 
 TEST_CASE("redis tasks: max_tasks and max_bytes hold across stores, expired tasks free their place", "[redis][tasks]") {
   RedisServer server;
-  auto o = options_for(server);
+  auto o = task_options(server);
   o.tasks.max_tasks = 2;
   RedisTaskStore a(o);
   RedisTaskStore b(o);
@@ -201,7 +190,7 @@ TEST_CASE("redis tasks: max_tasks and max_bytes hold across stores, expired task
   CHECK_FALSE(a.create(new_task()));
 
   RedisServer server2;
-  auto small = options_for(server2);
+  auto small = task_options(server2);
   small.tasks.max_bytes = 3 * new_task().to_json().dump().size() / 2;
   RedisTaskStore c(small);
   REQUIRE(c.create(new_task()));
@@ -210,8 +199,8 @@ TEST_CASE("redis tasks: max_tasks and max_bytes hold across stores, expired task
 
 TEST_CASE("redis tasks: watch hears a change made by another store, and stops when its handle goes", "[redis][tasks]") {
   RedisServer server;
-  RedisTaskStore a(options_for(server));
-  RedisTaskStore b(options_for(server));
+  RedisTaskStore a(task_options(server));
+  RedisTaskStore b(task_options(server));
   auto t = new_task();
   REQUIRE(a.create(t));
   std::mutex mutex;
@@ -263,7 +252,7 @@ TEST_CASE("redis tasks: watch hears a change made by another store, and stops wh
 TEST_CASE("redis tasks: a working task's lease is renewed while held, and a lapsed one reads as failed everywhere",
           "[redis][tasks]") {
   RedisServer server;
-  auto o = options_for(server);
+  auto o = task_options(server);
   // Long enough that a busy machine (sanitizers, CI) never lets a held lease lapse between two
   // renewals (every lease / 3), short enough to see a released one lapse.
   o.lease = 5s;
@@ -334,10 +323,10 @@ TEST_CASE("redis tasks: a task made through server A is read, answered and cance
   RedisServer server;
   // Processes behind one balancer share their requestState keys (docs/deploying.md).
   elicit::RequestStateOptions state;
-  state.keys = {shared_key()};
+  state.keys = {test_support::shared_key()};
   auto make = [&](std::shared_ptr<Gate> gate) {
     auto s = std::make_shared<elicit::Server>(elicit::ServerInfo{"tasks", "1", std::nullopt, std::nullopt}, state);
-    s->set_task_store(std::make_shared<RedisTaskStore>(options_for(server)));
+    s->set_task_store(std::make_shared<RedisTaskStore>(task_options(server)));
     s->add_tool(Tool::blocking("echo", [](RequestContext& call) {
                   const auto n = call.elicit_keyed<samples::UserName>("word", "A name?");
                   if (!n) return ToolResult::text("no name");
@@ -380,3 +369,5 @@ TEST_CASE("redis tasks: a task made through server A is read, answered and cance
     CHECK(gate_b->runs == 0);
   }
 }
+
+}  // namespace redis_task_store_test

@@ -3,19 +3,21 @@
 #include <array>
 #include <cstdint>
 
+#include "ascii.hpp"
+
 namespace elicit {
 namespace {
 
-bool is_alpha(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
-bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
-bool is_hex(char c) noexcept { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+using detail::is_ascii_alpha;
+using detail::is_ascii_digit;
+using detail::is_ascii_hex_digit;
 
 // --- IP addresses (RFC 3986 section 3.2.2) ---------------------------------------------------
 
 bool is_dec_octet(std::string_view s) noexcept {
   if (s.empty() || s.size() > 3) return false;
   for (char c : s) {
-    if (!is_digit(c)) return false;
+    if (!is_ascii_digit(c)) return false;
   }
   if (s.size() > 1 && s[0] == '0') return false;  // no leading zeros
   int v = 0;
@@ -55,7 +57,7 @@ bool is_ipv6(std::string_view s) noexcept {
     }
     if (part.empty() || part.size() > 4) return false;
     for (char c : part) {
-      if (!is_hex(c)) return false;
+      if (!is_ascii_hex_digit(c)) return false;
     }
     ++groups;
     if (colon == std::string_view::npos) break;
@@ -74,7 +76,7 @@ bool is_ipv6(std::string_view s) noexcept {
 // --- email (RFC 5321 section 4.1.2) -------------------------------------------------------------
 
 bool is_atext(char c) noexcept {
-  if (is_alpha(c) || is_digit(c)) return true;
+  if (is_ascii_alpha(c) || is_ascii_digit(c)) return true;
   constexpr std::string_view specials = "!#$%&'*+-/=?^_`{|}~";
   return specials.find(c) != std::string_view::npos;
 }
@@ -120,7 +122,7 @@ bool is_hostname(std::string_view s) noexcept {
     if (label.empty() || label.size() > 63) return false;
     if (label.front() == '-' || label.back() == '-') return false;
     for (char c : label) {
-      if (!is_alpha(c) && !is_digit(c) && c != '-') return false;
+      if (!is_ascii_alpha(c) && !is_ascii_digit(c) && c != '-') return false;
     }
     if (dot == std::string_view::npos) return true;
     s.remove_prefix(dot + 1);
@@ -130,7 +132,7 @@ bool is_hostname(std::string_view s) noexcept {
 // --- URI (RFC 3986) -----------------------------------------------------------------------------
 
 bool is_unreserved(char c) noexcept {
-  return is_alpha(c) || is_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
+  return is_ascii_alpha(c) || is_ascii_digit(c) || c == '-' || c == '.' || c == '_' || c == '~';
 }
 bool is_sub_delim(char c) noexcept {
   constexpr std::string_view d = "!$&'()*+,;=";
@@ -142,7 +144,7 @@ bool all_uri_chars(std::string_view s, std::string_view extra) noexcept {
   for (std::size_t i = 0; i < s.size(); ++i) {
     const char c = s[i];
     if (c == '%') {
-      if (i + 2 >= s.size() || !is_hex(s[i + 1]) || !is_hex(s[i + 2])) return false;
+      if (i + 2 >= s.size() || !is_ascii_hex_digit(s[i + 1]) || !is_ascii_hex_digit(s[i + 2])) return false;
       i += 2;
     } else if (!is_unreserved(c) && !is_sub_delim(c) && extra.find(c) == std::string_view::npos) {
       return false;
@@ -158,7 +160,7 @@ bool is_ip_literal(std::string_view s) noexcept {
     const auto dot = s.find('.');
     if (dot == std::string_view::npos || dot < 2 || dot + 1 >= s.size()) return false;
     for (char c : s.substr(1, dot - 1)) {
-      if (!is_hex(c)) return false;
+      if (!is_ascii_hex_digit(c)) return false;
     }
     for (char c : s.substr(dot + 1)) {
       if (!is_unreserved(c) && !is_sub_delim(c) && c != ':') return false;
@@ -191,7 +193,7 @@ bool is_authority(std::string_view s) noexcept {
     if (s.empty()) return true;
   }
   for (char c : s.substr(1)) {  // port
-    if (!is_digit(c)) return false;
+    if (!is_ascii_digit(c)) return false;
   }
   return true;
 }
@@ -201,7 +203,7 @@ bool is_authority(std::string_view s) noexcept {
 int digits(std::string_view s, std::size_t pos, std::size_t n) noexcept {
   int v = 0;
   for (std::size_t i = pos; i < pos + n; ++i) {
-    if (i >= s.size() || !is_digit(s[i])) return -1;
+    if (i >= s.size() || !is_ascii_digit(s[i])) return -1;
     v = v * 10 + (s[i] - '0');
   }
   return v;
@@ -239,9 +241,9 @@ bool is_email(std::string_view s) noexcept {
 
 bool is_uri(std::string_view s) noexcept {
   const auto colon = s.find(':');
-  if (colon == std::string_view::npos || colon == 0 || !is_alpha(s[0])) return false;
+  if (colon == std::string_view::npos || colon == 0 || !is_ascii_alpha(s[0])) return false;
   for (char c : s.substr(0, colon)) {
-    if (!is_alpha(c) && !is_digit(c) && c != '+' && c != '-' && c != '.') return false;
+    if (!is_ascii_alpha(c) && !is_ascii_digit(c) && c != '+' && c != '-' && c != '.') return false;
   }
   auto rest = s.substr(colon + 1);
   const auto hash = rest.find('#');
@@ -280,7 +282,7 @@ bool is_date_time(std::string_view s) noexcept {
   std::size_t i = 19;
   if (s[i] == '.') {
     const auto start = ++i;
-    while (i < s.size() && is_digit(s[i])) ++i;
+    while (i < s.size() && is_ascii_digit(s[i])) ++i;
     if (i == start) return false;
   }
   if (i >= s.size()) return false;

@@ -5,6 +5,8 @@
 #include <cstdint>
 #include <cstdio>
 
+#include "ascii.hpp"
+
 namespace elicit {
 namespace {
 
@@ -18,12 +20,11 @@ constexpr const char* kEcmaDot = "[^\\n\\r\\x{2028}\\x{2029}]";
   throw PatternError("at offset " + std::to_string(pos) + ": " + why);
 }
 
-bool is_hex(char c) { return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
 
 std::uint32_t hex_value(std::string_view s, std::size_t pos, std::size_t n) {
   std::uint32_t v = 0;
   for (std::size_t i = pos; i < pos + n; ++i) {
-    if (i >= s.size() || !is_hex(s[i])) fail(pos, "expected " + std::to_string(n) + " hex digits");
+    if (i >= s.size() || !detail::is_ascii_hex_digit(s[i])) fail(pos, "expected " + std::to_string(n) + " hex digits");
     const char c = s[i];
     v = v * 16 + static_cast<std::uint32_t>(c <= '9' ? c - '0' : (c | 0x20) - 'a' + 10);
   }

@@ -13,12 +13,6 @@ namespace elicit::http {
 
 namespace {
 
-std::string_view field(const Request& req, std::string_view name) {
-  const auto it = req.find(beast::string_view(name.data(), name.size()));
-  if (it == req.end()) return {};
-  return std::string_view(it->value().data(), it->value().size());
-}
-
 bool has_field(const Request& req, std::string_view name) {
   return req.find(beast::string_view(name.data(), name.size())) != req.end();
 }

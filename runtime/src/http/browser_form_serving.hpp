@@ -14,6 +14,14 @@
 
 namespace elicit::http {
 
+// A header field's value (the first of repeated ones), empty when the request has none: the page
+// routes and the sign-in read Cookie, Origin and Content-Type with it.
+inline std::string_view field(const Request& req, std::string_view name) {
+  const auto it = req.find(beast::string_view(name.data(), name.size()));
+  if (it == req.end()) return {};
+  return std::string_view(it->value().data(), it->value().size());
+}
+
 /// 127.0.0.0/8, ::1, and IPv4-mapped 127.x (::ffff:127.0.0.1).
 bool loopback_address(const boost::asio::ip::address& address);
 

@@ -35,12 +35,6 @@ constexpr auto kRefetchKeysAfter = std::chrono::seconds(60);
 constexpr auto kKeysMaxAge = std::chrono::hours(1);
 constexpr int kMaxWaiting = 64;
 
-std::string_view field(const Request& req, std::string_view name) {
-  const auto it = req.find(beast::string_view(name.data(), name.size()));
-  if (it == req.end()) return {};
-  return std::string_view(it->value().data(), it->value().size());
-}
-
 bool equal_secret(const std::string& a, const std::string& b) {
   return a.size() == b.size() && !a.empty() && sodium_memcmp(a.data(), b.data(), a.size()) == 0;
 }
