@@ -39,7 +39,8 @@ std::string string_view_expr(std::string_view bytes) {
 std::string comment_text(std::string_view text, std::size_t max_chars) {
   std::string out;
   bool space = false;
-  for (char c : text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
     const auto u = static_cast<unsigned char>(c);
     if (u < 0x20 || u == 0x7F || c == ' ') {
       space = !out.empty();
@@ -47,6 +48,12 @@ std::string comment_text(std::string_view text, std::size_t max_chars) {
     }
     if (space) out += ' ';
     space = false;
+    // A trigraph (??/ is a backslash, so a line splice at the end of a comment line; GCC warns of
+    // it under -Wall, and with -trigraphs or before C++17 it joins the next line to the comment):
+    // its second '?' is written "\?", so no two '?' stand in a row before the third character.
+    const bool trigraph = c == '?' && !out.empty() && out.back() == '?' && i + 1 < text.size() &&
+                          std::string_view("=/'()!<>-").find(text[i + 1]) != std::string_view::npos;
+    if (trigraph) out += '\\';
     out += c;
   }
   if (out.size() > max_chars) {

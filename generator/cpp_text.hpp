@@ -16,8 +16,9 @@ std::string string_literal(std::string_view bytes);
 std::string string_view_expr(std::string_view bytes);
 
 /// Text for a `//` comment: control characters become spaces, runs of space collapse, a trailing
-/// backslash (a line splice) is removed, and at most `max_chars` bytes are kept (cut at a UTF-8
-/// boundary, with "..." appended).
+/// backslash (a line splice) is removed, a trigraph's second '?' is escaped ("??/" becomes "?\?/",
+/// which no compiler mode reads as a backslash), and at most `max_chars` bytes are kept (cut at a
+/// UTF-8 boundary, with "..." appended).
 std::string comment_text(std::string_view text, std::size_t max_chars = 200);
 
 /// A C++ double literal that reads back to exactly `value` ("18.0", "95.5", "1e+300").

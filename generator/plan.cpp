@@ -190,7 +190,8 @@ std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string&
       diags.warning(source.file, f.pointer,
                     "property \"" + f.name +
                         "\" looks like a secret: servers MUST NOT request sensitive information via form mode "
-                        "(MCP 2025-11-25, Elicitation, Form Mode Security); use URL mode for credentials");
+                        "(MCP 2025-11-25, Elicitation, Form Mode Security): mark the schema file \"mode\": \"url\" to "
+                        "ask it in the user's browser (ctx.elicit_in_browser<T>())");
     }
     plan.fields.push_back(std::move(fp));
   }

@@ -298,6 +298,7 @@ data type_view(const TypePlan& t, const std::string& cpp_namespace, bool send_pa
   d.set("field_count", std::to_string(t.fields.size()));
   d.set("closed_value", t.form.closed ? "true" : "false");
   d.set("has_message_value", t.source.message ? "true" : "false");
+  d.set("mode_value", t.source.browser ? "url" : "form");
   d.set("message_value", t.source.message ? string_view_expr(*t.source.message) : "std::nullopt");
   // The schema text as one literal a line, for people: each line ends after a comma or an opening
   // brace outside strings once it holds 72 bytes, and a long string is cut at 2,000 bytes
@@ -353,9 +354,10 @@ const ViewShape& view_shape() {
     const auto enumeration = plain({"member", "enum_name", "qualified_enum", "style", "count"}, {{"values", value}});
     const auto type =
         plain({"name", "qualified", "detail", "field_count", "has_fields", "closed_value", "equal", "has_message_value",
-               "message_value", "schema_size"},
+               "mode_value", "message_value", "schema_size"},
               {{"doc", line}, {"fields", field}, {"enums", enumeration}, {"schema_chunks", plain({"chunk"})}});
-    return plain({"version", "source", "header", "ns_open", "ns_close"}, {{"types", type}});
+    return plain({"version", "source", "header", "ns_open", "ns_close", "mode_summary", "ask_summary"},
+                 {{"types", type}});
   }();
   return *root;
 }
@@ -367,6 +369,15 @@ kainjow::mustache::data make_view(const FileView& file) {
   d.set("header", file.header_name);
   d.set("ns_open", file.cpp_namespace.empty() ? "" : "\nnamespace " + file.cpp_namespace + " {");
   d.set("ns_close", file.cpp_namespace.empty() ? "" : "}  // namespace " + file.cpp_namespace);
+  // The banner names how the file's types are asked: a URL-mode schema file is a browser form, and
+  // asking it with elicit<T>() does not compile (form_traits<T>::mode).
+  const bool browser = !file.types->empty() && file.types->front().source.browser;
+  d.set("mode_summary", browser ? "URL mode: a form served in the user's browser; its values never pass through the "
+                                  "MCP client."
+                                : "Form mode: the MCP client shows the form and sends the values back.");
+  d.set("ask_summary", browser
+                           ? "Ask with ctx.elicit_in_browser<T>() in a handler; elicit<T>() does not compile for it."
+                           : "Ask with ctx.elicit<T>() in a handler.");
   data types{data::type::list};
   for (const auto& t : *file.types) types.push_back(type_view(t, file.cpp_namespace, file.send_pattern));
   d.set("types", types);

@@ -30,6 +30,29 @@ TEST_CASE("comment text cannot end the comment line early or splice the next one
   CHECK(comment_text("  many   spaces\t\there ") == "many spaces here");
   CHECK(comment_text(std::string(300, 'x'), 10) == "xxxxxxxxxx...");
   CHECK(comment_text("\xC3\xA9\xC3\xA9\xC3\xA9", 3) == "\xC3\xA9...");  // cut on a code point boundary
+  CHECK(comment_text("ends with a trigraph \?\?/") == "ends with a trigraph ?\\?/");
+  CHECK(comment_text("\?\?= \?\?- \?\?? \?\?x") == "?\\?= ?\\?- \?\?? ??x");  // only the nine trigraphs
+}
+
+// A held-out list of hostile texts (not the ones the rules above were written from): whatever the
+// text, the comment holds no trigraph, no line break, no trailing backslash or space.
+TEST_CASE("no hostile text changes what a generated comment means", "[cpp_text][hostile]") {
+  const char* const kHostile[] = {
+      "\?\?/",           "a\?\?/",          "\?\?\?/", "\?\?\?\?/",         "x \?\?/ \\", "\?\?/\n#error spliced",
+      "\?\?'\?\?(\?\?)", "\?\?!\?\?<\?\?>", "\\\\",    "\\ \t \r",          "*/ /* //",   "\r\n#include <x>",
+      "\x7F\\",          "\?\? /",          "\?\?\\",  "\xE2\x80\xA8\?\?/", "\?\?\x01/",  "end\\\n",
+  };
+  const std::string trigraph_ends = "=/'()!<>-";
+  for (const std::string text : kHostile) {
+    for (const std::size_t limit : {std::size_t{200}, std::size_t{3}, std::size_t{4}, std::size_t{5}}) {
+      const auto c = comment_text(text, limit);
+      INFO(text << " (" << limit << ") -> " << c);
+      CHECK(c.find_first_of("\n\r") == std::string::npos);
+      CHECK((c.empty() || (c.back() != '\\' && c.back() != ' ')));
+      for (std::size_t i = 0; i + 2 < c.size(); ++i)
+        CHECK_FALSE((c[i] == '?' && c[i + 1] == '?' && trigraph_ends.find(c[i + 2]) != std::string::npos));
+    }
+  }
 }
 
 TEST_CASE("double literals read back exactly", "[cpp_text]") {

@@ -237,7 +237,8 @@ TEST_CASE("fields that look like secrets get the spec's form-mode warning", "[pl
     CHECK_FALSE(d.has_errors());
     CHECK_THAT(messages(d), Catch::Contains("x.json: warning: /properties/" + std::string(name) + ": property \"" +
                                             std::string(name) + "\" looks like a secret") &&
-                                Catch::Contains("Form Mode Security"));
+                                Catch::Contains("Form Mode Security") &&
+                                Catch::Contains("mark the schema file \"mode\": \"url\""));
     // The same field in a browser form (mode "url"): where it belongs, no warning.
     Diagnostics quiet;
     SourceSchema browser{"x.json", "", "x", schema, std::nullopt, true};

@@ -159,8 +159,8 @@ struct Fixture {
                         [this](RequestContext& call) {
                           BrowserFormOptions o;
                           o.retry_wait = retry_wait;
-                          return ToolResult::text(describe(
-                              call.elicit_in_browser<ContactInformation>("Your contact details, please", o)));
+                          return ToolResult::text(
+                              describe(call.elicit_in_browser<ContactInformation>("Your contact details, please", o)));
                         },
                         nullptr});
     core->add_tool(Tool{"contact_async",
@@ -188,6 +188,15 @@ struct Fixture {
                           return ToolResult::text(describe(c) + " | " + describe(again));
                         },
                         nullptr});
+    // Untyped params of a browser form (an elicitgen URL-mode schema file) given to request_input.
+    core->add_tool(Tool::blocking("raw_browser_params", [](RequestContext& call) {
+      call.request_input({"elicitation/create",
+                          {{"mode", "url"},
+                           {"message", "Your API key"},
+                           {"requestedSchema", {{"type", "object"}, {"properties", {{"key", {{"type", "string"}}}}}}}},
+                          ""});
+      return ToolResult::text("sent");
+    }));
     ServerSessionOptions so;
     so.worker_threads = 2;
     so.session.log = [](std::string_view) {};
@@ -359,6 +368,28 @@ TEST_CASE("2025-11-25: elicit_in_browser without URL mode or without BrowserForm
   }
 }
 
+TEST_CASE("a browser form's untyped params given to request_inputs are refused before anything is sent", "[browser]") {
+  const json all{{"elicitation", {{"form", json::object()}, {"url", json::object()}}}};
+  SECTION("2025-11-25") {
+    Fixture f;
+    f.client.initialize(all);
+    f.client.request(1, "tools/call", {{"name", "raw_browser_params"}, {"arguments", json::object()}});
+    const auto done = f.client.next();  // the tool's result: no elicitation/create came before it
+    REQUIRE(done);
+    REQUIRE(done->contains("result"));
+    CHECK((*done)["result"]["isError"] == true);
+    CHECK_THAT(text_of(*done), Catch::Contains("are a browser form") && Catch::Contains("elicit_in_browser"));
+  }
+  SECTION("2026-07-28") {
+    Fixture f;
+    const auto done = f.call_tool("raw_browser_params", json::object(), stateless_meta(all));
+    REQUIRE(done.contains("result"));
+    CHECK_FALSE(done["result"].contains("inputRequests"));
+    CHECK(done["result"]["isError"] == true);
+    CHECK_THAT(text_of(done), Catch::Contains("are a browser form") && Catch::Contains("elicit_in_browser"));
+  }
+}
+
 TEST_CASE("2026-07-28: elicit_in_browser asks with a stable URL, waits on the retry, and asks again until answered",
           "[browser]") {
   for (const std::string tool : {"contact", "contact_async"}) {
@@ -377,8 +408,7 @@ TEST_CASE("2026-07-28: elicit_in_browser asks with a stable URL, waits on the re
 
       // Consent, the page not submitted yet (no wait): asked again, same URL, and it says so.
       const json consent{{"elicitation-1", accept_url()}};
-      const auto r2 =
-          f.call_tool(tool, {{"inputResponses", consent}, {"requestState", r1["requestState"]}})["result"];
+      const auto r2 = f.call_tool(tool, {{"inputResponses", consent}, {"requestState", r1["requestState"]}})["result"];
       REQUIRE(r2["resultType"] == "input_required");
       CHECK(r2["inputRequests"]["elicitation-1"]["params"]["url"] == url);
       CHECK_THAT(r2["inputRequests"]["elicitation-1"]["params"]["message"].get<std::string>(),
@@ -414,15 +444,17 @@ TEST_CASE("2026-07-28: a browser form's answer is read again by later runs, and 
   f.forms->answer(id, kAda);
   const json consent{{"elicitation-1", accept_url()}};
   const auto both = stateless_meta({{"elicitation", {{"form", json::object()}, {"url", json::object()}}}});
-  auto r2 = f.call_tool("then_form", {{"inputResponses", consent}, {"requestState", r1["requestState"]}}, both)["result"];
+  auto r2 =
+      f.call_tool("then_form", {{"inputResponses", consent}, {"requestState", r1["requestState"]}}, both)["result"];
   REQUIRE(r2["resultType"] == "input_required");
   REQUIRE(r2["inputRequests"].contains("elicitation-2"));
   CHECK_FALSE(f.forms->closed(id));  // the request goes on: the next run reads the page again
-  const auto done = f.call_tool(
-      "then_form",
-      {{"inputResponses", {{"elicitation-2", {{"action", "accept"}, {"content", {{"name", "Bo"}, {"email", "bo@x.org"}}}}}}},
-       {"requestState", r2["requestState"]}},
-      both);
+  const auto done =
+      f.call_tool("then_form",
+                  {{"inputResponses",
+                    {{"elicitation-2", {{"action", "accept"}, {"content", {{"name", "Bo"}, {"email", "bo@x.org"}}}}}}},
+                   {"requestState", r2["requestState"]}},
+                  both);
   CHECK(text_of(done) == "accepted:Ada <ada@example.com> | accepted:Bo <bo@x.org>");
   CHECK(f.forms->wait_closed(id));
 }
@@ -431,8 +463,8 @@ TEST_CASE("2026-07-28: declined consent, an expired page, and a client without U
   Fixture f;
   const auto r1 = f.call_tool("contact")["result"];
   const auto id = Fixture::id_of(r1["inputRequests"]["elicitation-1"]["params"]["url"]);
-  const auto declined = f.call_tool(
-      "contact", {{"inputResponses", {{"elicitation-1", {{"action", "decline"}}}}}, {"requestState", r1["requestState"]}});
+  const auto declined = f.call_tool("contact", {{"inputResponses", {{"elicitation-1", {{"action", "decline"}}}}},
+                                                {"requestState", r1["requestState"]}});
   CHECK(text_of(declined) == "declined");
   CHECK(f.forms->closed(id));
 
@@ -441,7 +473,8 @@ TEST_CASE("2026-07-28: declined consent, an expired page, and a client without U
       "contact", {{"inputResponses", {{"elicitation-1", accept_url()}}}, {"requestState", r1["requestState"]}});
   CHECK(text_of(late) == "timed_out");
 
-  const auto no_url = f.call_tool("contact", json::object(), stateless_meta({{"elicitation", {{"form", json::object()}}}}));
+  const auto no_url =
+      f.call_tool("contact", json::object(), stateless_meta({{"elicitation", {{"form", json::object()}}}}));
   CHECK(no_url["error"]["code"] == -32021);
 }
 

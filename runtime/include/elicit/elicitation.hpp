@@ -142,9 +142,12 @@ RawOutcome read_elicit_response(std::string_view message);
 
 namespace detail {
 
-/// requested_schema<T>() as JSON text, serialised once per type.
+/// requested_schema<T>() as JSON text, serialised once per type, for a form-mode request: every
+/// typed form-mode path takes T's schema from here, so a URL-mode T fails to compile here
+/// (require_form_mode), with the call to use instead.
 template <class T>
 const std::string& serialized_schema() {
+  require_form_mode<T>();
   return form_traits<T>::binding().schema_text();
 }
 

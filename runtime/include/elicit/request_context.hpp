@@ -383,7 +383,9 @@ class RequestContext {
   /// (user_interaction.hpp) an elicitation/create goes as interaction/create (form mode as
   /// "prompt", URL mode as "ua") and its outcome comes back in ElicitResult shape; params that
   /// cannot be sent so throw std::invalid_argument before anything is sent
-  /// (detail::elicitation_params_problem).
+  /// (detail::elicitation_params_problem). Throws std::invalid_argument, in both revisions and
+  /// before anything is sent, for elicitation/create params with `"mode": "url"` and a
+  /// `requestedSchema` (a browser form: use elicit_in_browser).
   std::vector<RequestOutcome> request_inputs(std::vector<InputRequest> requests);
   /// One request_inputs() request.
   RequestOutcome request_input(InputRequest request) { return request_inputs({std::move(request)}).front(); }

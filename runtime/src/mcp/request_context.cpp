@@ -165,6 +165,16 @@ std::vector<RequestOutcome> RequestContext::request_inputs(std::vector<InputRequ
   // Blocking in both revisions, so a handler behaves the same in each (a 2026-07-28 replay would not
   // block, but the same code would under 2025-11-25).
   jsonrpc::detail::require_blocking_allowed("request_inputs()", "jsonrpc::Connection::send_request()");
+  // A browser form's params (an elicitgen URL-mode schema file: "mode": "url" with a
+  // requestedSchema) hold the fields URL mode exists to keep from the client: refused before
+  // anything is sent, in both revisions, as elicit<T>() of such a type does not compile.
+  for (const auto& r : requests) {
+    if (r.method == "elicitation/create" && detail::is_url_mode(r.params) && r.params.contains("requestedSchema"))
+      throw std::invalid_argument(
+          "request_inputs(): elicitation/create params with \"mode\": \"url\" and a requestedSchema are a browser "
+          "form; their values must not pass through the MCP client: ask them with "
+          "elicit_in_browser(message, requestedSchema)");
+  }
   for (const auto& r : requests) require_client_capabilities(capability_for(r.method, r.params));
   std::vector<RequestOutcome> out(requests.size());
   if (stateless_) {

@@ -37,9 +37,10 @@ constexpr ::elicit::table::Field kFields[] = {
 // it in a constant-evaluated loop, which GCC caps at 262,144 iterations (a large schema is longer).
 constexpr std::string_view kSchema{
     "{\"type\":\"object\",\"title\":\"*/ #error title breaks out \\\\\",\"properties\":{\"class\":{"
-    "\"type\":\"string\",\"description\":\"a C++ keyword\"},\"namespace\":{\"type\":\"integer\","
-    "\"default\":-9223372036854775808},\"first-name\":{\"type\":\"string\",\"title\":\"Dash \\\\\","
-    "\"description\":\"ends with a backslash \\\\\"},\"2fa\":{\"type\":\"boolean\",\"description\":\"starts with a digit\\n#error newline in a comment\"},"
+    "\"type\":\"string\",\"title\":\"Trigraphs \?\?= \?\?( \?\?/\",\"description\":\"a C++ keyword, then a trigraph that would splice the next line \?\?/\"},"
+    "\"namespace\":{\"type\":\"integer\",\"default\":-9223372036854775808},\"first-name\":{"
+    "\"type\":\"string\",\"title\":\"Dash \\\\\",\"description\":\"ends with a backslash \\\\\"},"
+    "\"2fa\":{\"type\":\"boolean\",\"description\":\"starts with a digit\\n#error newline in a comment\"},"
     "\"caf\303\251\":{\"type\":\"string\",\"title\":\"Unicode \303\251 */\"},\"\360\237\216\211\":{\"type\":\"number\","
     "\"default\":1e+300},\"with \\\"quotes\\\"\":{\"type\":\"string\",\"default\":\"\\\"); system(\\\"rm -rf /\\\"); //\"},"
     "\"back\\\\slash\":{\"type\":\"string\",\"default\":\"C:\\\\temp\\\\\"},\"end */ comment\":{"
@@ -52,7 +53,7 @@ constexpr std::string_view kSchema{
     "\"enum\":[\"1\",\"2\",\"true\",\"new\\nline\",\"*/\"]},\"default\":[\"*/\",\"1\"]},\"Decoded\":{"
     "\"type\":\"string\"},\"options\":{\"type\":\"string\"}},\"required\":[\"class\",\"2fa\","
     "\"int\"]}"
-    , 1259};
+    , 1344};
 
 // Values to members and back, one line per property (<elicit/content/form.hpp>, elicit::glue).
 void load(void* object, ::elicit::FieldValue* values) {

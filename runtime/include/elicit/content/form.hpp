@@ -37,8 +37,41 @@ struct Form;
 /// Specialised by generated code for each form type T:
 ///   static const FormBinding& binding();      // the type's schema and rules, built at first use
 ///   static constexpr bool has_message;        // whether the schema file gave a `message`
+///   static constexpr ElicitationMode mode;    // how T is asked (absent before elicitgen 0.1.1: form)
 template <class T>
 struct form_traits;
+
+/// How a generated type is asked (MCP 2025-11-25, Client, Elicitation, "Elicitation Modes").
+///  - form: elicitation/create in form mode; the client shows the form and sends the values back.
+///  - url:  the schema file said `"mode": "url"`: a form the server serves in the user's browser
+///          (RequestContext::elicit_in_browser), for values that must never pass through the MCP
+///          client (passwords, API keys, payment details: MCP says servers MUST use URL mode).
+enum class ElicitationMode { form, url };
+
+namespace detail {
+template <class T, class = void>
+struct mode_of : std::integral_constant<ElicitationMode, ElicitationMode::form> {};
+template <class T>
+struct mode_of<T, std::void_t<decltype(form_traits<T>::mode)>>
+    : std::integral_constant<ElicitationMode, form_traits<T>::mode> {};
+}  // namespace detail
+
+/// The mode generated type T is asked in (form_traits<T>::mode; form for types generated without it).
+template <class T>
+inline constexpr ElicitationMode elicitation_mode_v = detail::mode_of<T>::value;
+
+namespace detail {
+/// Compiles only for a form-mode type: every typed form-mode call (RequestContext::elicit<T>,
+/// elicit_async<T>, elicit_all, elicit_keyed, elicit<T>(session, ...)) goes through it, so that a
+/// URL-mode type cannot be sent through the client by mistake.
+template <class T>
+constexpr void require_form_mode() {
+  static_assert(elicitation_mode_v<T> == ElicitationMode::form,
+                "this type was generated from a schema marked \"mode\": \"url\" (a browser form): its values must "
+                "not pass through the MCP client. Ask it with ctx.elicit_in_browser<T>() (or "
+                "elicit_in_browser_async<T>()), not elicit<T>()");
+}
+}  // namespace detail
 
 /// Specialised by generated code for each nested enum E of a form type:
 ///   static constexpr std::array<table::Option, N> options;   // enumerator i is option i
