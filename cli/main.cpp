@@ -49,6 +49,9 @@ struct GenerateOptions {
   std::string name;
   std::string templates_dir;
   std::vector<std::string> output_stems;  ///< one per input, in order, or none
+  /// NAMESPACE=FILE: schemas that other elicitgen_generate() calls of the same target (or of a
+  /// target it links) generate in NAMESPACE: a type of this run with the same qualified name is an error.
+  std::vector<std::string> also_generated_by;
   bool no_send_pattern = false;
   bool warnings_as_errors = false;
 };
@@ -66,6 +69,44 @@ void plan_input(const std::vector<SourceSchema>& sources, const std::string& giv
     if (!name) continue;
     types.push_back({*name, display_name(s.file), s.pointer});
     if (auto plan = plan_type(s, *name, diags)) plans.push_back(std::move(*plan));
+  }
+}
+
+// The types of this run against those the other generate runs of one target make (--also-generated-by
+// NAMESPACE=FILE, which elicitgen_generate() passes): the linker would otherwise find two definitions of
+// each of the type's functions, pages of them, far from the cause. The other files' own errors are
+// their run's to report; a file that cannot be read is an error here, since nothing can be checked.
+void check_other_owners(const std::vector<TypeClaim>& claims, const std::string& qualifier,
+                        const std::vector<std::string>& others, Diagnostics& diags) {
+  const auto qualify = [](const std::string& ns, const std::string& name) {
+    return ns.empty() ? name : ns + "::" + name;
+  };
+  for (const auto& other : others) {
+    const auto eq = other.find('=');
+    if (eq == std::string::npos) {
+      diags.error_at("--also-generated-by", {}, "\"" + other + "\" is not NAMESPACE=FILE");
+      continue;
+    }
+    const auto ns = other.substr(0, eq);
+    const auto file = other.substr(eq + 1);
+    Diagnostics theirs;
+    const auto sources = load_schemas(file, theirs);
+    if (sources.empty() && theirs.has_errors()) {
+      diags.error_at(display_name(file), {}, "cannot read this schema of another elicitgen_generate() call");
+      continue;
+    }
+    for (const auto& s : sources) {
+      const auto name = schema_type_name(s, "", theirs);
+      if (!name) continue;
+      for (const auto& c : claims) {
+        if (qualify(qualifier, c.name) != qualify(ns, *name)) continue;
+        diags.error(c.file, c.pointer,
+                    "type " + qualify(qualifier, c.name) + " is also generated from " + display_name(s.file) +
+                        (s.pointer.empty() ? "" : "#" + s.pointer) +
+                        " by another elicitgen_generate() call of this target (or of a target it links); a type has "
+                        "one schema: give one of them another name with \"x-cpp-name\" on its root object");
+      }
+    }
   }
 }
 
@@ -127,6 +168,7 @@ int run_generate(const GenerateOptions& o) {
   // Across the whole run: nothing is written unless every name has one owner.
   check_stem_owners(stem_claims, diags);
   check_type_owners(type_claims, o.cpp_namespace, diags);
+  check_other_owners(type_claims, o.cpp_namespace, o.also_generated_by, diags);
   if (o.warnings_as_errors) diags.promote_warnings();
   std::vector<OutputFile> outputs;
   if (!diags.has_errors()) {
@@ -252,7 +294,9 @@ int run_check(const std::string& schema_path, const std::string& data_path, cons
 
 int main(int argc, char** argv) {
   using namespace elicitgen;
-  CLI::App app{"elicitgen: typed C++17 for MCP elicitation requestedSchemas (MCP 2025-11-25, form mode)"};
+  CLI::App app{
+      "elicitgen: typed C++17 for MCP elicitation requestedSchemas (MCP 2025-11-25 and 2026-07-28; form mode, and "
+      "URL-mode browser forms)"};
   app.set_version_flag("--version", std::string("elicitgen ") + kVersion);
   app.require_subcommand(1);
 
@@ -272,6 +316,13 @@ int main(int argc, char** argv) {
       ->add_option("--output-stem", gen.output_stems,
                    "Name an input's outputs STEM.hpp and STEM.cpp: once per input, in order; by default the input's "
                    "file name up to its first '.', with bytes outside [A-Za-z0-9_] as '_' (stdin: the --name)")
+      ->expected(1)
+      ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
+  generate
+      ->add_option("--also-generated-by", gen.also_generated_by,
+                   "NAMESPACE=FILE: a schema another generate run of the same build target makes types from, in "
+                   "NAMESPACE (empty for the global one); a type of this run with the same qualified name is an "
+                   "error (elicitgen_generate() passes these)")
       ->expected(1)
       ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
   generate->add_option("--templates", gen.templates_dir,

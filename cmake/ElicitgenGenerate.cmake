@@ -9,7 +9,9 @@
 # schema and on the generator), so the generator sees them all: two schemas that generate the same
 # C++ type (room_booking.json and Room-Booking.json both give RoomBooking) fail the build before any
 # header is written or compiled, naming both files (`"x-cpp-name"` on a schema's root object names
-# its type). Output names that differ only in case, which overwrite each other on case-insensitive
+# its type). The same holds across calls: a type that an earlier call on the same target, or on a
+# target it links (when that target's calls came first), generates fails the later call's build
+# step, naming both files. Output names that differ only in case, which overwrite each other on case-insensitive
 # file systems, already fail at configure time. elicitgen rewrites an output only when its content
 # changes, so an edit that does not change the generated code recompiles nothing.
 #
@@ -114,12 +116,43 @@ function(elicitgen_generate)
   set_property(TARGET ${ARG_TARGET} PROPERTY ELICITGEN_GENERATE_CALLS ${calls})
   set(stamp "${ARG_OUT_DIR}/${ARG_TARGET}.elicitgen-${calls}.stamp")
   string(REPLACE ";" " " schema_names "${ARG_SCHEMAS}")
+  # One owner per type across calls: the schemas of this target's earlier calls, and of the targets
+  # it links by now that have calls of their own, go to this run (--also-generated-by NS=FILE), which
+  # fails, naming both files, when a type of its own has the same qualified name: two definitions of
+  # one type would otherwise reach the linker as pages of "multiple definition of" errors.
+  set(others)
+  get_property(earlier TARGET ${ARG_TARGET} PROPERTY ELICITGEN_GENERATED_SCHEMAS)
+  list(APPEND others ${earlier})
+  get_property(linked TARGET ${ARG_TARGET} PROPERTY LINK_LIBRARIES)
+  foreach(library IN LISTS linked)
+    if(TARGET "${library}")
+      get_property(real TARGET "${library}" PROPERTY ALIASED_TARGET)
+      if(NOT real)
+        set(real "${library}")
+      endif()
+      get_property(theirs TARGET "${real}" PROPERTY ELICITGEN_GENERATED_SCHEMAS)
+      list(APPEND others ${theirs})
+    endif()
+  endforeach()
+  list(REMOVE_DUPLICATES others)
+  set(other_args)
+  set(other_files)
+  foreach(entry IN LISTS others)
+    list(APPEND other_args --also-generated-by "${entry}")
+    string(FIND "${entry}" "=" eq)
+    math(EXPR eq "${eq} + 1")
+    string(SUBSTRING "${entry}" ${eq} -1 file)
+    list(APPEND other_files "${file}")
+  endforeach()
+  foreach(schema_abs IN LISTS schemas_abs)
+    set_property(TARGET ${ARG_TARGET} APPEND PROPERTY ELICITGEN_GENERATED_SCHEMAS "${ARG_NAMESPACE}=${schema_abs}")
+  endforeach()
   add_custom_command(
     OUTPUT "${stamp}"
     BYPRODUCTS ${generated}
-    COMMAND ${generator} generate ${schemas_abs} -o "${ARG_OUT_DIR}" ${stem_args} ${extra_args}
+    COMMAND ${generator} generate ${schemas_abs} -o "${ARG_OUT_DIR}" ${stem_args} ${extra_args} ${other_args}
     COMMAND ${CMAKE_COMMAND} -E touch "${stamp}"
-    DEPENDS ${schemas_abs} ${generator_dep} ${extra_deps}
+    DEPENDS ${schemas_abs} ${other_files} ${generator_dep} ${extra_deps}
     COMMENT "elicitgen: ${schema_names}"
     VERBATIM)
   set(stamps "${stamp}")

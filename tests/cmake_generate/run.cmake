@@ -20,7 +20,7 @@ function(attempt name schemas)
     COMMAND ${CMAKE_COMMAND} -S "${CMAKE_CURRENT_LIST_DIR}/project" -B "${build}" -G "${GENERATOR}"
             "-DCMAKE_CXX_COMPILER=${CXX}" "-DELICITGEN_EXECUTABLE=${ELICITGEN}"
             "-DELICITGEN_MODULE=${ELICITGEN_MODULE}" "-DRUNTIME_INCLUDE=${RUNTIME_INCLUDE}"
-            "-DOUT_DIR=${build}/out" "-DSCHEMAS=${schemas}"
+            "-DOUT_DIR=${build}/out" "-DSCHEMAS=${schemas}" "-DMODE=${MODE}" "-DSECOND_NAMESPACE=${SECOND_NAMESPACE}"
     RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(rc EQUAL 0 AND ARGN STREQUAL "BUILD")
     execute_process(COMMAND ${CMAKE_COMMAND} --build "${build}" RESULT_VARIABLE rc OUTPUT_VARIABLE out
@@ -72,4 +72,28 @@ file(READ "${WORK}/named/out/room_booking.hpp" header)
 if(NOT header MATCHES "struct RoomBooking {")
   fail("room_booking.hpp does not declare RoomBooking")
 endif()
-message(STATUS "elicitgen_generate: case-only stems, one type from two files, x-cpp-name: ok")
+
+# One type from two calls: on one target, and on a library and a target that links it. The later
+# call's build step fails naming both files and the fix; the same calls with the second type in
+# another namespace build.
+file(WRITE "${WORK}/schemas/RoomBooking.json" "${form}")
+foreach(MODE calls linked)
+  set(SECOND_NAMESPACE "")
+  attempt(${MODE} "room_booking.json;RoomBooking.json" BUILD)
+  if(rc EQUAL 0)
+    fail("${MODE}: two elicitgen_generate() calls generating app::RoomBooking built")
+  endif()
+  if(NOT out MATCHES "/RoomBooking.json:[^\n]* error: type app::RoomBooking is also generated from [^\n]*/room_booking.json by another elicitgen_generate\\(\\) call[^\n]*x-cpp-name")
+    fail("${MODE}: the build error does not name both files and x-cpp-name")
+  endif()
+  file(GLOB written "${WORK}/${MODE}/out/second/*.?pp")
+  if(written)
+    fail("${MODE}: the second call wrote files: ${written}")
+  endif()
+  set(SECOND_NAMESPACE other)
+  attempt(${MODE}-namespaces "room_booking.json;RoomBooking.json" BUILD)
+  if(NOT rc EQUAL 0)
+    fail("${MODE}: the calls with the second type in another namespace failed")
+  endif()
+endforeach()
+message(STATUS "elicitgen_generate: case-only stems, one type from two files or two calls, x-cpp-name: ok")
