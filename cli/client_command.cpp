@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <mutex>
 #include <optional>
 
@@ -38,7 +39,11 @@ struct FileAnswer {
   int line = 0;
 };
 
-// The answers of --answers, handed out in order to the elicitations as they come.
+// The answers of --answers, handed out in order to the elicitations as they come. A question asked
+// again is answered by the line it had: the same elicitationId (URL mode, 2025-11-25), or the same
+// inputRequests key with the same params (2026-07-28: a URL page not finished yet is asked again
+// every round); a question asked again after an invalid answer says why in its message, so it is a
+// new question and takes the next line.
 class AnswerQueue {
  public:
   // Reads FILE; false (after saying where and why on stderr) when a line is not an ElicitResult.
@@ -79,21 +84,48 @@ class AnswerQueue {
     return true;
   }
 
-  // The next answer; cancel once they are used up.
-  FileAnswer next() {
+  // The answer to `r`: the line it was given before, else the next one; cancel once they are used
+  // up, saying which question found none (exhausted() is then true).
+  FileAnswer next(const std::string& path, const elicit::ElicitationRequest& r) {
     std::lock_guard<std::mutex> lock(mutex_);
+    const auto identity = identity_of(r);
+    if (!identity.empty()) {
+      if (const auto given = given_.find(identity); given != given_.end()) return given->second;
+    }
     if (answers_.empty()) {
-      std::cerr << "elicitgen client: no answer left in the answers file: cancel\n";
+      exhausted_ = true;
+      std::cerr << "elicitgen client: " << path << " has no answer left for the "
+                << (r.url_mode ? "URL-mode " : "form ") << "elicitation "
+                << (r.key.empty() ? std::string() : "under key \"" + terminal_safe(r.key) + "\" ") << "\""
+                << terminal_safe(r.message) << "\": cancel\n";
       return {elicit::Answer::cancel(), 0};
     }
     auto a = std::move(answers_.front());
     answers_.pop_front();
+    if (!identity.empty()) given_.emplace(identity, a);
     return a;
   }
 
+  bool exhausted() const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return exhausted_;
+  }
+
  private:
-  std::mutex mutex_;
+  // What makes two requests one question; "" when nothing does (a 2025-11-25 form).
+  static std::string identity_of(const elicit::ElicitationRequest& r) {
+    if (r.url_mode && !r.elicitation_id.empty()) return "elicitationId\n" + r.elicitation_id;
+    // 2026-07-28 URL mode has no elicitationId, and a page not finished yet is asked again with a
+    // note added to the message: the key and the URL name it.
+    if (r.url_mode && !r.key.empty()) return "url\n" + r.key + "\n" + r.url;
+    if (!r.key.empty()) return "key\n" + r.key + "\n" + r.params.dump();
+    return "";
+  }
+
+  mutable std::mutex mutex_;
   std::deque<FileAnswer> answers_;
+  std::map<std::string, FileAnswer> given_;
+  bool exhausted_ = false;
 };
 
 // An accepted answer from the file that the form's rules refuse, said where it came from: the
@@ -258,6 +290,9 @@ int run_client(const ClientCommand& command) {
   // URL requests reach the answers file too (accept there means the user consented out of band),
   // and the person at the terminal, who is asked for consent; --defaults cannot consent.
   options.url_elicitation = !command.defaults;
+  // A server started here (stdio) or on loopback serves its browser forms on loopback: its own page
+  // is consented to without an address and a port warning every time.
+  options.url_safety.server_on_loopback = argv.has_value() || elicit::review_url(command.url).loopback;
   options.user_interaction = command.user_interaction;
   options.task_notifications = command.task_notifications;
   options.session.log = [](std::string_view line) { std::cerr << "elicitgen client: " << line << "\n"; };
@@ -311,7 +346,7 @@ int run_client(const ClientCommand& command) {
         std::lock_guard<std::mutex> lock(terminal_mutex);
         answer = terminal.ask(r);
       } else if (from_file) {
-        auto next = queue.next();
+        auto next = queue.next(command.answers_file, r);
         report_invalid(command.answers_file, next, r);
         answer = std::move(next.answer);
       } else {
@@ -343,12 +378,15 @@ int run_client(const ClientCommand& command) {
       return kFailed;
     }
     std::cout << result.dump(2) << "\n";
-    if (defaults_failed) return kFailed;  // the result shows what the server did with the decline
+    if (defaults_failed) return kFailed;    // the result shows what the server did with the decline
+    if (queue.exhausted()) return kFailed;  // a question found no line: the result is not the file's
     const auto is_error = result.find("isError");
     return is_error != result.end() && is_error->is_boolean() && is_error->get<bool>() ? kToolError : 0;
   } catch (const elicit::ClientError& e) {
     std::cerr << "elicitgen client: " << e.what();
-    if (e.code() != 0) std::cerr << " (JSON-RPC error " << e.code() << ")";
+    // A failure of the transport (nothing answered) is not the server's JSON-RPC error.
+    const bool transport = e.data().is_object() && e.data().contains(elicit::jsonrpc::kTransportFailure);
+    if (e.code() != 0 && !transport) std::cerr << " (JSON-RPC error " << e.code() << ")";
     std::cerr << "\n";
   } catch (const std::exception& e) {
     std::cerr << "elicitgen client: " << e.what() << "\n";

@@ -72,10 +72,39 @@ TEST_CASE("elicitgen client answers from a file, in order, in both eras", "[clie
         write_tmp("one.jsonl",
                   "{\"action\":\"accept\",\"content\":{\"recipient\":\"Ada\",\"street\":\"S\",\"postalCode\":"
                   "\"12345\"}}\n");
-    CHECK(text_of(client(version, "plan_delivery", "--answers '" + one + "'")) == "cancel");
+    const auto short_file = client(version, "plan_delivery", "--answers '" + one + "'");
+    CHECK(text_of(short_file) == "cancel");
+    CHECK(short_file.exit_code == 2);  // a question found no line: the result is printed, the exit says so
     const auto decline = write_tmp("decline.jsonl", "{\"action\":\"decline\"}\n");
     CHECK(text_of(client(version, "github_username", "--answers '" + decline + "'")) == "decline");
   }
+}
+
+TEST_CASE(
+    "elicitgen client --answers: a question asked again takes its own line, and a question with none left is named",
+    "[client][cli]") {
+  const auto consent = write_tmp("consent.jsonl", "{\"action\":\"accept\"}\n");
+  // 2026-07-28: sign_in's page is never finished here, so the server asks the same URL question
+  // (same key, same URL, a note added to the message) round after round: each round takes the one
+  // line again, until the client's round limit ends the call. Before, each round took a line and the
+  // call ended "cancelled" with exit 0 once they ran out.
+  const auto again = run_split(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
+                               "' --protocol 2026-07-28 call sign_in --answers '" + consent + "'");
+  INFO(again.err);
+  CHECK(again.exit_code == 2);
+  CHECK_THAT(again.err, Catch::Contains("max_rounds") && !Catch::Contains("no answer left"));
+  std::size_t accepted = 0;
+  for (auto at = again.err.find("-> accept"); at != std::string::npos; at = again.err.find("-> accept", at + 1))
+    ++accepted;
+  CHECK(accepted > 2);
+  // A file with no line for the question: cancelled, named on stderr, exit 2.
+  const auto empty = write_tmp("empty.jsonl", "\n");
+  const auto none = run_split(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
+                              "' --protocol 2026-07-28 call github_username --answers '" + empty + "'");
+  INFO(none.err);
+  CHECK(none.exit_code == 2);
+  CHECK_THAT(none.err, Catch::Contains("has no answer left for the form elicitation under key \"") &&
+                           Catch::Contains(": cancel"));
 }
 
 TEST_CASE("elicitgen client --defaults accepts each form with its defaults", "[client][cli]") {
@@ -123,11 +152,14 @@ TEST_CASE("elicitgen client --answers: content the form refuses is reported wher
     CHECK_THAT(r.err, Catch::Contains("\n" + answers + ":1: error: /content/email: "));
     CHECK_THAT(r.err, Catch::Contains("elicitgen client: the content of " + answers +
                                       ":1 does not fit the form; sent as is, the server decides\n"));
-    // Then both revisions ask again, saying why (issue 26, item 3), and the file has no answer left.
-    CHECK(r.exit_code == 0);
+    // Then both revisions ask again, saying why (issue 26, item 3): a new question, and the file has
+    // no answer left for it, which is named, and the exit says so (the result is still printed).
+    CHECK(r.exit_code == 2);
     CHECK(text_of({0, r.out}) == "cancel");
     CHECK_THAT(r.err, Catch::Contains("The previous answer was not accepted: email: "));
-    CHECK_THAT(r.err, Catch::Contains("no answer left in the answers file: cancel"));
+    CHECK_THAT(r.err, Catch::Contains(answers + " has no answer left for the form elicitation ") &&
+                          Catch::Contains("The previous answer was not accepted: email: must be an email address (RFC "
+                                          "5321)\": cancel"));
   }
 }
 

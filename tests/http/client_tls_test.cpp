@@ -7,11 +7,15 @@
 // Loopback only; every wait is bounded by the transport's timeouts.
 #include <catch2/catch.hpp>
 
+#include <memory>
+#include <mutex>
 #include <string>
+#include <vector>
 
 #include <elicit/client.hpp>
 #include <elicit/http/client_transport.hpp>
 
+#include "../support/free_port.hpp"
 #include "../support/run_command.hpp"
 #include "../support/sample_http_server.hpp"
 #include "../support/tcp_relay.hpp"
@@ -129,6 +133,64 @@ TEST_CASE("client over HTTPS: an untrusted chain, another name, no TLS: errors t
   } catch (const std::invalid_argument& e) {
     CHECK_THAT(e.what(), Catch::Contains("cannot load the trusted certificates from " + unreadable.ca_file));
   }
+}
+
+// A client as `elicitgen client` makes one: 2026-07-28 first, 2025-11-25 as its fallback; its log
+// lines are kept in `log`.
+std::unique_ptr<Client> probing_client(const std::string& url, const std::string& ca_file,
+                                       std::shared_ptr<std::vector<std::string>> log) {
+  http::HttpClientOptions t;
+  t.url = url;
+  t.ca_file = ca_file;
+  t.connect_timeout = std::chrono::milliseconds(5000);
+  ClientOptions o;
+  o.protocol_version = "2026-07-28";
+  auto mutex = std::make_shared<std::mutex>();
+  o.session.log = [log, mutex](std::string_view line) {
+    std::lock_guard<std::mutex> lock(*mutex);
+    log->emplace_back(line);
+  };
+  return std::make_unique<Client>(std::make_unique<http::HttpClientTransport>(t), o);
+}
+
+TEST_CASE("client: a failure that is no answer from the server is reported once, with a hint, never as an older era",
+          "[client][http][tls]") {
+  SampleHttpServer tls(tls_arguments());
+  SampleHttpServer elsewhere(tls_arguments("elsewhere"));
+  SampleHttpServer plain;
+  const auto plain_port = std::to_string(plain.port());
+  const auto tls_port = std::to_string(tls.port());
+  const auto closed_port = std::to_string(test_support::free_loopback_port());
+  struct Case {
+    std::string url, ca_file;
+    std::vector<std::string> expected;  // every one in the error
+  };
+  const Case cases[] = {
+      {"http://127.0.0.1:" + closed_port + "/mcp", "", {"Connection refused", "is the server running"}},
+      {"http://127.0.0.1:" + tls_port + "/mcp", "", {"no answer from", "does it speak https://"}},
+      {"https://127.0.0.1:" + plain_port + "/mcp",
+       pki().ca(),
+       {"wrong version number", "http:// rather than https://"}},
+      {"https://127.0.0.1:" + tls_port + "/mcp", "", {"not trusted for 127.0.0.1", "--ca-file"}},
+      {with_port("localhost", elsewhere.port()), pki().ca(), {"hostname mismatch", "names another host"}},
+      {"http://127.0.0.1:" + plain_port + "/", "", {"HTTP 404", "the MCP endpoint is usually /mcp"}},
+  };
+  for (const auto& c : cases) {
+    INFO(c.url);
+    auto log = std::make_shared<std::vector<std::string>>();
+    auto client = probing_client(c.url, c.ca_file, log);
+    const auto error = connect_error(*client);
+    INFO(error);
+    for (const auto& e : c.expected) CHECK_THAT(error, Catch::Contains(e));
+    std::string lines;
+    for (const auto& l : *log) lines += l + "\n";
+    INFO(lines);
+    CHECK_THAT(lines, !Catch::Contains("initialize-based") && !Catch::Contains("without a usable id"));
+  }
+  // The same servers answer a right URL, so each failure above was the URL's.
+  auto log = std::make_shared<std::vector<std::string>>();
+  CHECK(connect_error(*probing_client(plain.url, "", log)).empty());
+  CHECK(connect_error(*probing_client(tls.url, pki().ca(), log)).empty());
 }
 
 TEST_CASE("client over HTTP and HTTPS: sequential requests share a kept-alive connection, a dropped one is replaced",

@@ -106,4 +106,23 @@ TEST_CASE("IP address hosts are flagged with their range, in every form a browse
   CHECK(review_url("https://1password.com/").warnings.empty());  // a name starting with a digit
 }
 
+TEST_CASE("a server on this machine has its loopback pages consented to without warnings", "[url]") {
+  UrlSafetyOptions local;
+  local.server_on_loopback = true;
+  for (const char* url : {"http://127.0.0.1:8123/forms/f/abc", "http://[::1]:8123/f", "http://localhost:8123/f",
+                          "http://2130706433:80/f"}) {
+    INFO(url);
+    const auto r = review_url(url, local);
+    REQUIRE(r.allowed);
+    CHECK(r.loopback);
+    CHECK(r.warnings.empty());
+    CHECK_FALSE(review_url(url).warnings.empty());  // a remote server's loopback URL is still flagged
+  }
+  // Only loopback pages: another address or a name keeps its warnings.
+  CHECK_THAT(warnings(review_url("https://10.1.2.3:8443/", local)),
+             Catch::Contains("(private)") && Catch::Contains("port 8443"));
+  CHECK_THAT(warnings(review_url("https://example.com:8443/", local)), Catch::Contains("port 8443"));
+  CHECK_FALSE(review_url("https://example.com/", local).loopback);
+}
+
 }  // namespace url_safety_test

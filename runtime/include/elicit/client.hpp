@@ -81,6 +81,10 @@ struct ElicitationRequest {
   UrlReview url_review;
   /// The params as received (parsed: object members in sorted order).
   nlohmann::json params;
+  /// 2026-07-28 (and tasks): the inputRequests key the question came under; a question asked again
+  /// under the same key with the same params is the same question (a URL page not finished yet).
+  /// Empty for a 2025-11-25 elicitation/create.
+  std::string key;
 };
 
 /// Answers one elicitation. Runs on a worker thread of the Client (2025-11-25) or on the thread

@@ -14,6 +14,10 @@ struct UrlSafetyOptions {
   /// Allow plain http:// to hosts other than loopback ones (development setups). Loopback
   /// (localhost, 127.0.0.0/8, ::1) may always use http.
   bool allow_plain_http = false;
+  /// The MCP server runs on this machine (a child process over stdio, or a loopback URL): a
+  /// loopback page is then its own (a browser form on a loopback page server, in development), and
+  /// neither its IP address nor its port is warned of on every consent.
+  bool server_on_loopback = false;
 };
 
 struct UrlReview {
@@ -24,9 +28,11 @@ struct UrlReview {
   /// The host as it must be shown (the part to highlight): lower-case ASCII; each label with
   /// non-ASCII characters in its Punycode form ("xn--..."); an IPv6 literal without brackets.
   std::string host;
-  std::string port;  ///< as written; empty when absent
+  std::string port;       ///< as written; empty when absent
+  bool loopback = false;  ///< the host is this machine: localhost (and *.localhost), 127.0.0.0/8, ::1
   /// Things to tell the user next to the URL: an IP address instead of a name (and its range:
-  /// loopback, private, link-local, unspecified), an internationalised (Punycode) host, a port.
+  /// loopback, private, link-local, unspecified), an internationalised (Punycode) host, a port;
+  /// for a loopback host with UrlSafetyOptions::server_on_loopback, neither the address nor the port.
   std::vector<std::string> warnings;
 };
 

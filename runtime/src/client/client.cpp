@@ -304,13 +304,32 @@ struct Client::Impl {
       // back to initialize"): its -32022 is the answer.
     }
     if (o.result) return std::move(*o.result);
-    const int code = o.error ? o.error->code : 0;
-    const bool modern = code == error_code::header_mismatch || code == error_code::missing_required_client_capability ||
-                        code == error_code::unsupported_protocol_version;
-    if (!fallback || modern) throw_outcome(o, "server/discover");
+    if (!fallback || !legacy_answer(o)) throw_outcome(o, "server/discover");
     session.log("server/discover: " + std::string(o.error ? o.error->message : "no answer") +
                 ": the server speaks an initialize-based revision; trying " + *fallback);
     return std::nullopt;
+  }
+
+  static bool modern_error(int code) {
+    return code == error_code::header_mismatch || code == error_code::missing_required_client_capability ||
+           code == error_code::unsupported_protocol_version;
+  }
+
+  // Whether server/discover's failure says the server is of the initialize-based era (MCP
+  // 2026-07-28, Versioning, "Backward Compatibility", and its transport pages): an answer from the
+  // server that is not a recognized modern error; silence until the probe's timeout (stdio); over
+  // Streamable HTTP, a 400 whose body is no modern error. Not: a failure of the transport itself (a
+  // closed port, TLS, a wrong path's 404, a broken connection), which says nothing of the era and is
+  // reported as itself instead of being followed by an initialize that fails the same way.
+  static bool legacy_answer(const RequestOutcome& o) {
+    if (!o.error) return o.failure == RequestFailure::timed_out;
+    if (modern_error(o.error->code)) return false;
+    const auto& data = o.error->data;
+    if (!data || !data->is_object() || !data->contains(jsonrpc::kTransportFailure)) return true;
+    if (data->value(jsonrpc::kTransportFailure, std::string()) != "http_status" || data->value("httpStatus", 0) != 400)
+      return false;
+    const auto server = data->find("serverError");
+    return server == data->end() || !server->is_object() || !modern_error(server->value("code", 0));
   }
 
   // Keeps what connect()'s result says of the server.
@@ -363,8 +382,10 @@ struct Client::Impl {
   // The answer to one elicitation/create: a typed handler whose schema it is, else the fallback,
   // else cancel (nobody here can show it).
   // `ordered`: the same params in the server's member order (null when unknown).
-  nlohmann::json answer(const nlohmann::json& params, const nlohmann::ordered_json& ordered) {
-    const auto request = read_request(params, ordered, options.url_safety);
+  nlohmann::json answer(const nlohmann::json& params, const nlohmann::ordered_json& ordered,
+                        const std::string& key = "") {
+    auto request = read_request(params, ordered, options.url_safety);
+    request.key = key;
     if (request.url_mode && !request.url_review.allowed) {
       // Never offered to the user (Safe URL Handling): declined, and said in the log.
       session.log("declined a URL-mode elicitation: " + request.url_review.refusal);
@@ -512,7 +533,7 @@ struct Client::Impl {
           in != ordered_requests.end() && in->is_object()) {
         if (const auto p = in->find("params"); p != in->end()) ordered = *p;
       }
-      responses[key] = answer(input.value("params", nlohmann::json::object()), ordered);
+      responses[key] = answer(input.value("params", nlohmann::json::object()), ordered, key);
     }
     return responses;
   }

@@ -255,8 +255,9 @@ UrlReview review_url(std::string_view url, const UrlSafetyOptions& options) {
               : unspecified  ? "unspecified"
                              : "";
     }
-    r.warnings.push_back("the host is an IP address, not a name" +
-                         (range.empty() ? std::string() : " (" + range + ")"));
+    if (!(loopback && options.server_on_loopback))
+      r.warnings.push_back("the host is an IP address, not a name" +
+                           (range.empty() ? std::string() : " (" + range + ")"));
   } else {
     // Labels: ASCII lower-cased; a label with other characters becomes its Punycode form.
     std::string shown;
@@ -292,9 +293,10 @@ UrlReview review_url(std::string_view url, const UrlSafetyOptions& options) {
                                 : c.unspecified   ? "unspecified"
                                                   : "";
       const auto as_dotted = dotted(*v4);
-      r.warnings.push_back("the host is an IP address, not a name" +
-                           (as_dotted != r.host ? " (" + as_dotted + ")" : std::string()) +
-                           (range.empty() ? std::string() : " (" + range + ")"));
+      if (!(loopback && options.server_on_loopback))
+        r.warnings.push_back("the host is an IP address, not a name" +
+                             (as_dotted != r.host ? " (" + as_dotted + ")" : std::string()) +
+                             (range.empty() ? std::string() : " (" + range + ")"));
     } else if (numeric) {
       return refuse(r, "the host looks like an IP address but is not a valid one");
     } else {
@@ -307,7 +309,9 @@ UrlReview review_url(std::string_view url, const UrlSafetyOptions& options) {
   }
   if (r.scheme == "http" && !loopback && !options.allow_plain_http)
     return refuse(r, "plain http is only allowed to this machine (loopback); the URL must use https");
-  if (!r.port.empty()) r.warnings.push_back("the URL names port " + r.port);
+  if (!r.port.empty() && !(loopback && options.server_on_loopback))
+    r.warnings.push_back("the URL names port " + r.port);
+  r.loopback = loopback;
   r.allowed = true;
   return r;
 }

@@ -131,7 +131,9 @@ std::optional<std::string> to_datetime_local(std::string_view s) {
   const auto minutes = static_cast<int>(t - days * 1440);
   civil_from_days(days, year, month, day);
   if (year < 0 || year > 9999) return std::nullopt;
-  char buf[32];
+  // Sized for any int and unsigned, not just the ranges checked above: GCC's -Wformat-truncation
+  // (Release builds) cannot see those ranges through civil_from_days.
+  char buf[72];
   std::snprintf(buf, sizeof buf, "%04d-%02u-%02uT%02d:%02d:%02d", static_cast<int>(year), month, day, minutes / 60,
                 minutes % 60, second);
   std::string out = buf;

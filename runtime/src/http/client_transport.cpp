@@ -30,6 +30,7 @@
 #include "elicit/url_safety.hpp"
 #include "oauth_wire.hpp"
 #include "tls_client.hpp"
+#include "transport_failure.hpp"
 
 namespace elicit::http {
 namespace {
@@ -119,10 +120,11 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     if (on_message) on_message(text);
   }
 
-  // A JSON-RPC error for request `id` made here, when the server gave none.
-  void fail_request(const nlohmann::json& id, const std::string& why) {
+  // A JSON-RPC error for request `id` made here, when the server gave none: marked as the
+  // transport's (transport_failure.hpp), with a hint where one is known.
+  void fail_request(const nlohmann::json& id, const TransportFailure& failure) {
     if (id.is_null()) return;
-    nlohmann::json e{{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", -32000}, {"message", why}}}};
+    nlohmann::json e{{"jsonrpc", "2.0"}, {"id", id}, {"error", transport_failure_error(failure, options.url)}};
     deliver(e.dump());
   }
 
@@ -225,10 +227,19 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     const auto id = message.contains("method") && message.contains("id") ? message["id"] : nlohmann::json();
     const auto method = message.value("method", std::string());
     bool answered = false;
+    // An error response with a null id (JSON-RPC 2.0: the server could not tell which request it
+    // answers; servers send one with a 400 or a 404): kept, and reported as this request's failure
+    // with its HTTP status, rather than delivered where no request can take it.
+    nlohmann::json null_id_error;
     // Each message the server sends back: the response to this request is noted, and an
     // initialize result names the session's protocol version.
     const auto received = [&](const std::string& data) {
       const auto m = nlohmann::json::parse(data, nullptr, false);
+      if (!m.is_discarded() && m.is_object() && !id.is_null() && !m.contains("method") && m.contains("error") &&
+          m.contains("id") && m["id"].is_null() && m["error"].is_object()) {
+        null_id_error = m["error"];
+        return;
+      }
       if (!m.is_discarded() && m.is_object() && !id.is_null() && m.value("id", nlohmann::json()) == id &&
           !m.contains("method")) {
         answered = true;
@@ -297,7 +308,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       }
       std::string why;
       if (!send_and_read_head(req, connection, buffer, parser_slot, ec, why)) {
-        fail_request(id, "cannot connect to " + options.url + ": " + why);
+        fail_request(id, {"connect", "cannot connect to " + options.url + ": " + why});
         return;
       }
       if (!oauth || ec) break;
@@ -322,7 +333,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
         }
       } catch (const std::exception& e) {  // OAuthError, or what the provider threw
         release(std::move(connection), false);
-        fail_request(id, "authorization for " + options.url + " failed: " + e.what());
+        fail_request(id, {"authorization", "authorization for " + options.url + " failed: " + e.what()});
         return;
       }
       if (!again) break;
@@ -354,7 +365,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     }
     if (ec) {
       release(std::move(connection), false);
-      if (!answered) fail_request(id, "no answer from " + options.url + ": " + ec.message());
+      if (!answered) fail_request(id, {"no_answer", "no answer from " + options.url + ": " + ec.message()});
       return;
     }
     const auto& head = parser.get();
@@ -383,8 +394,14 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     // 2026-07-28 streams are not resumable, and a request's version is in its _meta then).
     if (sse && !answered && !id.is_null() && cursor.last_event_id && meta_version.empty())
       resume(cursor, received, answered);
-    if (!answered)
-      fail_request(id, "HTTP " + std::to_string(status) + " from " + options.url + " without a JSON-RPC response");
+    if (!answered) {
+      std::string why = "HTTP " + std::to_string(status) + " from " + options.url;
+      if (null_id_error.is_object() && null_id_error.contains("message") && null_id_error["message"].is_string())
+        why += ": " + null_id_error["message"].get<std::string>();
+      else
+        why += " without a JSON-RPC response";
+      fail_request(id, {"http_status", std::move(why), status, std::move(null_id_error)});
+    }
   }
 
   // Reads SSE events until the stream ends, or until `*until` is true after an event; each event's
@@ -654,7 +671,7 @@ bool HttpClientTransport::send(std::string message, const SendContext& context) 
         impl->exchange(message, message_json, sequence, fields);
       } catch (const std::exception& e) {  // e.g. allocation; the request must still end
         const auto id = message_json.contains("method") ? message_json.value("id", nlohmann::json()) : nlohmann::json();
-        impl->fail_request(id, std::string("the exchange failed: ") + e.what());
+        impl->fail_request(id, {"exchange", std::string("the exchange failed: ") + e.what()});
       }
       if (notification) impl->notification_finished(sequence);  // however it ended
       std::lock_guard<std::mutex> lock(impl->mutex);

@@ -11,6 +11,15 @@
 
 namespace elicit::jsonrpc {
 
+/// The member of `error.data` that marks a JSON-RPC error a client transport made itself, for a
+/// request the peer never answered: {"transportFailure": KIND} with KIND "connect" (no connection:
+/// refused, name not found, TLS refused), "no_answer" (the connection broke before a response),
+/// "http_status" (an HTTP status without a JSON-RPC body; `httpStatus` holds it), "authorization"
+/// or "exchange". Such an error says nothing of the server's protocol revision (elicit::Client
+/// falls back to 2025-11-25 only on answers from the server, as MCP 2026-07-28, Versioning,
+/// "Backward Compatibility" names them). Its message ends with a hint where one is known.
+inline constexpr const char* kTransportFailure = "transportFailure";
+
 /// Where an outgoing message belongs. A transport with one stream (stdio) ignores it; Streamable
 /// HTTP uses `related_request` to put a server-to-client request (an elicitation made while
 /// handling tools/call) or a response on the SSE stream of that client request.
