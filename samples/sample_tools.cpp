@@ -69,26 +69,25 @@ ToolResult describe(const elicit::Outcome<T>& o) {
 // the form holds no thread (the conformance tools below show the blocking form).
 template <class T>
 Tool form_tool(std::string name, std::string description, std::string message) {
-  return Tool{std::move(name),
-              std::move(description),
-              {{"type", "object"}},
-              std::nullopt,
-              nullptr,
-              [message = std::move(message)](std::shared_ptr<RequestContext> call) {
-                call->elicit_async<T>(message, [call](elicit::Outcome<T> o) { call->reply(describe(o)); });
-              }};
+  return Tool::async(std::move(name),
+                     [message = std::move(message)](std::shared_ptr<RequestContext> call) {
+                       call->elicit_async<T>(message, [call](elicit::Outcome<T> o) { call->reply(describe(o)); });
+                     })
+      .with_description(std::move(description));
 }
 
 // "Elicitation completed: action=<accept/decline/cancel>, content={...}", as the conformance
 // scenarios for SEP-1034 and SEP-1330 ask.
 template <class T>
 Tool conformance_tool(std::string name, std::string description) {
-  return Tool{
-      std::move(name), std::move(description), {{"type", "object"}}, std::nullopt, [](RequestContext& call) {
-        const auto o = call.elicit<T>();
-        const auto content = o ? nlohmann::json(*o.value) : nlohmann::json::object();
-        return ToolResult::text("Elicitation completed: action=" + action_of(o.status) + ", content=" + content.dump());
-      }};
+  return Tool::blocking(std::move(name),
+                        [](RequestContext& call) {
+                          const auto o = call.elicit<T>();
+                          const auto content = o ? nlohmann::json(*o.value) : nlohmann::json::object();
+                          return ToolResult::text("Elicitation completed: action=" + action_of(o.status) +
+                                                  ", content=" + content.dump());
+                        })
+      .with_description(std::move(description));
 }
 
 }  // namespace
@@ -118,53 +117,43 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
 
   // Two forms one after the other; in the 2026-07-28 era two rounds, the address carried in the
   // sealed requestState of the second.
-  server.add_tool(Tool{"plan_delivery",
-                       "Asks where to ship, then when to deliver",
-                       {{"type", "object"}},
-                       std::nullopt,
-                       [](RequestContext& call) {
-                         const auto address = call.elicit<ShippingAddress>("Where should we ship your order?");
-                         if (!address) return describe(address);
-                         const auto window = call.elicit<DeliveryWindow>("When should we deliver?");
-                         if (!window) return describe(window);
-                         return ToolResult::text("accept: " + nlohmann::json(*address.value).dump() + " / " +
-                                                 nlohmann::json(*window.value).dump());
-                       },
-                       nullptr});
+  server.add_tool(Tool::blocking("plan_delivery", [](RequestContext& call) {
+                    const auto address = call.elicit<ShippingAddress>("Where should we ship your order?");
+                    if (!address) return describe(address);
+                    const auto window = call.elicit<DeliveryWindow>("When should we deliver?");
+                    if (!window) return describe(window);
+                    return ToolResult::text("accept: " + nlohmann::json(*address.value).dump() + " / " +
+                                            nlohmann::json(*window.value).dump());
+                  }).with_description("Asks where to ship, then when to deliver"));
 
   // The conformance suite's tools-call-elicitation tool: the message comes from the arguments.
   server.add_tool(
-      Tool{"test_elicitation",
-           "Requests user input (username, email) with the given message",
-           {{"type", "object"},
-            {"properties", {{"message", {{"type", "string"}, {"description", "The message to show the user"}}}}},
-            {"required", {"message"}}},
-           std::nullopt,
-           [](RequestContext& call) {
-             const auto message = call.arguments().value("message", std::string("Please provide your information"));
-             const auto o = call.elicit<ToolsCallElicitation>(message);
-             nlohmann::json content = o ? nlohmann::json(*o.value) : nlohmann::json::object();
-             return ToolResult::text("User response: <action: " + action_of(o.status) + ", content: " + content.dump() +
-                                     ">");
-           },
-           nullptr});
+      Tool::blocking("test_elicitation",
+                     [](RequestContext& call) {
+                       const auto message =
+                           call.arguments().value("message", std::string("Please provide your information"));
+                       const auto o = call.elicit<ToolsCallElicitation>(message);
+                       nlohmann::json content = o ? nlohmann::json(*o.value) : nlohmann::json::object();
+                       return ToolResult::text("User response: <action: " + action_of(o.status) +
+                                               ", content: " + content.dump() + ">");
+                     })
+          .with_description("Requests user input (username, email) with the given message")
+          .with_input_schema(
+              {{"type", "object"},
+               {"properties", {{"message", {{"type", "string"}, {"description", "The message to show the user"}}}}},
+               {"required", {"message"}}}));
 
   // URL mode: the user opens a page out of band; this sample completes it at once on accept.
-  server.add_tool(Tool{"connect_account",
-                       "Sends the user to a page to connect an account (URL mode)",
-                       {{"type", "object"}},
-                       std::nullopt,
-                       [](RequestContext& call) {
-                         const auto o = call.elicit_url("Connect your Example Co account to continue.",
-                                                        "https://mcp.example.com/connect");
-                         if (o.status != ElicitStatus::accepted)
-                           return ToolResult::text("url " + std::string(elicit::to_string(o.status)));
-                         // 2026-07-28 has no elicitationId: the client learns by retrying.
-                         if (call.stateless()) return ToolResult::text("url accepted");
-                         elicit::complete_url_elicitation(call.state(), o.elicitation_id);
-                         return ToolResult::text("url accepted: " + o.elicitation_id);
-                       },
-                       nullptr});
+  server.add_tool(Tool::blocking("connect_account", [](RequestContext& call) {
+                    const auto o = call.elicit_url("Connect your Example Co account to continue.",
+                                                   "https://mcp.example.com/connect");
+                    if (o.status != ElicitStatus::accepted)
+                      return ToolResult::text("url " + std::string(elicit::to_string(o.status)));
+                    // 2026-07-28 has no elicitationId: the client learns by retrying.
+                    if (call.stateless()) return ToolResult::text("url accepted");
+                    elicit::complete_url_elicitation(call.state(), o.elicitation_id);
+                    return ToolResult::text("url accepted: " + o.elicitation_id);
+                  }).with_description("Sends the user to a page to connect an account (URL mode)"));
 
   // URL mode finished out of band: the user signs in on a page, and the page (the application's
   // web side, not part of this sample) marks the interaction complete in the CompletionStore,
@@ -172,78 +161,64 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
   // learns of it on the client's retry, so the processes behind a load balancer share the store
   // (elicitgen_http_server --redis PORT). 2025-11-25: `accepted` is the user's consent; the page would
   // announce completion with complete_url_elicitation().
-  server.add_tool(Tool{"sign_in",
-                       "Signs the user in with Example Co (URL mode, finished out of band)",
-                       {{"type", "object"}},
-                       std::nullopt,
-                       [completions](RequestContext& call) {
-                         const auto id = call.interaction_id("sign-in");
-                         const auto o = call.elicit_url_completed("Sign in with Example Co to continue.",
-                                                                  "https://mcp.example.com/sign-in?interaction=" + id,
-                                                                  id, *completions);
-                         if (o.status != ElicitStatus::accepted)
-                           return ToolResult::text("sign-in " + std::string(elicit::to_string(o.status)));
-                         if (call.stateless()) return ToolResult::text("signed in: " + id);
-                         return ToolResult::text("sign-in opened: " + o.elicitation_id);
-                       },
-                       nullptr});
+  server.add_tool(Tool::blocking("sign_in", [completions](RequestContext& call) {
+                    const auto id = call.interaction_id("sign-in");
+                    const auto o = call.elicit_url_completed("Sign in with Example Co to continue.",
+                                                             "https://mcp.example.com/sign-in?interaction=" + id, id,
+                                                             *completions);
+                    if (o.status != ElicitStatus::accepted)
+                      return ToolResult::text("sign-in " + std::string(elicit::to_string(o.status)));
+                    if (call.stateless()) return ToolResult::text("signed in: " + id);
+                    return ToolResult::text("sign-in opened: " + o.elicitation_id);
+                  }).with_description("Signs the user in with Example Co (URL mode, finished out of band)"));
 
   // Sensitive input, typed: the API key is asked on a page the server serves (URL mode), so it
   // never passes through the MCP client; the result names the service and the key's length, never
   // the key. Needs the server's BrowserForms (the HTTP sample serves pages under /forms/, the stdio
   // sample on a loopback page server).
   // `expires_in_ms` shortens the page's life (ten minutes by default), so that a test can see it expire.
-  server.add_tool(Tool{"api_key",
-                       "Connects a service with its API key, asked in the browser (URL mode)",
-                       {{"type", "object"},
-                        {"properties",
-                         {{"expires_in_ms",
-                           {{"type", "integer"},
-                            {"minimum", 1},
-                            {"maximum", 600000},
-                            {"description", "How long the page takes an answer, in milliseconds (default 600000)"}}}}}},
-                       std::nullopt,
-                       [](RequestContext& call) {
-                         elicit::BrowserFormOptions options;
-                         const auto& args = call.arguments();
-                         if (const auto e = args.find("expires_in_ms");
-                             e != args.end() && e->is_number_integer() && *e >= 1 && *e <= 600000) {
-                           options.expires_in = std::chrono::milliseconds(e->get<std::int64_t>());
-                         }
-                         const auto o = call.elicit_in_browser<samples::ApiKey>(options);
-                         if (!o) return ToolResult::text("api key " + std::string(elicit::to_string(o.status)));
-                         return ToolResult::text(
-                             "connected " + std::string(elicit::to_string(o.value->service)) + " with a key of " +
-                             std::to_string(elicit::code_point_length(o.value->api_key)) + " characters");
-                       },
-                       nullptr});
+  server.add_tool(
+      Tool::blocking("api_key",
+                     [](RequestContext& call) {
+                       elicit::BrowserFormOptions options;
+                       const auto& args = call.arguments();
+                       if (const auto e = args.find("expires_in_ms");
+                           e != args.end() && e->is_number_integer() && *e >= 1 && *e <= 600000) {
+                         options.expires_in = std::chrono::milliseconds(e->get<std::int64_t>());
+                       }
+                       const auto o = call.elicit_in_browser<samples::ApiKey>(options);
+                       if (!o) return ToolResult::text("api key " + std::string(elicit::to_string(o.status)));
+                       return ToolResult::text(
+                           "connected " + std::string(elicit::to_string(o.value->service)) + " with a key of " +
+                           std::to_string(elicit::code_point_length(o.value->api_key)) + " characters");
+                     })
+          .with_description("Connects a service with its API key, asked in the browser (URL mode)")
+          .with_input_schema(
+              {{"type", "object"},
+               {"properties",
+                {{"expires_in_ms",
+                  {{"type", "integer"},
+                   {"minimum", 1},
+                   {"maximum", 600000},
+                   {"description", "How long the page takes an answer, in milliseconds (default 600000)"}}}}}}));
 
   // The request cannot proceed until the user authorizes out of band: -32042.
-  server.add_tool(Tool{"read_private_files",
-                       "Needs third-party authorization first",
-                       {{"type", "object"}},
-                       std::nullopt,
-                       [](RequestContext& call) -> ToolResult {
-                         throw elicit::UrlElicitationRequired({elicit::create_url_elicitation(
-                             call.state(), "Authorization is required to access your Example Co files.",
-                             "https://mcp.example.com/authorize")});
-                       },
-                       nullptr});
+  server.add_tool(Tool::blocking("read_private_files", [](RequestContext& call) -> ToolResult {
+                    throw elicit::UrlElicitationRequired({elicit::create_url_elicitation(
+                        call.state(), "Authorization is required to access your Example Co files.",
+                        "https://mcp.example.com/authorize")});
+                  }).with_description("Needs third-party authorization first"));
 
   // The conformance suite's SSE polling tool (SEP-1699): the call lets go of its connection and
   // answers a little later; the client resumes the stream with GET and Last-Event-ID to get it.
   // On stdio, where there is no connection to close, it just answers.
-  server.add_tool(Tool{"test_reconnection",
-                       "Closes the call's SSE connection mid-call; the result arrives after the client resumes",
-                       {{"type", "object"}},
-                       std::nullopt,
-                       [](RequestContext& call) {
-                         call.close_sse_stream();
-                         // Blocking handlers may wait; 100 ms lets the close reach the client first.
-                         std::this_thread::sleep_for(std::chrono::milliseconds(100));
-                         return ToolResult::text("Reconnection test completed successfully");
-                       },
-                       nullptr});
+  server.add_tool(
+      Tool::blocking("test_reconnection", [](RequestContext& call) {
+        call.close_sse_stream();
+        // Blocking handlers may wait; 100 ms lets the close reach the client first.
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        return ToolResult::text("Reconnection test completed successfully");
+      }).with_description("Closes the call's SSE connection mid-call; the result arrives after the client resumes"));
 
   // x-mcp-header (MCP 2026-07-28, SEP-2243): `region` travels as the Mcp-Param-Region header too,
   // so a proxy can route on it; the server refuses a 2026-07-28 call whose header does not agree
