@@ -44,18 +44,25 @@ if(NOT flat MATCHES "/Room-Booking.json gives Room_Booking.hpp and [^ ]*/room_bo
   fail("the configure error does not name both files")
 endif()
 
-# One type from two files: the build fails in the generator, naming both, and writes nothing.
-attempt(type "room_booking.json;RoomBooking.json" BUILD)
-if(rc EQUAL 0)
-  fail("two schemas generating app::RoomBooking built")
-endif()
-if(NOT out MATCHES "/RoomBooking.json:[^\n]* error: type app::RoomBooking is also generated from [^\n]*/room_booking.json")
-  fail("the build error does not name both files")
-endif()
-file(GLOB written "${WORK}/type/out/*.?pp")
-if(written)
-  fail("files were written: ${written}")
-endif()
+# Builds the project `name` over room_booking.json and RoomBooking.json, which generate one type:
+# the build must fail with an error at RoomBooking.json naming room_booking.json and then `detail`
+# (a regular expression), and write nothing into ${WORK}/<name>/out/<written>.
+function(expect_one_owner name detail written)
+  attempt(${name} "room_booking.json;RoomBooking.json" BUILD)
+  if(rc EQUAL 0)
+    fail("${name}: two schemas generating app::RoomBooking built")
+  endif()
+  if(NOT out MATCHES "/RoomBooking.json:[^\n]* error: type app::RoomBooking is also generated from [^\n]*/room_booking.json${detail}")
+    fail("${name}: the build error does not name both files")
+  endif()
+  file(GLOB files "${WORK}/${name}/out/${written}*.?pp")
+  if(files)
+    fail("${name}: files were written: ${files}")
+  endif()
+endfunction()
+
+# One type from two files of one call: the build fails in the generator, naming both, and writes nothing.
+expect_one_owner(type "" "")
 
 # x-cpp-name on the root names the second type: both generate and compile.
 file(WRITE "${WORK}/schemas/RoomBooking.json"
@@ -79,17 +86,7 @@ endif()
 file(WRITE "${WORK}/schemas/RoomBooking.json" "${form}")
 foreach(MODE calls linked)
   set(SECOND_NAMESPACE "")
-  attempt(${MODE} "room_booking.json;RoomBooking.json" BUILD)
-  if(rc EQUAL 0)
-    fail("${MODE}: two elicitgen_generate() calls generating app::RoomBooking built")
-  endif()
-  if(NOT out MATCHES "/RoomBooking.json:[^\n]* error: type app::RoomBooking is also generated from [^\n]*/room_booking.json by another elicitgen_generate\\(\\) call[^\n]*x-cpp-name")
-    fail("${MODE}: the build error does not name both files and x-cpp-name")
-  endif()
-  file(GLOB written "${WORK}/${MODE}/out/second/*.?pp")
-  if(written)
-    fail("${MODE}: the second call wrote files: ${written}")
-  endif()
+  expect_one_owner(${MODE} " by another elicitgen_generate\\(\\) call[^\n]*x-cpp-name" "second/")
   set(SECOND_NAMESPACE other)
   attempt(${MODE}-namespaces "room_booking.json;RoomBooking.json" BUILD)
   if(NOT rc EQUAL 0)
