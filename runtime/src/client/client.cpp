@@ -326,10 +326,14 @@ struct Client::Impl {
     if (modern_error(o.error->code)) return false;
     const auto& data = o.error->data;
     if (!data || !data->is_object() || !data->contains(jsonrpc::kTransportFailure)) return true;
-    if (data->value(jsonrpc::kTransportFailure, std::string()) != "http_status" || data->value("httpStatus", 0) != 400)
+    // Compared as JSON values, which never throws whatever a server put there.
+    if ((*data)[jsonrpc::kTransportFailure] != "http_status" || !data->contains("httpStatus") ||
+        (*data)["httpStatus"] != 400)
       return false;
     const auto server = data->find("serverError");
-    return server == data->end() || !server->is_object() || !modern_error(server->value("code", 0));
+    if (server == data->end() || !server->is_object()) return true;
+    const auto code = server->find("code");
+    return !(code != server->end() && code->is_number_integer() && modern_error(code->get<int>()));
   }
 
   // Keeps what connect()'s result says of the server.
