@@ -13,7 +13,7 @@
 
 #ifdef ELICITGEN_HAS_HTTP
 #include <elicit/browser_forms.hpp>
-#include <elicit/http/browser_form_routes.hpp>
+#include <elicit/forms/page_server.hpp>
 
 #include "browser_launch.hpp"
 #endif
@@ -59,7 +59,7 @@ std::string duration_text(std::chrono::milliseconds d) {
 }
 
 int ask_in_browser(const AskCommand& command, const LoadedForm& parsed) {
-  elicit::http::BrowserFormServer server;
+  elicit::forms::PageServer server;
   std::string url;
   const auto id = elicit::browser_form_id();
   try {

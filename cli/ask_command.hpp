@@ -1,5 +1,5 @@
 // `elicitgen ask SCHEMA`: one form from a schema file, filled in on the terminal (terminal_form.hpp)
-// or, with --browser, on a web page served on loopback (elicit/http/browser_form_routes.hpp), the
+// or, with --browser, on a web page served on loopback (elicit/forms/page_server.hpp), the
 // accepted content printed as JSON.
 #pragma once
 

@@ -52,6 +52,7 @@
 #include <string>
 #include <vector>
 
+#include <elicit/forms/page_routes.hpp>
 #include <elicit/http/jwt_verifier.hpp>
 #include <elicit/http/server.hpp>
 #ifdef ELICITGEN_SAMPLE_REDIS
@@ -118,7 +119,8 @@ int main(int argc, char** argv) {
   std::shared_ptr<elicit::CompletionStore> completions;
   elicit::JwtVerifierOptions jwt;
   std::vector<std::string> scopes;
-  elicit::BrowserFormSignIn sign_in;
+  elicit::forms::SignIn sign_in;
+  elicit::forms::PageRoutes pages;
   [[maybe_unused]] int redis_port = 0;  // used only with Redis support
   bool forms_in_redis = false;
   bool tasks_in_redis = false;
@@ -171,7 +173,7 @@ int main(int argc, char** argv) {
       return no_redis("--redis");
 #endif
     } else if (std::strcmp(argv[i], "--public-origin") == 0 && i + 1 < argc) {
-      options.browser_forms.public_origin = argv[++i];
+      pages.public_origin = argv[++i];
     } else if (std::strcmp(argv[i], "--forms-in-redis") == 0) {
       forms_in_redis = true;
     } else if (std::strcmp(argv[i], "--tasks-in-redis") == 0) {
@@ -219,17 +221,17 @@ int main(int argc, char** argv) {
     // One process: a key of its own. Several: the same keys everywhere (--forms-cookie-keys).
     if (sign_in.cookie_keys.empty()) sign_in.cookie_keys = {elicit::RequestStateSealer::generate_key()};
     sign_in.ca_file = jwt.ca_file;
-    options.browser_forms.sign_in = sign_in;
+    pages.sign_in = sign_in;
   }
-  if (!options.authorization || options.browser_forms.sign_in) options.browser_forms.prefix = "/forms/";
+  if (!options.authorization || pages.sign_in) pages.prefix = "/forms/";
   if (forms_in_redis) {
 #ifdef ELICITGEN_SAMPLE_REDIS
     // The pages sealed with the requestState keys: the processes that share one share the other
     // (the associated data tells a page from a requestState, so neither opens as the other).
     elicit::RedisBrowserFormsOptions forms;
     forms.keys = options.server.request_state.keys;
-    options.browser_forms.store = in_redis<elicit::RedisBrowserForms>("--forms-in-redis", redis_port, std::move(forms));
-    if (!options.browser_forms.store) return 2;
+    pages.store = in_redis<elicit::RedisBrowserForms>("--forms-in-redis", redis_port, std::move(forms));
+    if (!pages.store) return 2;
 #else
     return no_redis("--forms-in-redis");
 #endif
@@ -249,6 +251,7 @@ int main(int argc, char** argv) {
     return no_redis("--tasks-in-redis");
 #endif
   }
+  if (!pages.prefix.empty()) options.routes.push_back(elicit::forms::routes(std::move(pages)));
   elicit::StreamableHttpServer server(
       {"elicitgen-sample-server", "0.1.0", title, std::nullopt},
       [completions, tasks](elicit::Server& s) {

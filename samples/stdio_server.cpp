@@ -10,7 +10,7 @@
 #include <elicit/jsonrpc/stdio_transport.hpp>
 #include <elicit/server_session.hpp>
 #ifdef ELICITGEN_SAMPLE_BROWSER_FORMS
-#include <elicit/http/browser_form_routes.hpp>
+#include <elicit/forms/page_server.hpp>
 #endif
 
 #include "sample_tools.hpp"
@@ -37,7 +37,7 @@ int main(int argc, char** argv) {
 #ifdef ELICITGEN_SAMPLE_BROWSER_FORMS
     // The api_key tool's page: a loopback page server, started when the first page is opened
     // (development mode: pages without a principal, for this machine's browser only).
-    server.server()->set_browser_forms(elicit::http::loopback_browser_forms());
+    server.server()->set_browser_forms(elicit::forms::loopback_pages());
 #endif
     server.server()->set_page_size(page_size);
     std::cerr << "elicitgen-sample-server: serving on stdio\n";

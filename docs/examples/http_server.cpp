@@ -7,6 +7,7 @@
 #include <string>
 
 #include <elicit/elicit.hpp>
+#include <elicit/forms/page_routes.hpp>
 #include <elicit/http/jwt_verifier.hpp>
 #include <elicit/http/server.hpp>
 #ifdef EXAMPLE_REDIS
@@ -46,16 +47,14 @@ elicit::ResourceServerOptions oauth(const char* issuer) {
   return a;  // for elicit::HttpServerOptions::authorization
 }
 
-// The browser form pages sign the browser in themselves at the authorization server (docs/server.md,
-// "Signing the browser in"), instead of trusting a proxy's header.
-void sign_in_pages(elicit::HttpServerOptions& options, const std::string& secret, const std::string& key) {
-  elicit::BrowserFormSignIn sign_in;
+// The browser form pages sign the browser in themselves at the authorization server
+// (docs/browser-forms.md, "Signing the browser in"), instead of trusting a proxy's header.
+void sign_in_pages(elicit::forms::PageRoutes& pages, const std::string& secret, const std::string& key) {
+  elicit::forms::SignIn sign_in;
   sign_in.client_id = "mcp-form-pages";  // registered with redirect URI <origin>/forms/sign-in
   sign_in.client_secret = secret;        // "" for a public client (PKCE alone)
   sign_in.cookie_keys = {key};           // 32 bytes each, the same in every process
-  options.browser_forms.prefix = "/forms/";
-  options.browser_forms.public_origin = "https://rooms.example.com";
-  options.browser_forms.sign_in = sign_in;  // issuer: the only one of options.authorization
+  pages.sign_in = sign_in;               // issuer: the only one of options.authorization
 }
 
 }  // namespace
@@ -92,16 +91,18 @@ int main(int argc, char** argv) {
   };
   // Pages of browser forms (elicit_in_browser) at https://rooms.example.com/forms/<id>; the proxy
   // authenticates the browser too, so a page answers only the user who asked.
-  options.browser_forms.prefix = "/forms/";
-  options.browser_forms.public_origin = "https://rooms.example.com";
-  options.browser_forms.principal = [](const auto& header) { return std::string(header("x-authenticated-user")); };
+  elicit::forms::PageRoutes pages;
+  pages.prefix = "/forms/";
+  pages.public_origin = "https://rooms.example.com";
+  pages.principal = [](const auto& header) { return std::string(header("x-authenticated-user")); };
   if (const char* issuer = std::getenv("ROOMS_ISSUER")) {
     options.authorization = oauth(issuer);
     if (const char* secret = std::getenv("ROOMS_FORMS_SECRET")) {
-      options.browser_forms.principal = nullptr;  // one way to know the browser: its own sign-in
-      sign_in_pages(options, secret, elicit::RequestStateSealer::generate_key());
+      pages.principal = nullptr;  // one way to know the browser: its own sign-in
+      sign_in_pages(pages, secret, elicit::RequestStateSealer::generate_key());
     }
   }
+  options.routes.push_back(elicit::forms::routes(std::move(pages)));
   elicit::StreamableHttpServer http(server, options);
   std::cerr << "serving http://127.0.0.1:" << options.port << "/mcp\n";
   http.run();  // starts, then blocks until stop(), SIGINT or SIGTERM

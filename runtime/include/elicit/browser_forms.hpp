@@ -6,7 +6,7 @@
 //
 // BrowserForms is the seam between the MCP layer (which opens pages and awaits their answers) and
 // whatever serves them (the Streamable HTTP server's listener under a prefix, or a loopback page
-// server for stdio servers: elicit/http/browser_form_routes.hpp). InMemoryBrowserForms keeps pages
+// server for stdio servers: the browser forms wing, elicit/forms/page_routes.hpp). InMemoryBrowserForms keeps pages
 // in this process; for a page submitted to another process, RedisBrowserForms
 // (elicit/redis/browser_forms.hpp) keeps them in Redis.
 #pragma once
@@ -117,8 +117,8 @@ struct BrowserFormResponse {
   std::string allow;
 };
 
-/// What serving the pages over HTTP needs of a store (elicit/http/browser_form_routes.hpp:
-/// BrowserFormRoutes::store, BrowserFormServerOptions::store): any store whose pages a browser
+/// What serving the pages over HTTP needs of a store (elicit/forms/page_routes.hpp:
+/// forms::PageRoutes::store, forms::PageServerOptions::store): any store whose pages a browser
 /// opens implements it (InMemoryBrowserForms in this process, RedisBrowserForms shared by several
 /// processes, elicit/redis/browser_forms.hpp). The pages answer by the same rules whatever keeps
 /// them (BrowserFormRules, elicit/browser_form_rules.hpp).

@@ -202,8 +202,8 @@ class Server : public std::enable_shared_from_this<Server> {
   const CacheHints& list_cache() const noexcept { return list_cache_; }
 
   /// Where RequestContext::elicit_in_browser() opens its pages (browser_forms.hpp): set by a
-  /// StreamableHttpServer whose HttpServerOptions::browser_forms has a prefix, or by the
-  /// application (a stdio server: http::loopback_browser_forms()). Null (the default):
+  /// StreamableHttpServer serving forms::routes() (elicit/forms/page_routes.hpp), or by
+  /// the application (a stdio server: forms::loopback_pages()). Null (the default):
   /// elicit_in_browser() throws std::logic_error. Thread-safe; calls already waiting keep theirs.
   void set_browser_forms(std::shared_ptr<BrowserForms> forms);
   std::shared_ptr<BrowserForms> browser_forms() const;

@@ -24,65 +24,13 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 
+#include "elicit/http/routes.hpp"
 #include "sse_stream.hpp"
 
 namespace elicit::http {
 
 namespace beast = boost::beast;
 namespace net = boost::asio;
-// A request's header fields come from its connection's arena (Connection::fields_arena_), a block
-// reused from request to request instead of an allocation per field; a copy of a Request allocates
-// its own (a polymorphic_allocator copy-constructs with the default resource).
-using RequestFields = beast::http::basic_fields<std::pmr::polymorphic_allocator<char>>;
-using Request = beast::http::request<beast::http::string_body, RequestFields>;
-
-class PendingReply;
-
-/// What the server answers to one request.
-struct Reply {
-  unsigned status = 200;
-  std::vector<std::pair<std::string, std::string>> headers;
-  std::string content_type;  ///< for `body`
-  std::string body;
-  /// When set, the response is this SSE stream (status 200, text/event-stream) until it ends.
-  std::shared_ptr<SseStream> sse;
-  /// Runs once when the SSE response ends, whether the stream ended or the client went away.
-  std::function<void()> on_sse_end;
-  /// Written first on the SSE stream (e.g. a priming event), already framed as SSE text.
-  std::string sse_preamble;
-  /// When set (and `sse` is not), the reply is given later, from any thread, through this: the
-  /// connection writes it when it comes (a plain reply or an SSE stream; never another pending
-  /// one), holding no thread meanwhile. Everything else of this Reply is ignored.
-  std::shared_ptr<PendingReply> pending;
-};
-
-/// A reply that comes later (e.g. from a worker thread running a blocking tool handler). Exactly
-/// one of two things happens: the reply is given (fulfil), or the connection gives up waiting
-/// (abandon: the client went away or the server stops) and `on_abandon` runs. Thread-safe.
-class PendingReply {
- public:
-  /// Runs once, on the connection's thread, if the connection gives up before the reply is given.
-  /// Set it before handing the PendingReply to the connection.
-  void on_abandon(std::function<void()> f);
-  /// Gives the reply. False (and nothing happens) when it was given already or abandoned.
-  bool fulfil(Reply reply);
-  /// The reply if it has been given and nobody waits for it yet (then it is taken, once).
-  std::optional<Reply> take();
-
-  /// Connection side: `ready` runs once with the reply, at once on the calling thread if it is
-  /// already there, else on the thread that gives it. Not called once abandoned.
-  void wait(std::function<void(Reply)> ready);
-  /// Connection side: stops waiting; runs on_abandon unless the reply was given already.
-  void abandon();
-
- private:
-  std::mutex mutex_;
-  std::optional<Reply> reply_;
-  std::function<void(Reply)> waiter_;
-  std::function<void()> on_abandon_;
-  bool done_ = false;  // the reply was handed over, or abandoned
-};
-
 /// A JSON body with a JSON-RPC error without id: the spec's shape for HTTP-level rejections.
 Reply error_reply(unsigned status, int code, const std::string& message);
 

@@ -5,6 +5,8 @@
 #include <string>
 #include <string_view>
 
+#include <boost/asio/ip/address.hpp>
+
 #include "ascii_case.hpp"
 
 namespace elicit::http {
@@ -21,6 +23,14 @@ inline std::string host_without_port(std::string_view host) {
 // localhost, 127.0.0.1 or [::1], in any case.
 inline bool is_loopback_name(std::string_view host) {
   return equals_nocase(host, "localhost") || host == "127.0.0.1" || host == "[::1]";
+}
+
+// 127.0.0.0/8, ::1, and IPv4-mapped 127.x (::ffff:127.0.0.1).
+inline bool loopback_address(const boost::asio::ip::address& address) {
+  if (address.is_v4()) return address.to_v4().is_loopback();
+  const auto v6 = address.to_v6();
+  if (v6.is_loopback()) return true;
+  return v6.is_v4_mapped() && boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, v6).is_loopback();
 }
 
 }  // namespace elicit::http

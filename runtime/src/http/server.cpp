@@ -1,6 +1,7 @@
 // The Streamable HTTP server: accepting connections, routing each request (origin guard, then the
 // 2025-11-25 session routes or the 2026-07-28 stateless routes), the public API.
-#include "browser_form_serving.hpp"
+#include "elicit/http/routes.hpp"
+#include "host_names.hpp"
 #include "server_impl.hpp"
 
 namespace elicit {
@@ -83,10 +84,33 @@ void StreamableHttpServer::Impl::schedule_reaper() {
   });
 }
 
+std::string StreamableHttpServer::Impl::listener_origin() const {
+  // A wildcard address is reached on this machine's loopback.
+  const auto address = net::ip::make_address(options.host);
+  std::string host;
+  if (address.is_unspecified()) {
+    host = address.is_v4() ? "127.0.0.1" : "[::1]";
+  } else {
+    host = address.is_v6() ? "[" + address.to_string() + "]" : address.to_string();
+  }
+  return std::string(tls ? "https" : "http") + "://" + host + ":" + std::to_string(port.load());
+}
+
+std::optional<Reply> StreamableHttpServer::Impl::serve_routes(const HttpRequest& req, std::string_view path,
+                                                              bool loopback_peer) {
+  if (options.routes.empty()) return std::nullopt;
+  const http::RouteRequest request{req, path, loopback_peer, host_allowed(req)};
+  // What a Routes throws reaches the Connection, which answers 500 (503 for std::bad_alloc).
+  for (const auto& routes : options.routes) {
+    if (auto reply = routes->serve(request)) return reply;
+  }
+  return std::nullopt;
+}
+
 Reply StreamableHttpServer::Impl::handle(const HttpRequest& req, bool loopback_peer) {
   const auto target = std::string_view(req.target().data(), req.target().size());
   const auto path = target.substr(0, target.find('?'));
-  if (auto r = serve_browser_forms(req, path, loopback_peer)) return std::move(*r);
+  if (auto r = serve_routes(req, path, loopback_peer)) return std::move(*r);
   if (path != options.path) {
     if (auto r = serve_metadata(req, path)) return std::move(*r);
     return error_reply(404, -32000, "Not Found");
@@ -155,7 +179,10 @@ void StreamableHttpServer::start() {
   if (o.tls_certificate_chain_file.empty() != o.tls_private_key_file.empty()) {
     throw std::invalid_argument("TLS needs both tls_certificate_chain_file and tls_private_key_file");
   }
-  impl.check_browser_forms();
+  for (const auto& routes : o.routes) {
+    if (!routes) throw std::invalid_argument("HttpServerOptions::routes holds a null Routes");
+    routes->check(o);
+  }
   if (!o.tls_certificate_chain_file.empty()) {
     impl.tls = std::make_unique<http::TlsCertificates>(o.tls_certificate_chain_file, o.tls_private_key_file);
   }
@@ -173,7 +200,15 @@ void StreamableHttpServer::start() {
   } catch (const boost::system::system_error& e) {
     throw std::runtime_error("cannot listen on " + o.host + ":" + std::to_string(o.port) + ": " + e.code().message());
   }
-  impl.start_browser_forms();
+  {
+    const http::RoutesStart started{impl.listener_origin(), impl.tls != nullptr, *impl.core};
+    try {
+      for (const auto& routes : o.routes) routes->start(started);
+    } catch (...) {
+      impl.acceptor.reset();  // nothing stays bound after a failed start()
+      throw;
+    }
+  }
   impl.accept();
   impl.schedule_reaper();
   for (auto& loop : impl.loops) {

@@ -117,10 +117,6 @@ inline Reply rpc_error_reply(unsigned status, const RequestId& id, RpcError erro
 
 }  // namespace elicit::http::server_impl
 
-namespace elicit::http {
-class BrowserFormSignInFlow;
-}  // namespace elicit::http
-
 namespace elicit {
 
 struct StreamableHttpServer::Impl {
@@ -203,18 +199,12 @@ struct StreamableHttpServer::Impl {
 
   bool host_allowed(const HttpRequest& req) const;
 
-  // --- browser form pages (browser_form_routes.cpp) --------------------------------------------
+  // --- routes of features (HttpServerOptions::routes, elicit/http/routes.hpp) -------------------
 
-  // Made by start() when options.browser_forms.prefix is set; read-only once the I/O threads run.
-  std::shared_ptr<BrowserFormPages> browser_forms;
-  // Made with it when options.browser_forms.sign_in is set (browser_form_sign_in.hpp).
-  std::shared_ptr<http::BrowserFormSignInFlow> browser_form_sign_in;
-  // Throws std::invalid_argument for a bad prefix or public origin (before anything is bound).
-  void check_browser_forms() const;
-  // Once the port is known: the store, its base URL, and the Server's BrowserForms.
-  void start_browser_forms();
-  // The page route, when `path` is under the prefix.
-  std::optional<Reply> serve_browser_forms(const HttpRequest& req, std::string_view path, bool loopback_peer);
+  // scheme://host:port the listener is reached at (RoutesStart::origin), once the port is known.
+  std::string listener_origin() const;
+  // The first reply a Routes gives for `req`, if one does (an exception: 500).
+  std::optional<Reply> serve_routes(const HttpRequest& req, std::string_view path, bool loopback_peer);
 
   bool origin_allowed(const HttpRequest& req) const;
 

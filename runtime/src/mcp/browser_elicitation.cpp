@@ -44,8 +44,8 @@ std::optional<BrowserFormAnswer> await_blocking(BrowserForms& forms, const std::
 BrowserForms& RequestContext::require_browser_forms(const char* what) const {
   if (!browser_forms_)
     throw std::logic_error(std::string(what) +
-                           ": no BrowserForms to open the page in (HttpServerOptions::browser_forms.prefix, or "
-                           "Server::set_browser_forms)");
+                           ": no BrowserForms to open the page in (elicit::forms::routes() in HttpServerOptions::"
+                           "routes, or Server::set_browser_forms)");
   return *browser_forms_;
 }
 
@@ -81,9 +81,8 @@ bool RequestContext::browser_form(std::string_view message, const nlohmann::orde
     const auto key = next_key();
     const auto id = stateless_->round->interaction_id("browser-form:" + key);
     const auto url = forms.open(id, page);
-    nlohmann::ordered_json question{
-        {"method", "elicitation/create"},
-        {"params", {{"mode", "url"}, {"message", std::string(message)}, {"url", url}}}};
+    nlohmann::ordered_json question{{"method", "elicitation/create"},
+                                    {"params", {{"mode", "url"}, {"message", std::string(message)}, {"url", url}}}};
     auto answer = stateless_->round->answer(key, question);
     if (!answer) return false;
     auto consent = read_elicit_result(RequestOutcome{std::move(*answer), std::nullopt, std::nullopt});
@@ -147,9 +146,9 @@ bool RequestContext::browser_form(std::string_view message, const nlohmann::orde
       done(outcome_of(ElicitStatus::aborted));
       return;
     }
-    const auto left = std::max(std::chrono::duration_cast<std::chrono::milliseconds>(
-                                   deadline - std::chrono::steady_clock::now()),
-                               std::chrono::milliseconds(0));
+    const auto left =
+        std::max(std::chrono::duration_cast<std::chrono::milliseconds>(deadline - std::chrono::steady_clock::now()),
+                 std::chrono::milliseconds(0));
     forms->await(id, left,
                  [&session, forms, scope, token = *token, id, elicitation_id = consent.elicitation_id,
                   done = std::move(done)](std::optional<BrowserFormAnswer> a) {

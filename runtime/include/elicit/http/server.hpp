@@ -16,8 +16,11 @@
 #include <vector>
 
 #include "elicit/http/authorization.hpp"
-#include "elicit/http/browser_form_routes.hpp"
 #include "elicit/server_session.hpp"
+
+namespace elicit::http {
+class Routes;
+}  // namespace elicit::http
 
 namespace elicit {
 
@@ -103,13 +106,11 @@ struct HttpServerOptions {
   /// one's requests on it get 404), and every requestState is sealed to it (it replaces `principal`
   /// above). The start() throws std::invalid_argument without resource, authorization_servers or verify.
   std::optional<ResourceServerOptions> authorization;
-  /// The pages of URL-mode browser forms (RequestContext::elicit_in_browser), served on this
-  /// listener under browser_forms.prefix (elicit/http/browser_form_routes.hpp): when the prefix is
-  /// set, start() sets up the store and hands it to the Server (Server::set_browser_forms). With
-  /// `authorization` or `principal` set, pages are bound to their caller and start() throws
-  /// std::invalid_argument unless the pages know who a browser is: browser_forms.sign_in (the pages'
-  /// own OpenID Connect sign-in) or browser_forms.principal.
-  BrowserFormRoutes browser_forms;
+  /// Paths of features served on this listener besides the MCP endpoint (elicit/http/routes.hpp),
+  /// each asked in turn before the endpoint's checks: e.g. the browser form pages
+  /// (elicit::forms::routes, elicit/forms/page_routes.hpp). start() calls each one's check() before
+  /// binding and its start() once the port is known, and throws what they throw.
+  std::vector<std::shared_ptr<http::Routes>> routes;
   /// Options of each session's and each 2026-07-28 request's elicit::ServerSession. Blocking tool handlers of
   /// all of them share one pool: `server.workers` if set, else one of `server.worker_threads`
   /// threads made by start(). (`server.request_state` is used only by the constructor that makes
@@ -146,8 +147,8 @@ struct HttpServerOptions {
 ///  - every SSE event has an id ("<stream>-<seq>"); GET with Last-Event-ID resumes that stream
 ///    after that event (404 when it is no longer held, 409 while another connection reads it);
 ///    POST streams of 2025-11-25 clients start with a priming event (an id, `retry`, empty data).
-/// Paths under HttpServerOptions::browser_forms.prefix are the browser form pages
-/// (browser_form_routes.hpp): only the Host check applies to them.
+/// Paths a Routes of HttpServerOptions::routes serves are its own (e.g. the browser form pages):
+/// none of the checks below applies to them.
 /// Host and Origin headers are checked on every request (403); on 2025-11-25 requests
 /// MCP-Protocol-Version too (400 for a version no session speaks).
 /// A body that is not JSON (or not UTF-8) is 400 with a -32700 JSON-RPC error.

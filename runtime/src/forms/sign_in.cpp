@@ -1,4 +1,4 @@
-#include "browser_form_sign_in.hpp"
+#include "sign_in.hpp"
 
 #include <atomic>
 #include <mutex>
@@ -7,18 +7,41 @@
 
 #include <sodium.h>
 
-#include "authorization_server_metadata.hpp"
-#include "browser_form_serving.hpp"
 #include "elicit/browser_form_rules.hpp"
 #include "elicit/jsonrpc/worker_pool.hpp"
 #include "elicit/request_state.hpp"
-#include "host_names.hpp"
-#include "id_token.hpp"
-#include "json_document.hpp"
-#include "oauth_wire.hpp"
+#include "http/authorization_server_metadata.hpp"
+#include "http/host_names.hpp"
+#include "http/id_token.hpp"
+#include "http/json_document.hpp"
+#include "http/oauth_wire.hpp"
+#include "page_serving.hpp"
 #include "sign_in_cookies.hpp"
 
-namespace elicit::http {
+namespace elicit::forms {
+
+// The HTTP client and the OAuth pieces of elicit::http the sign-in is built from.
+using http::basic_authorization;
+using http::fetch;
+using http::fetch_json;
+using http::fetch_metadata;
+using http::FetchError;
+using http::FetchOptions;
+using http::FetchRequest;
+using http::FetchResponse;
+using http::form_encode;
+using http::host_without_port;
+using http::IdTokenRules;
+using http::IdTokenSubject;
+using http::is_loopback_name;
+using http::lists;
+using http::parse_json_document;
+using http::pkce_s256;
+using http::query_parameters;
+using http::random_urlsafe;
+using http::scope_union;
+using http::string_member;
+using http::verify_id_token;
 
 namespace {
 
@@ -74,19 +97,18 @@ struct Unreachable : std::runtime_error {
 
 }  // namespace
 
-void check_browser_form_sign_in(const BrowserFormSignIn& o) {
-  if (o.client_id.empty()) throw std::invalid_argument("BrowserFormSignIn::client_id is required");
-  if (o.cookie_keys.empty()) throw std::invalid_argument("BrowserFormSignIn::cookie_keys needs at least one key");
+void check_browser_form_sign_in(const SignIn& o) {
+  if (o.client_id.empty()) throw std::invalid_argument("SignIn::client_id is required");
+  if (o.cookie_keys.empty()) throw std::invalid_argument("SignIn::cookie_keys needs at least one key");
   for (const auto& k : o.cookie_keys) {
-    if (k.size() != 32) throw std::invalid_argument("BrowserFormSignIn::cookie_keys: each key is 32 bytes");
+    if (k.size() != 32) throw std::invalid_argument("SignIn::cookie_keys: each key is 32 bytes");
   }
   if (o.session_lifetime <= std::chrono::milliseconds(0) || o.sign_in_timeout <= std::chrono::milliseconds(0) ||
       o.fetch_timeout <= std::chrono::milliseconds(0)) {
-    throw std::invalid_argument(
-        "BrowserFormSignIn: session_lifetime, sign_in_timeout and fetch_timeout must be positive");
+    throw std::invalid_argument("SignIn: session_lifetime, sign_in_timeout and fetch_timeout must be positive");
   }
   if (o.leeway < std::chrono::milliseconds(0) || o.leeway > std::chrono::minutes(5)) {
-    throw std::invalid_argument("BrowserFormSignIn::leeway is from 0 to 300,000 ms");
+    throw std::invalid_argument("SignIn::leeway is from 0 to 300,000 ms");
   }
 }
 
@@ -95,25 +117,25 @@ void check_sign_in_origin(const std::string& origin) {
   const auto scheme_end = origin.find("://");
   const bool https = origin.compare(0, scheme_end, "https") == 0;
   if (!https && !is_loopback_name(host_without_port(std::string_view(origin).substr(scheme_end + 3)))) {
-    throw std::invalid_argument("BrowserFormSignIn: the pages' origin " + origin +
+    throw std::invalid_argument("SignIn: the pages' origin " + origin +
                                 " is plain http on a host that is not loopback: browsers would not keep the sign-in's "
-                                "Secure cookies (use https, e.g. BrowserFormRoutes::public_origin behind a TLS proxy)");
+                                "Secure cookies (use https, e.g. PageRoutes::public_origin behind a TLS proxy)");
   }
 }
 
-std::string resolve_sign_in_issuer(const BrowserFormSignIn& o, const std::vector<std::string>& servers) {
+std::string resolve_sign_in_issuer(const SignIn& o, const std::vector<std::string>& servers) {
   if (!o.issuer.empty()) return o.issuer;
   if (servers.size() != 1) {
     throw std::invalid_argument(
-        "BrowserFormSignIn::issuer is needed: the pages sign in at one authorization server, and "
+        "SignIn::issuer is needed: the pages sign in at one authorization server, and "
         "HttpServerOptions::authorization names " +
         std::to_string(servers.size()));
   }
   return servers.front();
 }
 
-struct BrowserFormSignInFlow::State {
-  BrowserFormSignIn options;
+struct SignInFlow::State {
+  SignIn options;
   std::string issuer;
   std::string prefix;
   std::string redirect_uri;
@@ -136,7 +158,7 @@ struct BrowserFormSignInFlow::State {
   std::shared_ptr<const JsonWebKeySet> keys;
   std::chrono::steady_clock::time_point keys_fetched_at{};
 
-  static RequestStateOptions sealer_options(const BrowserFormSignIn& o, std::chrono::milliseconds ttl) {
+  static RequestStateOptions sealer_options(const SignIn& o, std::chrono::milliseconds ttl) {
     RequestStateOptions s;
     s.keys = o.cookie_keys;
     s.ttl = ttl;
@@ -145,7 +167,7 @@ struct BrowserFormSignInFlow::State {
     return s;
   }
 
-  State(BrowserFormSignIn o, std::string iss, std::string origin, std::string pre, std::shared_ptr<BrowserFormPages> st)
+  State(SignIn o, std::string iss, std::string origin, std::string pre, std::shared_ptr<BrowserFormPages> st)
       : options(std::move(o)),
         issuer(std::move(iss)),
         prefix(std::move(pre)),
@@ -356,7 +378,7 @@ struct BrowserFormSignInFlow::State {
 namespace {
 
 // Runs `job` on a worker, answering through a pending reply; 503 at once when too many wait.
-Reply later(const std::shared_ptr<BrowserFormSignInFlow::State>& state, std::function<Reply()> job) {
+Reply later(const std::shared_ptr<SignInFlow::State>& state, std::function<Reply()> job) {
   if (state->waiting.fetch_add(1) >= kMaxWaiting) {
     state->waiting.fetch_sub(1);
     return state->refusal(kBusy);
@@ -384,8 +406,8 @@ Reply later(const std::shared_ptr<BrowserFormSignInFlow::State>& state, std::fun
 
 }  // namespace
 
-BrowserFormSignInFlow::BrowserFormSignInFlow(BrowserFormSignIn options, std::string issuer, std::string origin,
-                                             std::string prefix, std::shared_ptr<BrowserFormPages> store) {
+SignInFlow::SignInFlow(SignIn options, std::string issuer, std::string origin, std::string prefix,
+                       std::shared_ptr<BrowserFormPages> store) {
   check_browser_form_sign_in(options);
   check_sign_in_origin(origin);
   state_ = std::make_shared<State>(std::move(options), std::move(issuer), std::move(origin), std::move(prefix),
@@ -393,12 +415,12 @@ BrowserFormSignInFlow::BrowserFormSignInFlow(BrowserFormSignIn options, std::str
   state_->workers = std::make_unique<jsonrpc::WorkerPool>(2);
 }
 
-BrowserFormSignInFlow::~BrowserFormSignInFlow() {
+SignInFlow::~SignInFlow() {
   state_->stopping = true;
   state_->workers.reset();  // skips what is queued, waits for what runs (each fetch bounded), joins
 }
 
-std::string BrowserFormSignInFlow::principal_of(std::string_view cookie_field) const {
+std::string SignInFlow::principal_of(std::string_view cookie_field) const {
   const auto value = cookie_value(cookie_field, kSessionCookie);
   if (!value) return {};
   const auto session = state_->sessions.open(*value, state_->session_binding);
@@ -411,8 +433,7 @@ std::string BrowserFormSignInFlow::principal_of(std::string_view cookie_field) c
   return nlohmann::json::array({*iss, *sub}).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-Reply BrowserFormSignInFlow::serve(const BrowserFormRoutes& routes, const Request& req, std::string_view path,
-                                   bool peer_loopback) {
+Reply SignInFlow::serve(const PageRoutes& routes, const Request& req, std::string_view path, bool peer_loopback) {
   const auto& state = state_;
   const auto segment = path.size() > state->prefix.size() ? path.substr(state->prefix.size()) : std::string_view();
   if (segment == kSignInSegment) {
@@ -465,4 +486,4 @@ Reply BrowserFormSignInFlow::serve(const BrowserFormRoutes& routes, const Reques
   return serve_browser_form(state->store, routes, req, path, peer_loopback, principal);
 }
 
-}  // namespace elicit::http
+}  // namespace elicit::forms

@@ -1,6 +1,6 @@
 // The browser form pages over real loopback sockets: on a StreamableHttpServer under its prefix
-// (headers, refusals, the Host check, the MCP endpoint alongside), on a BrowserFormServer, and
-// loopback_browser_forms() starting one on demand. Every wait is bounded by test_support::kPatience.
+// (headers, refusals, the Host check, the MCP endpoint alongside), on a forms::PageServer, and
+// forms::loopback_pages() starting one on demand. Every wait is bounded by test_support::kPatience.
 #include <catch2/catch.hpp>
 
 #include <condition_variable>
@@ -13,11 +13,12 @@
 #include <utility>
 #include <vector>
 
-#include <elicit/http/browser_form_routes.hpp>
+#include <elicit/forms/page_server.hpp>
 #include <elicit/http/server.hpp>
 #include <elicit/jsonrpc/timer_service.hpp>
 
 #include "../support/http_client.hpp"
+#include "../support/page_options.hpp"
 #include "../support/patience.hpp"
 #include "../support/session_initialize.hpp"
 #include "../support/threads.hpp"
@@ -44,9 +45,9 @@ elicit::BrowserFormPage name_page(std::string principal = "") {
   return page;
 }
 
-elicit::HttpServerOptions options_with(std::shared_ptr<elicit::InMemoryBrowserForms> store,
-                                       std::string prefix = "/forms/") {
-  elicit::HttpServerOptions o;
+test_support::PagesOptions options_with(std::shared_ptr<elicit::InMemoryBrowserForms> store,
+                                        std::string prefix = "/forms/") {
+  test_support::PagesOptions o;
   o.io_threads = 1;
   o.server.session.log = [](std::string_view) {};
   o.browser_forms.prefix = std::move(prefix);
@@ -55,9 +56,9 @@ elicit::HttpServerOptions options_with(std::shared_ptr<elicit::InMemoryBrowserFo
   return o;
 }
 
-std::unique_ptr<elicit::StreamableHttpServer> start_server(elicit::HttpServerOptions o) {
+std::unique_ptr<elicit::StreamableHttpServer> start_server(test_support::PagesOptions o) {
   auto server = std::make_unique<elicit::StreamableHttpServer>(
-      elicit::ServerInfo{"forms-test", "1"}, [](elicit::Server&) {}, std::move(o));
+      elicit::ServerInfo{"forms-test", "1"}, [](elicit::Server&) {}, test_support::with_pages(std::move(o)));
   server->start();
   return server;
 }
@@ -281,7 +282,7 @@ TEST_CASE("browser form routes: bad prefixes and origins are refused by start", 
     auto o = options_with(nullptr, prefix);
     o.path = prefix == "/m/" ? "/m/cp" : "/mcp/x";
     elicit::StreamableHttpServer server(
-        elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, std::move(o));
+        elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, test_support::with_pages(std::move(o)));
     CHECK_THROWS_AS(server.start(), std::invalid_argument);
   }
   for (const std::string origin :
@@ -290,7 +291,7 @@ TEST_CASE("browser form routes: bad prefixes and origins are refused by start", 
     auto o = options_with(nullptr);
     o.browser_forms.public_origin = origin;
     elicit::StreamableHttpServer server(
-        elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, std::move(o));
+        elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, test_support::with_pages(std::move(o)));
     CHECK_THROWS_AS(server.start(), std::invalid_argument);
   }
   // Known callers (HttpServerOptions::principal, or authorization) bind their pages: without the
@@ -299,11 +300,11 @@ TEST_CASE("browser form routes: bad prefixes and origins are refused by start", 
     auto o = options_with(nullptr);
     o.principal = [](const auto& header) { return std::string(header("x-user")); };
     elicit::StreamableHttpServer server(
-        elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, o);
-    CHECK_THROWS_WITH(server.start(), Catch::Contains("BrowserFormRoutes::sign_in (or principal) is needed"));
+        elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, test_support::with_pages(o));
+    CHECK_THROWS_WITH(server.start(), Catch::Contains("PageRoutes::sign_in (or principal) is needed"));
     o.browser_forms.principal = o.principal;
     elicit::StreamableHttpServer with_hook(
-        elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, std::move(o));
+        elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, test_support::with_pages(std::move(o)));
     CHECK_NOTHROW(with_hook.start());
     with_hook.stop();
   }
@@ -314,10 +315,10 @@ TEST_CASE("browser form routes: bad prefixes and origins are refused by start", 
   CHECK(request(server->port(), verb::get, "/forms/" + elicit::browser_form_id()).status == 404);
 }
 
-TEST_CASE("browser form routes: BrowserFormServer serves a store on loopback", "[browser_form_routes]") {
-  elicit::http::BrowserFormServerOptions o;
+TEST_CASE("browser form routes: forms::PageServer serves a store on loopback", "[browser_form_routes]") {
+  elicit::forms::PageServerOptions o;
   o.max_body_bytes = 1024;
-  elicit::http::BrowserFormServer server(o);
+  elicit::forms::PageServer server(o);
   CHECK(server.port() == 0);
   server.start();
   CHECK_THROWS_AS(server.start(), std::logic_error);
@@ -344,18 +345,18 @@ TEST_CASE("browser form routes: BrowserFormServer serves a store on loopback", "
   server.stop();
   CHECK(idle.closed_by_peer());
 
-  elicit::http::BrowserFormServerOptions bad;
+  elicit::forms::PageServerOptions bad;
   bad.prefix = "/";
-  CHECK_THROWS_AS(elicit::http::BrowserFormServer(bad), std::invalid_argument);
+  CHECK_THROWS_AS(elicit::forms::PageServer(bad), std::invalid_argument);
   bad.prefix = "/forms/";
   bad.io_threads = 0;
-  CHECK_THROWS_AS(elicit::http::BrowserFormServer(bad), std::invalid_argument);
+  CHECK_THROWS_AS(elicit::forms::PageServer(bad), std::invalid_argument);
 }
 
-TEST_CASE("browser form routes: loopback_browser_forms starts its server on the first open", "[browser_form_routes]") {
+TEST_CASE("browser form routes: forms::loopback_pages starts its server on the first open", "[browser_form_routes]") {
   (void)elicit::jsonrpc::TimerService::shared();  // its thread exists before the count
   const auto before = test_support::thread_count();
-  auto forms = elicit::http::loopback_browser_forms();
+  auto forms = elicit::forms::loopback_pages();
   CHECK(test_support::thread_count() <= before);  // no listener, no thread yet
 
   const auto id = elicit::browser_form_id();

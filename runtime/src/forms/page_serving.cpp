@@ -1,4 +1,4 @@
-#include "browser_form_serving.hpp"
+#include "page_serving.hpp"
 
 #include <exception>
 #include <mutex>
@@ -6,10 +6,14 @@
 #include <stdexcept>
 #include <utility>
 
-#include "ascii_case.hpp"
-#include "host_names.hpp"
+#include "http/ascii_case.hpp"
+#include "http/host_names.hpp"
 
-namespace elicit::http {
+namespace elicit::forms {
+
+using http::ascii_lower;
+using http::host_without_port;
+using http::is_loopback_name;
 
 namespace {
 
@@ -33,13 +37,6 @@ std::string origin_host(std::string_view origin) {
 
 }  // namespace
 
-bool loopback_address(const boost::asio::ip::address& address) {
-  if (address.is_v4()) return address.to_v4().is_loopback();
-  const auto v6 = address.to_v6();
-  if (v6.is_loopback()) return true;
-  return v6.is_v4_mapped() && boost::asio::ip::make_address_v4(boost::asio::ip::v4_mapped, v6).is_loopback();
-}
-
 void check_browser_form_prefix(const std::string& prefix) {
   if (prefix.size() < 3 || prefix.front() != '/' || prefix.back() != '/') {
     throw std::invalid_argument(
@@ -52,7 +49,7 @@ void check_public_origin(const std::string& origin) {
   const auto scheme = scheme_end == std::string::npos ? std::string() : ascii_lower(origin.substr(0, scheme_end));
   const bool ok = (scheme == "http" || scheme == "https") && origin.size() > scheme_end + 3 &&
                   origin.find_first_of("/?#@ ", scheme_end + 3) == std::string::npos;
-  if (!ok) throw std::invalid_argument("BrowserFormRoutes::public_origin must be http(s)://host[:port]: " + origin);
+  if (!ok) throw std::invalid_argument("PageRoutes::public_origin must be http(s)://host[:port]: " + origin);
 }
 
 Reply browser_form_reply(const BrowserFormPages& store, unsigned status, std::string html, std::string_view allow) {
@@ -74,9 +71,8 @@ Reply browser_form_refusal(const BrowserFormPages& store, unsigned status, std::
   return browser_form_reply(store, status, render_form_status_page(text, text, store.templates()));
 }
 
-Reply serve_browser_form(const std::shared_ptr<BrowserFormPages>& pages, const BrowserFormRoutes& routes,
-                         const Request& req, std::string_view path, bool peer_loopback,
-                         std::optional<std::string> principal) {
+Reply serve_browser_form(const std::shared_ptr<BrowserFormPages>& pages, const PageRoutes& routes, const Request& req,
+                         std::string_view path, bool peer_loopback, std::optional<std::string> principal) {
   auto& store = *pages;
   if (path.size() <= routes.prefix.size() || path.compare(0, routes.prefix.size(), routes.prefix) != 0) {
     return browser_form_refusal(store, 404, "Not found");
@@ -150,4 +146,4 @@ Reply serve_browser_form(const std::shared_ptr<BrowserFormPages>& pages, const B
   return later;
 }
 
-}  // namespace elicit::http
+}  // namespace elicit::forms

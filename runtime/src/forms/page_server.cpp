@@ -1,5 +1,5 @@
-// BrowserFormServer: the browser form pages on a loopback listener of their own (for servers
-// without an HTTP listener, e.g. stdio), and loopback_browser_forms(), which starts one on demand.
+// PageServer: the browser form pages on a loopback listener of their own (for servers
+// without an HTTP listener, e.g. stdio), and loopback_pages(), which starts one on demand.
 #include <atomic>
 #include <list>
 #include <mutex>
@@ -13,27 +13,30 @@
 #include <boost/asio/post.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "browser_form_serving.hpp"
-#include "connection.hpp"
-#include "elicit/http/browser_form_routes.hpp"
+#include "elicit/forms/page_routes.hpp"
+#include "elicit/forms/page_server.hpp"
 #include "elicit/jsonrpc/event_thread.hpp"
-#include "host_names.hpp"
+#include "http/connection.hpp"
+#include "http/host_names.hpp"
+#include "page_serving.hpp"
 
-namespace elicit::http {
+namespace elicit::forms {
 
 namespace {
 
+using http::Connection;
+using http::ConnectionLimits;
 using tcp = net::ip::tcp;
 using Loop = net::io_context;
 
 }  // namespace
 
-struct BrowserFormServer::Impl {
-  explicit Impl(BrowserFormServerOptions o) : options(std::move(o)) {
+struct PageServer::Impl {
+  explicit Impl(PageServerOptions o) : options(std::move(o)) {
     check_browser_form_prefix(options.prefix);
-    if (options.io_threads == 0) throw std::invalid_argument("BrowserFormServerOptions::io_threads must be at least 1");
+    if (options.io_threads == 0) throw std::invalid_argument("PageServerOptions::io_threads must be at least 1");
     if (options.max_body_bytes == 0) {
-      throw std::invalid_argument("BrowserFormServerOptions::max_body_bytes must be at least 1");
+      throw std::invalid_argument("PageServerOptions::max_body_bytes must be at least 1");
     }
     store = options.store ? options.store : std::make_shared<InMemoryBrowserForms>();
     routes.prefix = options.prefix;
@@ -43,8 +46,8 @@ struct BrowserFormServer::Impl {
     for (std::size_t i = 0; i < options.io_threads; ++i) loops.push_back(std::make_unique<Loop>(1));
   }
 
-  BrowserFormServerOptions options;
-  BrowserFormRoutes routes;  // what serve_browser_form reads: the prefix and the body bound
+  PageServerOptions options;
+  PageRoutes routes;  // what serve_browser_form reads: the prefix and the body bound
   std::shared_ptr<BrowserFormPages> store;
   std::vector<std::unique_ptr<Loop>> loops;  // first: destroyed last, after what holds their handlers
   std::vector<net::executor_work_guard<Loop::executor_type>> keep_running;
@@ -113,16 +116,15 @@ struct BrowserFormServer::Impl {
   }
 };
 
-BrowserFormServer::BrowserFormServer(BrowserFormServerOptions options)
-    : impl_(std::make_shared<Impl>(std::move(options))) {}
+PageServer::PageServer(PageServerOptions options) : impl_(std::make_shared<Impl>(std::move(options))) {}
 
-BrowserFormServer::~BrowserFormServer() { stop(); }
+PageServer::~PageServer() { stop(); }
 
-void BrowserFormServer::start() {
+void PageServer::start() {
   auto& impl = *impl_;
   {
     std::lock_guard<std::mutex> lock(impl.mutex);
-    if (impl.started) throw std::logic_error("BrowserFormServer::start() called twice");
+    if (impl.started) throw std::logic_error("PageServer::start() called twice");
     impl.started = true;
   }
   try {
@@ -149,7 +151,7 @@ void BrowserFormServer::start() {
   }
 }
 
-void BrowserFormServer::stop() {
+void PageServer::stop() {
   auto& impl = *impl_;
   std::list<std::weak_ptr<Connection>> connections;
   {
@@ -187,22 +189,22 @@ void BrowserFormServer::stop() {
   impl.threads.clear();
 }
 
-int BrowserFormServer::port() const noexcept { return impl_->port; }
+int PageServer::port() const noexcept { return impl_->port; }
 
-std::shared_ptr<BrowserFormPages> BrowserFormServer::store() const { return impl_->store; }
+std::shared_ptr<BrowserFormPages> PageServer::store() const { return impl_->store; }
 
 namespace {
 
 // The store now; its server on the first open().
 class LoopbackBrowserForms final : public BrowserForms {
  public:
-  explicit LoopbackBrowserForms(BrowserFormServerOptions options) : options_(std::move(options)) {
+  explicit LoopbackBrowserForms(PageServerOptions options) : options_(std::move(options)) {
     check_browser_form_prefix(options_.prefix);
     if (!options_.store) options_.store = std::make_shared<InMemoryBrowserForms>();
     store_ = options_.store;
   }
   ~LoopbackBrowserForms() override {
-    std::unique_ptr<BrowserFormServer> server;
+    std::unique_ptr<PageServer> server;
     {
       std::lock_guard<std::mutex> lock(mutex_);
       server = std::move(server_);
@@ -214,7 +216,7 @@ class LoopbackBrowserForms final : public BrowserForms {
     {
       std::lock_guard<std::mutex> lock(mutex_);
       if (!server_) {
-        auto server = std::make_unique<BrowserFormServer>(options_);
+        auto server = std::make_unique<PageServer>(options_);
         server->start();
         server_ = std::move(server);
       }
@@ -228,16 +230,16 @@ class LoopbackBrowserForms final : public BrowserForms {
   void close(const std::string& id) override { store_->close(id); }
 
  private:
-  BrowserFormServerOptions options_;
+  PageServerOptions options_;
   std::shared_ptr<BrowserFormPages> store_;
   std::mutex mutex_;
-  std::unique_ptr<BrowserFormServer> server_;  // guarded by mutex_
+  std::unique_ptr<PageServer> server_;  // guarded by mutex_
 };
 
 }  // namespace
 
-std::shared_ptr<BrowserForms> loopback_browser_forms(BrowserFormServerOptions options) {
+std::shared_ptr<BrowserForms> loopback_pages(PageServerOptions options) {
   return std::make_shared<LoopbackBrowserForms>(std::move(options));
 }
 
-}  // namespace elicit::http
+}  // namespace elicit::forms

@@ -1,6 +1,6 @@
 #include "sign_in_cookies.hpp"
 
-namespace elicit::http {
+namespace elicit::forms {
 
 namespace {
 
@@ -35,4 +35,4 @@ std::string set_cookie(std::string_view name, std::string_view value, std::chron
          "; Path=/; Max-Age=" + std::to_string(seconds < 0 ? 0 : seconds) + "; Secure; HttpOnly; SameSite=Lax";
 }
 
-}  // namespace elicit::http
+}  // namespace elicit::forms

@@ -1,4 +1,4 @@
-// The browser form pages' own sign-in (BrowserFormRoutes::sign_in) against an in-process OpenID
+// The browser form pages' own sign-in (forms::PageRoutes::sign_in) against an in-process OpenID
 // provider (jwt_test::DocumentServer serving metadata, a JWK Set and a token endpoint that checks
 // the code and PKCE): the whole sign-in and a submission as the page's principal; another user
 // refused without the form; forged, tampered, misused and expired cookies refused; each check of
@@ -13,12 +13,13 @@
 #include <mutex>
 #include <string>
 
-#include <elicit/http/browser_form_routes.hpp>
+#include <elicit/forms/page_routes.hpp>
 #include <elicit/http/server.hpp>
 #include <elicit/request_state.hpp>
 
 #include "../support/http_client.hpp"
 #include "../support/jwt_issuer.hpp"
+#include "../support/page_options.hpp"
 #include "../support/patience.hpp"
 #include "../support/stateless_meta.hpp"
 
@@ -216,7 +217,7 @@ struct Pages {
   explicit Pages(std::string issuer = "", std::string client_secret = "", std::vector<std::string> keys = {},
                  std::string public_origin = "") {
     op.client_secret = client_secret;
-    elicit::HttpServerOptions o;
+    test_support::PagesOptions o;
     o.io_threads = 1;
     o.server.session.log = [](std::string_view) {};
     elicit::ResourceServerOptions a;
@@ -235,7 +236,7 @@ struct Pages {
     o.browser_forms.prefix = "/forms/";
     o.browser_forms.public_origin = std::move(public_origin);
     o.browser_forms.store = store;
-    elicit::BrowserFormSignIn s;
+    elicit::forms::SignIn s;
     s.client_id = kClientId;
     s.cookie_keys = keys.empty() ? std::vector<std::string>{elicit::RequestStateSealer::generate_key()} : keys;
     s.client_secret = client_secret;
@@ -256,8 +257,8 @@ struct Pages {
         return elicit::ToolResult::text("/forms/" + id);
       }));
     };
-    server =
-        std::make_unique<elicit::StreamableHttpServer>(elicit::ServerInfo{"sign-in-test", "1"}, setup, std::move(o));
+    server = std::make_unique<elicit::StreamableHttpServer>(elicit::ServerInfo{"sign-in-test", "1"}, setup,
+                                                            test_support::with_pages(std::move(o)));
     server->start();
     port = server->port();
   }
@@ -660,18 +661,18 @@ TEST_CASE("browser form sign-in: an authorization server that cannot be reached 
 
 TEST_CASE("browser form sign-in: start() refuses options it cannot serve", "[browser_sign_in]") {
   auto options = [] {
-    elicit::HttpServerOptions o;
+    test_support::PagesOptions o;
     o.browser_forms.prefix = "/forms/";
-    elicit::BrowserFormSignIn s;
+    elicit::forms::SignIn s;
     s.issuer = "http://127.0.0.1:1";
     s.client_id = kClientId;
     s.cookie_keys = {elicit::RequestStateSealer::generate_key()};
     o.browser_forms.sign_in = s;
     return o;
   };
-  auto start = [](elicit::HttpServerOptions o) {
+  auto start = [](test_support::PagesOptions o) {
     elicit::StreamableHttpServer server(
-        elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, std::move(o));
+        elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, test_support::with_pages(std::move(o)));
     server.start();
   };
   CHECK_NOTHROW(start(options()));

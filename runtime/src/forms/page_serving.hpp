@@ -1,5 +1,5 @@
 // One HTTP request for a browser form page, as StreamableHttpServer (under its prefix) and
-// BrowserFormServer both serve it: the same code for both. Internal to elicit::http.
+// PageServer both serve it: the same code for both. Internal to elicit::forms.
 #pragma once
 
 #include <memory>
@@ -7,12 +7,17 @@
 #include <string>
 #include <string_view>
 
-#include <boost/asio/ip/address.hpp>
+#include "elicit/forms/page_routes.hpp"
+#include "http/connection.hpp"
 
-#include "connection.hpp"
-#include "elicit/http/browser_form_routes.hpp"
+namespace elicit::forms {
 
-namespace elicit::http {
+// The HTTP layer's message types and Beast, under the names its sources use.
+namespace beast = boost::beast;
+namespace net = boost::asio;
+using http::PendingReply;
+using http::Reply;
+using http::Request;
 
 // A header field's value (the first of repeated ones), empty when the request has none: the page
 // routes and the sign-in read Cookie, Origin and Content-Type with it.
@@ -21,9 +26,6 @@ inline std::string_view field(const Request& req, std::string_view name) {
   if (it == req.end()) return {};
   return std::string_view(it->value().data(), it->value().size());
 }
-
-/// 127.0.0.0/8, ::1, and IPv4-mapped 127.x (::ffff:127.0.0.1).
-bool loopback_address(const boost::asio::ip::address& address);
 
 /// Throws std::invalid_argument unless `prefix` starts and ends with '/' and is not "/" alone.
 void check_browser_form_prefix(const std::string& prefix);
@@ -41,8 +43,8 @@ void check_public_origin(const std::string& origin);
 /// I/O thread never waits on the store. `principal`: who the browser is when the caller knows (the
 /// pages' sign-in, browser_form_sign_in.hpp); nullopt: routes.principal says. Never throws but
 /// std::bad_alloc.
-Reply serve_browser_form(const std::shared_ptr<BrowserFormPages>& store, const BrowserFormRoutes& routes,
-                         const Request& req, std::string_view path, bool peer_loopback,
+Reply serve_browser_form(const std::shared_ptr<BrowserFormPages>& store, const PageRoutes& routes, const Request& req,
+                         std::string_view path, bool peer_loopback,
                          std::optional<std::string> principal = std::nullopt);
 
 /// A page's reply: `status`, text/html; charset=utf-8, `html`, and the security headers
@@ -54,4 +56,4 @@ Reply browser_form_reply(const BrowserFormPages& store, unsigned status, std::st
 /// which must be plain text needing no escaping, with browser_form_reply's headers.
 Reply browser_form_refusal(const BrowserFormPages& store, unsigned status, std::string_view text);
 
-}  // namespace elicit::http
+}  // namespace elicit::forms

@@ -1,8 +1,9 @@
 // Serving the pages of URL-mode browser forms (elicit/browser_forms.hpp; MCP 2025-11-25 and
 // 2026-07-28, Client, Elicitation, "URL Mode Elicitation Requests", "Safe URL Handling",
 // "Phishing") over HTTP: on a StreamableHttpServer's own listener under a path prefix
-// (HttpServerOptions::browser_forms), or, for a stdio server, on a loopback listener of their own
-// (BrowserFormServer, loopback_browser_forms()). Both serve a page the same way:
+// (forms::routes() in HttpServerOptions::routes), or, for a stdio server, on a loopback listener of
+// their own (forms::PageServer, forms::loopback_pages(), elicit/forms/page_server.hpp). Both serve a
+// page the same way:
 //
 //   GET  <prefix><id>   the form (200), or a short page saying why not (403, 404, 410)
 //   POST <prefix><id>   the submission: application/x-www-form-urlencoded (415 otherwise), at most
@@ -12,7 +13,7 @@
 //
 // Every answer is text/html; charset=utf-8 with Content-Security-Policy (the store's),
 // Cache-Control: no-store, Referrer-Policy: no-referrer, X-Content-Type-Options: nosniff and
-// X-Frame-Options: DENY. docs/server.md ("Serving the pages") has the whole table.
+// X-Frame-Options: DENY. docs/browser-forms.md ("Serving the pages") has the whole table.
 #pragma once
 
 #include <chrono>
@@ -25,10 +26,11 @@
 #include <vector>
 
 #include "elicit/browser_forms.hpp"
+#include "elicit/http/server.hpp"
 
-namespace elicit {
+namespace elicit::forms {
 
-/// The pages' own sign-in (BrowserFormRoutes::sign_in): who may answer a page bound to a principal
+/// The pages' own sign-in (PageRoutes::sign_in): who may answer a page bound to a principal
 /// (MCP Client / Elicitation, "Phishing": the server MUST verify that the person who opens the URL
 /// is the user who started the elicitation). The browser signs in at the same authorization server
 /// as the MCP client did, with OpenID Connect (Core 1.0 section 3.1, the authorization code flow)
@@ -36,7 +38,7 @@ namespace elicit {
 /// token, the same text as RequestContext::principal() of a call whose access token has that `iss`
 /// and `sub`, and a page answers only the principal that opened it.
 ///
-/// The flow, all under BrowserFormRoutes::prefix:
+/// The flow, all under PageRoutes::prefix:
 ///
 ///   `GET  <prefix><id>`     no valid session cookie: 303 to the authorization endpoint
 ///                           (response_type=code, scope "openid" and `scopes`, state, nonce,
@@ -71,7 +73,7 @@ namespace elicit {
 /// Threads: cookies are opened on the I/O thread; discovery, the key set and the token request run
 /// on the sign-in's own worker threads (2), answering through a pending reply, so an I/O thread
 /// never waits for the authorization server. At most 64 such requests wait at once; more get 503.
-struct BrowserFormSignIn {
+struct SignIn {
   /// The issuer identifier of the authorization server (https, or http on loopback). "" (the
   /// default): the only one of HttpServerOptions::authorization's authorization_servers; start()
   /// throws std::invalid_argument when there is not exactly one. Its metadata is found as for the
@@ -106,11 +108,11 @@ struct BrowserFormSignIn {
   std::function<std::chrono::system_clock::time_point()> clock;
 };
 
-/// The browser form pages a StreamableHttpServer serves on its listener (HttpServerOptions::
-/// browser_forms). Requests under `prefix` go to the pages before the MCP endpoint's checks: they
+/// The browser form pages a StreamableHttpServer serves on its listener (routes(), in
+/// HttpServerOptions::routes). Requests under `prefix` go to the pages before the MCP endpoint's checks: they
 /// pass the Host check (DNS rebinding, HttpServerOptions::allowed_hosts) but not the Origin,
 /// Accept and MCP-Protocol-Version checks, nor MCP authorization (a browser sends no bearer token).
-struct BrowserFormRoutes {
+struct PageRoutes {
   /// The path prefix of the pages, starting and ending with '/' (e.g. "/forms/"): a page's URL is
   /// the origin, the prefix, then its id. "" (the default): no pages are served, and the server
   /// sets no BrowserForms on its Server. start() throws std::invalid_argument for a prefix that does
@@ -133,13 +135,13 @@ struct BrowserFormRoutes {
   /// Largest POST body of a page, in bytes: 413 beyond it (HttpServerOptions::max_request_bytes
   /// still bounds what is read).
   std::size_t max_body_bytes = 64 * 1024;
-  /// The pages' own sign-in at the authorization server (BrowserFormSignIn): when set, the pages
+  /// The pages' own sign-in at the authorization server (SignIn): when set, the pages
   /// know who the browser is themselves. start() throws std::invalid_argument when `principal` is
   /// set too, when client_id is empty, a cookie key is not 32 bytes (or there is none), a duration
   /// is out of range, the issuer cannot be determined, or the public origin is plain http on a host
   /// that is not loopback (browsers keep Secure cookies only from https, and from loopback for
   /// development).
-  std::optional<BrowserFormSignIn> sign_in;
+  std::optional<SignIn> sign_in;
   /// Who the browser is, from its request's header fields (its cookie): `header(name)` gives a
   /// field's value (name case-insensitive; empty when absent). It must answer in the form of
   /// RequestContext::principal() (MCP authorization: the JSON text ["<iss>","<sub>"]), as pages are
@@ -150,63 +152,14 @@ struct BrowserFormRoutes {
   std::function<std::string(const std::function<std::string_view(std::string_view name)>& header)> principal;
 };
 
-}  // namespace elicit
+/// The pages as routes of a StreamableHttpServer's listener:
+/// `options.routes.push_back(elicit::forms::routes(std::move(pages)))`. The server's start() checks
+/// them (the throws listed with each PageRoutes member; a prefix that is a prefix of
+/// HttpServerOptions::path; with HttpServerOptions::authorization or principal set, neither
+/// `sign_in` nor `principal` to know who a browser is), then, once the port is known, sets the
+/// store's base URL (public origin + prefix) and hands the store to its Server
+/// (Server::set_browser_forms). A request under the prefix whose Host the listener does not allow is
+/// refused with a page (403). Thread-safe. Routes of one server only: give each server its own.
+std::shared_ptr<http::Routes> routes(PageRoutes pages);
 
-namespace elicit::http {
-
-/// Options of a BrowserFormServer.
-struct BrowserFormServerOptions {
-  /// Port to bind on 127.0.0.1; 0 (the default) picks a free one (BrowserFormServer::port()).
-  int port = 0;
-  /// The pages' path prefix, starting and ending with '/' (not "/" alone).
-  std::string prefix = "/forms/";
-  /// Largest POST body of a page in bytes: 413 beyond it.
-  std::size_t max_body_bytes = 64 * 1024;
-  /// I/O threads running the event loop (at least 1).
-  std::size_t io_threads = 1;
-  /// Where the pages are kept (any BrowserFormPages). Null: the server makes an
-  /// InMemoryBrowserForms with the default options.
-  std::shared_ptr<BrowserFormPages> store;
-};
-
-/// A page server of its own for servers with no HTTP listener (stdio): listens on 127.0.0.1 only,
-/// serves the pages under `prefix` exactly as BrowserFormRoutes does (the same code), and accepts
-/// only loopback Host names (localhost, 127.0.0.1, [::1]: DNS rebinding). Every peer is a loopback
-/// peer, so pages without a principal are served (development: the user's own machine). Other paths
-/// answer 404. Thread-safe.
-class BrowserFormServer {
- public:
-  /// Throws std::invalid_argument for a prefix that does not start and end with '/' (or is "/"),
-  /// io_threads 0 or max_body_bytes 0.
-  explicit BrowserFormServer(BrowserFormServerOptions options = {});
-  /// stop()s.
-  ~BrowserFormServer();
-  BrowserFormServer(const BrowserFormServer&) = delete;
-  BrowserFormServer& operator=(const BrowserFormServer&) = delete;
-
-  /// Binds 127.0.0.1:port, sets the store's base URL ("http://127.0.0.1:<port><prefix>") and starts
-  /// the I/O threads. Throws std::runtime_error if it cannot bind, std::system_error if a thread
-  /// cannot be created, std::logic_error when called twice.
-  void start();
-  /// Stops accepting, closes every connection and joins the I/O threads. Idempotent. Pages and
-  /// their waiters stay in the store.
-  void stop();
-  /// The bound port (after start(); 0 before).
-  int port() const noexcept;
-  /// The pages it serves.
-  std::shared_ptr<BrowserFormPages> store() const;
-
-  struct Impl;
-
- private:
-  std::shared_ptr<Impl> impl_;
-};
-
-/// BrowserForms for a stdio server (Server::set_browser_forms): an InMemoryBrowserForms whose
-/// BrowserFormServer starts on the first open() (no listener until a page is needed; open() then
-/// throws what BrowserFormServer::start() throws) and stops when the returned object is destroyed
-/// (waiters still waiting then get `aborted`). URLs are "http://127.0.0.1:<port><prefix><id>".
-/// Thread-safe.
-std::shared_ptr<BrowserForms> loopback_browser_forms(BrowserFormServerOptions options = {});
-
-}  // namespace elicit::http
+}  // namespace elicit::forms
