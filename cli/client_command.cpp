@@ -332,7 +332,10 @@ int run_client(const ClientCommand& command) {
         sign_in.client_id = command.client_id;
         if (const char* secret = std::getenv("ELICITGEN_CLIENT_SECRET"); secret && !command.client_id.empty())
           sign_in.client_secret = secret;
-        http.authorization = std::make_shared<CliAuthorization>(std::move(sign_in), std::cerr);
+        elicit::auth::OAuthClientOptions flows;
+        flows.ca_file = command.ca_file;  // the authorization server is trusted as the MCP server is
+        http.authorization = std::make_shared<elicit::auth::OAuthClient>(
+            command.url, std::make_shared<CliAuthorization>(std::move(sign_in), std::cerr), std::move(flows));
       }
       client = std::make_unique<elicit::Client>(std::make_unique<elicit::http::HttpClientTransport>(http), options);
 #else

@@ -47,7 +47,7 @@ CliAuthorization::CliAuthorization(CliAuthorizationOptions options, std::ostream
 }
 
 std::string CliAuthorization::redirect_uri() {
-  if (!listener_) listener_ = std::make_unique<elicit::http::LoopbackRedirect>("/callback");
+  if (!listener_) listener_ = std::make_unique<elicit::auth::LoopbackRedirect>("/callback");
   return listener_->redirect_uri();
 }
 
@@ -55,14 +55,14 @@ nlohmann::json CliAuthorization::client_metadata() {
   return {{"client_name", "elicitgen client"}, {"application_type", "native"}};
 }
 
-std::optional<elicit::http::OAuthClientInformation> CliAuthorization::client_information(const std::string& issuer) {
+std::optional<elicit::auth::OAuthClientInformation> CliAuthorization::client_information(const std::string& issuer) {
   const auto clients = store_.find("clients");
   if (clients != store_.end() && clients->is_object() && clients->contains(issuer)) {
-    auto info = elicit::http::OAuthClientInformation::from_json((*clients)[issuer]);
+    auto info = elicit::auth::OAuthClientInformation::from_json((*clients)[issuer]);
     if (!info.client_id.empty()) return info;
   }
   if (!options_.client_id.empty()) {
-    elicit::http::OAuthClientInformation info;
+    elicit::auth::OAuthClientInformation info;
     info.client_id = options_.client_id;
     info.client_secret = options_.client_secret;
     return info;
@@ -71,26 +71,26 @@ std::optional<elicit::http::OAuthClientInformation> CliAuthorization::client_inf
 }
 
 void CliAuthorization::save_client_information(const std::string& issuer,
-                                               const elicit::http::OAuthClientInformation& info) {
+                                               const elicit::auth::OAuthClientInformation& info) {
   store_["clients"][issuer] = info.to_json();
   save();
 }
 
-std::optional<elicit::http::OAuthTokens> CliAuthorization::tokens(const std::string& resource,
+std::optional<elicit::auth::OAuthTokens> CliAuthorization::tokens(const std::string& resource,
                                                                   const std::string& issuer) {
   const auto tokens = store_.find("tokens");
   if (tokens == store_.end() || !tokens->is_object()) return std::nullopt;
   const auto it = tokens->find(token_key(resource, issuer));
   if (it == tokens->end()) return std::nullopt;
   try {
-    return elicit::http::OAuthTokens::from_json(*it);
-  } catch (const elicit::http::OAuthError&) {
+    return elicit::auth::OAuthTokens::from_json(*it);
+  } catch (const elicit::auth::OAuthError&) {
     return std::nullopt;
   }
 }
 
 void CliAuthorization::save_tokens(const std::string& resource, const std::string& issuer,
-                                   const elicit::http::OAuthTokens& tokens) {
+                                   const elicit::auth::OAuthTokens& tokens) {
   store_["tokens"][token_key(resource, issuer)] = tokens.to_json();
   save();
 }

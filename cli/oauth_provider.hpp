@@ -1,4 +1,4 @@
-// `elicitgen client`'s side of MCP authorization (elicit::http::OAuthClientProvider): the user is
+// `elicitgen client`'s side of MCP authorization (elicit::auth::OAuthClientProvider): the user is
 // shown the authorization URL and signs in with a browser, which comes back to a loopback redirect
 // listener (RFC 8252); client registrations (per authorization server) and tokens (per server and
 // authorization server) are kept in a JSON file only the user can read, so the next run reuses them.
@@ -13,8 +13,8 @@
 #include <ostream>
 #include <string>
 
-#include <elicit/http/loopback_redirect.hpp>
-#include <elicit/http/oauth_client.hpp>
+#include <elicit/auth/loopback_redirect.hpp>
+#include <elicit/auth/oauth_client.hpp>
 
 namespace elicitgen {
 
@@ -33,7 +33,7 @@ struct CliAuthorizationOptions {
   std::chrono::milliseconds sign_in_timeout{300000};
 };
 
-class CliAuthorization final : public elicit::http::OAuthClientProvider {
+class CliAuthorization final : public elicit::auth::OAuthClientProvider {
  public:
   /// Reads the store (a missing file is an empty store; an unreadable or malformed one is reported
   /// on `messages` and replaced on the next save). `messages`: where the URL and warnings go (stderr).
@@ -41,11 +41,11 @@ class CliAuthorization final : public elicit::http::OAuthClientProvider {
 
   std::string redirect_uri() override;
   nlohmann::json client_metadata() override;
-  std::optional<elicit::http::OAuthClientInformation> client_information(const std::string& issuer) override;
-  void save_client_information(const std::string& issuer, const elicit::http::OAuthClientInformation& info) override;
-  std::optional<elicit::http::OAuthTokens> tokens(const std::string& resource, const std::string& issuer) override;
+  std::optional<elicit::auth::OAuthClientInformation> client_information(const std::string& issuer) override;
+  void save_client_information(const std::string& issuer, const elicit::auth::OAuthClientInformation& info) override;
+  std::optional<elicit::auth::OAuthTokens> tokens(const std::string& resource, const std::string& issuer) override;
   void save_tokens(const std::string& resource, const std::string& issuer,
-                   const elicit::http::OAuthTokens& tokens) override;
+                   const elicit::auth::OAuthTokens& tokens) override;
   void discard_tokens(const std::string& resource, const std::string& issuer) override;
   /// Prints the URL and waits for the browser at the loopback listener. Throws RedirectTimeout.
   std::string authorize(const std::string& authorization_url) override;
@@ -58,7 +58,7 @@ class CliAuthorization final : public elicit::http::OAuthClientProvider {
   CliAuthorizationOptions options_;
   std::ostream& messages_;
   nlohmann::json store_;  // {"clients": {issuer: info}, "tokens": {"resource issuer": tokens}}
-  std::unique_ptr<elicit::http::LoopbackRedirect> listener_;  // made when a redirect URI is first needed
+  std::unique_ptr<elicit::auth::LoopbackRedirect> listener_;  // made when a redirect URI is first needed
 };
 
 }  // namespace elicitgen

@@ -9,24 +9,24 @@
 #include <string>
 #include <string_view>
 
-#include <elicit/http/jwt_verifier.hpp>
+#include <elicit/auth/jwt_verifier.hpp>
 
 namespace {
 
-const elicit::JsonWebKeySet& fixed_keys() {
-  static const auto keys = elicit::JsonWebKeySet::parse(
+const elicit::auth::JsonWebKeySet& fixed_keys() {
+  static const auto keys = elicit::auth::JsonWebKeySet::parse(
       R"({"keys":[{"kty":"EC","crv":"P-256","kid":"a3","x":"f83OJ3D2xF1Bg8vub9tLe1gHMzV76e8Tus9uPHvRVEU",)"
       R"("y":"x_FEzRjGXgMkG0X_RUJy9wHvBJ9ej8BERmeJMjO1cFI"}]})");
   return keys;
 }
 
-void check(std::string_view token, const elicit::JsonWebKeySet& keys, bool require_type) {
-  elicit::JwtAccessTokenRules rules;
+void check(std::string_view token, const elicit::auth::JsonWebKeySet& keys, bool require_type) {
+  elicit::auth::JwtAccessTokenRules rules;
   rules.issuer = "joe";
   rules.audience = "https://mcp.example.com/mcp";
   rules.require_at_jwt_type = require_type;
   try {
-    const auto t = elicit::verify_jwt_access_token(token, keys, rules, std::chrono::system_clock::time_point{});
+    const auto t = elicit::auth::verify_jwt_access_token(token, keys, rules, std::chrono::system_clock::time_point{});
     if (t.issuer != "joe" || t.subject.empty()) __builtin_trap();
   } catch (const elicit::InvalidToken&) {
   }
@@ -40,7 +40,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const auto document = input.substr(0, newline);
   const auto token = newline == std::string_view::npos ? std::string_view() : input.substr(newline + 1);
   try {
-    const auto keys = elicit::JsonWebKeySet::parse(document);
+    const auto keys = elicit::auth::JsonWebKeySet::parse(document);
     if (keys.size() + keys.skipped().size() > document.size()) __builtin_trap();  // a key per byte at most
     check(token, keys, true);
   } catch (const std::invalid_argument&) {

@@ -52,8 +52,8 @@
 #include <string>
 #include <vector>
 
+#include <elicit/auth/jwt_verifier.hpp>
 #include <elicit/forms/page_routes.hpp>
-#include <elicit/http/jwt_verifier.hpp>
 #include <elicit/http/server.hpp>
 #ifdef ELICITGEN_SAMPLE_REDIS
 #include <elicit/redis/browser_forms.hpp>
@@ -117,7 +117,7 @@ int main(int argc, char** argv) {
   options.server.user_interaction.enabled = true;  // the opt-in userInteraction dialect
   std::string title = "elicitgen sample server";
   std::shared_ptr<elicit::CompletionStore> completions;
-  elicit::JwtVerifierOptions jwt;
+  elicit::auth::JwtVerifierOptions jwt;
   std::vector<std::string> scopes;
   elicit::forms::SignIn sign_in;
   elicit::forms::PageRoutes pages;
@@ -201,7 +201,7 @@ int main(int argc, char** argv) {
     a.scopes_supported = scopes;
     a.required_scopes = scopes;
     try {
-      a.verify = elicit::jwt_verifier(jwt);
+      a.verify = elicit::auth::jwt_verifier(jwt);
     } catch (const std::exception& e) {
       std::cerr << "--authorization-server: " << e.what() << "\n";
       return 2;

@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
+#include <elicit/auth/jwt_verifier.hpp>
 #include <elicit/elicit.hpp>
 #include <elicit/forms/page_routes.hpp>
-#include <elicit/http/jwt_verifier.hpp>
 #include <elicit/http/server.hpp>
 #ifdef EXAMPLE_REDIS
 #include <elicit/redis/completion_store.hpp>
@@ -36,14 +36,14 @@ elicit::RequestStateOptions shared_keys() {
 
 // Every request needs a JWT access token from the authorization server `issuer` (docs/deploying.md).
 elicit::ResourceServerOptions oauth(const char* issuer) {
-  elicit::JwtVerifierOptions jwt;
+  elicit::auth::JwtVerifierOptions jwt;
   jwt.issuer = issuer;                             // the `iss` of its tokens, and where its metadata is
   jwt.audience = "https://rooms.example.com/mcp";  // this server: the `aud` its tokens must name
   elicit::ResourceServerOptions a;
   a.resource = jwt.audience;
   a.authorization_servers = {jwt.issuer};
   a.scopes_supported = a.required_scopes = {"rooms"};
-  a.verify = elicit::jwt_verifier(jwt);
+  a.verify = elicit::auth::jwt_verifier(jwt);
   return a;  // for elicit::HttpServerOptions::authorization
 }
 

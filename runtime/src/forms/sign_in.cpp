@@ -7,41 +7,43 @@
 
 #include <sodium.h>
 
+#include "auth/authorization_server_metadata.hpp"
+#include "auth/id_token.hpp"
+#include "auth/json_document.hpp"
+#include "auth/oauth_wire.hpp"
 #include "elicit/browser_form_rules.hpp"
 #include "elicit/jsonrpc/worker_pool.hpp"
 #include "elicit/request_state.hpp"
-#include "http/authorization_server_metadata.hpp"
 #include "http/host_names.hpp"
-#include "http/id_token.hpp"
-#include "http/json_document.hpp"
-#include "http/oauth_wire.hpp"
 #include "page_serving.hpp"
 #include "sign_in_cookies.hpp"
 
 namespace elicit::forms {
 
-// The HTTP client and the OAuth pieces of elicit::http the sign-in is built from.
-using http::basic_authorization;
+// The HTTP client (elicit::http) and the OAuth pieces (elicit::auth) the sign-in is built from.
+using auth::basic_authorization;
+using auth::fetch_json;
+using auth::fetch_metadata;
+using auth::form_encode;
+using auth::IdTokenRules;
+using auth::IdTokenSubject;
+using auth::JsonWebKeySet;
+using auth::lists;
+using auth::parse_json_document;
+using auth::pkce_s256;
+using auth::query_parameters;
+using auth::random_urlsafe;
+using auth::scope_union;
+using auth::string_member;
+using auth::UnknownSigningKey;
+using auth::verify_id_token;
 using http::fetch;
-using http::fetch_json;
-using http::fetch_metadata;
 using http::FetchError;
 using http::FetchOptions;
 using http::FetchRequest;
 using http::FetchResponse;
-using http::form_encode;
 using http::host_without_port;
-using http::IdTokenRules;
-using http::IdTokenSubject;
 using http::is_loopback_name;
-using http::lists;
-using http::parse_json_document;
-using http::pkce_s256;
-using http::query_parameters;
-using http::random_urlsafe;
-using http::scope_union;
-using http::string_member;
-using http::verify_id_token;
 
 namespace {
 

@@ -28,7 +28,6 @@
 #include "elicit/jsonrpc/message.hpp"
 #include "elicit/param_headers.hpp"
 #include "elicit/url_safety.hpp"
-#include "oauth_wire.hpp"
 #include "tls_client.hpp"
 #include "transport_failure.hpp"
 
@@ -87,7 +86,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
   HttpClientOptions options;
   ClientEndpoint endpoint;
   std::shared_ptr<boost::asio::ssl::context> tls;  // https only
-  std::unique_ptr<OAuthClient> oauth;              // with options.authorization
+  std::shared_ptr<ClientAuthorization> oauth;      // options.authorization
   MessageHandler on_message;
   CloseHandler on_close;
 
@@ -294,10 +293,10 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     beast::error_code ec;
     beast::flat_buffer buffer;
     std::optional<bhttp::response_parser<bhttp::string_body>> parser_slot;
-    // MCP Authorization: a 401 is answered with a renewed token (OAuthClient::unauthorized) and the
-    // request sent again; a 403 insufficient_scope by stepping up (at most
-    // authorization_options.max_step_ups times).
-    std::optional<OAuthClient::Renewal> renewed;  // this request's last answer to a 401
+    // MCP Authorization: a 401 is answered with a renewed token (ClientAuthorization::unauthorized)
+    // and the request sent again; a 403 as ClientAuthorization::forbidden says (the OAuth client
+    // steps up on insufficient_scope, a bounded number of times).
+    std::optional<ClientAuthorization::Renewal> renewed;  // this request's last answer to a 401
     int renewals = 0;
     int step_ups = 0;
     for (;;) {
@@ -322,16 +321,14 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
       try {
         // After a 401: a token at hand, a refresh, a new authorization, each refused in turn, is
         // tried once more; a new authorization refused ends it (no second sign-in for one request).
-        if (status == 401 && renewed != OAuthClient::Renewal::authorized && renewals < 3) {
+        if (status == 401 && renewed != ClientAuthorization::Renewal::authorized && renewals < 3) {
           ++renewals;
           renewed = oauth->unauthorized(sent_authorization, challenges);
           again = true;
-        } else if (status == 403 &&
-                   bearer_challenge(challenges).value_or(std::map<std::string, std::string>{})["error"] ==
-                       "insufficient_scope") {
-          again = oauth->insufficient_scope(sent_authorization, challenges, step_ups++);
+        } else if (status == 403 && !challenges.empty()) {
+          again = oauth->forbidden(sent_authorization, challenges, step_ups++);
         }
-      } catch (const std::exception& e) {  // OAuthError, or what the provider threw
+      } catch (const std::exception& e) {  // e.g. auth::OAuthError, or what its provider threw
         release(std::move(connection), false);
         fail_request(id, {"authorization", "authorization for " + options.url + " failed: " + e.what()});
         return;
@@ -636,9 +633,7 @@ HttpClientTransport::HttpClientTransport(HttpClientOptions options) : impl_(std:
       throw std::invalid_argument("HttpClientTransport: authorization needs https (plain http only to loopback): " +
                                   i.options.url);
     }
-    auto oauth_options = i.options.authorization_options;
-    if (oauth_options.ca_file.empty()) oauth_options.ca_file = i.options.ca_file;
-    i.oauth = std::make_unique<OAuthClient>(i.options.url, i.options.authorization, std::move(oauth_options));
+    i.oauth = i.options.authorization;
   }
 }
 

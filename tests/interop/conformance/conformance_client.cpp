@@ -11,7 +11,7 @@
 // defaults (SEP-1034, elicit::form_defaults). URL-mode is not declared (nothing here can open a
 // browser), and a form outside the spec's subset is declined (it cannot be shown).
 //
-// Authorization (the auth/* scenarios): the transport's OAuth client (elicit::http::OAuthClient) with
+// Authorization (the auth/* scenarios): the transport's OAuth client (elicit::auth::OAuthClient) with
 // a provider that keeps everything in memory, takes pre-registered or client-credentials identities
 // from MCP_CONFORMANCE_CONTEXT, and plays the user agent itself: it GETs the authorization URL and
 // hands back the redirect's Location without following it (the suite's authorization server
@@ -25,10 +25,10 @@
 #include <string>
 #include <vector>
 
+#include <elicit/auth/oauth_client.hpp>
 #include <elicit/client.hpp>
 #include <elicit/content/form_defaults.hpp>
 #include <elicit/http/client_transport.hpp>
-#include <elicit/http/oauth_client.hpp>
 
 #include "../../../runtime/src/http/fetch.hpp"
 
@@ -66,7 +66,7 @@ json call(elicit::Client& client, const std::string& name, json arguments = json
 
 // What an application supplies to the OAuth client, for the suite: memory for tokens and
 // registrations, the context's credentials, and the "browser" step done with one GET.
-class ConformanceAuthorization : public elicit::http::OAuthClientProvider {
+class ConformanceAuthorization : public elicit::auth::OAuthClientProvider {
  public:
   ConformanceAuthorization(std::string scenario, json context)
       : scenario_(std::move(scenario)), context_(std::move(context)) {}
@@ -80,28 +80,28 @@ class ConformanceAuthorization : public elicit::http::OAuthClientProvider {
   // accepts the URL as client_id where it supports the documents).
   std::string client_metadata_url() override { return "https://conformance-test.local/client-metadata.json"; }
 
-  std::optional<elicit::http::OAuthClientInformation> client_information(const std::string& issuer) override {
+  std::optional<elicit::auth::OAuthClientInformation> client_information(const std::string& issuer) override {
     // Pre-registered credentials belong to the issuer the context names (any, when it names none).
     const auto id = context_.value("client_id", std::string());
     const auto for_issuer = context_.value("issuer", std::string());
     if (!id.empty() && (for_issuer.empty() || for_issuer == issuer)) {
-      auto info = elicit::http::OAuthClientInformation::from_json(context_);
+      auto info = elicit::auth::OAuthClientInformation::from_json(context_);
       return info;
     }
     const auto it = registered_.find(issuer);
     if (it == registered_.end()) return std::nullopt;
     return it->second;
   }
-  void save_client_information(const std::string& issuer, const elicit::http::OAuthClientInformation& info) override {
+  void save_client_information(const std::string& issuer, const elicit::auth::OAuthClientInformation& info) override {
     registered_[issuer] = info;
   }
-  std::optional<elicit::http::OAuthTokens> tokens(const std::string& resource, const std::string& issuer) override {
+  std::optional<elicit::auth::OAuthTokens> tokens(const std::string& resource, const std::string& issuer) override {
     const auto it = tokens_.find(resource + "\n" + issuer);
     if (it == tokens_.end()) return std::nullopt;
     return it->second;
   }
   void save_tokens(const std::string& resource, const std::string& issuer,
-                   const elicit::http::OAuthTokens& tokens) override {
+                   const elicit::auth::OAuthTokens& tokens) override {
     tokens_[resource + "\n" + issuer] = tokens;
   }
   void discard_tokens(const std::string& resource, const std::string& issuer) override {
@@ -122,8 +122,8 @@ class ConformanceAuthorization : public elicit::http::OAuthClientProvider {
  private:
   std::string scenario_;
   json context_;
-  std::map<std::string, elicit::http::OAuthClientInformation> registered_;
-  std::map<std::string, elicit::http::OAuthTokens> tokens_;
+  std::map<std::string, elicit::auth::OAuthClientInformation> registered_;
+  std::map<std::string, elicit::auth::OAuthTokens> tokens_;
 };
 
 // The scenarios: what the host does once connected. Each gets the connected client and the
@@ -232,8 +232,8 @@ int main(int argc, char** argv) {
     t.protocol_version = version;
     if (auth) {
       const auto context = json::parse(env("MCP_CONFORMANCE_CONTEXT", "{}"), nullptr, false);
-      t.authorization =
-          std::make_shared<ConformanceAuthorization>(scenario, context.is_object() ? context : json::object());
+      t.authorization = std::make_shared<elicit::auth::OAuthClient>(
+          t.url, std::make_shared<ConformanceAuthorization>(scenario, context.is_object() ? context : json::object()));
     }
     elicit::ClientOptions o;
     o.protocol_version = version;

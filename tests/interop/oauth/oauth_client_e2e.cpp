@@ -1,4 +1,4 @@
-// elicit::Client's OAuth 2.1 client (elicit::http::OAuthClient through HttpClientTransport) against a
+// elicit::Client's OAuth 2.1 client (elicit::auth::OAuthClient through HttpClientTransport) against a
 // real authorization server, oidc-provider (authorization-server.mjs), and a protected MCP server:
 // run.sh starts both on loopback and runs this program with ELICITGEN_HTTP_URL (the MCP endpoint,
 // also the resource the tokens are for), OAUTH_ISSUER, ELICITGEN_PROTOCOL_VERSION (the revision both
@@ -32,11 +32,11 @@
 #include <utility>
 #include <vector>
 
+#include <elicit/auth/oauth_client.hpp>
 #include <elicit/client.hpp>
 #include <elicit/http/client_transport.hpp>
-#include <elicit/http/oauth_client.hpp>
 
-#include "../../../runtime/src/http/base64url.hpp"
+#include "../../../runtime/src/auth/base64url.hpp"
 #include "../../../runtime/src/http/fetch.hpp"
 
 using nlohmann::json;
@@ -68,7 +68,7 @@ json jwt_claims(const std::string& token) {
   const auto second = token.find('.', first + 1);
   REQUIRE(first != std::string::npos);
   REQUIRE(second != std::string::npos);
-  const auto payload = elicit::http::base64url_decode(std::string_view(token).substr(first + 1, second - first - 1));
+  const auto payload = elicit::auth::base64url_decode(std::string_view(token).substr(first + 1, second - first - 1));
   REQUIRE(payload);
   auto claims = json::parse(*payload, nullptr, false);
   REQUIRE(claims.is_object());
@@ -146,30 +146,30 @@ struct UserAgent {
 };
 
 // The application's side of the OAuth client: everything in memory, each call counted.
-class Provider : public elicit::http::OAuthClientProvider {
+class Provider : public elicit::auth::OAuthClientProvider {
  public:
   std::string redirect_uri() override { return ::redirect_uri; }
   json client_metadata() override { return {{"client_name", "elicitgen-oauth-e2e"}}; }
 
-  std::optional<elicit::http::OAuthClientInformation> client_information(const std::string& issuer) override {
+  std::optional<elicit::auth::OAuthClientInformation> client_information(const std::string& issuer) override {
     std::lock_guard<std::mutex> lock(mutex);
     const auto it = registered.find(issuer);
     if (it == registered.end()) return std::nullopt;
     return it->second;
   }
-  void save_client_information(const std::string& issuer, const elicit::http::OAuthClientInformation& info) override {
+  void save_client_information(const std::string& issuer, const elicit::auth::OAuthClientInformation& info) override {
     std::lock_guard<std::mutex> lock(mutex);
     ++registrations;
     registered[issuer] = info;
   }
-  std::optional<elicit::http::OAuthTokens> tokens(const std::string& resource, const std::string& issuer) override {
+  std::optional<elicit::auth::OAuthTokens> tokens(const std::string& resource, const std::string& issuer) override {
     std::lock_guard<std::mutex> lock(mutex);
     const auto it = kept.find({resource, issuer});
     if (it == kept.end()) return std::nullopt;
     return it->second;
   }
   void save_tokens(const std::string& resource, const std::string& issuer,
-                   const elicit::http::OAuthTokens& tokens) override {
+                   const elicit::auth::OAuthTokens& tokens) override {
     std::lock_guard<std::mutex> lock(mutex);
     ++tokens_saved;
     kept[{resource, issuer}] = tokens;
@@ -194,8 +194,8 @@ class Provider : public elicit::http::OAuthClientProvider {
   }
 
   std::mutex mutex;
-  std::map<std::string, elicit::http::OAuthClientInformation> registered;
-  std::map<std::pair<std::string, std::string>, elicit::http::OAuthTokens> kept;
+  std::map<std::string, elicit::auth::OAuthClientInformation> registered;
+  std::map<std::pair<std::string, std::string>, elicit::auth::OAuthTokens> kept;
   int registrations = 0, tokens_saved = 0, discards = 0, authorizations = 0;
   std::vector<std::string> authorization_urls, callbacks, visited;
   std::function<std::string(const std::string&)> tamper;  // the negative test's
@@ -212,7 +212,7 @@ std::unique_ptr<elicit::Client> client_for(const Setup& s, std::shared_ptr<Provi
   elicit::http::HttpClientOptions t;
   t.url = s.url;
   t.protocol_version = s.revision;
-  t.authorization = std::move(provider);
+  t.authorization = std::make_shared<elicit::auth::OAuthClient>(t.url, std::move(provider));
   elicit::ClientOptions o;
   o.protocol_version = s.revision;
   o.fallback_protocol_version = std::nullopt;  // the revision under test, nothing else
@@ -255,7 +255,7 @@ void use_the_server(elicit::Client& client, const Setup& s) {
 }
 
 // The one saved token set, after checking there is exactly one.
-elicit::http::OAuthTokens only_tokens(Provider& p, const Setup& s) {
+elicit::auth::OAuthTokens only_tokens(Provider& p, const Setup& s) {
   std::lock_guard<std::mutex> lock(p.mutex);
   REQUIRE(p.kept.size() == 1);
   CHECK(p.kept.begin()->first == std::make_pair(s.url, s.issuer));

@@ -11,7 +11,7 @@
 #include <memory>
 #include <string>
 
-#include "elicit/http/oauth_client.hpp"
+#include "elicit/http/client_authorization.hpp"
 #include "elicit/jsonrpc/transport.hpp"
 
 namespace elicit::http {
@@ -32,15 +32,16 @@ struct HttpClientOptions {
   std::size_t max_message_bytes = 16 * 1024 * 1024;
   /// Resolving, connecting and the TLS handshake together, at most (ms).
   std::chrono::milliseconds connect_timeout{10000};
-  /// MCP authorization (Basic / Authorization; oauth_client.hpp): when set, every request carries
-  /// the current access token (`Authorization: Bearer`, never in the URL); a 401 renews the token
-  /// (OAuthClient::unauthorized: a kept token, a refresh, or a new authorization, at most one new
-  /// authorization per request) and sends the request again, a 403 with
-  /// `insufficient_scope` steps up. A flow that fails ends the request with a JSON-RPC error
-  /// (-32000) whose message says why. Needs https (plain http only to a loopback host).
-  std::shared_ptr<OAuthClientProvider> authorization{};
-  /// How the authorization flows fetch (their ca_file defaults to `ca_file`) and step up.
-  OAuthClientOptions authorization_options{};
+  /// MCP authorization (Basic / Authorization; client_authorization.hpp): when set, every request
+  /// carries its authorization() (`Authorization: Bearer`, never in the URL); a 401 renews the token
+  /// (ClientAuthorization::unauthorized: e.g. a kept token, a refresh, or a new authorization, at
+  /// most one new authorization per request) and sends the request again; a 403 is sent again when
+  /// ClientAuthorization::forbidden says so (a step-up on `insufficient_scope`). A renewal that
+  /// throws ends the request with a JSON-RPC error (-32000) whose message says why. The OAuth 2.1
+  /// client of the authorization wing is one: `std::make_shared<auth::OAuthClient>(url, provider,
+  /// options)` (elicit/auth/oauth_client.hpp, link elicit::auth). The constructor throws
+  /// std::invalid_argument unless the URL is https (or plain http to a loopback host).
+  std::shared_ptr<ClientAuthorization> authorization{};
 };
 
 /// One POST per message, each answered on a thread of its own that lives as long as its response

@@ -9,7 +9,7 @@
 
 #include "elicit/http/authorization.hpp"
 
-namespace elicit {
+namespace elicit::auth {
 
 /// introspection_verifier's settings.
 struct IntrospectionVerifierOptions {
@@ -53,4 +53,4 @@ struct IntrospectionVerifierOptions {
 /// without issuer, audience or client_id, or with a leeway over 5 minutes.
 TokenVerifier introspection_verifier(IntrospectionVerifierOptions options);
 
-}  // namespace elicit
+}  // namespace elicit::auth

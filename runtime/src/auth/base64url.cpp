@@ -2,7 +2,7 @@
 
 #include <sodium.h>
 
-namespace elicit::http {
+namespace elicit::auth {
 
 std::optional<std::string> base64url_decode(std::string_view text) {
   std::string out(text.size() * 3 / 4 + 1, '\0');
@@ -17,9 +17,9 @@ std::optional<std::string> base64url_decode(std::string_view text) {
   return out;
 }
 
-}  // namespace elicit::http
+}  // namespace elicit::auth
 
-namespace elicit::http {
+namespace elicit::auth {
 
 std::string base64url_encode(std::string_view bytes) {
   std::string out(sodium_base64_ENCODED_LEN(bytes.size(), sodium_base64_VARIANT_URLSAFE_NO_PADDING), '\0');
@@ -29,4 +29,4 @@ std::string base64url_encode(std::string_view bytes) {
   return out;
 }
 
-}  // namespace elicit::http
+}  // namespace elicit::auth

@@ -6,9 +6,9 @@
 #include <stdexcept>
 
 #include "authorization_server_metadata.hpp"
-#include "elicit/http/jwt_verifier.hpp"
+#include "elicit/auth/jwt_verifier.hpp"
 
-namespace elicit {
+namespace elicit::auth {
 
 namespace {
 
@@ -62,14 +62,14 @@ struct Verifier {
     const auto deadline = Clock::now() + options.fetch_timeout;
     try {
       if (uri.empty()) {
-        const auto metadata = http::fetch_metadata(options.issuer, deadline, fetch_options());
+        const auto metadata = fetch_metadata(options.issuer, deadline, fetch_options());
         const auto jwks = metadata.find("jwks_uri");
         if (jwks == metadata.end() || !jwks->is_string()) {
           throw http::FetchError(options.issuer + ": the metadata has no \"jwks_uri\"");
         }
         uri = jwks->get<std::string>();
       }
-      const auto r = http::fetch_json(uri, deadline, fetch_options());
+      const auto r = fetch_json(uri, deadline, fetch_options());
       if (r.status != 200) throw http::FetchError(uri + ": HTTP " + std::to_string(r.status));
       auto set = JsonWebKeySet::parse(r.body);
       std::lock_guard<std::mutex> lock(mutex);
@@ -120,4 +120,4 @@ TokenVerifier jwt_verifier(JwtVerifierOptions options) {
   return [v](std::string_view token) { return v->verify(token); };
 }
 
-}  // namespace elicit
+}  // namespace elicit::auth

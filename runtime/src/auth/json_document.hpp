@@ -11,7 +11,7 @@
 
 #include "elicit/content/json_depth.hpp"
 
-namespace elicit::http {
+namespace elicit::auth {
 
 /// The value `text` holds; nullopt when it is not JSON or nests deeper than `max_depth`.
 inline std::optional<nlohmann::json> parse_json_document(std::string_view text, std::size_t max_depth = 32) {
@@ -33,4 +33,4 @@ inline bool lists(const nlohmann::json& j, const char* name, const std::string& 
   return it != j.end() && it->is_array() && std::find(it->begin(), it->end(), value) != it->end();
 }
 
-}  // namespace elicit::http
+}  // namespace elicit::auth

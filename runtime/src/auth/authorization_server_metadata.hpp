@@ -8,9 +8,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "fetch.hpp"
+#include "http_client.hpp"
 
-namespace elicit::http {
+namespace elicit::auth {
 
 /// The metadata URLs to try for `issuer`, in order: with a path, RFC 8414 path insertion, then
 /// OpenID Connect path insertion, then OpenID Connect path appending; without one, the two
@@ -26,4 +26,4 @@ nlohmann::json fetch_metadata(const std::string& issuer, std::chrono::steady_clo
 /// GET `url` (Accept: application/json) with the time left until `deadline`.
 FetchResponse fetch_json(const std::string& url, std::chrono::steady_clock::time_point deadline, FetchOptions options);
 
-}  // namespace elicit::http
+}  // namespace elicit::auth

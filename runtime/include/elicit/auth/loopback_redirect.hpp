@@ -10,7 +10,7 @@
 #include <stdexcept>
 #include <string>
 
-namespace elicit::http {
+namespace elicit::auth {
 
 /// No authorization response arrived in time (or the listener was cancelled).
 class RedirectTimeout : public std::runtime_error {
@@ -45,4 +45,4 @@ class LoopbackRedirect {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace elicit::http
+}  // namespace elicit::auth

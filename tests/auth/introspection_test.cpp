@@ -3,7 +3,7 @@
 // the endpoint found in the metadata, and the cache (per token, bounded, errors not kept).
 #include <catch2/catch.hpp>
 
-#include <elicit/http/introspection_verifier.hpp>
+#include <elicit/auth/introspection_verifier.hpp>
 #include <elicit/http/server.hpp>
 
 #include "../support/http_client.hpp"
@@ -48,7 +48,7 @@ struct Fixture {
   std::mutex mutex;
   std::unique_ptr<elicit::StreamableHttpServer> server;
 
-  explicit Fixture(const std::function<void(elicit::IntrospectionVerifierOptions&)>& tune = {}) {
+  explicit Fixture(const std::function<void(elicit::auth::IntrospectionVerifierOptions&)>& tune = {}) {
     as.set("/.well-known/oauth-authorization-server",
            json{{"issuer", issuer}, {"introspection_endpoint", issuer + "/introspect"}}.dump());
     as.handle("/introspect", [this](const std::string& body, const std::string& authorization) {
@@ -58,7 +58,7 @@ struct Fixture {
       const auto it = answers.find(form_token(body));
       return std::make_pair(status, (it == answers.end() ? json{{"active", false}} : it->second).dump());
     });
-    elicit::IntrospectionVerifierOptions v;
+    elicit::auth::IntrospectionVerifierOptions v;
     v.issuer = issuer;
     v.audience = kResource;
     v.client_id = "mcp-server";
@@ -72,7 +72,7 @@ struct Fixture {
     a.resource = kResource;
     a.authorization_servers = {issuer};
     a.required_scopes = {"mcp"};
-    a.verify = elicit::introspection_verifier(v);
+    a.verify = elicit::auth::introspection_verifier(v);
     o.authorization = a;
     server = std::make_unique<elicit::StreamableHttpServer>(
         elicit::ServerInfo{"introspection-test", "1"},
@@ -158,7 +158,7 @@ TEST_CASE("introspection: answers outside the rules are refused, each with its r
 }
 
 TEST_CASE("introspection: without require_audience, an answer with no aud is accepted", "[http][introspection]") {
-  Fixture f([](elicit::IntrospectionVerifierOptions& o) { o.require_audience = false; });
+  Fixture f([](elicit::auth::IntrospectionVerifierOptions& o) { o.require_audience = false; });
   auto a = f.active();
   a.erase("aud");
   f.answer("t", a);
@@ -177,7 +177,7 @@ TEST_CASE("introspection: an error from the endpoint refuses the token and is no
 
 TEST_CASE("introspection: the cache is bounded, and cache_ttl 0 asks every time", "[http][introspection]") {
   SECTION("two answers kept: the oldest goes first") {
-    Fixture f([](elicit::IntrospectionVerifierOptions& o) { o.cache_entries = 2; });
+    Fixture f([](elicit::auth::IntrospectionVerifierOptions& o) { o.cache_entries = 2; });
     for (const auto* t : {"a", "b", "c"}) f.answer(t, f.active());
     for (const auto* t : {"a", "b", "c"}) REQUIRE(f.call(t).status == 200);
     CHECK(f.introspections() == 3);
@@ -187,7 +187,7 @@ TEST_CASE("introspection: the cache is bounded, and cache_ttl 0 asks every time"
     CHECK(f.introspections() == 4);
   }
   SECTION("cache_ttl 0") {
-    Fixture f([](elicit::IntrospectionVerifierOptions& o) { o.cache_ttl = std::chrono::milliseconds(0); });
+    Fixture f([](elicit::auth::IntrospectionVerifierOptions& o) { o.cache_ttl = std::chrono::milliseconds(0); });
     f.answer("a", f.active());
     CHECK(f.call("a").status == 200);
     CHECK(f.call("a").status == 200);
@@ -196,12 +196,12 @@ TEST_CASE("introspection: the cache is bounded, and cache_ttl 0 asks every time"
 }
 
 TEST_CASE("introspection: options without issuer, audience or client_id are refused", "[http][introspection]") {
-  elicit::IntrospectionVerifierOptions o;
+  elicit::auth::IntrospectionVerifierOptions o;
   o.issuer = "https://as.example.com";
   o.audience = kResource;
-  CHECK_THROWS_AS(elicit::introspection_verifier(o), std::invalid_argument);
+  CHECK_THROWS_AS(elicit::auth::introspection_verifier(o), std::invalid_argument);
   o.client_id = "rs";
-  CHECK_NOTHROW(elicit::introspection_verifier(o));
+  CHECK_NOTHROW(elicit::auth::introspection_verifier(o));
 }
 
 }  // namespace introspection_test

@@ -11,7 +11,7 @@
 
 #include "elicit/http/authorization.hpp"
 
-namespace elicit::http {
+namespace elicit::auth {
 
 /// Whether `aud` (a string, or an array of strings) names `audience` (RFC 7519 section 4.1.3).
 inline bool names_audience(const nlohmann::json& aud, const std::string& audience) {
@@ -40,4 +40,4 @@ inline std::vector<std::string> split_scope(std::string_view scope) {
   return out;
 }
 
-}  // namespace elicit::http
+}  // namespace elicit::auth

@@ -6,13 +6,13 @@
 #include <openssl/evp.h>
 #include <sodium.h>
 
-#include "ascii_case.hpp"
 #include "base64url.hpp"
 #include "elicit/content/form_urlencoded.hpp"
 #include "elicit/content_blocks.hpp"
+#include "http_client.hpp"
 #include "token_claims.hpp"
 
-namespace elicit::http {
+namespace elicit::auth {
 
 namespace {
 
@@ -155,4 +155,4 @@ std::string scope_union(std::string_view a, std::string_view b) {
   return out;
 }
 
-}  // namespace elicit::http
+}  // namespace elicit::auth

@@ -1,6 +1,6 @@
 // The client side of MCP authorization (MCP 2026-07-28 and 2025-11-25, Basic / Authorization): an
 // OAuth 2.1 client that HttpClientTransport runs when a server answers 401 or 403
-// `insufficient_scope`.
+// `insufficient_scope` (HttpClientOptions::authorization: it is an http::ClientAuthorization).
 //
 // What it does, in the spec's order: reads the `WWW-Authenticate` challenge (RFC 6750 / RFC 9728
 // `resource_metadata`, `scope`); finds the Protected Resource Metadata (the challenge's URL, else the
@@ -30,7 +30,9 @@
 
 #include <nlohmann/json.hpp>
 
-namespace elicit::http {
+#include "elicit/http/client_authorization.hpp"
+
+namespace elicit::auth {
 
 /// Authorization failed: discovery, registration, the user's answer, the token endpoint, a check the
 /// spec requires (PKCE S256 not offered, an issuer or resource that does not match). The text says
@@ -126,25 +128,23 @@ struct OAuthClientOptions {
 /// Runs the flows for one MCP server endpoint and keeps the current access token. Thread-safe: the
 /// transport's POST threads ask for the header concurrently; a flow runs on one thread while others
 /// wait for its result.
-class OAuthClient {
+class OAuthClient final : public http::ClientAuthorization {
  public:
   /// `server_url` is the MCP endpoint as the transport uses it. Throws std::invalid_argument when it
   /// is not an http(s) URL or provider is null.
   OAuthClient(std::string server_url, std::shared_ptr<OAuthClientProvider> provider, OAuthClientOptions options = {});
-  ~OAuthClient();
+  ~OAuthClient() override;
   OAuthClient(const OAuthClient&) = delete;
   OAuthClient& operator=(const OAuthClient&) = delete;
 
   /// The `Authorization` header value for the next request ("Bearer TOKEN"), or "" before any
   /// token is known. A kept token that has expired is refreshed first when it can be.
-  std::string authorization();
+  std::string authorization() override;
 
-  /// What unauthorized() did to get a token to retry with.
-  enum class Renewal {
-    other_token,  ///< another token was at hand: a newer one (another thread's), or one kept in the store
-    refreshed,    ///< the refresh_token grant gave a new access token
-    authorized,   ///< a new authorization (the user signed in, or client credentials)
-  };
+  /// What unauthorized() did to get a token to retry with: another token at hand (a newer one,
+  /// another thread's, or one kept in the store), a refresh (the refresh_token grant), or a new
+  /// authorization (the user signed in, or client credentials).
+  using Renewal = http::ClientAuthorization::Renewal;
 
   /// The server answered 401 to a request sent with `sent_authorization` (what authorization()
   /// gave for it), with `www_authenticate` (all challenges, comma-joined). Discovers anew (the
@@ -152,13 +152,17 @@ class OAuthClient {
   /// hand that is not the refused one, a refresh, a new authorization. Returns what it did (a
   /// request is sent again after each, and fails once a new authorization is refused too); throws
   /// OAuthError when authorization fails.
-  Renewal unauthorized(const std::string& sent_authorization, const std::string& www_authenticate);
+  Renewal unauthorized(const std::string& sent_authorization, const std::string& www_authenticate) override;
 
   /// The server answered 403 with `error="insufficient_scope"`: authorizes again with the union of
   /// the scopes asked for so far and the challenge's. `step_ups_so_far` counts this request's
   /// earlier step-ups; false (no retry) once it reaches max_step_ups. Throws OAuthError.
   bool insufficient_scope(const std::string& sent_authorization, const std::string& www_authenticate,
                           int step_ups_so_far);
+  /// A 403: insufficient_scope() when its Bearer challenge says `error="insufficient_scope"`, else
+  /// false (the 403 stands).
+  bool forbidden(const std::string& sent_authorization, const std::string& www_authenticate,
+                 int step_ups_so_far) override;
 
   /// The resource URI the tokens are for (the Protected Resource Metadata's `resource`, else the
   /// canonical server URI); empty before the first challenge.
@@ -176,4 +180,4 @@ class OAuthClient {
 /// http(s).
 std::string canonical_resource_uri(const std::string& url);
 
-}  // namespace elicit::http
+}  // namespace elicit::auth

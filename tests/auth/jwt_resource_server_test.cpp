@@ -4,7 +4,7 @@
 // path insertion, OpenID Connect fallback, issuer mismatch, an authorization server that is down).
 #include <catch2/catch.hpp>
 
-#include <elicit/http/jwt_verifier.hpp>
+#include <elicit/auth/jwt_verifier.hpp>
 #include <elicit/http/server.hpp>
 
 #include "../support/http_client.hpp"
@@ -54,12 +54,12 @@ struct Fixture {
     a.scopes_supported = {"mcp:read", "mcp:write"};
     a.required_scopes = {"mcp:read"};
     a.tool_scopes = {{"write", {"mcp:write"}}};
-    elicit::JwtVerifierOptions v;
+    elicit::auth::JwtVerifierOptions v;
     v.issuer = issuer;
     v.audience = kResource;
     v.jwks_refetch_interval = refetch_interval;
     v.fetch_timeout = std::chrono::seconds(30);  // loopback; generous for sanitizers
-    a.verify = elicit::jwt_verifier(v);
+    a.verify = elicit::auth::jwt_verifier(v);
     o.authorization = a;
     server = std::make_unique<elicit::StreamableHttpServer>(
         elicit::ServerInfo{"jwt-test", "1"},
@@ -350,14 +350,14 @@ TEST_CASE("jwt_verifier: an authorization server that is down refuses tokens unt
 }
 
 TEST_CASE("jwt_verifier: options without issuer or audience, or with a long leeway, are refused", "[http][jwt]") {
-  elicit::JwtVerifierOptions o;
+  elicit::auth::JwtVerifierOptions o;
   o.issuer = "https://as.example.com";
-  CHECK_THROWS_AS(elicit::jwt_verifier(o), std::invalid_argument);
+  CHECK_THROWS_AS(elicit::auth::jwt_verifier(o), std::invalid_argument);
   o.audience = kResource;
   o.leeway = std::chrono::minutes(6);
-  CHECK_THROWS_AS(elicit::jwt_verifier(o), std::invalid_argument);
+  CHECK_THROWS_AS(elicit::auth::jwt_verifier(o), std::invalid_argument);
   o.leeway = std::chrono::seconds(30);
-  CHECK_NOTHROW(elicit::jwt_verifier(o));
+  CHECK_NOTHROW(elicit::auth::jwt_verifier(o));
 }
 
 }  // namespace jwt_resource_server_test

@@ -2,22 +2,22 @@
 #include <cmath>
 #include <stdexcept>
 
-#include "ascii_case.hpp"
 #include "base64url.hpp"
-#include "elicit/http/jwt_verifier.hpp"
+#include "elicit/auth/jwt_verifier.hpp"
+#include "http_client.hpp"
 #include "json_document.hpp"
 #include "token_claims.hpp"
 
-namespace elicit {
+namespace elicit::auth {
 
 namespace {
 
 constexpr std::size_t kMaxTokenBytes = 16 * 1024;
 
 nlohmann::json decode_part(std::string_view part, const char* what) {
-  const auto bytes = http::base64url_decode(part);
+  const auto bytes = base64url_decode(part);
   if (!bytes) throw InvalidToken(std::string("the token's ") + what + " is not base64url");
-  auto value = http::parse_json_document(*bytes);
+  auto value = parse_json_document(*bytes);
   if (!value || !value->is_object()) throw InvalidToken(std::string("the token's ") + what + " is not a JSON object");
   return std::move(*value);
 }
@@ -49,7 +49,7 @@ AccessToken verify_jwt_access_token(std::string_view token, const JsonWebKeySet&
     throw InvalidToken("the token is not a JWT (three dot-separated parts)");
   }
   const auto header = decode_part(token.substr(0, first), "header");
-  const auto signature = http::base64url_decode(token.substr(second + 1));
+  const auto signature = base64url_decode(token.substr(second + 1));
   if (!signature || signature->empty()) throw InvalidToken("the token's signature is missing or not base64url");
 
   // RFC 7515 section 4.1.11: extensions we do not know must make us refuse the token.
@@ -78,7 +78,7 @@ AccessToken verify_jwt_access_token(std::string_view token, const JsonWebKeySet&
   }
   // RFC 8707 and MCP "Token Audience Binding": a token for another resource is refused.
   const auto aud = claims.find("aud");
-  if (aud == claims.end() || !http::names_audience(*aud, rules.audience))
+  if (aud == claims.end() || !names_audience(*aud, rules.audience))
     throw InvalidToken("the token is not meant for " + rules.audience + " (\"aud\")");
   const double t = std::chrono::duration<double>(now.time_since_epoch()).count();
   const double leeway = std::chrono::duration<double>(rules.leeway).count();
@@ -93,13 +93,13 @@ AccessToken verify_jwt_access_token(std::string_view token, const JsonWebKeySet&
   }
   AccessToken out;
   out.issuer = rules.issuer;
-  out.subject = http::subject_of(claims);
+  out.subject = subject_of(claims);
   if (const auto scope = claims.find("scope"); scope != claims.end()) {
     if (!scope->is_string()) throw InvalidToken("the token's \"scope\" is not a string");
-    out.scopes = http::split_scope(scope->get_ref<const std::string&>());
+    out.scopes = split_scope(scope->get_ref<const std::string&>());
   }
   out.claims = claims;
   return out;
 }
 
-}  // namespace elicit
+}  // namespace elicit::auth

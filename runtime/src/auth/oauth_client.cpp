@@ -1,19 +1,17 @@
 // OAuthClient (oauth_client.hpp): the MCP authorization flows, client side.
-#include "elicit/http/oauth_client.hpp"
+#include "elicit/auth/oauth_client.hpp"
 
 #include <algorithm>
 
-#include "ascii_case.hpp"
 #include "authorization_server_metadata.hpp"
 #include "base64url.hpp"
 #include "client_assertion.hpp"
-#include "client_stream.hpp"
-#include "fetch.hpp"
+#include "http_client.hpp"
 #include "json_document.hpp"
 #include "oauth_wire.hpp"
 #include "token_claims.hpp"
 
-namespace elicit::http {
+namespace elicit::auth {
 
 namespace {
 
@@ -565,6 +563,15 @@ OAuthClient::Renewal OAuthClient::unauthorized(const std::string& sent_authoriza
   return Renewal::authorized;
 }
 
+bool OAuthClient::forbidden(const std::string& sent_authorization, const std::string& www_authenticate,
+                            int step_ups_so_far) {
+  const auto challenge = bearer_challenge(www_authenticate);
+  if (!challenge) return false;
+  const auto error = challenge->find("error");
+  if (error == challenge->end() || error->second != "insufficient_scope") return false;
+  return insufficient_scope(sent_authorization, www_authenticate, step_ups_so_far);
+}
+
 bool OAuthClient::insufficient_scope(const std::string& sent_authorization, const std::string& www_authenticate,
                                      int step_ups_so_far) {
   auto& s = *state_;
@@ -589,4 +596,4 @@ bool OAuthClient::insufficient_scope(const std::string& sent_authorization, cons
   return true;
 }
 
-}  // namespace elicit::http
+}  // namespace elicit::auth

@@ -1,20 +1,21 @@
-// The OAuth client's text formats (runtime/src/http/oauth_wire.hpp): form encoding both ways,
+// The OAuth client's text formats (runtime/src/auth/oauth_wire.hpp): form encoding both ways,
 // WWW-Authenticate challenges as servers write them, PKCE S256 against RFC 7636's own example, the
 // scope union of a step-up, canonical resource URIs (RFC 8707), and a private_key_jwt assertion
 // that verifies with the key's public half.
 #include <catch2/catch.hpp>
 
-#include <elicit/http/jwt_verifier.hpp>
-#include <elicit/http/oauth_client.hpp>
+#include <elicit/auth/jwt_verifier.hpp>
+#include <elicit/auth/oauth_client.hpp>
 
-#include "../../runtime/src/http/client_assertion.hpp"
-#include "../../runtime/src/http/oauth_wire.hpp"
+#include "../../runtime/src/auth/client_assertion.hpp"
+#include "../../runtime/src/auth/oauth_wire.hpp"
 #include "../support/jwt_issuer.hpp"
 
 namespace oauth_wire_test {
 
 using namespace elicit;
 using namespace elicit::http;
+using namespace elicit::auth;
 
 TEST_CASE("form encoding: reserved bytes escaped, decoded back, malformed escapes refused", "[oauth][wire]") {
   const auto body = form_encode({{"redirect_uri", "http://127.0.0.1:8080/cb?x=1"}, {"scope", "a b"}, {"é", "~-._"}});

@@ -1,5 +1,5 @@
 // introspection_verifier (introspection_verifier.hpp): RFC 7662 with a bounded cache of answers.
-#include "elicit/http/introspection_verifier.hpp"
+#include "elicit/auth/introspection_verifier.hpp"
 
 #include <algorithm>
 #include <cctype>
@@ -17,7 +17,7 @@
 #include "oauth_wire.hpp"
 #include "token_claims.hpp"
 
-namespace elicit {
+namespace elicit::auth {
 
 namespace {
 
@@ -62,7 +62,7 @@ struct Introspector {
       std::lock_guard<std::mutex> lock(mutex);
       if (!endpoint.empty()) return endpoint;
     }
-    const auto metadata = http::fetch_metadata(options.issuer, deadline, fetch_options());
+    const auto metadata = fetch_metadata(options.issuer, deadline, fetch_options());
     const auto it = metadata.find("introspection_endpoint");
     if (it == metadata.end() || !it->is_string()) {
       throw http::FetchError(options.issuer + ": the metadata has no \"introspection_endpoint\"");
@@ -83,7 +83,7 @@ struct Introspector {
     const auto aud = answer.find("aud");
     if (aud == answer.end()) {
       if (options.require_audience) throw InvalidToken("the token names no audience (\"aud\")");
-    } else if (!http::names_audience(*aud, options.audience)) {
+    } else if (!names_audience(*aud, options.audience)) {
       throw InvalidToken("the token is not meant for " + options.audience + " (\"aud\")");
     }
     const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
@@ -97,9 +97,9 @@ struct Introspector {
     }
     AccessToken t;
     t.issuer = options.issuer;
-    t.subject = http::subject_of(answer);
+    t.subject = subject_of(answer);
     if (const auto scope = answer.find("scope"); scope != answer.end() && scope->is_string()) {
-      t.scopes = http::split_scope(scope->get_ref<const std::string&>());
+      t.scopes = split_scope(scope->get_ref<const std::string&>());
     }
     t.claims = answer;
     return t;
@@ -136,7 +136,7 @@ struct Introspector {
       request.headers = {{"Content-Type", "application/x-www-form-urlencoded"},
                          {"Accept", "application/json"},
                          {"Authorization", authorization}};
-      request.body = http::form_encode({{"token", std::string(token)}, {"token_type_hint", "access_token"}});
+      request.body = form_encode({{"token", std::string(token)}, {"token_type_hint", "access_token"}});
       auto o = fetch_options();
       const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(deadline - Clock::now());
       if (left <= std::chrono::milliseconds(0)) throw http::FetchError("no time left to introspect");
@@ -146,7 +146,7 @@ struct Introspector {
       throw InvalidToken("the authorization server cannot be reached to check the token");
     }
     if (r.status != 200) throw InvalidToken("the authorization server could not check the token");
-    const auto answer = http::parse_json_document(r.body);
+    const auto answer = parse_json_document(r.body);
     auto valid_for = options.cache_ttl;
     try {
       if (!answer) throw InvalidToken("the introspection answer is not JSON");
@@ -170,10 +170,10 @@ TokenVerifier introspection_verifier(IntrospectionVerifierOptions options) {
     throw std::invalid_argument("introspection_verifier: the leeway is from 0 to 300,000 ms");
   }
   auto v = std::make_shared<Introspector>();
-  v->authorization = http::basic_authorization(options.client_id, options.client_secret);
+  v->authorization = basic_authorization(options.client_id, options.client_secret);
   v->endpoint = options.introspection_endpoint;
   v->options = std::move(options);
   return [v](std::string_view token) { return v->verify(token); };
 }
 
-}  // namespace elicit
+}  // namespace elicit::auth

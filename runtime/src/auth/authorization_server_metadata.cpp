@@ -2,7 +2,7 @@
 
 #include "json_document.hpp"
 
-namespace elicit::http {
+namespace elicit::auth {
 
 std::vector<std::string> metadata_urls(const std::string& issuer) {
   const auto scheme = issuer.find("://");
@@ -47,4 +47,4 @@ nlohmann::json fetch_metadata(const std::string& issuer, std::chrono::steady_clo
   throw FetchError("no authorization server metadata for " + issuer + ": " + tried);
 }
 
-}  // namespace elicit::http
+}  // namespace elicit::auth

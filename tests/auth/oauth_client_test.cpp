@@ -7,13 +7,14 @@
 #include <stdexcept>
 #include <string>
 
-#include <elicit/http/oauth_client.hpp>
+#include <elicit/auth/oauth_client.hpp>
 
 #include "../support/jwt_issuer.hpp"
 
 namespace oauth_client_test {
 
 using namespace elicit::http;
+using namespace elicit::auth;
 
 namespace {
 

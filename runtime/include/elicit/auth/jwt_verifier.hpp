@@ -14,7 +14,7 @@
 
 #include "elicit/http/authorization.hpp"
 
-namespace elicit {
+namespace elicit::auth {
 
 /// A token that names a key (`kid`) the key set does not have; jwt_verifier fetches the set again
 /// (at most once per JwtVerifierOptions::jwks_refetch_interval) before it refuses it.
@@ -113,4 +113,4 @@ struct JwtVerifierOptions {
 /// std::invalid_argument for options without issuer or audience, or with a leeway over 5 minutes.
 TokenVerifier jwt_verifier(JwtVerifierOptions options);
 
-}  // namespace elicit
+}  // namespace elicit::auth

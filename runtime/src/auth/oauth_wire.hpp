@@ -1,7 +1,7 @@
 // The small text formats an OAuth client reads and writes: application/x-www-form-urlencoded bodies
 // and query strings (HTML, "URL-encoded form data"; RFC 6749 appendix B), WWW-Authenticate challenges
 // (RFC 9110 section 11.6.1, RFC 6750 section 3), and the random values and PKCE S256 challenge
-// (RFC 7636 section 4). Internal to elicit::http.
+// (RFC 7636 section 4). Internal to elicit::auth.
 #pragma once
 
 #include <map>
@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-namespace elicit::http {
+namespace elicit::auth {
 
 /// One name or value of a form: every byte outside A-Z a-z 0-9 - . _ ~ percent-encoded.
 std::string form_component(std::string_view text);
@@ -55,4 +55,4 @@ std::string pkce_s256(const std::string& verifier);
 /// "Step-Up Authorization Flow", the union of the scopes asked for and the challenge's).
 std::string scope_union(std::string_view a, std::string_view b);
 
-}  // namespace elicit::http
+}  // namespace elicit::auth

@@ -2,7 +2,7 @@
 
 #include <sodium.h>
 
-namespace elicit::http {
+namespace elicit::auth {
 
 IdTokenSubject verify_id_token(std::string_view token, const JsonWebKeySet& keys, const IdTokenRules& rules,
                                std::chrono::system_clock::time_point now) {
@@ -40,4 +40,4 @@ IdTokenSubject verify_id_token(std::string_view token, const JsonWebKeySet& keys
   return {checked.issuer, checked.subject};
 }
 
-}  // namespace elicit::http
+}  // namespace elicit::auth

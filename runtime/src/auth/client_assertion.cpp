@@ -10,10 +10,10 @@
 #include <nlohmann/json.hpp>
 
 #include "base64url.hpp"
-#include "elicit/http/oauth_client.hpp"
+#include "elicit/auth/oauth_client.hpp"
 #include "oauth_wire.hpp"
 
-namespace elicit::http {
+namespace elicit::auth {
 
 namespace {
 
@@ -78,4 +78,4 @@ std::string client_assertion(const std::string& client_id, const std::string& au
   return input + "." + base64url_encode(signature);
 }
 
-}  // namespace elicit::http
+}  // namespace elicit::auth

@@ -18,10 +18,10 @@
 #include <future>
 #include <string>
 
-#include <elicit/http/loopback_redirect.hpp>
+#include <elicit/auth/loopback_redirect.hpp>
 
+#include "../../runtime/src/auth/oauth_wire.hpp"
 #include "../../runtime/src/http/fetch.hpp"
-#include "../../runtime/src/http/oauth_wire.hpp"
 #include "../support/jwt_issuer.hpp"
 #include "../support/sample_http_server.hpp"
 #include "../support/scratch_dir.hpp"
@@ -57,7 +57,7 @@ struct AuthorizationServer {
       return jwt_test::DocumentServer::Response{201, json{{"client_id", "cli-client-1"}}.dump(), ""};
     });
     as.route("/authorize", [this, issuer](const jwt_test::DocumentServer::Request& r) {
-      const auto q = elicit::http::query_parameters(r.target).value_or(std::map<std::string, std::string>{});
+      const auto q = elicit::auth::query_parameters(r.target).value_or(std::map<std::string, std::string>{});
       std::lock_guard<std::mutex> lock(mutex);
       challenge = q.count("code_challenge") ? q.at("code_challenge") : "";
       authorize_resource = q.count("resource") ? q.at("resource") : "";
@@ -65,14 +65,14 @@ struct AuthorizationServer {
       return jwt_test::DocumentServer::Response{
           302, "",
           redirect + "?" +
-              elicit::http::form_encode(
+              elicit::auth::form_encode(
                   {{"code", "the-code"}, {"state", q.count("state") ? q.at("state") : ""}, {"iss", issuer}})};
     });
     as.route("/token", [this, issuer](const jwt_test::DocumentServer::Request& r) {
-      const auto form = elicit::http::form_decode(r.body).value_or(std::map<std::string, std::string>{});
+      const auto form = elicit::auth::form_decode(r.body).value_or(std::map<std::string, std::string>{});
       std::lock_guard<std::mutex> lock(mutex);
       const auto verifier = form.count("code_verifier") ? form.at("code_verifier") : "";
-      if (form.count("code") == 0 || form.at("code") != "the-code" || elicit::http::pkce_s256(verifier) != challenge ||
+      if (form.count("code") == 0 || form.at("code") != "the-code" || elicit::auth::pkce_s256(verifier) != challenge ||
           form.count("resource") == 0 || form.at("resource") != resource) {
         return jwt_test::DocumentServer::Response{400, json{{"error", "invalid_grant"}}.dump(), ""};
       }
@@ -222,7 +222,7 @@ TEST_CASE("elicitgen client signs in once when the server asks, then reuses the 
 
 TEST_CASE("LoopbackRedirect: another path is 404 and the wait goes on, the callback ends it, silence times out",
           "[http][oauth]") {
-  elicit::http::LoopbackRedirect listener;
+  elicit::auth::LoopbackRedirect listener;
   const auto uri = listener.redirect_uri();
   REQUIRE(uri.rfind("http://127.0.0.1:", 0) == 0);
   REQUIRE(uri.size() > 9);
@@ -242,7 +242,7 @@ TEST_CASE("LoopbackRedirect: another path is 404 and the wait goes on, the callb
   CHECK_THAT(denied.body, Catch::Contains("did not complete"));
   CHECK(denied.header("Referrer-Policy") == "no-referrer");
   CHECK(answer == uri + "?error=access_denied&state=s");
-  CHECK_THROWS_AS(listener.wait(50ms), elicit::http::RedirectTimeout);
+  CHECK_THROWS_AS(listener.wait(50ms), elicit::auth::RedirectTimeout);
 }
 
 }  // namespace client_oauth_cli_test

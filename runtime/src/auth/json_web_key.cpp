@@ -12,10 +12,10 @@
 #include <openssl/rsa.h>
 
 #include "base64url.hpp"
-#include "elicit/http/jwt_verifier.hpp"
+#include "elicit/auth/jwt_verifier.hpp"
 #include "json_document.hpp"
 
-namespace elicit {
+namespace elicit::auth {
 
 namespace {
 
@@ -77,7 +77,7 @@ std::string member(const nlohmann::json& jwk, const char* name) {
   const auto it = jwk.find(name);
   if (it == jwk.end()) throw std::invalid_argument(std::string("no \"") + name + "\"");
   if (!it->is_string()) throw std::invalid_argument(std::string("\"") + name + "\" is not a string");
-  auto bytes = http::base64url_decode(it->get_ref<const std::string&>());
+  auto bytes = base64url_decode(it->get_ref<const std::string&>());
   if (!bytes || bytes->empty()) throw std::invalid_argument(std::string("\"") + name + "\" is not base64url");
   return *bytes;
 }
@@ -250,7 +250,7 @@ struct JsonWebKeySet::Impl {
 JsonWebKeySet::JsonWebKeySet() : impl_(std::make_shared<Impl>()) {}
 
 JsonWebKeySet JsonWebKeySet::parse(std::string_view document) {
-  const auto doc = http::parse_json_document(document);
+  const auto doc = parse_json_document(document);
   if (!doc) throw std::invalid_argument("the JWK Set is not JSON (or nests too deeply)");
   if (!doc->is_object()) throw std::invalid_argument("the JWK Set is not a JSON object");
   const auto keys = doc->find("keys");
@@ -296,4 +296,4 @@ void JsonWebKeySet::verify_signature(std::string_view alg_name, std::string_view
   throw InvalidToken("the signature does not verify");
 }
 
-}  // namespace elicit
+}  // namespace elicit::auth

@@ -1,5 +1,5 @@
 // LoopbackRedirect (loopback_redirect.hpp): Boost.Beast on one io_context that wait() runs.
-#include "elicit/http/loopback_redirect.hpp"
+#include "elicit/auth/loopback_redirect.hpp"
 
 #include <optional>
 
@@ -10,7 +10,7 @@
 
 #include "oauth_wire.hpp"
 
-namespace elicit::http {
+namespace elicit::auth {
 
 namespace {
 
@@ -150,4 +150,4 @@ std::string LoopbackRedirect::wait(std::chrono::milliseconds timeout) {
   return out;
 }
 
-}  // namespace elicit::http
+}  // namespace elicit::auth

@@ -5,7 +5,7 @@
 // status it answers. Keys and tokens are made here with OpenSSL.
 #include <catch2/catch.hpp>
 
-#include <elicit/http/jwt_verifier.hpp>
+#include <elicit/auth/jwt_verifier.hpp>
 #include <elicit/http/server.hpp>
 
 #include "../support/http_client.hpp"
@@ -52,20 +52,20 @@ json claims(const std::string& issuer, const std::string& sub = "alice", const s
           {"iat", now_s()}, {"scope", scope}, {"client_id", "test-client"}};
 }
 
-elicit::JsonWebKeySet key_set(std::initializer_list<json> keys) {
-  return elicit::JsonWebKeySet::parse(json{{"keys", json(keys)}}.dump());
+elicit::auth::JsonWebKeySet key_set(std::initializer_list<json> keys) {
+  return elicit::auth::JsonWebKeySet::parse(json{{"keys", json(keys)}}.dump());
 }
 
-elicit::JwtAccessTokenRules rules() {
-  elicit::JwtAccessTokenRules r;
+elicit::auth::JwtAccessTokenRules rules() {
+  elicit::auth::JwtAccessTokenRules r;
   r.issuer = "https://as.example.com";
   r.audience = kResource;
   return r;
 }
 
-std::string refusal(const std::string& token, const elicit::JsonWebKeySet& keys) {
+std::string refusal(const std::string& token, const elicit::auth::JsonWebKeySet& keys) {
   try {
-    elicit::verify_jwt_access_token(token, keys, rules());
+    elicit::auth::verify_jwt_access_token(token, keys, rules());
   } catch (const elicit::InvalidToken& e) {
     return e.what();
   }
@@ -80,7 +80,7 @@ TEST_CASE("jwt: RS256, PS256, ES256 and EdDSA tokens verify, with their subject 
   for (const auto& [key, alg] : std::vector<std::pair<const SigningKey*, std::string>>{
            {&rsa(), "RS256"}, {&rsa(), "PS256"}, {&ec(), "ES256"}, {&ed(), "EdDSA"}}) {
     INFO(alg);
-    const auto t = elicit::verify_jwt_access_token(
+    const auto t = elicit::auth::verify_jwt_access_token(
         jwt_test::token(*key, claims("https://as.example.com", "alice", "mcp:read  mcp:write"), json::object(), alg),
         keys, rules());
     CHECK(t.issuer == "https://as.example.com");
@@ -157,9 +157,9 @@ TEST_CASE("jwt: forged and malformed tokens are refused", "[http][jwt][hostile]"
           "the signature algorithm does not fit the signing key");
   }
   SECTION("an unknown kid") {
-    CHECK_THROWS_AS(elicit::verify_jwt_access_token(jwt_test::token(rsa_rotated(), claims("https://as.example.com")),
-                                                    keys, rules()),
-                    elicit::UnknownSigningKey);
+    CHECK_THROWS_AS(elicit::auth::verify_jwt_access_token(
+                        jwt_test::token(rsa_rotated(), claims("https://as.example.com")), keys, rules()),
+                    elicit::auth::UnknownSigningKey);
   }
   SECTION("not three base64url parts of JSON objects") {
     for (const std::string& t : std::vector<std::string>{"", "abc", "a.b", "a.b.c.d", "..", "e30.e30.", input + ".=",
@@ -180,7 +180,7 @@ TEST_CASE("jwt: a key set keeps only keys that can verify signatures, and says w
   enc["use"] = "enc";
   auto wrong_alg = rsa().jwk("ES256");
   const auto small = SigningKey("RSA", "small", 1024).jwk();
-  const auto set = elicit::JsonWebKeySet::parse(json{
+  const auto set = elicit::auth::JsonWebKeySet::parse(json{
       {"keys",
        {rsa().jwk(),
         {{"kty", "oct"}, {"k", "c2VjcmV0"}},
@@ -199,9 +199,9 @@ TEST_CASE("jwt: a key set keeps only keys that can verify signatures, and says w
   CHECK(set.skipped()[2].find("/keys/3: \"use\"") == 0);
   CHECK(set.skipped()[3].find("/keys/4: \"alg\"") == 0);
   CHECK(set.skipped()[4].find("/keys/5: an RSA key under 2048 bits") == 0);
-  CHECK_THROWS_AS(elicit::JsonWebKeySet::parse("{\"keys\": {}}"), std::invalid_argument);
-  CHECK_THROWS_AS(elicit::JsonWebKeySet::parse("[]"), std::invalid_argument);
-  CHECK_THROWS_AS(elicit::JsonWebKeySet::parse(std::string(100, '[')), std::invalid_argument);
+  CHECK_THROWS_AS(elicit::auth::JsonWebKeySet::parse("{\"keys\": {}}"), std::invalid_argument);
+  CHECK_THROWS_AS(elicit::auth::JsonWebKeySet::parse("[]"), std::invalid_argument);
+  CHECK_THROWS_AS(elicit::auth::JsonWebKeySet::parse(std::string(100, '[')), std::invalid_argument);
 }
 
 }  // namespace jwt_test

@@ -1,16 +1,16 @@
 // The checks of an OpenID Connect ID token a client makes (OpenID Connect Core 1.0 section 3.1.3.7),
 // for the browser form pages' sign-in. Signature, `iss`, `aud` and times are checked as for a JWT
 // access token (verify_jwt_access_token, without its `typ` rule); the rest is the ID token's own.
-// Internal to elicit::http.
+// Internal to elicit::auth.
 #pragma once
 
 #include <chrono>
 #include <string>
 #include <string_view>
 
-#include "elicit/http/jwt_verifier.hpp"
+#include "elicit/auth/jwt_verifier.hpp"
 
-namespace elicit::http {
+namespace elicit::auth {
 
 /// What an ID token must say besides a signature by `keys`.
 struct IdTokenRules {
@@ -35,4 +35,4 @@ struct IdTokenSubject {
 IdTokenSubject verify_id_token(std::string_view token, const JsonWebKeySet& keys, const IdTokenRules& rules,
                                std::chrono::system_clock::time_point now);
 
-}  // namespace elicit::http
+}  // namespace elicit::auth

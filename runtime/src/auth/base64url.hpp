@@ -5,16 +5,16 @@
 #include <string>
 #include <string_view>
 
-namespace elicit::http {
+namespace elicit::auth {
 
 /// The bytes `text` encodes; nullopt when it is not unpadded base64url from start to end.
 std::optional<std::string> base64url_decode(std::string_view text);
 
-}  // namespace elicit::http
+}  // namespace elicit::auth
 
-namespace elicit::http {
+namespace elicit::auth {
 
 /// `bytes` as unpadded base64url.
 std::string base64url_encode(std::string_view bytes);
 
-}  // namespace elicit::http
+}  // namespace elicit::auth
