@@ -620,6 +620,10 @@ TEST_CASE("a reply larger than the socket takes at once is written in parts, hol
           "[http][modern][limits]") {
   auto o = test_options();
   o.io_threads = 1;  // the one I/O thread must not wait for the slow reader
+  // The slow client is left unread while the other is served, up to kPatience: the server's write
+  // timeout (which disconnects a client that stops reading, tested on its own) must not run out
+  // first on a loaded machine, as its 30 s default did under ThreadSanitizer at load average 10.
+  o.write_timeout = 2 * test_support::kPatience;
   Fixture f(std::move(o));
   auto slow = f.connect();
   // A bounded receive buffer (by default it may grow to net.ipv4.tcp_rmem's maximum), and a reply
