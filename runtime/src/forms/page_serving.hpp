@@ -41,7 +41,7 @@ void check_public_origin(const std::string& origin);
 /// security headers (browser_form_reply). When the store answers later (BrowserFormPages::handle
 /// calls back on another thread), the reply is Reply::pending, given when it answers: the calling
 /// I/O thread never waits on the store. `principal`: who the browser is when the caller knows (the
-/// pages' sign-in, browser_form_sign_in.hpp); nullopt: routes.principal says. Never throws but
+/// pages' sign-in, sign_in.hpp); nullopt: routes.principal says. Never throws but
 /// std::bad_alloc.
 Reply serve_browser_form(const std::shared_ptr<BrowserFormPages>& store, const PageRoutes& routes, const Request& req,
                          std::string_view path, bool peer_loopback,

@@ -80,7 +80,7 @@ const provider = new Provider(issuer, {
       token_endpoint_auth_method: 'client_secret_basic',
       scope: SCOPE,
     },
-    // The MCP server's browser form pages (BrowserFormRoutes::sign_in): a public client, PKCE,
+    // The MCP server's browser form pages (forms::PageRoutes::sign_in): a public client, PKCE,
     // asking for openid only.
     ...(formsRedirectUri
       ? [

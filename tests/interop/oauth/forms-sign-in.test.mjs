@@ -1,4 +1,4 @@
-// The browser form pages' own sign-in (BrowserFormRoutes::sign_in) against a real OpenID provider
+// The browser form pages' own sign-in (forms::PageRoutes::sign_in) against a real OpenID provider
 // (oidc-provider, authorization-server.mjs): octocat's MCP client (the official SDK of the revision
 // in ELICITGEN_PROTOCOL_VERSION, with its OAuth client) calls the api_key tool and gets the page's
 // URL; hubot, signed in at the same authorization server, opens it and is refused (403, no form);
