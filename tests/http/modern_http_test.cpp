@@ -620,10 +620,13 @@ TEST_CASE("a reply larger than the socket takes at once is written in parts, hol
           "[http][modern][limits]") {
   auto o = test_options();
   o.io_threads = 1;  // the one I/O thread must not wait for the slow reader
-  // The slow client is left unread while the other is served, up to kPatience: the server's write
-  // timeout (which disconnects a client that stops reading, tested on its own) must not run out
-  // first on a loaded machine, as its 30 s default did under ThreadSanitizer at load average 10.
+  // The slow client is left unread while the other is served (up to kPatience), and idle on its
+  // keep-alive connection while it parses and checks the megabytes of the first reply: neither the
+  // server's write timeout nor its keep-alive wait (request_timeout), each tested on its own, may
+  // run out first on a loaded machine. Under ThreadSanitizer at load average 10 the keep-alive
+  // wait's 30 s default did: the second request found the connection closed.
   o.write_timeout = 2 * test_support::kPatience;
+  o.request_timeout = 2 * test_support::kPatience;
   Fixture f(std::move(o));
   auto slow = f.connect();
   // A bounded receive buffer (by default it may grow to net.ipv4.tcp_rmem's maximum), and a reply
