@@ -11,7 +11,7 @@
 //   --redis PORT      URL-mode completions (the sign_in tool) in the Redis server on 127.0.0.1:PORT,
 //                     shared by every process pointing at it (checked at start: exit 2 when it does not
 //                     answer PING); absent: in this process's memory
-//   --forms-in-redis  the api_key tool's browser form pages in that Redis too (RedisBrowserForms),
+//   --forms-in-redis  the api_key tool's browser form pages in that Redis too (forms::RedisPageStore),
 //                     sealed with the --state-keys keys: a page opened by one process can be
 //                     opened and submitted through any other sharing the keys
 //   --tasks-in-redis  the tasks of the task tools (confirm_delete, slow_compute, ...) in that Redis
@@ -56,7 +56,7 @@
 #include <elicit/forms/page_routes.hpp>
 #include <elicit/http/server.hpp>
 #ifdef ELICITGEN_SAMPLE_REDIS
-#include <elicit/redis/browser_forms.hpp>
+#include <elicit/forms/redis_page_store.hpp>
 #include <elicit/redis/check.hpp>
 #include <elicit/redis/completion_store.hpp>
 #include <elicit/redis/task_store.hpp>
@@ -228,9 +228,9 @@ int main(int argc, char** argv) {
 #ifdef ELICITGEN_SAMPLE_REDIS
     // The pages sealed with the requestState keys: the processes that share one share the other
     // (the associated data tells a page from a requestState, so neither opens as the other).
-    elicit::RedisBrowserFormsOptions forms;
+    elicit::forms::RedisPageStoreOptions forms;
     forms.keys = options.server.request_state.keys;
-    pages.store = in_redis<elicit::RedisBrowserForms>("--forms-in-redis", redis_port, std::move(forms));
+    pages.store = in_redis<elicit::forms::RedisPageStore>("--forms-in-redis", redis_port, std::move(forms));
     if (!pages.store) return 2;
 #else
     return no_redis("--forms-in-redis");

@@ -38,17 +38,19 @@ fi
 if [[ -z ${ELICITGEN_SKIP_SANITIZE:-} ]]; then
   # ThreadSanitizer on the runtime's concurrency tests, a binary per layer: the JSON-RPC connection,
   # transports, timers and workers (jsonrpc_tests); the MCP server, its workers, elicitation and the
-  # in-memory completion store (mcp_tests); the Redis completion store (redis_tests); Streamable HTTP
-  # on its I/O threads (http_tests), the token verifiers and the OAuth client (auth_tests), the browser
-  # form pages (forms_tests). -Wno-tsan: GCC 12 warns that TSan does not model the
-  # atomic_thread_fence Asio uses; the tests show no race there.
+  # in-memory completion store (mcp_tests); the Redis completion and task stores (redis_tests);
+  # Streamable HTTP on its I/O threads (http_tests), the token verifiers and the OAuth client
+  # (auth_tests), the browser form pages and their stores (forms_tests, forms_redis_tests).
+  # -Wno-tsan: GCC 12 warns that TSan does not model the atomic_thread_fence Asio uses; the tests
+  # show no race there.
   tsan=${TSAN_BUILD_DIR:-build-tsan}
   cmake -S . -B "$tsan" -G Ninja "${compiler_cache[@]}" -DCMAKE_BUILD_TYPE=Debug -DCMAKE_CXX_FLAGS="-Werror -fsanitize=thread -Wno-tsan" -DCMAKE_CXX_FLAGS_DEBUG=-g1 \
     -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DELICITGEN_BUILD_SAMPLES=OFF -DELICITGEN_BUILD_SAMPLE_SERVERS=OFF \
     -DELICITGEN_BUILD_BENCHMARKS=OFF -DELICITGEN_UNITY_BUILD=ON >/dev/null
-  timed "tsan build" cmake --build "$tsan" --target jsonrpc_tests mcp_tests redis_tests http_tests auth_tests forms_tests
+  timed "tsan build" cmake --build "$tsan" --target jsonrpc_tests mcp_tests redis_tests http_tests auth_tests forms_tests \
+    forms_redis_tests
   TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/support/tsan.supp" timed "tsan tests" \
-    ctest --test-dir "$tsan" --output-on-failure -j "$jobs" -R '^(jsonrpc_tests|mcp_tests|redis_tests|http_tests|auth_tests|forms_tests)'
+    ctest --test-dir "$tsan" --output-on-failure -j "$jobs" -R '^(jsonrpc_tests|mcp_tests|redis_tests|http_tests|auth_tests|forms_tests|forms_redis_tests)'
 fi
 
 if [[ -z ${ELICITGEN_SKIP_FUZZ:-} ]]; then

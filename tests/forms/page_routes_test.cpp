@@ -45,7 +45,7 @@ elicit::BrowserFormPage name_page(std::string principal = "") {
   return page;
 }
 
-test_support::PagesOptions options_with(std::shared_ptr<elicit::InMemoryBrowserForms> store,
+test_support::PagesOptions options_with(std::shared_ptr<elicit::forms::InMemoryPageStore> store,
                                         std::string prefix = "/forms/") {
   test_support::PagesOptions o;
   o.io_threads = 1;
@@ -70,7 +70,7 @@ http_test::Response request(int port, verb method, const std::string& target, co
 }
 
 // The headers every page answer carries.
-void check_page_headers(const http_test::Response& r, const elicit::BrowserFormPages& store) {
+void check_page_headers(const http_test::Response& r, const elicit::forms::PageStore& store) {
   CHECK(r.header("content-type") == "text/html; charset=utf-8");
   CHECK(r.header("content-security-policy") == store.content_security_policy());
   CHECK(r.header("cache-control") == "no-store");
@@ -88,10 +88,10 @@ std::optional<elicit::BrowserFormAnswer> await_answer(elicit::BrowserForms& form
 }
 
 // A store that answers later, as one in Redis does: handle() keeps each request until the test
-// releases it, then answers it from the test's thread through an InMemoryBrowserForms.
-class HeldBrowserForms final : public elicit::BrowserFormPages {
+// releases it, then answers it from the test's thread through an forms::InMemoryPageStore.
+class HeldBrowserForms final : public elicit::forms::PageStore {
  public:
-  std::shared_ptr<elicit::InMemoryBrowserForms> pages = std::make_shared<elicit::InMemoryBrowserForms>();
+  std::shared_ptr<elicit::forms::InMemoryPageStore> pages = std::make_shared<elicit::forms::InMemoryPageStore>();
 
   std::string open(const std::string& id, const elicit::BrowserFormPage& page) override {
     return pages->open(id, page);
@@ -101,19 +101,19 @@ class HeldBrowserForms final : public elicit::BrowserFormPages {
     pages->await(id, wait, std::move(done));
   }
   void close(const std::string& id) override { pages->close(id); }
-  void handle(const elicit::BrowserFormRequest& request,
-              std::function<void(elicit::BrowserFormResponse)> done) override {
+  void handle(const elicit::forms::PageRequest& request,
+              std::function<void(elicit::forms::PageResponse)> done) override {
     std::lock_guard<std::mutex> lock(mutex_);
     held_.emplace_back(request, std::move(done));
     arrived_.notify_all();
   }
   void set_base_url(std::string base_url) override { pages->set_base_url(std::move(base_url)); }
   const std::string& content_security_policy() const noexcept override { return pages->content_security_policy(); }
-  const elicit::HtmlTemplates& templates() const noexcept override { return pages->templates(); }
+  const elicit::forms::HtmlTemplates& templates() const noexcept override { return pages->templates(); }
 
   // Waits (bounded) for `n` requests held, then answers them all.
   bool release(std::size_t n) {
-    std::vector<std::pair<elicit::BrowserFormRequest, std::function<void(elicit::BrowserFormResponse)>>> held;
+    std::vector<std::pair<elicit::forms::PageRequest, std::function<void(elicit::forms::PageResponse)>>> held;
     {
       std::unique_lock<std::mutex> lock(mutex_);
       if (!arrived_.wait_for(lock, test_support::kPatience, [&] { return held_.size() >= n; })) return false;
@@ -126,7 +126,7 @@ class HeldBrowserForms final : public elicit::BrowserFormPages {
  private:
   std::mutex mutex_;
   std::condition_variable arrived_;
-  std::vector<std::pair<elicit::BrowserFormRequest, std::function<void(elicit::BrowserFormResponse)>>> held_;
+  std::vector<std::pair<elicit::forms::PageRequest, std::function<void(elicit::forms::PageResponse)>>> held_;
 };
 
 }  // namespace
@@ -157,7 +157,7 @@ TEST_CASE("browser form routes: a store that answers later holds no I/O thread",
 }
 
 TEST_CASE("browser form routes: a StreamableHttpServer serves the pages under its prefix", "[browser_form_routes]") {
-  auto store = std::make_shared<elicit::InMemoryBrowserForms>();
+  auto store = std::make_shared<elicit::forms::InMemoryPageStore>();
   auto server = start_server(options_with(store));
   const auto port = server->port();
   CHECK(server->server()->browser_forms() == store);
@@ -251,7 +251,7 @@ TEST_CASE("browser form routes: the server makes a store, public_origin sets the
 }
 
 TEST_CASE("browser form routes: the principal hook says who the browser is", "[browser_form_routes]") {
-  auto store = std::make_shared<elicit::InMemoryBrowserForms>();
+  auto store = std::make_shared<elicit::forms::InMemoryPageStore>();
   auto o = options_with(store);
   o.browser_forms.principal = [](const std::function<std::string_view(std::string_view)>& header) {
     if (header("x-test-user") == "boom") throw std::runtime_error("secret detail");

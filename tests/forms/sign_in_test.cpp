@@ -210,7 +210,7 @@ struct Provider {
 struct Pages {
   Provider op;
   std::shared_ptr<std::atomic<long long>> offset_ms = std::make_shared<std::atomic<long long>>(0);
-  std::shared_ptr<elicit::InMemoryBrowserForms> store = std::make_shared<elicit::InMemoryBrowserForms>();
+  std::shared_ptr<elicit::forms::InMemoryPageStore> store = std::make_shared<elicit::forms::InMemoryPageStore>();
   std::unique_ptr<elicit::StreamableHttpServer> server;
   int port = 0;
 

@@ -38,6 +38,41 @@ set(expected_output
     "/extra: is not allowed \\(additionalProperties: false\\)\n/more: is not allowed \\(additionalProperties: false\\)\n")
 string(CONCAT expected_output ${expected_output})
 
+# Generated types need elicit::content alone (the content model and validation): a consumer that
+# links only it must see none of the wings' dependencies, neither on the link line of content_only
+# nor among the headers its generated type and main compile with. Any of these in either means
+# something reached above the content layer (a page renderer, crypto, an HTTP stack).
+set(content_only_forbidden "sodium|mustache|boost|ssl|crypto|hiredis|elicit_forms|elicit_auth|elicit_http|libelicit\\.a|elicit_jsonrpc")
+function(check_content_only cmake_generator build)
+  if(cmake_generator STREQUAL "Ninja")
+    run(${CMAKE_COMMAND} -E env ninja -C "${build}" -t commands content_only)
+    string(REGEX MATCH "[^\n]*-o content_only [^\n]*" link_line "${last_output}")
+    run(${CMAKE_COMMAND} -E env ninja -C "${build}" -t deps CMakeFiles/content_only.dir/content_only.cpp.o
+        CMakeFiles/order_types.dir/elicitgen/order_types/order.cpp.o)
+    set(headers "${last_output}")
+  else()
+    file(READ "${build}/CMakeFiles/content_only.dir/link.txt" link_line)
+    set(headers "")
+  endif()
+  if(link_line STREQUAL "")
+    message(FATAL_ERROR "${cmake_generator}: no link line found for content_only")
+  endif()
+  string(TOLOWER "${link_line}" lower)
+  if(lower MATCHES "(${content_only_forbidden})")
+    message(FATAL_ERROR "${cmake_generator}: content_only (elicit::content alone) links ${CMAKE_MATCH_1}:\n${link_line}")
+  endif()
+  if(cmake_generator STREQUAL "Ninja")
+    if(NOT headers MATCHES "elicit/content/")
+      message(FATAL_ERROR "no header dependencies recorded for content_only and order_types:\n${headers}")
+    endif()
+    string(TOLOWER "${headers}" lower)
+    string(REGEX MATCH "[^\n]*(sodium|mustache|boost|openssl|hiredis|elicit/forms/|elicit/http/|elicit/auth/)[^\n]*" bad "${lower}")
+    if(bad)
+      message(FATAL_ERROR "content_only or its generated type includes ${bad}")
+    endif()
+  endif()
+endfunction()
+
 # Builds the consumer with `cmake_generator` in `build`, then checks that a second build does nothing,
 # that touching every schema reruns the generator but rewrites and recompiles nothing, and that a
 # changed schema is regenerated.
@@ -63,6 +98,7 @@ function(check_consumer cmake_generator build)
   if(NOT last_output MATCHES "^{\"gift\":false,\"item\":\"pen\",\"quantity\":3}\n/quantity: must be >= 1\n$")
     message(FATAL_ERROR "${cmake_generator}: unexpected content_only output:\n${last_output}")
   endif()
+  check_content_only("${cmake_generator}" "${build}")
 
   # Nothing changed: the next build runs neither the generator nor the compiler.
   run(${CMAKE_COMMAND} --build "${build}")

@@ -7,8 +7,8 @@
 #include <sodium.h>
 
 #include "base64url.hpp"
-#include "elicit/content/form_urlencoded.hpp"
 #include "elicit/content_blocks.hpp"
+#include "elicit/http/form_urlencoded.hpp"
 #include "http_client.hpp"
 #include "token_claims.hpp"
 
@@ -56,7 +56,7 @@ std::string form_encode(const std::vector<std::pair<std::string, std::string>>& 
 std::optional<std::map<std::string, std::string>> form_decode(std::string_view text) {
   // The content layer decodes (the URL-mode page reads browser forms with it too); OAuth wants a
   // map in which a name given twice keeps its first value.
-  auto pairs = form_urldecode(text);
+  auto pairs = http::form_urldecode(text);
   if (!pairs) return std::nullopt;
   std::map<std::string, std::string> out;
   for (auto& [name, value] : *pairs) out.emplace(std::move(name), std::move(value));

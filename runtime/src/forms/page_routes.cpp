@@ -64,7 +64,7 @@ class PageRouteSet final : public http::Routes {
     if (pages_.prefix.empty()) return;
     if (store_) throw std::logic_error("forms::routes(): one set of page routes serves one server");
     const auto origin = pages_.public_origin.empty() ? start.origin : pages_.public_origin;
-    std::shared_ptr<BrowserFormPages> store = pages_.store ? pages_.store : std::make_shared<InMemoryBrowserForms>();
+    std::shared_ptr<PageStore> store = pages_.store ? pages_.store : std::make_shared<InMemoryPageStore>();
     store->set_base_url(origin + pages_.prefix);
     if (pages_.sign_in) {
       sign_in_ = std::make_shared<SignInFlow>(*pages_.sign_in, issuer_, origin, pages_.prefix, store);
@@ -87,7 +87,7 @@ class PageRouteSet final : public http::Routes {
   // Set by check() and start(), on the thread calling StreamableHttpServer::start(), before the I/O
   // threads run; read-only once they do.
   mutable std::string issuer_;
-  std::shared_ptr<BrowserFormPages> store_;
+  std::shared_ptr<PageStore> store_;
   std::shared_ptr<SignInFlow> sign_in_;
 };
 

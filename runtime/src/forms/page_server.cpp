@@ -38,7 +38,7 @@ struct PageServer::Impl {
     if (options.max_body_bytes == 0) {
       throw std::invalid_argument("PageServerOptions::max_body_bytes must be at least 1");
     }
-    store = options.store ? options.store : std::make_shared<InMemoryBrowserForms>();
+    store = options.store ? options.store : std::make_shared<InMemoryPageStore>();
     routes.prefix = options.prefix;
     routes.max_body_bytes = options.max_body_bytes;
     // One loop per thread, each run by that thread alone (Connection relies on it, as in
@@ -48,7 +48,7 @@ struct PageServer::Impl {
 
   PageServerOptions options;
   PageRoutes routes;  // what serve_browser_form reads: the prefix and the body bound
-  std::shared_ptr<BrowserFormPages> store;
+  std::shared_ptr<PageStore> store;
   std::vector<std::unique_ptr<Loop>> loops;  // first: destroyed last, after what holds their handlers
   std::vector<net::executor_work_guard<Loop::executor_type>> keep_running;
   std::optional<tcp::acceptor> acceptor;
@@ -191,7 +191,7 @@ void PageServer::stop() {
 
 int PageServer::port() const noexcept { return impl_->port; }
 
-std::shared_ptr<BrowserFormPages> PageServer::store() const { return impl_->store; }
+std::shared_ptr<PageStore> PageServer::store() const { return impl_->store; }
 
 namespace {
 
@@ -200,7 +200,7 @@ class LoopbackBrowserForms final : public BrowserForms {
  public:
   explicit LoopbackBrowserForms(PageServerOptions options) : options_(std::move(options)) {
     check_browser_form_prefix(options_.prefix);
-    if (!options_.store) options_.store = std::make_shared<InMemoryBrowserForms>();
+    if (!options_.store) options_.store = std::make_shared<InMemoryPageStore>();
     store_ = options_.store;
   }
   ~LoopbackBrowserForms() override {
@@ -231,7 +231,7 @@ class LoopbackBrowserForms final : public BrowserForms {
 
  private:
   PageServerOptions options_;
-  std::shared_ptr<BrowserFormPages> store_;
+  std::shared_ptr<PageStore> store_;
   std::mutex mutex_;
   std::unique_ptr<PageServer> server_;  // guarded by mutex_
 };

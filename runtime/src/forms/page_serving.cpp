@@ -52,7 +52,7 @@ void check_public_origin(const std::string& origin) {
   if (!ok) throw std::invalid_argument("PageRoutes::public_origin must be http(s)://host[:port]: " + origin);
 }
 
-Reply browser_form_reply(const BrowserFormPages& store, unsigned status, std::string html, std::string_view allow) {
+Reply browser_form_reply(const PageStore& store, unsigned status, std::string html, std::string_view allow) {
   Reply r;
   r.status = status;
   r.content_type = "text/html; charset=utf-8";
@@ -67,17 +67,17 @@ Reply browser_form_reply(const BrowserFormPages& store, unsigned status, std::st
   return r;
 }
 
-Reply browser_form_refusal(const BrowserFormPages& store, unsigned status, std::string_view text) {
+Reply browser_form_refusal(const PageStore& store, unsigned status, std::string_view text) {
   return browser_form_reply(store, status, render_form_status_page(text, text, store.templates()));
 }
 
-Reply serve_browser_form(const std::shared_ptr<BrowserFormPages>& pages, const PageRoutes& routes, const Request& req,
+Reply serve_browser_form(const std::shared_ptr<PageStore>& pages, const PageRoutes& routes, const Request& req,
                          std::string_view path, bool peer_loopback, std::optional<std::string> principal) {
   auto& store = *pages;
   if (path.size() <= routes.prefix.size() || path.compare(0, routes.prefix.size(), routes.prefix) != 0) {
     return browser_form_refusal(store, 404, "Not found");
   }
-  BrowserFormRequest request;
+  PageRequest request;
   const auto method = req.method();
   request.method = method == beast::http::verb::get    ? "GET"
                    : method == beast::http::verb::post ? "POST"
@@ -118,7 +118,7 @@ Reply serve_browser_form(const std::shared_ptr<BrowserFormPages>& pages, const P
     std::shared_ptr<PendingReply> pending;  // handle() returned first: answered through this
   };
   auto answer = std::make_shared<Answer>();
-  auto done = [answer, pages](BrowserFormResponse page) {
+  auto done = [answer, pages](PageResponse page) {
     auto reply = browser_form_reply(*pages, static_cast<unsigned>(page.status), std::move(page.html), page.allow);
     std::shared_ptr<PendingReply> pending;
     {

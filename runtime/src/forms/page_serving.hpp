@@ -38,22 +38,22 @@ void check_public_origin(const std::string& origin);
 /// the connection comes from a loopback address; the request counts as a loopback peer's only when
 /// it also carries no Forwarded, X-Forwarded-For or X-Real-IP field (a proxy's) and
 /// routes.public_origin is "" or names a loopback host. Every reply is HTML with the pages'
-/// security headers (browser_form_reply). When the store answers later (BrowserFormPages::handle
+/// security headers (browser_form_reply). When the store answers later (PageStore::handle
 /// calls back on another thread), the reply is Reply::pending, given when it answers: the calling
 /// I/O thread never waits on the store. `principal`: who the browser is when the caller knows (the
 /// pages' sign-in, sign_in.hpp); nullopt: routes.principal says. Never throws but
 /// std::bad_alloc.
-Reply serve_browser_form(const std::shared_ptr<BrowserFormPages>& store, const PageRoutes& routes, const Request& req,
+Reply serve_browser_form(const std::shared_ptr<PageStore>& store, const PageRoutes& routes, const Request& req,
                          std::string_view path, bool peer_loopback,
                          std::optional<std::string> principal = std::nullopt);
 
 /// A page's reply: `status`, text/html; charset=utf-8, `html`, and the security headers
 /// (Content-Security-Policy of `store`, Cache-Control: no-store, Referrer-Policy: no-referrer,
 /// X-Content-Type-Options: nosniff, X-Frame-Options: DENY); `allow` as the Allow field when not "".
-Reply browser_form_reply(const BrowserFormPages& store, unsigned status, std::string html, std::string_view allow = {});
+Reply browser_form_reply(const PageStore& store, unsigned status, std::string html, std::string_view allow = {});
 
 /// A refusal the store does not make (413, 415, a Host refused, 500): a minimal page of `text`,
 /// which must be plain text needing no escaping, with browser_form_reply's headers.
-Reply browser_form_refusal(const BrowserFormPages& store, unsigned status, std::string_view text);
+Reply browser_form_refusal(const PageStore& store, unsigned status, std::string_view text);
 
 }  // namespace elicit::forms

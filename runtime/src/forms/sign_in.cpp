@@ -11,7 +11,7 @@
 #include "auth/id_token.hpp"
 #include "auth/json_document.hpp"
 #include "auth/oauth_wire.hpp"
-#include "elicit/browser_form_rules.hpp"
+#include "elicit/forms/page_rules.hpp"
 #include "elicit/jsonrpc/worker_pool.hpp"
 #include "elicit/request_state.hpp"
 #include "http/host_names.hpp"
@@ -141,7 +141,7 @@ struct SignInFlow::State {
   std::string issuer;
   std::string prefix;
   std::string redirect_uri;
-  std::shared_ptr<BrowserFormPages> store;
+  std::shared_ptr<PageStore> store;
   RequestStateSealer sessions;
   RequestStateSealer transactions;
   RequestStateBinding session_binding;
@@ -169,7 +169,7 @@ struct SignInFlow::State {
     return s;
   }
 
-  State(SignIn o, std::string iss, std::string origin, std::string pre, std::shared_ptr<BrowserFormPages> st)
+  State(SignIn o, std::string iss, std::string origin, std::string pre, std::shared_ptr<PageStore> st)
       : options(std::move(o)),
         issuer(std::move(iss)),
         prefix(std::move(pre)),
@@ -409,7 +409,7 @@ Reply later(const std::shared_ptr<SignInFlow::State>& state, std::function<Reply
 }  // namespace
 
 SignInFlow::SignInFlow(SignIn options, std::string issuer, std::string origin, std::string prefix,
-                       std::shared_ptr<BrowserFormPages> store) {
+                       std::shared_ptr<PageStore> store) {
   check_browser_form_sign_in(options);
   check_sign_in_origin(origin);
   state_ = std::make_shared<State>(std::move(options), std::move(issuer), std::move(origin), std::move(prefix),
@@ -457,7 +457,7 @@ Reply SignInFlow::serve(const PageRoutes& routes, const Request& req, std::strin
     if (!transaction || !transaction->is_object() || !transaction->contains("nonce") ||
         !transaction->contains("verifier") || !transaction->contains("page") || !transaction->at("page").is_string() ||
         !equal_secret(transaction->value("state", std::string()), s->second) ||
-        !BrowserFormRules::valid_id(transaction->at("page").get_ref<const std::string&>())) {
+        !PageRules::valid_id(transaction->at("page").get_ref<const std::string&>())) {
       return state->refusal(kNoTransaction);
     }
     auto clear = set_cookie(name, "", std::chrono::milliseconds(0));
@@ -466,7 +466,7 @@ Reply SignInFlow::serve(const PageRoutes& routes, const Request& req, std::strin
   }
 
   auto principal = principal_of(field(req, "Cookie"));
-  if (principal.empty() && BrowserFormRules::valid_id(segment)) {
+  if (principal.empty() && PageRules::valid_id(segment)) {
     if (req.method() == beast::http::verb::post) return state->refusal(kSignInFirst);
     if (req.method() == beast::http::verb::get) {
       const std::string id(segment);

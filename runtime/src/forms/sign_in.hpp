@@ -6,6 +6,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "elicit/forms/page_routes.hpp"
 #include "http/connection.hpp"
@@ -36,7 +37,7 @@ class SignInFlow {
   /// pages' prefix; `store`: whose pages and templates. Throws std::invalid_argument for bad
   /// options (check_browser_form_sign_in) or an http origin that is not loopback.
   SignInFlow(SignIn options, std::string issuer, std::string origin, std::string prefix,
-             std::shared_ptr<BrowserFormPages> store);
+             std::shared_ptr<PageStore> store);
   /// Skips the requests still queued and waits for the ones in progress (each bounded by
   /// fetch_timeout), then joins the worker threads.
   ~SignInFlow();
@@ -46,7 +47,7 @@ class SignInFlow {
   /// Serves `req` (whose path `path` is under the prefix; the Host check done): the redirect back
   /// from the authorization server, a page with the session's principal, or the redirect to sign in.
   /// A reply may be pending (answered from a worker thread). Never throws but std::bad_alloc.
-  Reply serve(const PageRoutes& routes, const Request& req, std::string_view path, bool peer_loopback);
+  http::Reply serve(const PageRoutes& routes, const http::Request& req, std::string_view path, bool peer_loopback);
 
   /// The principal of a request's session cookie (`cookie_field`: its Cookie field), "" for none or
   /// an invalid or expired one.

@@ -1,4 +1,4 @@
-// The one subscriber connection of a RedisBrowserForms: hears which pages were answered or closed
+// The one subscriber connection of a forms::RedisPageStore: hears which pages were answered or closed
 // (any process) on the answers channel, and says when it has (re)subscribed, so that the store can
 // check its waiters again for what it may have missed while not subscribed. Internal to
 // elicit::redis.

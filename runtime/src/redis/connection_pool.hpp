@@ -1,5 +1,5 @@
 // Pooled hiredis connections for the elicit::redis stores (RedisCompletionStore,
-// RedisBrowserForms): made on first use, one retry on a fresh connection after a failure (Redis
+// forms::RedisPageStore): made on first use, one retry on a fresh connection after a failure (Redis
 // restarted or failed over), SIGPIPE kept from killing the process. Internal to elicit::redis.
 #pragma once
 

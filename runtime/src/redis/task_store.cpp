@@ -12,9 +12,9 @@
 #include <utility>
 
 #include "answer_subscriber.hpp"
-#include "browser_form_records.hpp"
 #include "connection_pool.hpp"
 #include "elicit/request_state.hpp"
+#include "key_hash.hpp"
 
 namespace elicit {
 

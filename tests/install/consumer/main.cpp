@@ -4,8 +4,10 @@
 #include <elicit/request_state.hpp>
 #include <nlohmann/json.hpp>
 #ifdef CONSUMER_HAVE_REDIS
-#include <elicit/redis/browser_forms.hpp>
 #include <elicit/redis/completion_store.hpp>
+#endif
+#ifdef CONSUMER_HAVE_FORMS_REDIS
+#include <elicit/forms/redis_page_store.hpp>
 #endif
 
 #include "IDCard.hpp"          // IDCard.json
@@ -45,7 +47,9 @@ int main() {
   completions.complete("id", std::chrono::minutes(1));
 #ifdef CONSUMER_HAVE_REDIS
   const elicit::RedisCompletionStore redis;  // connects lazily: nothing is sent
-  const elicit::RedisBrowserForms forms;     // likewise
+#endif
+#ifdef CONSUMER_HAVE_FORMS_REDIS
+  const elicit::forms::RedisPageStore forms;  // likewise
 #endif
   return 0;
 }

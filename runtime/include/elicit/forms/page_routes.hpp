@@ -25,7 +25,7 @@
 #include <string_view>
 #include <vector>
 
-#include "elicit/browser_forms.hpp"
+#include "elicit/forms/page_store.hpp"
 #include "elicit/http/server.hpp"
 
 namespace elicit::forms {
@@ -126,12 +126,12 @@ struct PageRoutes {
   /// a loopback name, no peer counts as a loopback peer (a proxy on this machine connects from
   /// loopback for everyone): pages without a principal are then refused to all (403).
   std::string public_origin{};
-  /// Where the pages are kept: any BrowserFormPages (InMemoryBrowserForms, or RedisBrowserForms
-  /// for pages several processes serve). Null: start() makes an InMemoryBrowserForms with the
+  /// Where the pages are kept: any PageStore (InMemoryPageStore, or RedisPageStore
+  /// for pages several processes serve). Null: start() makes an InMemoryPageStore with the
   /// default options. start() sets its base URL (public origin + prefix) and hands it to the
   /// Server (Server::set_browser_forms), where RequestContext::elicit_in_browser finds it. A store
-  /// that answers later (BrowserFormPages::handle) is answered from without holding the I/O thread.
-  std::shared_ptr<BrowserFormPages> store;
+  /// that answers later (PageStore::handle) is answered from without holding the I/O thread.
+  std::shared_ptr<PageStore> store;
   /// Largest POST body of a page, in bytes: 413 beyond it (HttpServerOptions::max_request_bytes
   /// still bounds what is read).
   std::size_t max_body_bytes = 64 * 1024;

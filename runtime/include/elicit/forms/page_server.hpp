@@ -7,7 +7,7 @@
 #include <memory>
 #include <string>
 
-#include "elicit/browser_forms.hpp"
+#include "elicit/forms/page_store.hpp"
 
 namespace elicit::forms {
 
@@ -21,9 +21,9 @@ struct PageServerOptions {
   std::size_t max_body_bytes = 64 * 1024;
   /// I/O threads running the event loop (at least 1).
   std::size_t io_threads = 1;
-  /// Where the pages are kept (any BrowserFormPages). Null: the server makes an
-  /// InMemoryBrowserForms with the default options.
-  std::shared_ptr<BrowserFormPages> store;
+  /// Where the pages are kept (any PageStore). Null: the server makes an
+  /// InMemoryPageStore with the default options.
+  std::shared_ptr<PageStore> store;
 };
 
 /// A page server of its own for servers with no HTTP listener (stdio): listens on 127.0.0.1 only,
@@ -51,7 +51,7 @@ class PageServer {
   /// The bound port (after start(); 0 before).
   int port() const noexcept;
   /// The pages it serves.
-  std::shared_ptr<BrowserFormPages> store() const;
+  std::shared_ptr<PageStore> store() const;
 
   struct Impl;
 
@@ -59,7 +59,7 @@ class PageServer {
   std::shared_ptr<Impl> impl_;
 };
 
-/// BrowserForms for a stdio server (Server::set_browser_forms): an InMemoryBrowserForms whose
+/// BrowserForms for a stdio server (Server::set_browser_forms): an InMemoryPageStore whose
 /// PageServer starts on the first open() (no listener until a page is needed; open() then
 /// throws what PageServer::start() throws) and stops when the returned object is destroyed
 /// (waiters still waiting then get `aborted`). URLs are "http://127.0.0.1:<port><prefix><id>".

@@ -1,7 +1,7 @@
 // application/x-www-form-urlencoded (WHATWG URL, "application/x-www-form-urlencoded parsing"): what a
 // browser sends when a form is submitted, and what OAuth endpoints read and write. Here in the
-// content layer because both the URL-mode page (html_form.hpp) and the HTTP layer's OAuth code
-// decode it.
+// HTTP layer, below both wings that decode it: the browser forms wing's page submissions
+// (elicit/forms/html_form.hpp) and the authorization wing's OAuth responses.
 #pragma once
 
 #include <optional>
@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-namespace elicit {
+namespace elicit::http {
 
 /// One name or value of a form body decoded: '+' is a space, %XX a byte (either case of hex).
 /// nullopt when a '%' is not followed by two hex digits. The bytes are returned as sent (no UTF-8
@@ -22,4 +22,4 @@ std::optional<std::string> form_urldecode_component(std::string_view text);
 /// without '=' is a name with an empty value. nullopt when any percent escape is malformed.
 std::optional<std::vector<std::pair<std::string, std::string>>> form_urldecode(std::string_view body);
 
-}  // namespace elicit
+}  // namespace elicit::http

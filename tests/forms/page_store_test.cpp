@@ -1,4 +1,4 @@
-// InMemoryBrowserForms: ids, opening, bounds, awaiting, expiry, closing, and the pages' HTTP logic
+// forms::InMemoryPageStore: ids, opening, bounds, awaiting, expiry, closing, and the pages' HTTP logic
 // (handle()) without a socket. The routes over real sockets are in tests/http/.
 #include <catch2/catch.hpp>
 
@@ -14,19 +14,20 @@
 #include <thread>
 #include <vector>
 
-#include <elicit/browser_forms.hpp>
+#include <elicit/forms/page_store.hpp>
 #include "../support/form_page.hpp"
 #include "test_paths.hpp"
 
-namespace browser_forms_test {
+namespace page_store_test {
 
 using elicit::BrowserFormAnswer;
 using elicit::BrowserFormPage;
-using elicit::BrowserFormRequest;
 using elicit::ElicitStatus;
-using elicit::InMemoryBrowserForms;
-using elicit::InMemoryBrowserFormsOptions;
+using elicit::forms::InMemoryPageStore;
+using elicit::forms::InMemoryPageStoreOptions;
+using elicit::forms::PageRequest;
 using namespace std::chrono_literals;
+namespace forms = elicit::forms;
 
 namespace {
 
@@ -73,23 +74,23 @@ BrowserFormPage secret_page() {
   return page;
 }
 
-InMemoryBrowserFormsOptions options_with(const ManualClock* clock = nullptr) {
-  InMemoryBrowserFormsOptions o;
+forms::InMemoryPageStoreOptions options_with(const ManualClock* clock = nullptr) {
+  forms::InMemoryPageStoreOptions o;
   o.base_url = kBase;
   if (clock) o.clock = clock->function();
   return o;
 }
 
-BrowserFormRequest get(const std::string& id) {
-  BrowserFormRequest r;
+forms::PageRequest get(const std::string& id) {
+  forms::PageRequest r;
   r.method = "GET";
   r.id = id;
   r.loopback_peer = true;
   return r;
 }
 
-BrowserFormRequest post(const std::string& id, std::string body) {
-  BrowserFormRequest r = get(id);
+forms::PageRequest post(const std::string& id, std::string body) {
+  forms::PageRequest r = get(id);
   r.method = "POST";
   r.body = std::move(body);
   return r;
@@ -134,7 +135,7 @@ std::string encode(const std::string& text) {
 std::string field(const std::string& name, const std::string& value) { return encode(name) + "=" + encode(value); }
 
 // Opens the GET page and returns a body that submits `fields` with its token and `action`.
-std::string body_for(InMemoryBrowserForms& forms, const std::string& id, const std::string& action,
+std::string body_for(forms::InMemoryPageStore& forms, const std::string& id, const std::string& action,
                      const std::vector<std::pair<std::string, std::string>>& fields = {}) {
   const auto page = forms.handle(get(id));
   REQUIRE(page.status == 200);
@@ -145,7 +146,7 @@ std::string body_for(InMemoryBrowserForms& forms, const std::string& id, const s
 
 using http_test::Awaited;
 
-std::optional<BrowserFormAnswer> await_now(InMemoryBrowserForms& forms, const std::string& id,
+std::optional<BrowserFormAnswer> await_now(forms::InMemoryPageStore& forms, const std::string& id,
                                            std::chrono::milliseconds wait = 0ms) {
   Awaited a;
   forms.await(id, wait, a.done());
@@ -170,7 +171,7 @@ TEST_CASE("browser_form_id: 43 characters of base64url, unique", "[browser_forms
 }
 
 TEST_CASE("browser forms: open answers the base URL and the id, and a reopen keeps the page", "[browser_forms]") {
-  InMemoryBrowserForms forms(options_with());
+  forms::InMemoryPageStore forms(options_with());
   const auto id = elicit::browser_form_id();
   CHECK(forms.open(id, defaults_page()) == kBase + id);
   CHECK(forms.size() == 1);
@@ -189,28 +190,28 @@ TEST_CASE("browser forms: open answers the base URL and the id, and a reopen kee
 
 TEST_CASE("browser forms: the options and bad ids and schemas are refused", "[browser_forms]") {
   {
-    InMemoryBrowserFormsOptions o;
+    forms::InMemoryPageStoreOptions o;
     o.max_pages = 0;
-    CHECK_THROWS_AS(InMemoryBrowserForms(o), std::invalid_argument);
+    CHECK_THROWS_AS(forms::InMemoryPageStore(o), std::invalid_argument);
   }
   {
-    InMemoryBrowserFormsOptions o;
+    forms::InMemoryPageStoreOptions o;
     o.max_bytes = 0;
-    CHECK_THROWS_AS(InMemoryBrowserForms(o), std::invalid_argument);
+    CHECK_THROWS_AS(forms::InMemoryPageStore(o), std::invalid_argument);
   }
   {
-    InMemoryBrowserFormsOptions o;
+    forms::InMemoryPageStoreOptions o;
     o.base_url = "https://forms.example/f";
-    CHECK_THROWS_AS(InMemoryBrowserForms(o), std::invalid_argument);
+    CHECK_THROWS_AS(forms::InMemoryPageStore(o), std::invalid_argument);
   }
-  InMemoryBrowserForms no_base;
+  forms::InMemoryPageStore no_base;
   CHECK_THROWS_AS(no_base.open(elicit::browser_form_id(), defaults_page()), std::runtime_error);
   CHECK_THROWS_AS(no_base.set_base_url("http://127.0.0.1:1/forms"), std::invalid_argument);
   no_base.set_base_url("http://127.0.0.1:1/forms/");
   const auto id = elicit::browser_form_id();
   CHECK(no_base.open(id, defaults_page()) == "http://127.0.0.1:1/forms/" + id);
 
-  InMemoryBrowserForms forms(options_with());
+  forms::InMemoryPageStore forms(options_with());
   for (const std::string& bad :
        std::vector<std::string>{"", "short", "0123456789abcde", std::string(129, 'a'), "0123456789abcdef/",
                                 "0123456789abcdef.", "0123456789abcdef%41", "0123456789abcdéf0"}) {
@@ -236,7 +237,7 @@ TEST_CASE("browser forms: max_pages and max_bytes bound the store", "[browser_fo
   SECTION("pages") {
     auto o = options_with();
     o.max_pages = 3;
-    InMemoryBrowserForms forms(o);
+    forms::InMemoryPageStore forms(o);
     std::vector<std::string> ids;
     for (int i = 0; i < 3; ++i) ids.push_back(elicit::browser_form_id());
     for (const auto& id : ids) forms.open(id, defaults_page());
@@ -253,7 +254,7 @@ TEST_CASE("browser forms: max_pages and max_bytes bound the store", "[browser_fo
     // Room for exactly two pages of this size.
     const auto one = id1.size() + page.message.size() + schema_bytes;
     o.max_bytes = 2 * one;
-    InMemoryBrowserForms forms(o);
+    forms::InMemoryPageStore forms(o);
     forms.open(id1, page);
     forms.open(id2, page);
     CHECK_THROWS_AS(forms.open(std::string(20, 'c'), page), std::length_error);
@@ -274,7 +275,7 @@ TEST_CASE("browser forms: max_pages and max_bytes bound the store", "[browser_fo
 }
 
 TEST_CASE("browser forms: GET shows the message, every field and its default", "[browser_forms]") {
-  InMemoryBrowserForms forms(options_with());
+  forms::InMemoryPageStore forms(options_with());
   const auto id = elicit::browser_form_id();
   forms.open(id, defaults_page());
   const auto r = forms.handle(get(id));
@@ -296,11 +297,11 @@ TEST_CASE("browser forms: GET shows the message, every field and its default", "
   CHECK(html.find("name=\"status\"") < html.find("name=\"verified\""));
   CHECK(csrf_of(html).size() == 43);
   CHECK(html.find("action=\"" + id + "\"") != std::string::npos);  // posts to its own URL
-  CHECK(forms.content_security_policy() == elicit::form_page_csp());
+  CHECK(forms.content_security_policy() == elicit::forms::form_page_csp());
 }
 
 TEST_CASE("browser forms: a valid POST answers accepted with typed content", "[browser_forms]") {
-  InMemoryBrowserForms forms(options_with());
+  forms::InMemoryPageStore forms(options_with());
   const auto id = elicit::browser_form_id();
   forms.open(id, defaults_page());
   Awaited waiting;
@@ -338,7 +339,7 @@ TEST_CASE("browser forms: a valid POST answers accepted with typed content", "[b
 }
 
 TEST_CASE("browser forms: a POST with errors is 422 with the errors by their fields", "[browser_forms]") {
-  InMemoryBrowserForms forms(options_with());
+  forms::InMemoryPageStore forms(options_with());
   const auto id = elicit::browser_form_id();
   forms.open(id, secret_page());
   const std::string secret = "sk_short_secret";
@@ -360,7 +361,7 @@ TEST_CASE("browser forms: a POST with errors is 422 with the errors by their fie
 }
 
 TEST_CASE("browser forms: Decline and Cancel end the page", "[browser_forms]") {
-  InMemoryBrowserForms forms(options_with());
+  forms::InMemoryPageStore forms(options_with());
   for (const auto& [action, status] : {std::pair{std::string("decline"), ElicitStatus::declined},
                                        std::pair{std::string("cancel"), ElicitStatus::cancelled}}) {
     CAPTURE(action);
@@ -387,7 +388,7 @@ TEST_CASE("browser forms: Decline and Cancel end the page", "[browser_forms]") {
 }
 
 TEST_CASE("browser forms: a missing or wrong CSRF token is 403", "[browser_forms]") {
-  InMemoryBrowserForms forms(options_with());
+  forms::InMemoryPageStore forms(options_with());
   const auto id = elicit::browser_form_id();
   forms.open(id, defaults_page());
   const auto token = csrf_of(forms.handle(get(id)).html);
@@ -408,13 +409,13 @@ TEST_CASE("browser forms: a missing or wrong CSRF token is 403", "[browser_forms
 }
 
 TEST_CASE("browser forms: only the page's principal sees it, and without one only loopback peers", "[browser_forms]") {
-  InMemoryBrowserForms forms(options_with());
+  forms::InMemoryPageStore forms(options_with());
   const std::string alice = R"(["https://as.example","alice"])";
   const auto id = elicit::browser_form_id();
   auto page = defaults_page(alice);
   page.message = "Alice's private question";
   forms.open(id, page);
-  auto as = [&](BrowserFormRequest r, std::string principal, bool loopback) {
+  auto as = [&](forms::PageRequest r, std::string principal, bool loopback) {
     r.principal = std::move(principal);
     r.loopback_peer = loopback;
     return r;
@@ -449,7 +450,7 @@ TEST_CASE("browser forms: only the page's principal sees it, and without one onl
 }
 
 TEST_CASE("browser forms: unknown ids are 404, methods other than GET and POST 405", "[browser_forms]") {
-  InMemoryBrowserForms forms(options_with());
+  forms::InMemoryPageStore forms(options_with());
   const auto unknown = forms.handle(get(elicit::browser_form_id()));
   CHECK(unknown.status == 404);
   CHECK(await_now(forms, elicit::browser_form_id(), 50ms)->status == ElicitStatus::timed_out);
@@ -465,7 +466,7 @@ TEST_CASE("browser forms: unknown ids are 404, methods other than GET and POST 4
 
 TEST_CASE("browser forms: an expired page answers timed_out and 410", "[browser_forms]") {
   ManualClock clock;
-  InMemoryBrowserForms forms(options_with(&clock));
+  forms::InMemoryPageStore forms(options_with(&clock));
   const auto id = elicit::browser_form_id();
   auto page = defaults_page();
   page.expires_in = 10min;
@@ -533,7 +534,7 @@ TEST_CASE("browser forms: an expired page answers timed_out and 410", "[browser_
 
 TEST_CASE("browser forms: a waiter gets timed_out at the page's deadline, not later", "[browser_forms]") {
   // The real clock: a page of 30 ms, a wait of a minute.
-  InMemoryBrowserForms forms(options_with());
+  forms::InMemoryPageStore forms(options_with());
   const auto id = elicit::browser_form_id();
   auto page = defaults_page();
   page.expires_in = 30ms;
@@ -546,7 +547,7 @@ TEST_CASE("browser forms: a waiter gets timed_out at the page's deadline, not la
 }
 
 TEST_CASE("browser forms: await times out with nullopt and the page stays open", "[browser_forms]") {
-  InMemoryBrowserForms forms(options_with());
+  forms::InMemoryPageStore forms(options_with());
   const auto id = elicit::browser_form_id();
   forms.open(id, defaults_page());
   CHECK(await_now(forms, id, 20ms) == std::nullopt);
@@ -564,7 +565,7 @@ TEST_CASE("browser forms: await times out with nullopt and the page stays open",
 }
 
 TEST_CASE("browser forms: close wakes a waiter with aborted", "[browser_forms]") {
-  InMemoryBrowserForms forms(options_with());
+  forms::InMemoryPageStore forms(options_with());
   const auto id = elicit::browser_form_id();
   forms.open(id, defaults_page());
   const auto body = body_for(forms, id, "accept");
@@ -583,7 +584,7 @@ TEST_CASE("browser forms: close wakes a waiter with aborted", "[browser_forms]")
 TEST_CASE("browser forms: destroying the store answers its waiters aborted", "[browser_forms]") {
   Awaited waiting;
   {
-    InMemoryBrowserForms forms(options_with());
+    forms::InMemoryPageStore forms(options_with());
     const auto id = elicit::browser_form_id();
     forms.open(id, defaults_page());
     forms.await(id, 60s, waiting.done());
@@ -592,7 +593,7 @@ TEST_CASE("browser forms: destroying the store answers its waiters aborted", "[b
 }
 
 TEST_CASE("browser forms: done may call back into the store", "[browser_forms]") {
-  InMemoryBrowserForms forms(options_with());
+  forms::InMemoryPageStore forms(options_with());
   const auto id = elicit::browser_form_id();
   forms.open(id, defaults_page());
   std::promise<void> closed;
@@ -607,7 +608,7 @@ TEST_CASE("browser forms: done may call back into the store", "[browser_forms]")
 }
 
 TEST_CASE("browser forms: concurrent submissions, waits and closes deliver each answer once", "[browser_forms]") {
-  InMemoryBrowserForms forms(options_with());
+  forms::InMemoryPageStore forms(options_with());
   constexpr int kPages = 24;
   std::vector<std::string> ids;
   std::vector<std::string> bodies;
@@ -656,7 +657,7 @@ TEST_CASE("browser forms: concurrent submissions, waits and closes deliver each 
 TEST_CASE("browser forms: a closed page's id is not opened again", "[browser_forms]") {
   // A 2026-07-28 retry after the request's result was lost: the page was read and closed, the
   // answer is gone; the call ends timed_out at once rather than showing a new page under the URL.
-  InMemoryBrowserForms forms(options_with());
+  forms::InMemoryPageStore forms(options_with());
   const auto id = elicit::browser_form_id();
   forms.open(id, defaults_page());
   forms.close(id);
@@ -666,4 +667,4 @@ TEST_CASE("browser forms: a closed page's id is not opened again", "[browser_for
   CHECK(await_now(forms, id, 50ms)->status == ElicitStatus::timed_out);
 }
 
-}  // namespace browser_forms_test
+}  // namespace page_store_test

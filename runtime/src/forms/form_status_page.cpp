@@ -1,8 +1,8 @@
 // The short pages a form's URL shows instead of the form (thanks, expired, refused): one template,
 // every text HTML-escaped.
-#include "elicit/content/html_form.hpp"
+#include "elicit/forms/html_form.hpp"
 
-namespace elicit {
+namespace elicit::forms {
 
 namespace {
 
@@ -33,7 +33,8 @@ void append_escaped(std::string& out, std::string_view text) {
 }  // namespace
 
 std::string render_form_status_page(std::string_view title, std::string_view text, const HtmlTemplates& templates) {
-  const std::string_view style = templates.style.empty() ? default_form_page_style() : std::string_view(templates.style);
+  const std::string_view style =
+      templates.style.empty() ? default_form_page_style() : std::string_view(templates.style);
   std::string html;
   html.reserve(400 + style.size() + 2 * title.size() + text.size());
   html +=
@@ -52,4 +53,4 @@ std::string render_form_status_page(std::string_view title, std::string_view tex
   return html;
 }
 
-}  // namespace elicit
+}  // namespace elicit::forms

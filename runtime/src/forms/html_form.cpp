@@ -1,4 +1,4 @@
-#include "elicit/content/html_form.hpp"
+#include "elicit/forms/html_form.hpp"
 
 #include <charconv>
 #include <cmath>
@@ -14,11 +14,11 @@
 #include <sodium.h>
 #include <kainjow/mustache.hpp>
 
-#include "elicit/content/form_urlencoded.hpp"
 #include "elicit/content/formats.hpp"
 #include "elicit/content/sensitive.hpp"
+#include "elicit/http/form_urlencoded.hpp"
 
-namespace elicit {
+namespace elicit::forms {
 
 namespace detail {
 // Defined in the file CMake generates from form_page.* (cmake/EmbedFiles.cmake).
@@ -592,7 +592,7 @@ std::string form_page_csp(const HtmlTemplates& templates) {
 
 FormSubmission decode_form_submission(const Form& form, std::string_view body) {
   FormSubmission out;
-  const auto pairs = form_urldecode(body);
+  const auto pairs = http::form_urldecode(body);
   if (!pairs) {
     out.errors.add("", "type", "is not a form submission (application/x-www-form-urlencoded): a malformed % escape");
     return out;
@@ -697,4 +697,4 @@ ValidationResult validate_submission(const Form& form, const FormSubmission& sub
   return out;
 }
 
-}  // namespace elicit
+}  // namespace elicit::forms

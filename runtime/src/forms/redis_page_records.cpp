@@ -1,4 +1,4 @@
-#include "browser_form_records.hpp"
+#include "forms/redis_page_records.hpp"
 
 #include <sodium.h>
 
@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <utility>
 
-namespace elicit::redis_detail {
+namespace elicit::forms::redis_records {
 
 namespace {
 
@@ -42,16 +42,7 @@ RequestStateOptions sealer_options(std::vector<std::string> keys, std::size_t ma
 
 }  // namespace
 
-std::string id_hash(std::string_view id) {
-  std::array<unsigned char, 16> digest{};
-  crypto_generichash(digest.data(), digest.size(), reinterpret_cast<const unsigned char*>(id.data()), id.size(),
-                     nullptr, 0);
-  std::array<char, 33> hex{};
-  sodium_bin2hex(hex.data(), hex.size(), digest.data(), digest.size());
-  return std::string(hex.data(), 32);
-}
-
-FormKeys::FormKeys(const std::string& prefix, std::string_view id) : hash(id_hash(id)) {
+FormKeys::FormKeys(const std::string& prefix, std::string_view id) : hash(redis_detail::id_hash(id)) {
   // {<h>}: a Redis Cluster hash tag, so that one page's keys share a slot (the scripts and MGET
   // touch them together).
   page = prefix + "page:{" + hash + "}";
@@ -75,7 +66,7 @@ std::string RecordSealer::seal_page(std::string_view id, const PageRecord& page)
     throw std::invalid_argument("BrowserFormPage: the message or principal is not UTF-8");
   }
   if (text.size() > max_bytes_) {
-    throw std::length_error("RedisBrowserForms: the page takes " + std::to_string(text.size()) +
+    throw std::length_error("RedisPageStore: the page takes " + std::to_string(text.size()) +
                             " bytes, more than max_page_bytes " + std::to_string(max_bytes_));
   }
   return sealer_.seal_text(text, binding("page", id));
@@ -102,7 +93,7 @@ std::string RecordSealer::seal_answer(std::string_view id, const BrowserFormAnsw
   std::string text = json{{"status", status_name(answer.status)}, {"content", answer.content}}.dump();
   if (text.size() > max_bytes_) {
     sodium_memzero(text.data(), text.size());
-    throw std::length_error("RedisBrowserForms: the answer is larger than max_page_bytes");
+    throw std::length_error("RedisPageStore: the answer is larger than max_page_bytes");
   }
   auto sealed = sealer_.seal_text(text, binding("answer", id));
   sodium_memzero(text.data(), text.size());  // the submitted value: not left behind in freed memory
@@ -153,4 +144,4 @@ redis.call('PUBLISH', ARGV[2], ARGV[3])
 return 1
 )lua";
 
-}  // namespace elicit::redis_detail
+}  // namespace elicit::forms::redis_records

@@ -1,6 +1,6 @@
 // The rules a browser form page answers by (MCP 2025-11-25 and 2026-07-28, Client, Elicitation,
 // "URL Mode Elicitation Requests", "Safe URL Handling", "Phishing"), apart from where the page is
-// kept: every store (InMemoryBrowserForms, RedisBrowserForms) looks its page up, then asks these,
+// kept: every store (InMemoryPageStore, RedisPageStore) looks its page up, then asks these,
 // so that a page shows, refuses and validates the same whatever keeps it. The store keeps what
 // must be atomic (single use: the first valid submission wins) and expiry.
 #pragma once
@@ -10,17 +10,17 @@
 #include <string>
 #include <string_view>
 
-#include "elicit/browser_forms.hpp"
 #include "elicit/content/form.hpp"
-#include "elicit/content/html_form.hpp"
+#include "elicit/forms/html_form.hpp"
+#include "elicit/forms/page_store.hpp"
 
-namespace elicit {
+namespace elicit::forms {
 
 /// The pages' rules and short pages, under one set of templates. Immutable: thread-safe.
-class BrowserFormRules {
+class PageRules {
  public:
   /// Throws what form_page_csp() throws for a bad template.
-  explicit BrowserFormRules(HtmlTemplates templates = {});
+  explicit PageRules(HtmlTemplates templates = {});
 
   const HtmlTemplates& templates() const noexcept { return templates_; }
   /// form_page_csp(templates()).
@@ -37,13 +37,12 @@ class BrowserFormRules {
 
   /// Before looking the page up: 405 (`allow` "GET, POST") for a method other than GET and POST,
   /// 404 for an id that is not valid_id(); nullopt to go on.
-  std::optional<BrowserFormResponse> check_request(const BrowserFormRequest& request) const;
+  std::optional<PageResponse> check_request(const PageRequest& request) const;
   /// The page is there (answered or not, expired or not): 403 when this browser may not see it,
   /// checked before anything else about the page (Phishing: a page shown to anyone else gives
   /// away nothing, not even whether it was answered). `page_principal` "" admits loopback peers
   /// only; otherwise exactly that principal.
-  std::optional<BrowserFormResponse> check_access(std::string_view page_principal,
-                                                  const BrowserFormRequest& request) const;
+  std::optional<PageResponse> check_access(std::string_view page_principal, const PageRequest& request) const;
 
   /// The page, open and unanswered, as the store holds it.
   struct Page {
@@ -55,7 +54,7 @@ class BrowserFormRules {
   /// form; POST's 400, 403 or 422), or an `answer` the store commits, unless the page ended
   /// meanwhile (then gone() or already_answered()), and answers with submitted().
   struct Step {
-    std::optional<BrowserFormResponse> response;
+    std::optional<PageResponse> response;
     std::optional<BrowserFormAnswer> answer;
   };
   /// GET: the form with its defaults and token. POST: a body that is not form-urlencoded 400; a
@@ -63,29 +62,29 @@ class BrowserFormRules {
   /// accept with content that fails validate_submission the form again with each error by its
   /// field and the values kept, secret ones excepted (422); valid content an `accepted` answer; any
   /// other action 400. Nothing is logged: the body may hold a secret.
-  Step respond(const Page& page, const BrowserFormRequest& request) const;
+  Step respond(const Page& page, const PageRequest& request) const;
 
   /// 200, the page that thanks (accepted), or says the user declined or cancelled.
-  BrowserFormResponse submitted(ElicitStatus status) const;
+  PageResponse submitted(ElicitStatus status) const;
   /// 404: no form at this address.
-  BrowserFormResponse not_found() const;
+  PageResponse not_found() const;
   /// Why an id without a page answers 410.
   enum class Gone { closed, expired };
   /// 410: "expired" (unanswered past its time) or "no longer available" (answered or withdrawn).
-  BrowserFormResponse gone(Gone why) const;
+  PageResponse gone(Gone why) const;
   /// 410: the page was answered (single use).
-  BrowserFormResponse already_answered() const;
+  PageResponse already_answered() const;
   /// 503: the store cannot be reached (Redis down); the page may work again shortly.
-  BrowserFormResponse unavailable() const;
+  PageResponse unavailable() const;
   /// 413: the submission is larger than the store keeps.
-  BrowserFormResponse too_large() const;
+  PageResponse too_large() const;
 
   /// A short page of `status` with `title` and `text` (plain text), styled as the form.
-  BrowserFormResponse status_page(int status, std::string_view title, std::string_view text) const;
+  PageResponse status_page(int status, std::string_view title, std::string_view text) const;
 
  private:
   HtmlTemplates templates_;
   std::string csp_;
 };
 
-}  // namespace elicit
+}  // namespace elicit::forms

@@ -1,6 +1,6 @@
-// BrowserFormRules: how a browser form page answers, whatever store keeps it (MCP 2025-11-25 and
+// PageRules: how a browser form page answers, whatever store keeps it (MCP 2025-11-25 and
 // 2026-07-28, Client, Elicitation, "URL Mode Elicitation Requests", "Phishing").
-#include "elicit/browser_form_rules.hpp"
+#include "elicit/forms/page_rules.hpp"
 
 #include <sodium.h>
 
@@ -11,7 +11,7 @@
 
 #include "elicit/content/form_defaults.hpp"
 
-namespace elicit {
+namespace elicit::forms {
 
 namespace {
 
@@ -40,21 +40,18 @@ bool same_token(std::string_view expected, const std::string& sent) {
 
 }  // namespace
 
-std::string browser_form_id() { return random_base64url(32); }
-
-BrowserFormRules::BrowserFormRules(HtmlTemplates templates)
-    : templates_(std::move(templates)), csp_(form_page_csp(templates_)) {
+PageRules::PageRules(HtmlTemplates templates) : templates_(std::move(templates)), csp_(form_page_csp(templates_)) {
   init_sodium();
 }
 
-bool BrowserFormRules::valid_id(std::string_view id) noexcept {
+bool PageRules::valid_id(std::string_view id) noexcept {
   if (id.size() < 16 || id.size() > 128) return false;
   return std::all_of(id.begin(), id.end(), [](char c) {
     return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-';
   });
 }
 
-Form BrowserFormRules::checked_form(const std::string& id, const BrowserFormPage& page) {
+Form PageRules::checked_form(const std::string& id, const BrowserFormPage& page) {
   if (!valid_id(id)) throw std::invalid_argument("a browser form id is 16 to 128 characters of [A-Za-z0-9_-]");
   // Bounded above too: deadlines and the waits' timers are time points, which must not overflow.
   if (page.expires_in < std::chrono::milliseconds(1) || page.expires_in > std::chrono::hours(24 * 30)) {
@@ -71,20 +68,20 @@ Form BrowserFormRules::checked_form(const std::string& id, const BrowserFormPage
   return std::move(parsed.form);
 }
 
-std::string BrowserFormRules::csrf_token() { return random_base64url(32); }
+std::string PageRules::csrf_token() { return random_base64url(32); }
 
-BrowserFormResponse BrowserFormRules::status_page(int status, std::string_view title, std::string_view text) const {
-  BrowserFormResponse r;
+PageResponse PageRules::status_page(int status, std::string_view title, std::string_view text) const {
+  PageResponse r;
   r.status = status;
   r.html = render_form_status_page(title, text, templates_);
   return r;
 }
 
-BrowserFormResponse BrowserFormRules::not_found() const {
+PageResponse PageRules::not_found() const {
   return status_page(404, "Form not found", "There is no form at this address. Check the link you were given.");
 }
 
-BrowserFormResponse BrowserFormRules::gone(Gone why) const {
+PageResponse PageRules::gone(Gone why) const {
   if (why == Gone::expired) {
     return status_page(410, "This form has expired",
                        "This form has expired. Go back to your application and ask again if you still need to.");
@@ -93,20 +90,20 @@ BrowserFormResponse BrowserFormRules::gone(Gone why) const {
                      "This form is no longer available: it was answered or withdrawn. You can close this tab.");
 }
 
-BrowserFormResponse BrowserFormRules::already_answered() const {
+PageResponse PageRules::already_answered() const {
   return status_page(410, "This form was already answered", "This form was already answered. You can close this tab.");
 }
 
-BrowserFormResponse BrowserFormRules::unavailable() const {
+PageResponse PageRules::unavailable() const {
   return status_page(503, "Try again shortly",
                      "This form cannot be reached right now. Wait a moment, then reload this page.");
 }
 
-BrowserFormResponse BrowserFormRules::too_large() const {
+PageResponse PageRules::too_large() const {
   return status_page(413, "Too large", "This answer is larger than the form takes. Go back and shorten it.");
 }
 
-BrowserFormResponse BrowserFormRules::submitted(ElicitStatus status) const {
+PageResponse PageRules::submitted(ElicitStatus status) const {
   switch (status) {
     case ElicitStatus::declined:
       return status_page(200, "You declined", "You declined; you can close this tab.");
@@ -117,7 +114,7 @@ BrowserFormResponse BrowserFormRules::submitted(ElicitStatus status) const {
   }
 }
 
-std::optional<BrowserFormResponse> BrowserFormRules::check_request(const BrowserFormRequest& request) const {
+std::optional<PageResponse> PageRules::check_request(const PageRequest& request) const {
   if (request.method != "GET" && request.method != "POST") {
     auto r = status_page(405, "Method not allowed", "This address takes GET and POST only.");
     r.allow = "GET, POST";
@@ -127,8 +124,7 @@ std::optional<BrowserFormResponse> BrowserFormRules::check_request(const Browser
   return std::nullopt;
 }
 
-std::optional<BrowserFormResponse> BrowserFormRules::check_access(std::string_view page_principal,
-                                                                  const BrowserFormRequest& request) const {
+std::optional<PageResponse> PageRules::check_access(std::string_view page_principal, const PageRequest& request) const {
   if (page_principal.empty()) {
     if (request.loopback_peer) return std::nullopt;
     return status_page(403, "Not available here",
@@ -140,7 +136,7 @@ std::optional<BrowserFormResponse> BrowserFormRules::check_access(std::string_vi
                      "link again.");
 }
 
-BrowserFormRules::Step BrowserFormRules::respond(const Page& page, const BrowserFormRequest& request) const {
+PageRules::Step PageRules::respond(const Page& page, const PageRequest& request) const {
   // Nothing here is logged: the body may hold a secret.
   Step step;
   FormPage shown(page.form);
@@ -149,7 +145,7 @@ BrowserFormRules::Step BrowserFormRules::respond(const Page& page, const Browser
   shown.action = request.id;  // relative: the page posts to its own URL
   if (request.method == "GET") {
     shown.values = form_defaults(page.form);
-    BrowserFormResponse r;
+    PageResponse r;
     r.html = render_form_page(shown, templates_);
     step.response = std::move(r);
     return step;
@@ -177,7 +173,7 @@ BrowserFormRules::Step BrowserFormRules::respond(const Page& page, const Browser
     if (!errors.ok()) {
       shown.values = submission.content;  // render_form_page leaves secret fields empty
       shown.errors = std::move(errors);
-      BrowserFormResponse r;
+      PageResponse r;
       r.status = 422;
       r.html = render_form_page(shown, templates_);
       step.response = std::move(r);
@@ -194,4 +190,4 @@ BrowserFormRules::Step BrowserFormRules::respond(const Page& page, const Browser
   return step;
 }
 
-}  // namespace elicit
+}  // namespace elicit::forms

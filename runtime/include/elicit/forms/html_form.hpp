@@ -3,17 +3,17 @@
 // a content object that validate_content() checks with the same rules as form mode. Sensitive input
 // (passwords, API keys) must go through URL mode, never through the MCP client: this is the page
 // that asks for it. Rendering and decoding only: serving the page, sessions, who may submit, and the
-// single use of the CSRF token are the HTTP layer's.
+// single use of the CSRF token are the page stores' and routes' (page_store.hpp, page_routes.hpp).
 //
-//   elicit::FormPage page{form};                 // the Form of a generated type or a parsed schema
+//   FormPage page{form};                 // the Form of a generated type or a parsed schema
 //   page.message = "Your API key";
 //   page.values = elicit::form_defaults(form);
 //   page.csrf_token = token;                      // the server's, unguessable, single use
 //   page.action = "/elicit/3f1c.../submit";
-//   std::string html = elicit::render_form_page(page);
+//   std::string html = render_form_page(page);
 //   // ... later, the POST body:
-//   elicit::FormSubmission s = elicit::decode_form_submission(form, body);
-//   elicit::ValidationResult errors = elicit::validate_submission(form, s);
+//   FormSubmission s = decode_form_submission(form, body);
+//   elicit::ValidationResult errors = validate_submission(form, s);
 //   // action "accept" and no errors: s.content is the answer; else render again with
 //   // page.values = s.content and page.errors = errors.
 //
@@ -30,7 +30,7 @@
 #include "elicit/content/schema.hpp"
 #include "elicit/content/validation.hpp"
 
-namespace elicit {
+namespace elicit::forms {
 
 /// What a form page shows. Plain data; render_form_page() reads it and keeps nothing.
 struct FormPage {
@@ -150,4 +150,4 @@ FormSubmission decode_form_submission(const Form& form, std::string_view body);
 /// property. A body that could not be decoded gives its one error alone. Thread-safe.
 ValidationResult validate_submission(const Form& form, const FormSubmission& submission);
 
-}  // namespace elicit
+}  // namespace elicit::forms

@@ -1,6 +1,6 @@
-#include "elicit/content/form_urlencoded.hpp"
+#include "elicit/http/form_urlencoded.hpp"
 
-namespace elicit {
+namespace elicit::http {
 
 namespace {
 
@@ -54,4 +54,4 @@ std::optional<std::vector<std::pair<std::string, std::string>>> form_urldecode(s
   return out;
 }
 
-}  // namespace elicit
+}  // namespace elicit::http

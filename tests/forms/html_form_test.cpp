@@ -21,9 +21,9 @@
 #include <vector>
 
 #include <elicit/content/form_defaults.hpp>
-#include <elicit/content/form_urlencoded.hpp>
-#include <elicit/content/html_form.hpp>
 #include <elicit/content/sensitive.hpp>
+#include <elicit/forms/html_form.hpp>
+#include <elicit/http/form_urlencoded.hpp>
 #include "test_paths.hpp"
 
 namespace html_form_test {
@@ -104,7 +104,7 @@ struct Tag {
   std::string get(const std::string& a) const { return has(a) ? attrs.at(a) : std::string(); }
 };
 
-// The start tags of `html` in order. Enough for the pages render_form_page writes (double-quoted
+// The start tags of `html` in order. Enough for the pages forms::render_form_page writes (double-quoted
 // attributes, no comments); not an HTML parser.
 std::vector<Tag> tags(const std::string& html) {
   std::vector<Tag> out;
@@ -229,14 +229,14 @@ TEST_CASE("every sample schema renders a labelled input per property, no script"
   std::size_t secrets = 0;
   for (const auto& [name, form] : forms) {
     INFO(name);
-    FormPage page{form};
+    forms::FormPage page{form};
     page.message = "Message of " + name;
     page.values = form_defaults(form);
     page.csrf_token = "tok-123";
     page.action = "/submit";
     // An error on every field, to see each wired to its field.
     for (const auto& f : form.fields) page.errors.add("/" + f.name, "x", "bad " + f.name);
-    const auto html = render_form_page(page);
+    const auto html = forms::render_form_page(page);
     CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
     CHECK(html.find("<script") == std::string::npos);
     CHECK(html.find(" style=") == std::string::npos);  // inline style attributes break the CSP
@@ -399,10 +399,10 @@ TEST_CASE("every sample schema renders a labelled input per property, no script"
 }
 
 TEST_CASE("the pages match their golden files", "[html_form][golden]") {
-  // Each case is tests/content/pages/<name>/: the page's input <name>.json and the expected
+  // Each case is tests/forms/pages/<name>/: the page's input <name>.json and the expected
   // <name>.html next to it. ELICITGEN_UPDATE_GOLDEN=1 refreshes the HTML (the generator's golden
   // files use the same variable).
-  const fs::path root = fs::path(SOURCE_DIR) / "tests" / "content" / "pages";
+  const fs::path root = fs::path(SOURCE_DIR) / "tests" / "forms" / "pages";
   const bool update = std::getenv("ELICITGEN_UPDATE_GOLDEN") != nullptr;
   std::vector<fs::path> cases;
   for (const auto& e : fs::directory_iterator(root)) {
@@ -416,7 +416,7 @@ TEST_CASE("the pages match their golden files", "[html_form][golden]") {
     const auto input = ordered_json::parse(read_file(dir / (name + ".json")));
     auto parsed = parse_requested_schema(input.at("requestedSchema"));
     REQUIRE(parsed.ok());
-    FormPage page{parsed.form};
+    forms::FormPage page{parsed.form};
     page.title = input.value("title", "");
     page.message = input.value("message", "");
     page.values = input.contains("values") ? json(input["values"]) : form_defaults(parsed.form);
@@ -425,7 +425,7 @@ TEST_CASE("the pages match their golden files", "[html_form][golden]") {
     }
     page.csrf_token = input.at("csrf");
     page.action = input.at("action");
-    const auto html = render_form_page(page);
+    const auto html = forms::render_form_page(page);
     const auto expected = dir / (name + ".html");
     if (update) {
       std::ofstream(expected, std::ios::binary) << html;
@@ -446,7 +446,7 @@ TEST_CASE("every text of the page is HTML-escaped", "[html_form]") {
                            {"m", {{"type", "string"}, {"enum", {"1", "2", "3", "4", "5", "6" + evil}}}}}}};
   auto parsed = parse_requested_schema(schema);
   REQUIRE(parsed.ok());
-  FormPage page{parsed.form};
+  forms::FormPage page{parsed.form};
   page.title = "Title" + evil;
   page.message = "Message" + evil;
   page.values = {{"p" + evil, "V" + evil}, {"c", "v" + evil}, {"m", "6" + evil}};
@@ -454,7 +454,7 @@ TEST_CASE("every text of the page is HTML-escaped", "[html_form]") {
   page.errors.add("/nope" + evil, "x", "R" + evil);
   page.csrf_token = "C" + evil;
   page.action = "/a?x=" + evil;
-  const auto html = render_form_page(page);
+  const auto html = forms::render_form_page(page);
   CHECK(html.find("<script") == std::string::npos);
   CHECK(html.find(evil) == std::string::npos);
   CHECK(html.find("'q'") == std::string::npos);
@@ -464,34 +464,34 @@ TEST_CASE("every text of the page is HTML-escaped", "[html_form]") {
   }
   CHECK(html.find("/nope" + e + ": R" + e) != std::string::npos);  // an error about no field: summary only
   // And the escaped page still reads back to the values: a browser submits them unchanged.
-  const auto sub = decode_form_submission(parsed.form, browser_submit(html, "accept"));
+  const auto sub = forms::decode_form_submission(parsed.form, browser_submit(html, "accept"));
   CHECK(sub.content == page.values);
   CHECK(sub.csrf == "C" + evil);
 }
 
 TEST_CASE("an override template and style replace the built-in ones", "[html_form]") {
   const auto form = form_of(R"({"type":"object","properties":{"a":{"type":"string"}}})");
-  HtmlTemplates t;
+  forms::HtmlTemplates t;
   t.page = "<style>{{{style}}}</style>{{#fields}}[{{name}}={{value}}]{{/fields}}{{csrf_name}}";
   t.style = "body{color:red}";
-  FormPage page{form};
+  forms::FormPage page{form};
   page.values = {{"a", "x<y"}};
-  CHECK(render_form_page(page, t) == "<style>body{color:red}</style>[a=x&lt;y]csrf");
+  CHECK(forms::render_form_page(page, t) == "<style>body{color:red}</style>[a=x&lt;y]csrf");
   // printf 'body{color:red}' | openssl dgst -sha256 -binary | base64
-  CHECK(form_page_style_hash(t) == "sha256-FcQqt3aNlV7AZnGV4zkQRVeCeJOxbMPnQSx258L803E=");
-  CHECK(form_page_csp(t) ==
+  CHECK(forms::form_page_style_hash(t) == "sha256-FcQqt3aNlV7AZnGV4zkQRVeCeJOxbMPnQSx258L803E=");
+  CHECK(forms::form_page_csp(t) ==
         "default-src 'none'; style-src 'sha256-FcQqt3aNlV7AZnGV4zkQRVeCeJOxbMPnQSx258L803E='; form-action 'self'; "
         "frame-ancestors 'none'; base-uri 'none'");
-  CHECK(form_page_style_hash() != form_page_style_hash(t));
-  CHECK(render_form_page(page).find("<style>" + std::string(default_form_page_style()) + "</style>") !=
+  CHECK(forms::form_page_style_hash() != forms::form_page_style_hash(t));
+  CHECK(forms::render_form_page(page).find("<style>" + std::string(forms::default_form_page_style()) + "</style>") !=
         std::string::npos);
   t.page = "{{#fields}}unclosed";
-  CHECK_THROWS_AS(render_form_page(page, t), std::invalid_argument);
+  CHECK_THROWS_AS(forms::render_form_page(page, t), std::invalid_argument);
 }
 
 TEST_CASE("decode: strings, formats and empty fields", "[html_form][decode]") {
   const auto form = form_of(kEveryKind);
-  const auto s = decode_form_submission(
+  const auto s = forms::decode_form_submission(
       form,
       "action=accept&csrf=t%2B1&name=Ada+L%C3%B6w&email=&site=https%3A%2F%2Fa.example%2F&born=2024-02-29"
       "&meeting=2024-01-02T03%3A04&code=ABC&unknown=1&size=&agree=true");
@@ -505,7 +505,7 @@ TEST_CASE("decode: strings, formats and empty fields", "[html_form][decode]") {
                           {"code", "ABC"},
                           {"agree", true}});
   // Required "size" and "month" were sent empty or not at all: missing, so validation says required.
-  const auto errors = validate_submission(form, s);
+  const auto errors = forms::validate_submission(form, s);
   REQUIRE(errors.errors.size() == 2);
   CHECK(errors.errors[0] == ValidationError{"/size", "required", "is required"});
   CHECK(errors.errors[1] == ValidationError{"/month", "required", "is required"});
@@ -514,22 +514,23 @@ TEST_CASE("decode: strings, formats and empty fields", "[html_form][decode]") {
 TEST_CASE("decode: date-time from datetime-local", "[html_form][decode]") {
   const auto form = form_of(R"({"type":"object","properties":{"t":{"type":"string","format":"date-time"}}})");
   const auto t = [&](const std::string& v) {
-    return decode_form_submission(form, "t=" + form_component(v)).content["t"];
+    return forms::decode_form_submission(form, "t=" + form_component(v)).content["t"];
   };
   CHECK(t("2024-01-02T03:04") == "2024-01-02T03:04:00Z");
   CHECK(t("2024-01-02T03:04:05") == "2024-01-02T03:04:05Z");
   CHECK(t("2024-01-02T03:04:05.250") == "2024-01-02T03:04:05.250Z");
   CHECK(t("2024-01-02T03:04:05+02:00") == "2024-01-02T03:04:05+02:00");  // a zone: as sent
   CHECK(t("tomorrow") == "tomorrow");
-  CHECK(validate_submission(form, decode_form_submission(form, "t=tomorrow")).errors.at(0).keyword == "format");
+  CHECK(forms::validate_submission(form, forms::decode_form_submission(form, "t=tomorrow")).errors.at(0).keyword ==
+        "format");
   // Shown in UTC: an offset is applied, across a day (and a year) boundary.
-  FormPage page{form};
+  forms::FormPage page{form};
   page.values = {{"t", "2024-01-01T01:30:00+02:00"}};
-  CHECK(render_form_page(page).find("value=\"2023-12-31T23:30:00\"") != std::string::npos);
+  CHECK(forms::render_form_page(page).find("value=\"2023-12-31T23:30:00\"") != std::string::npos);
   page.values = {{"t", "2024-02-28T23:00:00.123456-01:00"}};
-  CHECK(render_form_page(page).find("value=\"2024-02-29T00:00:00.123\"") != std::string::npos);
+  CHECK(forms::render_form_page(page).find("value=\"2024-02-29T00:00:00.123\"") != std::string::npos);
   page.values = {{"t", "not a time"}};  // what the user sent, kept in a text input
-  const auto html = render_form_page(page);
+  const auto html = forms::render_form_page(page);
   CHECK(html.find("type=\"text\" value=\"not a time\"") != std::string::npos);
 }
 
@@ -555,13 +556,14 @@ TEST_CASE("date-times shown in UTC come back as the same instant", "[html_form][
     std::snprintf(text, sizeof text, "%04d-%02d-%02dT%02d:%02d:%02d%c%02d:%02d", y, mo, d, h, mi, s,
                   off < 0 ? '-' : '+', std::abs(off) / 60, std::abs(off) % 60);
     INFO(text);
-    FormPage page{form};
+    forms::FormPage page{form};
     page.values = {{"t", text}};
     std::string shown;
-    for (const auto& t : tags(render_form_page(page))) {
+    for (const auto& t : tags(forms::render_form_page(page))) {
       if (t.get("name") == "t") shown = t.get("value");
     }
-    const auto back = decode_form_submission(form, "t=" + form_component(shown)).content.at("t").get<std::string>();
+    const auto back =
+        forms::decode_form_submission(form, "t=" + form_component(shown)).content.at("t").get<std::string>();
     int by, bmo, bd, bh, bmi, bs;
     REQUIRE(std::sscanf(back.c_str(), "%4d-%2d-%2dT%2d:%2d:%2dZ", &by, &bmo, &bd, &bh, &bmi, &bs) == 6);
     CHECK(back.size() == 20);
@@ -571,40 +573,40 @@ TEST_CASE("date-times shown in UTC come back as the same instant", "[html_form][
 
 TEST_CASE("decode: integers and numbers, bad ones kept with an error", "[html_form][decode]") {
   const auto form = form_of(kEveryKind);
-  auto s = decode_form_submission(form, "age=42&ratio=0.75");
+  auto s = forms::decode_form_submission(form, "age=42&ratio=0.75");
   CHECK(s.content == json{{"age", 42}, {"ratio", 0.75}});
   CHECK(s.content["age"].is_number_integer());
-  s = decode_form_submission(form, "age=+42+&ratio=1e3");  // spaces around are dropped
+  s = forms::decode_form_submission(form, "age=+42+&ratio=1e3");  // spaces around are dropped
   CHECK(s.content == json{{"age", 42}, {"ratio", 1000.0}});
-  s = decode_form_submission(form, "age=12.0&ratio=-3");
+  s = forms::decode_form_submission(form, "age=12.0&ratio=-3");
   CHECK(s.content == json{{"age", 12}, {"ratio", -3}});
   CHECK(s.content["age"].is_number_integer());
   for (const char* bad_int : {"12x", "12.5", "0x10", "1e400", "99999999999999999999", "-", "inf", "NaN", "1%2C000"}) {
     INFO(bad_int);
-    s = decode_form_submission(form, std::string("action=accept&age=") + bad_int);
+    s = forms::decode_form_submission(form, std::string("action=accept&age=") + bad_int);
     REQUIRE(s.errors.errors.size() == 1);
     CHECK(s.errors.errors[0] == ValidationError{"/age", "type", "must be an integer"});
-    CHECK(s.content["age"] == *form_urldecode_component(bad_int));  // kept for re-display
+    CHECK(s.content["age"] == *http::form_urldecode_component(bad_int));  // kept for re-display
   }
   for (const char* bad_number : {"1,5", ".", "1.", "1e", "--1", "Infinity", "nan"}) {
     INFO(bad_number);
-    s = decode_form_submission(form, std::string("ratio=") + form_component(bad_number));
+    s = forms::decode_form_submission(form, std::string("ratio=") + form_component(bad_number));
     REQUIRE(s.errors.errors.size() == 1);
     CHECK(s.errors.errors[0] == ValidationError{"/ratio", "type", "must be a number"});
   }
   // The error is reported once, before validate_content's checks of the other fields.
-  s = decode_form_submission(form, "name=&age=12x&ratio=0.1");
-  const auto errors = validate_submission(form, s);
+  s = forms::decode_form_submission(form, "name=&age=12x&ratio=0.1");
+  const auto errors = forms::validate_submission(form, s);
   REQUIRE(errors.errors.size() == 6);
   CHECK(errors.errors[0].pointer == "/name");
   CHECK(errors.errors[1] == ValidationError{"/age", "type", "must be an integer"});
   CHECK(errors.errors[2] == ValidationError{"/ratio", "minimum", "must be >= 0.5"});
   CHECK(errors.errors[3].pointer == "/agree");
   // Shown again with the value as typed, next to its error.
-  FormPage page{form};
+  forms::FormPage page{form};
   page.values = s.content;
   page.errors = errors;
-  const auto html = render_form_page(page);
+  const auto html = forms::render_form_page(page);
   // As text: a number input would empty it (HTML value sanitization).
   CHECK(html.find("name=\"age\" type=\"text\" value=\"12x\" inputmode=\"numeric\"") != std::string::npos);
   CHECK(html.find("<div class=\"error\" id=\"f6-error\"><p>must be an integer</p></div>") != std::string::npos);
@@ -612,67 +614,69 @@ TEST_CASE("decode: integers and numbers, bad ones kept with an error", "[html_fo
 
 TEST_CASE("decode: booleans from the checkbox and the yes/no radios", "[html_form][decode]") {
   const auto form = form_of(kEveryKind);
-  CHECK(decode_form_submission(form, "subscribe=false").content["subscribe"] == false);                // unticked
-  CHECK(decode_form_submission(form, "subscribe=false&subscribe=true").content["subscribe"] == true);  // ticked
-  CHECK_FALSE(decode_form_submission(form, "name=x").content.contains("subscribe"));  // not on the page
-  CHECK(decode_form_submission(form, "agree=false").content["agree"] == false);
-  CHECK(decode_form_submission(form, "agree=true").content["agree"] == true);
-  const auto s = decode_form_submission(form, "agree=on");
+  CHECK(forms::decode_form_submission(form, "subscribe=false").content["subscribe"] == false);  // unticked
+  CHECK(forms::decode_form_submission(form, "subscribe=false&subscribe=true").content["subscribe"] == true);  // ticked
+  CHECK_FALSE(forms::decode_form_submission(form, "name=x").content.contains("subscribe"));  // not on the page
+  CHECK(forms::decode_form_submission(form, "agree=false").content["agree"] == false);
+  CHECK(forms::decode_form_submission(form, "agree=true").content["agree"] == true);
+  const auto s = forms::decode_form_submission(form, "agree=on");
   CHECK(s.errors.errors.at(0) == ValidationError{"/agree", "type", "must be true or false"});
   CHECK(s.content["agree"] == "on");
 }
 
 TEST_CASE("decode: single- and multi-selects", "[html_form][decode]") {
   const auto form = form_of(kEveryKind);
-  auto s = decode_form_submission(form, "size=l&month=jul&tags=c&tags=a");
+  auto s = forms::decode_form_submission(form, "size=l&month=jul&tags=c&tags=a");
   CHECK(s.content == json{{"size", "l"}, {"month", "jul"}, {"tags", {"c", "a"}}});
-  s = decode_form_submission(form, "tags=a&tags=b&tags=c&size=xl");
+  s = forms::decode_form_submission(form, "tags=a&tags=b&tags=c&size=xl");
   CHECK(s.content["tags"] == json{"a", "b", "c"});
-  const auto errors = validate_submission(form, s);
+  const auto errors = forms::validate_submission(form, s);
   std::set<std::string> keywords;
   for (const auto& e : errors.errors) keywords.insert(e.pointer + " " + e.keyword);
   CHECK(keywords.count("/tags maxItems"));
   CHECK(keywords.count("/size enum"));
-  CHECK_FALSE(decode_form_submission(form, "name=x").content.contains("tags"));  // nothing ticked: omitted
-  CHECK(validate_submission(form, decode_form_submission(form, "name=x&agree=true&size=s&month=jan")).ok());
+  CHECK_FALSE(forms::decode_form_submission(form, "name=x").content.contains("tags"));  // nothing ticked: omitted
+  CHECK(
+      forms::validate_submission(form, forms::decode_form_submission(form, "name=x&agree=true&size=s&month=jan")).ok());
 }
 
 TEST_CASE("decode: malformed bodies, repeated and colliding control names", "[html_form][decode]") {
   const auto form = form_of(kEveryKind);
   for (const char* bad : {"name=%", "name=%4", "name=%zz", "%g1=x"}) {
     INFO(bad);
-    const auto s = decode_form_submission(form, bad);
+    const auto s = forms::decode_form_submission(form, bad);
     REQUIRE(s.errors.errors.size() == 1);
     CHECK(s.errors.errors[0].pointer.empty());
     CHECK(s.content.empty());
-    CHECK(validate_submission(form, s).errors == s.errors.errors);  // no "required" for what was unreadable
+    CHECK(forms::validate_submission(form, s).errors == s.errors.errors);  // no "required" for what was unreadable
   }
-  CHECK(decode_form_submission(form, "").content.empty());
-  CHECK(decode_form_submission(form, "&&action=decline&&").action == "decline");
-  CHECK(decode_form_submission(form, "action=cancel&action=accept").action == "cancel");  // the first button
+  CHECK(forms::decode_form_submission(form, "").content.empty());
+  CHECK(forms::decode_form_submission(form, "&&action=decline&&").action == "decline");
+  CHECK(forms::decode_form_submission(form, "action=cancel&action=accept").action == "cancel");  // the first button
   // A form whose properties are named like the controls: the controls move aside, on both sides.
   const auto clash = form_of(R"({"type":"object","properties":{"action":{"type":"string"},"csrf":{"type":"string"},
                                 "_csrf":{"type":"string"}}})");
-  const auto names = form_page_control_names(clash);
+  const auto names = forms::form_page_control_names(clash);
   CHECK(names.action == "_action");
   CHECK(names.csrf == "__csrf");
-  FormPage page{clash};
+  forms::FormPage page{clash};
   page.values = {{"action", "run"}, {"csrf", "c"}, {"_csrf", "u"}};
   page.csrf_token = "tok";
-  const auto s = decode_form_submission(clash, browser_submit(render_form_page(page), "decline"));
+  const auto s = forms::decode_form_submission(clash, browser_submit(forms::render_form_page(page), "decline"));
   CHECK(s.action == "decline");
   CHECK(s.csrf == "tok");
   CHECK(s.content == page.values);
 }
 
-TEST_CASE("form_urldecode keeps every pair in order, repeated names too", "[html_form][decode]") {
+TEST_CASE("http::form_urldecode keeps every pair in order, repeated names too", "[html_form][decode]") {
   using Pairs = std::vector<std::pair<std::string, std::string>>;
-  CHECK(form_urldecode("a=1+2&b&&a=%C3%A9%2b&=v") == Pairs{{"a", "1 2"}, {"b", ""}, {"a", "\xC3\xA9+"}, {"", "v"}});
-  CHECK(form_urldecode("") == Pairs{});
-  CHECK_FALSE(form_urldecode("a=%"));
-  CHECK_FALSE(form_urldecode("a=%2"));
-  CHECK_FALSE(form_urldecode("a=%2g"));
-  CHECK(form_urldecode_component("%41%62+c") == "Ab c");
+  CHECK(http::form_urldecode("a=1+2&b&&a=%C3%A9%2b&=v") ==
+        Pairs{{"a", "1 2"}, {"b", ""}, {"a", "\xC3\xA9+"}, {"", "v"}});
+  CHECK(http::form_urldecode("") == Pairs{});
+  CHECK_FALSE(http::form_urldecode("a=%"));
+  CHECK_FALSE(http::form_urldecode("a=%2"));
+  CHECK_FALSE(http::form_urldecode("a=%2g"));
+  CHECK(http::form_urldecode_component("%41%62+c") == "Ab c");
 }
 
 TEST_CASE("looks_secret: the generator's words, in any spelling", "[html_form]") {
@@ -694,13 +698,13 @@ TEST_CASE("looks_secret: the generator's words, in any spelling", "[html_form]")
 TEST_CASE("a value an input would empty is shown in a text input", "[html_form]") {
   const auto form = form_of(R"({"type":"object","properties":{"d":{"type":"string","format":"date"},
                                "n":{"type":"number","minimum":1}}})");
-  FormPage page{form};
+  forms::FormPage page{form};
   page.values = {{"d", "2024-02-30"}, {"n", "1,5"}};
-  auto html = render_form_page(page);
+  auto html = forms::render_form_page(page);
   CHECK(html.find("name=\"d\" type=\"text\" value=\"2024-02-30\"") != std::string::npos);
   CHECK(html.find("name=\"n\" type=\"text\" value=\"1,5\" inputmode=\"decimal\"") != std::string::npos);
   page.values = {{"d", "2024-02-29"}, {"n", 1.5}};
-  html = render_form_page(page);
+  html = forms::render_form_page(page);
   CHECK(html.find("name=\"d\" type=\"date\" value=\"2024-02-29\"") != std::string::npos);
   CHECK(html.find("name=\"n\" type=\"number\" value=\"1.5\" min=\"1\" step=\"any\"") != std::string::npos);
 }
@@ -709,9 +713,9 @@ TEST_CASE("a secret is masked and never written back into the page", "[html_form
   const auto form =
       form_of(R"({"type":"object","properties":{"apiKey":{"type":"string","title":"API key","minLength":20},
                                "service":{"type":"string"}}, "required":["apiKey"]})");
-  FormPage page{form};
+  forms::FormPage page{form};
   page.values = {{"apiKey", "sk-very-secret-value"}, {"service", "github"}};
-  const auto html = render_form_page(page);
+  const auto html = forms::render_form_page(page);
   CHECK(html.find("sk-very-secret-value") == std::string::npos);
   CHECK(html.find("name=\"apiKey\" type=\"password\" minlength=\"20\" autocomplete=\"off\" required") !=
         std::string::npos);
@@ -723,7 +727,7 @@ TEST_CASE("patterns become HTML pattern attributes only where the v flag reads t
     ordered_json schema = {{"type", "object"}, {"properties", {{"s", {{"type", "string"}, {"pattern", p}}}}}};
     auto parsed = parse_requested_schema(schema);
     REQUIRE(parsed.ok());
-    for (const auto& t : tags(render_form_page(FormPage{parsed.form}))) {
+    for (const auto& t : tags(forms::render_form_page(forms::FormPage{parsed.form}))) {
       if (t.get("name") == "s") return t.has("pattern") ? std::optional<std::string>(t.get("pattern")) : std::nullopt;
     }
     FAIL("no input");
@@ -742,7 +746,7 @@ TEST_CASE("patterns become HTML pattern attributes only where the v flag reads t
   CHECK(pattern_attr("[\\-a]") == ".*(?:[\\-a]).*");  // escaped: fine
   // Number inputs carry bounds and steps instead.
   const auto form = form_of(R"({"type":"object","properties":{"i":{"type":"integer","minimum":0.5,"maximum":9.5}}})");
-  const auto html = render_form_page(FormPage{form});
+  const auto html = forms::render_form_page(forms::FormPage{form});
   CHECK(html.find("type=\"number\" min=\"1\" max=\"9\" step=\"1\" inputmode=\"numeric\"") != std::string::npos);
 }
 
@@ -762,27 +766,27 @@ TEST_CASE("round trip: a page submitted as a browser would decodes to the values
                         {"month", "jul"},
                         {"tags", {"a", "c"}}};
   REQUIRE(validate_content(form, content).ok());
-  FormPage page{form};
+  forms::FormPage page{form};
   page.values = content;
   page.csrf_token = "t0k+/=";
-  const auto html = render_form_page(page);
+  const auto html = forms::render_form_page(page);
   const auto body = browser_submit(html, "accept");
-  const auto s = decode_form_submission(form, body);
+  const auto s = forms::decode_form_submission(form, body);
   CHECK(s.action == "accept");
   CHECK(s.csrf == "t0k+/=");
   CHECK(s.errors.ok());
   CHECK(s.content == content);
-  CHECK(validate_submission(form, s).ok());
+  CHECK(forms::validate_submission(form, s).ok());
   // Declining sends the same fields; the server ignores them.
-  CHECK(decode_form_submission(form, browser_submit(html, "decline")).action == "decline");
+  CHECK(forms::decode_form_submission(form, browser_submit(html, "decline")).action == "decline");
 }
 
 TEST_CASE("round trip: every sample schema's defaults come back from the browser", "[html_form][roundtrip]") {
   for (const auto& [name, form] : sample_forms()) {
     INFO(name);
-    FormPage page{form};
+    forms::FormPage page{form};
     page.values = form_defaults(form);
-    const auto s = decode_form_submission(form, browser_submit(render_form_page(page), "accept"));
+    const auto s = forms::decode_form_submission(form, browser_submit(forms::render_form_page(page), "accept"));
     CHECK(s.action == "accept");
     CHECK(s.errors.ok());
     // What a browser sends on top of the defaults: an unticked optional checkbox is false, and a
@@ -795,7 +799,7 @@ TEST_CASE("round trip: every sample schema's defaults come back from the browser
     // Where every required field has a default, the page accepted as shown is valid.
     const bool complete = std::all_of(form.fields.begin(), form.fields.end(),
                                       [](const Field& f) { return !f.required || f.default_value; });
-    if (complete) CHECK(validate_submission(form, s).ok());
+    if (complete) CHECK(forms::validate_submission(form, s).ok());
   }
 }
 

@@ -1,6 +1,6 @@
-// What RedisBrowserForms keeps in Redis, and how: key names, the sealed page and answer records,
+// What RedisPageStore keeps in Redis, and how: key names, the sealed page and answer records,
 // and the Lua scripts that make opening and answering atomic across processes. Internal to
-// elicit::redis.
+// elicit::forms_redis.
 #pragma once
 
 #include <chrono>
@@ -13,12 +13,9 @@
 
 #include "elicit/browser_forms.hpp"
 #include "elicit/request_state.hpp"
+#include "redis/key_hash.hpp"
 
-namespace elicit::redis_detail {
-
-/// The hex BLAKE2b-128 of `id` (32 hex digits): what names an id's keys in Redis, which so never
-/// holds the id itself (a page's URL, a task's id).
-std::string id_hash(std::string_view id);
+namespace elicit::forms::redis_records {
 
 /// The keys of one page: `<prefix>page:{<h>}`, `answer:{<h>}`, `gone:{<h>}`, where <h> is the hex
 /// BLAKE2b-128 of the id (Redis holds no URL), in braces so that Redis Cluster keeps a page's keys
@@ -80,4 +77,4 @@ extern const char* const kAnswerScript;
 /// (gone px "0": deletes the marker too, so nothing of the page is left), publishes <h>.
 extern const char* const kCloseScript;
 
-}  // namespace elicit::redis_detail
+}  // namespace elicit::forms::redis_records

@@ -2,7 +2,8 @@
 // the same keys: a page opened by process A (RequestContext::elicit_in_browser) can be opened and
 // submitted through process B (behind a load balancer), and the answer completes the call waiting
 // in A (MCP 2025-11-25 and 2026-07-28, Client, Elicitation, "URL Mode Elicitation Requests",
-// "Safe URL Handling", "Phishing"). Library elicit::redis (hiredis, libsodium).
+// "Safe URL Handling", "Phishing"). Library elicit::forms_redis (the browser forms wing's Redis piece, on
+// elicit::forms and elicit::redis: hiredis, libsodium).
 #pragma once
 
 #include <chrono>
@@ -13,12 +14,12 @@
 #include <string>
 #include <vector>
 
-#include "elicit/browser_forms.hpp"
+#include "elicit/forms/page_store.hpp"
 #include "elicit/redis/completion_store.hpp"
 
-namespace elicit {
+namespace elicit::forms {
 
-struct RedisBrowserFormsOptions {
+struct RedisPageStoreOptions {
   /// Where Redis is, and the prefix of every key and channel (`key_prefix`, here
   /// "elicitgen:form:" by default). `threads`: the threads that talk to Redis for handle() and
   /// await() (and so at most that many connections, plus one subscriber connection).
@@ -53,7 +54,7 @@ struct RedisBrowserFormsOptions {
   }
 };
 
-/// BrowserFormPages in Redis. Pages answer exactly as InMemoryBrowserForms's do (BrowserFormRules:
+/// PageStore in Redis. Pages answer exactly as InMemoryPageStore's do (PageRules:
 /// the same statuses, pages and validation). Thread-safe.
 ///
 /// What is kept, under `key_prefix` and the hex BLAKE2b-128 of the page's id (Redis never holds the
@@ -88,17 +89,17 @@ struct RedisBrowserFormsOptions {
 /// restarted without its data, or close() in another process) ends its waiters `aborted`;
 /// close() answers this store's waiters `aborted` at once and deletes in Redis when it can (the
 /// keys expire by themselves otherwise).
-class RedisBrowserForms final : public BrowserFormPages {
+class RedisPageStore final : public PageStore {
  public:
   /// Connects lazily: constructing never fails for an unreachable Redis. Throws
   /// std::invalid_argument for a port outside 1..65535, a timeout that is not positive, a negative
   /// gone_for, a key that is not 32 bytes, max_waiters or max_page_bytes 0, or a base_url not
   /// ending in '/'; std::system_error when a thread cannot be started.
-  explicit RedisBrowserForms(RedisBrowserFormsOptions options = {});
+  explicit RedisPageStore(RedisPageStoreOptions options = {});
   /// Answers every waiter `aborted`, runs the jobs already queued, closes the connections.
-  ~RedisBrowserForms() override;
-  RedisBrowserForms(const RedisBrowserForms&) = delete;
-  RedisBrowserForms& operator=(const RedisBrowserForms&) = delete;
+  ~RedisPageStore() override;
+  RedisPageStore(const RedisPageStore&) = delete;
+  RedisPageStore& operator=(const RedisPageStore&) = delete;
 
   /// BrowserForms::open. Also throws std::length_error when the page's record is larger than
   /// max_page_bytes, std::runtime_error when Redis cannot be reached or answers an error, and when
@@ -107,7 +108,7 @@ class RedisBrowserForms final : public BrowserFormPages {
   /// BrowserForms::await; `done` runs on a thread of the store's (or the timer thread). The
   /// waiter is registered before await() returns (a close() from then on answers it `aborted`);
   /// whether an answer is there already is read on a thread of the store's. An id whose page was
-  /// close()d, in any process, answers `aborted` (InMemoryBrowserForms answers timed_out then, as
+  /// close()d, in any process, answers `aborted` (InMemoryPageStore answers timed_out then, as
   /// for an unknown id: it keeps no such marker for await()); unknown, expired or sealed under
   /// other keys, timed_out. Also throws std::length_error when max_waiters await()s are held
   /// already (a wait of 0 counts until it is answered).
@@ -118,10 +119,10 @@ class RedisBrowserForms final : public BrowserFormPages {
   /// hear of it.
   void close(const std::string& id) override;
 
-  /// BrowserFormPages::handle, as InMemoryBrowserForms::handle answers (and 503 when Redis cannot
+  /// PageStore::handle, as InMemoryPageStore::handle answers (and 503 when Redis cannot
   /// be reached, 413 for an answer larger than max_page_bytes); `done` runs on a thread of the
   /// store's, or on the calling thread for a request refused before any lookup (405, a bad id).
-  void handle(const BrowserFormRequest& request, std::function<void(BrowserFormResponse)> done) override;
+  void handle(const PageRequest& request, std::function<void(PageResponse)> done) override;
   void set_base_url(std::string base_url) override;
   const std::string& content_security_policy() const noexcept override;
   const HtmlTemplates& templates() const noexcept override;
@@ -132,4 +133,4 @@ class RedisBrowserForms final : public BrowserFormPages {
   std::shared_ptr<Shared> shared_;
 };
 
-}  // namespace elicit
+}  // namespace elicit::forms

@@ -1,4 +1,4 @@
-// RedisBrowserForms against a real redis-server each test starts on a free loopback port: two
+// forms::RedisPageStore against a real redis-server each test starts on a free loopback port: two
 // stores on one Redis stand for two server processes (the page opened by one, served by the
 // other). Without redis-server the tests fail, saying so: CI installs it.
 #include <catch2/catch.hpp>
@@ -16,34 +16,35 @@
 #include <thread>
 #include <vector>
 
-#include <elicit/redis/browser_forms.hpp>
+#include <elicit/forms/redis_page_store.hpp>
 #include <elicit/request_state.hpp>
 
+#include "../redis/redis_server.hpp"
 #include "../support/form_page.hpp"
 #include "../support/patience.hpp"
-#include "redis_server.hpp"
 
-namespace redis_browser_forms_test {
+namespace redis_page_store_test {
 
 using elicit::BrowserFormAnswer;
 using elicit::BrowserFormPage;
-using elicit::BrowserFormRequest;
-using elicit::BrowserFormResponse;
 using elicit::ElicitStatus;
-using elicit::RedisBrowserForms;
-using elicit::RedisBrowserFormsOptions;
+using elicit::forms::PageRequest;
+using elicit::forms::PageResponse;
+using elicit::forms::RedisPageStore;
+using elicit::forms::RedisPageStoreOptions;
 using test_support::eventually;
 using test_support::kPatience;
 using test_support::RedisServer;
 using namespace std::chrono_literals;
+namespace forms = elicit::forms;
 
 namespace {
 
 constexpr auto kFormPrefix = "test:form:";
 constexpr auto kSecret = "sk-live-SECRET-0123456789abcdef";
 
-RedisBrowserFormsOptions form_options(const RedisServer& server, std::string key = test_support::shared_key()) {
-  RedisBrowserFormsOptions o;
+forms::RedisPageStoreOptions form_options(const RedisServer& server, std::string key = test_support::shared_key()) {
+  forms::RedisPageStoreOptions o;
   o.redis.port = server.port();
   o.redis.key_prefix = kFormPrefix;
   o.keys = {std::move(key)};
@@ -67,27 +68,27 @@ BrowserFormPage api_key_page(std::chrono::milliseconds expires_in = 10min) {
   return page;
 }
 
-BrowserFormRequest get(const std::string& id) {
-  BrowserFormRequest r;
+forms::PageRequest get(const std::string& id) {
+  forms::PageRequest r;
   r.method = "GET";
   r.id = id;
   r.loopback_peer = true;
   return r;
 }
 
-BrowserFormRequest post(const std::string& id, std::string body) {
-  BrowserFormRequest r = get(id);
+forms::PageRequest post(const std::string& id, std::string body) {
+  forms::PageRequest r = get(id);
   r.method = "POST";
   r.body = std::move(body);
   return r;
 }
 
 // handle() with a future: the response, `done` checked to run once.
-BrowserFormResponse serve(RedisBrowserForms& forms, const BrowserFormRequest& request) {
-  auto promise = std::make_shared<std::promise<BrowserFormResponse>>();
+forms::PageResponse serve(forms::RedisPageStore& forms, const forms::PageRequest& request) {
+  auto promise = std::make_shared<std::promise<forms::PageResponse>>();
   auto calls = std::make_shared<std::atomic<int>>(0);
   auto future = promise->get_future();
-  forms.handle(request, [promise, calls](BrowserFormResponse r) {
+  forms.handle(request, [promise, calls](forms::PageResponse r) {
     if (calls->fetch_add(1) == 0) promise->set_value(std::move(r));
   });
   REQUIRE(future.wait_for(kPatience) == std::future_status::ready);
@@ -119,7 +120,7 @@ std::string body(const std::string& csrf, const std::string& action, const std::
 
 using http_test::Awaited;
 
-std::optional<BrowserFormAnswer> await_for(RedisBrowserForms& forms, const std::string& id,
+std::optional<BrowserFormAnswer> await_for(forms::RedisPageStore& forms, const std::string& id,
                                            std::chrono::milliseconds wait) {
   Awaited a;
   forms.await(id, wait, a.done());
@@ -173,13 +174,12 @@ long long subscribers(const RedisServer& server) {
   return n;
 }
 
-
 }  // namespace
 
 TEST_CASE("redis browser forms: a page opened in one process is answered through another", "[browser_forms][redis]") {
   RedisServer server;
-  RedisBrowserForms a(form_options(server));  // the process whose tool call waits
-  RedisBrowserForms b(form_options(server));  // the process the browser reaches
+  forms::RedisPageStore a(form_options(server));  // the process whose tool call waits
+  forms::RedisPageStore b(form_options(server));  // the process the browser reaches
   const auto id = elicit::browser_form_id();
   CHECK(a.open(id, api_key_page()) == "https://forms.example/f/" + id);
   CHECK(a.open(id, api_key_page()) == "https://forms.example/f/" + id);  // a retry keeps the page
@@ -232,7 +232,7 @@ TEST_CASE("redis browser forms: a page opened in one process is answered through
     const auto closed = serve(b, get(id));
     CHECK(closed.status == 410);
     CHECK(closed.html.find("no longer available") != std::string::npos);
-    // The id's marker tells any process it was closed (InMemoryBrowserForms, which keeps no
+    // The id's marker tells any process it was closed (forms::InMemoryPageStore, which keeps no
     // marker for await(), answers timed_out, as for an unknown id).
     CHECK(await_for(b, id, 0ms)->status == ElicitStatus::aborted);
     CHECK(await_for(b, elicit::browser_form_id(), 0ms)->status == ElicitStatus::timed_out);
@@ -243,8 +243,8 @@ TEST_CASE("redis browser forms: without markers close() leaves no key in Redis",
   RedisServer server;
   auto options = form_options(server);
   options.gone_for = 0ms;
-  RedisBrowserForms a(options);
-  RedisBrowserForms b(options);
+  forms::RedisPageStore a(options);
+  forms::RedisPageStore b(options);
   const auto id = elicit::browser_form_id();
   a.open(id, api_key_page());
   CHECK(dump(server).size() == 1);  // the page alone
@@ -261,8 +261,8 @@ TEST_CASE("redis browser forms: without markers close() leaves no key in Redis",
 TEST_CASE("redis browser forms: the submitted secret and the id are never in Redis in plain text",
           "[browser_forms][redis]") {
   RedisServer server;
-  RedisBrowserForms a(form_options(server));
-  RedisBrowserForms b(form_options(server));
+  forms::RedisPageStore a(form_options(server));
+  forms::RedisPageStore b(form_options(server));
   const auto id = elicit::browser_form_id();
   a.open(id, api_key_page());
   const auto csrf = http_test::csrf_of(serve(b, get(id)).html);
@@ -282,8 +282,8 @@ TEST_CASE("redis browser forms: the submitted secret and the id are never in Red
 
 TEST_CASE("redis browser forms: errors are shown by their field and the page stays open", "[browser_forms][redis]") {
   RedisServer server;
-  RedisBrowserForms a(form_options(server));
-  RedisBrowserForms b(form_options(server));
+  forms::RedisPageStore a(form_options(server));
+  forms::RedisPageStore b(form_options(server));
   const auto id = elicit::browser_form_id();
   a.open(id, api_key_page());
   const auto csrf = http_test::csrf_of(serve(b, get(id)).html);
@@ -306,15 +306,15 @@ TEST_CASE("redis browser forms: errors are shown by their field and the page sta
 
 TEST_CASE("redis browser forms: who may see a page, and ids that are not pages", "[browser_forms][redis]") {
   RedisServer server;
-  RedisBrowserForms a(form_options(server));
-  RedisBrowserForms b(form_options(server));
-  RedisBrowserForms other(form_options(server, elicit::RequestStateSealer::generate_key()));
+  forms::RedisPageStore a(form_options(server));
+  forms::RedisPageStore b(form_options(server));
+  forms::RedisPageStore other(form_options(server, elicit::RequestStateSealer::generate_key()));
   auto page = api_key_page();
   page.principal = R"(["https://as.example","alice"])";
   const auto id = elicit::browser_form_id();
   a.open(id, page);
 
-  auto as = [&](std::string principal, BrowserFormRequest r) {
+  auto as = [&](std::string principal, forms::PageRequest r) {
     r.principal = std::move(principal);
     r.loopback_peer = false;
     return r;
@@ -331,7 +331,7 @@ TEST_CASE("redis browser forms: who may see a page, and ids that are not pages",
 
   CHECK(serve(b, get(elicit::browser_form_id())).status == 404);
   CHECK(serve(b, get("short")).status == 404);
-  BrowserFormRequest put = get(id);
+  forms::PageRequest put = get(id);
   put.method = "PUT";
   const auto refused = serve(b, put);
   CHECK(refused.status == 405);
@@ -340,7 +340,7 @@ TEST_CASE("redis browser forms: who may see a page, and ids that are not pages",
 
 TEST_CASE("redis browser forms: a record moved to another id does not open", "[browser_forms][redis]") {
   RedisServer server;
-  RedisBrowserForms a(form_options(server));
+  forms::RedisPageStore a(form_options(server));
   const auto first = elicit::browser_form_id();
   a.open(first, api_key_page());
   const auto first_keys = keys_of(server, "page:");
@@ -368,8 +368,8 @@ TEST_CASE("redis browser forms: a record moved to another id does not open", "[b
 
 TEST_CASE("redis browser forms: a page expires", "[browser_forms][redis]") {
   RedisServer server;
-  RedisBrowserForms a(form_options(server));
-  RedisBrowserForms b(form_options(server));
+  forms::RedisPageStore a(form_options(server));
+  forms::RedisPageStore b(form_options(server));
 
   SECTION("its waiter learns it at the page's deadline, and the page says so") {
     const auto id = elicit::browser_form_id();
@@ -388,7 +388,7 @@ TEST_CASE("redis browser forms: a page expires", "[browser_forms][redis]") {
   SECTION("past its deadline by the clock of the process serving it") {
     auto options = form_options(server);
     options.clock = [] { return std::chrono::system_clock::now() + std::chrono::hours(1); };
-    RedisBrowserForms late(std::move(options));
+    forms::RedisPageStore late(std::move(options));
     const auto id = elicit::browser_form_id();
     a.open(id, api_key_page(30min));
     const auto csrf = http_test::csrf_of(serve(b, get(id)).html);
@@ -401,8 +401,8 @@ TEST_CASE("redis browser forms: a page expires", "[browser_forms][redis]") {
 
 TEST_CASE("redis browser forms: close() in one process ends the waiters of another", "[browser_forms][redis]") {
   RedisServer server;
-  RedisBrowserForms a(form_options(server));
-  RedisBrowserForms b(form_options(server));
+  forms::RedisPageStore a(form_options(server));
+  forms::RedisPageStore b(form_options(server));
   const auto id = elicit::browser_form_id();
   a.open(id, api_key_page());
   Awaited here;
@@ -423,7 +423,7 @@ TEST_CASE("redis browser forms: bounds", "[browser_forms][redis]") {
   auto options = form_options(server);
   options.max_waiters = 1;
   options.max_page_bytes = 4096;
-  RedisBrowserForms a(options);
+  forms::RedisPageStore a(options);
   const auto id = elicit::browser_form_id();
   a.open(id, api_key_page());
   Awaited first;
@@ -444,16 +444,16 @@ TEST_CASE("redis browser forms: bounds", "[browser_forms][redis]") {
   const auto csrf = http_test::csrf_of(serve(a, get(other)).html);
   CHECK(serve(a, post(other, body(csrf, "accept", "openai", std::string(5000, 'k')))).status == 413);
 
-  RedisBrowserFormsOptions bad = form_options(server);
+  forms::RedisPageStoreOptions bad = form_options(server);
   bad.keys = {"too short"};
-  CHECK_THROWS_AS(RedisBrowserForms(bad), std::invalid_argument);
+  CHECK_THROWS_AS(forms::RedisPageStore(bad), std::invalid_argument);
   bad = form_options(server);
   bad.gone_for = -1ms;
-  CHECK_THROWS_AS(RedisBrowserForms(bad), std::invalid_argument);
+  CHECK_THROWS_AS(forms::RedisPageStore(bad), std::invalid_argument);
   bad = form_options(server);
   bad.base_url = "https://forms.example/f";
-  CHECK_THROWS_AS(RedisBrowserForms(bad), std::invalid_argument);
-  RedisBrowserForms no_base(RedisBrowserFormsOptions{});
+  CHECK_THROWS_AS(forms::RedisPageStore(bad), std::invalid_argument);
+  forms::RedisPageStore no_base(forms::RedisPageStoreOptions{});
   CHECK_THROWS_AS(no_base.open(elicit::browser_form_id(), api_key_page()), std::runtime_error);
 }
 
@@ -462,8 +462,8 @@ TEST_CASE("redis browser forms: Redis unreachable, then restarted", "[browser_fo
   auto options = form_options(server);
   options.redis.connect_timeout = 500ms;
   options.redis.command_timeout = 500ms;
-  RedisBrowserForms a(options);
-  RedisBrowserForms b(options);
+  forms::RedisPageStore a(options);
+  forms::RedisPageStore b(options);
 
   SECTION("restarted without its data mid-wait: the waiter ends, and the stores work again") {
     const auto id = elicit::browser_form_id();
@@ -502,7 +502,7 @@ TEST_CASE("redis browser forms: Redis unreachable, then restarted", "[browser_fo
 TEST_CASE("redis browser forms: destroying a store answers its waiters, which may call it back",
           "[browser_forms][redis]") {
   RedisServer server;
-  auto forms = std::make_unique<RedisBrowserForms>(form_options(server));
+  auto forms = std::make_unique<forms::RedisPageStore>(form_options(server));
   const auto id = elicit::browser_form_id();
   forms->open(id, api_key_page());
   // As RequestContext::elicit_in_browser does: the answer's callback closes the page.
@@ -525,4 +525,4 @@ TEST_CASE("redis browser forms: destroying a store answers its waiters, which ma
   CHECK((!looked || looked->status == ElicitStatus::aborted));
 }
 
-}  // namespace redis_browser_forms_test
+}  // namespace redis_page_store_test

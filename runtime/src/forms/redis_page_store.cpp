@@ -1,7 +1,7 @@
-// RedisBrowserForms: browser form pages in Redis, sealed, single use across processes, answers
+// RedisPageStore: browser form pages in Redis, sealed, single use across processes, answers
 // heard through pub/sub (MCP 2025-11-25 and 2026-07-28, Client, Elicitation, "URL Mode Elicitation
 // Requests", "Phishing").
-#include "elicit/redis/browser_forms.hpp"
+#include "elicit/forms/redis_page_store.hpp"
 
 #include <algorithm>
 #include <cstdint>
@@ -12,26 +12,26 @@
 #include <utility>
 #include <vector>
 
-#include "answer_subscriber.hpp"
-#include "browser_form_records.hpp"
-#include "connection_pool.hpp"
-#include "elicit/browser_form_rules.hpp"
+#include "elicit/forms/page_rules.hpp"
 #include "elicit/jsonrpc/event_thread.hpp"
 #include "elicit/jsonrpc/timer_service.hpp"
 #include "elicit/jsonrpc/worker_pool.hpp"
+#include "forms/redis_page_records.hpp"
+#include "redis/answer_subscriber.hpp"
+#include "redis/connection_pool.hpp"
 
-namespace elicit {
+namespace elicit::forms {
 
 namespace {
 
 using jsonrpc::TimerService;
 using redis_detail::AnswerSubscriber;
 using redis_detail::ConnectionPool;
-using redis_detail::FormKeys;
-using redis_detail::PageRecord;
-using redis_detail::RecordSealer;
+using redis_records::FormKeys;
+using redis_records::PageRecord;
+using redis_records::RecordSealer;
 using Done = std::function<void(std::optional<BrowserFormAnswer>)>;
-using Gone = BrowserFormRules::Gone;
+using Gone = PageRules::Gone;
 using WallClock = std::chrono::system_clock;
 
 BrowserFormAnswer ended(ElicitStatus status) {
@@ -50,22 +50,22 @@ std::optional<std::string> element(const redisReply& array, std::size_t i) {
   return std::string(array.element[i]->str, array.element[i]->len);
 }
 
-RedisBrowserFormsOptions checked(RedisBrowserFormsOptions o) {
-  redis_detail::check_options(o.redis, "RedisBrowserForms");
+RedisPageStoreOptions checked(RedisPageStoreOptions o) {
+  redis_detail::check_options(o.redis, "RedisPageStore");
   if (o.gone_for < std::chrono::milliseconds::zero())
-    throw std::invalid_argument("RedisBrowserForms: gone_for is negative");
+    throw std::invalid_argument("RedisPageStore: gone_for is negative");
   if (o.max_waiters == 0 || o.max_page_bytes == 0) {
-    throw std::invalid_argument("RedisBrowserForms: max_waiters and max_page_bytes must be at least 1");
+    throw std::invalid_argument("RedisPageStore: max_waiters and max_page_bytes must be at least 1");
   }
   if (!o.base_url.empty() && o.base_url.back() != '/') {
-    throw std::invalid_argument("RedisBrowserFormsOptions::base_url must end in '/'");
+    throw std::invalid_argument("RedisPageStoreOptions::base_url must end in '/'");
   }
   return o;
 }
 
 }  // namespace
 
-struct RedisBrowserForms::Shared {
+struct RedisPageStore::Shared {
   struct Waiter {
     std::string id;
     Done done;
@@ -79,19 +79,19 @@ struct RedisBrowserForms::Shared {
   // Waiters of one page (by <h>), by a number of their own.
   using Waiters = std::map<std::uint64_t, Waiter>;
 
-  explicit Shared(RedisBrowserFormsOptions o)
+  explicit Shared(RedisPageStoreOptions o)
       : options(checked(std::move(o))),
         rules(options.templates),
         sealer(options.keys, options.max_page_bytes, options.clock),
         redis(options.redis, std::max<std::size_t>(options.redis.threads, 1) + 2),
-        channel(redis_detail::answers_channel(options.redis.key_prefix)),
+        channel(redis_records::answers_channel(options.redis.key_prefix)),
         timers(TimerService::shared()),
         base_url(options.base_url) {
     for (auto& key : options.keys) std::fill(key.begin(), key.end(), '\0');  // the sealer has its copies
   }
 
-  RedisBrowserFormsOptions options;
-  const BrowserFormRules rules;
+  RedisPageStoreOptions options;
+  const PageRules rules;
   const RecordSealer sealer;
   ConnectionPool redis;
   const std::string channel;
@@ -217,7 +217,7 @@ struct RedisBrowserForms::Shared {
   }
 
   // How a page read from Redis ends a wait: its answer; timed_out when it is unknown, sealed
-  // under other keys or past its deadline (as InMemoryBrowserForms); aborted when it was closed
+  // under other keys or past its deadline (as InMemoryPageStore); aborted when it was closed
   // (its marker says so) or vanished (Redis lost it). nullopt: open, unanswered.
   std::optional<BrowserFormAnswer> settled(const std::string& id, const Looked& l) const {
     const auto page = l.page ? sealer.open_page(id, *l.page) : std::nullopt;
@@ -294,8 +294,7 @@ struct RedisBrowserForms::Shared {
   }
 };
 
-RedisBrowserForms::RedisBrowserForms(RedisBrowserFormsOptions options)
-    : shared_(std::make_shared<Shared>(std::move(options))) {
+RedisPageStore::RedisPageStore(RedisPageStoreOptions options) : shared_(std::make_shared<Shared>(std::move(options))) {
   auto& s = *shared_;
   s.workers = std::make_unique<WorkerPool>(s.options.redis.threads);
   std::weak_ptr<Shared> weak = shared_;
@@ -316,7 +315,7 @@ RedisBrowserForms::RedisBrowserForms(RedisBrowserFormsOptions options)
       });
 }
 
-RedisBrowserForms::~RedisBrowserForms() {
+RedisPageStore::~RedisPageStore() {
   auto& s = *shared_;
   s.subscriber->stop();  // no more posts from it
   std::vector<Shared::Waiter> taken;
@@ -335,37 +334,37 @@ RedisBrowserForms::~RedisBrowserForms() {
   s.workers.reset();  // runs the queued jobs (their waiters were answered above), joins
 }
 
-std::string RedisBrowserForms::open(const std::string& id, const BrowserFormPage& page) {
+std::string RedisPageStore::open(const std::string& id, const BrowserFormPage& page) {
   auto& s = *shared_;
-  (void)BrowserFormRules::checked_form(id, page);  // throws for a bad id, expiry or schema
+  (void)PageRules::checked_form(id, page);  // throws for a bad id, expiry or schema
   std::string base;
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     base = s.base_url;
   }
-  if (base.empty()) throw std::runtime_error("RedisBrowserForms has no base URL yet");
+  if (base.empty()) throw std::runtime_error("RedisPageStore has no base URL yet");
   PageRecord record;
   record.message = page.message;
   record.schema = page.requested_schema.dump();  // ordered: the page shows the schema's order
   record.principal = page.principal;
-  record.csrf = BrowserFormRules::csrf_token();
+  record.csrf = PageRules::csrf_token();
   record.expires_in_ms = page.expires_in.count();
   record.deadline_ms = ms_since_epoch(s.now() + page.expires_in);
   const auto sealed = s.sealer.seal_page(id, record);  // throws std::length_error past max_page_bytes
   const FormKeys keys(s.options.redis.key_prefix, id);
-  const auto reply = s.redis.run({"EVAL", redis_detail::kOpenScript, "2", keys.page, keys.gone, sealed,
+  const auto reply = s.redis.run({"EVAL", redis_records::kOpenScript, "2", keys.page, keys.gone, sealed,
                                   std::to_string(page.expires_in.count()), s.gone_px(page.expires_in)});
-  if (!reply) throw std::runtime_error("RedisBrowserForms: Redis cannot be reached");
+  if (!reply) throw std::runtime_error("RedisPageStore: Redis cannot be reached");
   if (reply->type != REDIS_REPLY_INTEGER) {
-    throw std::runtime_error("RedisBrowserForms: Redis refused the page: " +
+    throw std::runtime_error("RedisPageStore: Redis refused the page: " +
                              (reply->type == REDIS_REPLY_ERROR ? std::string(reply->str, reply->len) : "?"));
   }
   return base + id;  // set now, or kept as it was (a retry opens the same page)
 }
 
-void RedisBrowserForms::await(const std::string& id, std::chrono::milliseconds wait,
-                              std::function<void(std::optional<BrowserFormAnswer>)> done) {
-  if (!done) throw std::invalid_argument("RedisBrowserForms::await needs a callback");
+void RedisPageStore::await(const std::string& id, std::chrono::milliseconds wait,
+                           std::function<void(std::optional<BrowserFormAnswer>)> done) {
+  if (!done) throw std::invalid_argument("RedisPageStore::await needs a callback");
   // Bounded above too (the timer's time point must not overflow): no page lives longer than 30
   // days, so no wait needs more, even before its page's deadline is known.
   wait = std::clamp(wait, std::chrono::milliseconds(0), std::chrono::milliseconds(std::chrono::hours(24 * 31)));
@@ -381,7 +380,7 @@ void RedisBrowserForms::await(const std::string& id, std::chrono::milliseconds w
   {
     std::lock_guard<std::mutex> lock(s.mutex);
     if (s.held >= s.options.max_waiters) {
-      throw std::length_error("RedisBrowserForms: " + std::to_string(s.options.max_waiters) + " await()s held already");
+      throw std::length_error("RedisPageStore: " + std::to_string(s.options.max_waiters) + " await()s held already");
     }
     ++s.held;
     if (wait.count() > 0) {
@@ -432,7 +431,7 @@ void RedisBrowserForms::await(const std::string& id, std::chrono::milliseconds w
   }
 }
 
-void RedisBrowserForms::close(const std::string& id) {
+void RedisPageStore::close(const std::string& id) {
   auto& s = *shared_;
   const FormKeys keys(s.options.redis.key_prefix, id);
   auto taken = s.take_all(keys.hash);
@@ -441,14 +440,14 @@ void RedisBrowserForms::close(const std::string& id) {
   // waiters hear of it on the channel.
   s.post([weak = std::weak_ptr<Shared>(shared_), keys] {
     if (const auto sh = weak.lock()) {
-      sh->redis.run({"EVAL", redis_detail::kCloseScript, "3", keys.page, keys.answer, keys.gone,
+      sh->redis.run({"EVAL", redis_records::kCloseScript, "3", keys.page, keys.answer, keys.gone,
                      sh->gone_px(std::chrono::milliseconds(0)), sh->channel, keys.hash});
     }
   });
 }
 
-void RedisBrowserForms::handle(const BrowserFormRequest& request, std::function<void(BrowserFormResponse)> done) {
-  if (!done) throw std::invalid_argument("RedisBrowserForms::handle needs a callback");
+void RedisPageStore::handle(const PageRequest& request, std::function<void(PageResponse)> done) {
+  if (!done) throw std::invalid_argument("RedisPageStore::handle needs a callback");
   auto& s = *shared_;
   if (auto r = s.rules.check_request(request)) return done(std::move(*r));
   auto job = [weak = std::weak_ptr<Shared>(shared_), request, done]() {
@@ -474,7 +473,7 @@ void RedisBrowserForms::handle(const BrowserFormRequest& request, std::function<
 
     BrowserFormPage shown{page->message, nlohmann::ordered_json::parse(page->schema), page->principal,
                           std::chrono::milliseconds(page->expires_in_ms)};
-    const auto form = BrowserFormRules::checked_form(request.id, shown);
+    const auto form = PageRules::checked_form(request.id, shown);
     auto step = rules.respond({form, page->message, page->csrf}, request);
     if (step.response) return done(std::move(*step.response));
 
@@ -488,7 +487,7 @@ void RedisBrowserForms::handle(const BrowserFormRequest& request, std::function<
     // Single use across processes: the first valid submission wins, if the page is still the one
     // that was shown (not closed, nor closed and opened again).
     const auto px = std::to_string(page->expires_in_ms);
-    const auto won = s.redis.run({"EVAL", redis_detail::kAnswerScript, "3", keys.page, keys.answer, keys.gone,
+    const auto won = s.redis.run({"EVAL", redis_records::kAnswerScript, "3", keys.page, keys.answer, keys.gone,
                                   *sealed_page, sealed_answer, px,
                                   s.gone_px(std::chrono::milliseconds(page->expires_in_ms)), s.channel, keys.hash});
     if (!won || won->type != REDIS_REPLY_INTEGER) return done(rules.unavailable());
@@ -507,18 +506,18 @@ void RedisBrowserForms::handle(const BrowserFormRequest& request, std::function<
   if (!s.post(std::move(guarded))) done(s.rules.unavailable());
 }
 
-void RedisBrowserForms::set_base_url(std::string base_url) {
+void RedisPageStore::set_base_url(std::string base_url) {
   if (base_url.empty() || base_url.back() != '/') {
-    throw std::invalid_argument("RedisBrowserForms::set_base_url: the base URL must end in '/'");
+    throw std::invalid_argument("RedisPageStore::set_base_url: the base URL must end in '/'");
   }
   std::lock_guard<std::mutex> lock(shared_->mutex);
   shared_->base_url = std::move(base_url);
 }
 
-const std::string& RedisBrowserForms::content_security_policy() const noexcept {
+const std::string& RedisPageStore::content_security_policy() const noexcept {
   return shared_->rules.content_security_policy();
 }
 
-const HtmlTemplates& RedisBrowserForms::templates() const noexcept { return shared_->rules.templates(); }
+const HtmlTemplates& RedisPageStore::templates() const noexcept { return shared_->rules.templates(); }
 
-}  // namespace elicit
+}  // namespace elicit::forms
