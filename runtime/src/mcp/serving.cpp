@@ -114,17 +114,17 @@ const std::unordered_map<std::string_view, Method>& method_table() {
        {nullptr, [](Serving& s, const Request& r, const Responder& out, Fields& f) { s.listen(r, out, f); }, nullptr,
         " (MCP 2026-07-28 only)", ""}},
       {"tools/call",
-       {[](Serving& s, const Request& r, const Responder& out) { s.call(r, out, 't', nullptr); },
-        [](Serving& s, const Request& r, const Responder& out, Fields& f) { s.call(r, out, 't', &f); }, nullptr, "",
+       {[](Serving& s, const Request& r, const Responder& out) { s.call_tool(r, out, nullptr); },
+        [](Serving& s, const Request& r, const Responder& out, Fields& f) { s.call_tool(r, out, &f); }, nullptr, "",
         ""}},
       {"prompts/get",
-       {[](Serving& s, const Request& r, const Responder& out) { s.call(r, out, 'p', nullptr); },
-        [](Serving& s, const Request& r, const Responder& out, Fields& f) { s.call(r, out, 'p', &f); }, "prompts", "",
+       {[](Serving& s, const Request& r, const Responder& out) { s.get_prompt(r, out, nullptr); },
+        [](Serving& s, const Request& r, const Responder& out, Fields& f) { s.get_prompt(r, out, &f); }, "prompts", "",
         ""}},
       {"resources/read",
-       {[](Serving& s, const Request& r, const Responder& out) { s.call(r, out, 'r', nullptr); },
-        [](Serving& s, const Request& r, const Responder& out, Fields& f) { s.call(r, out, 'r', &f); }, "resources", "",
-        ""}},
+       {[](Serving& s, const Request& r, const Responder& out) { s.read_resource(r, out, nullptr); },
+        [](Serving& s, const Request& r, const Responder& out, Fields& f) { s.read_resource(r, out, &f); }, "resources",
+        "", ""}},
       // The io.modelcontextprotocol/tasks extension (tasks.hpp): 2026-07-28 requests only, on a
       // server that keeps tasks. tasks/result and tasks/list were removed (-32601, like any unknown).
       {"tasks/get",
@@ -365,11 +365,11 @@ TaskServing Serving::task_serving() {
   return TaskServing{server_, task_options_, std::move(caller)};
 }
 
-void Serving::call(const Request& r, const Responder& out, char kind, StatelessFields* fields) {
+void Serving::call_tool(const Request& r, const Responder& out, StatelessFields* fields) {
   // The tasks extension, for a tools/call that is not itself a run of a task (tasks.hpp): a tool
   // that requires a task refuses a client without the extension (-32021, before its arguments are
   // looked at); one that starts its task at once answers with it.
-  if (kind == 't' && fields && fields->task_id.empty() && r.params.is_object()) {
+  if (fields && fields->task_id.empty() && r.params.is_object()) {
     const auto name = r.params.find("name");
     const auto tool =
         name != r.params.end() && name->is_string() ? server_->find_tool(name->get_ref<const std::string&>()) : nullptr;
@@ -385,8 +385,15 @@ void Serving::call(const Request& r, const Responder& out, char kind, StatelessF
       }
     }
   }
-  auto c = kind == 't' ? resolve_tool(r, out, fields != nullptr) : resolve_json(r, out, kind == 'p');
-  if (c) serve_call(r, out, fields, std::move(*c));
+  if (auto c = resolve_tool(r, out, fields != nullptr)) serve_call(r, out, fields, std::move(*c));
+}
+
+void Serving::get_prompt(const Request& r, const Responder& out, StatelessFields* fields) {
+  if (auto c = resolve_prompt(r, out)) serve_call(r, out, fields, std::move(*c));
+}
+
+void Serving::read_resource(const Request& r, const Responder& out, StatelessFields* fields) {
+  if (auto c = resolve_resource(r, out)) serve_call(r, out, fields, std::move(*c));
 }
 
 void Serving::set_log_level(const Request& r, const Responder& out) {
@@ -454,54 +461,15 @@ std::optional<Serving::Call> Serving::resolve_tool(const Request& r, const Respo
 }
 
 // prompts/get and resources/read: a handler returning the result, which may elicit.
-std::optional<Serving::Call> Serving::resolve_json(const Request& r, const Responder& responder, bool prompt) const {
-  const auto& p = r.params;
-  const char* member = prompt ? "name" : "uri";
-  if (!p.is_object() || !p.contains(member) || !p[member].is_string()) {
-    responder.error({error_code::invalid_params,
-                     std::string(prompt ? "prompts/get" : "resources/read") + " needs params." + member, std::nullopt});
-    return std::nullopt;
-  }
-  const auto name = p[member].get<std::string>();
-  std::function<nlohmann::json(RequestContext&)> handler;
-  AsyncJsonHandler async_handler;
-  std::map<std::string, std::string> variables;
-  bool from_template = false;
-  if (prompt) {
-    if (const auto found = server_->find_prompt(name)) {
-      handler = found->handler;
-      async_handler = found->async_handler;
-    }
-  } else if (const auto found = server_->find_resource(name)) {
-    handler = found->handler;
-    async_handler = found->async_handler;
-  } else if (const auto t = server_->match_resource_template(name, variables)) {
-    handler = t->handler;
-    async_handler = t->async_handler;
-    from_template = true;
-  }
-  if (!handler && !async_handler) {
-    // MCP 2026-07-28 answers an unknown resource with -32602 (Invalid Params), as for prompts.
-    responder.error({error_code::invalid_params, (prompt ? "Unknown prompt: " : "Resource not found: ") + name,
-                     nlohmann::json{{member, name}}});
-    return std::nullopt;
-  }
-  auto arguments = prompt ? p.value("arguments", nlohmann::json::object()) : nlohmann::json{{"uri", name}};
-  if (from_template) arguments["variables"] = variables;
-  if (!arguments.is_object()) {
-    responder.error({error_code::invalid_params, "prompts/get arguments must be an object", std::nullopt});
-    return std::nullopt;
-  }
-  nlohmann::json members;
-  if (!prompt) {  // 2026-07-28: a complete resources/read result carries caching hints
-    members = nlohmann::json::object();
-    add_cache_hints(members, server_->list_cache());
-  }
-  Call c{prompt ? "prompts/get" : "resources/read",
-         name,
-         arguments,
-         prompt ? arguments : nlohmann::json(),
-         std::move(members),
+Serving::Call Serving::json_call(const char* method, std::string name, nlohmann::json arguments,
+                                 nlohmann::json bound_arguments, nlohmann::json result_members,
+                                 std::function<nlohmann::json(RequestContext&)> handler,
+                                 AsyncJsonHandler async_handler) {
+  Call c{method,
+         std::move(name),
+         std::move(arguments),
+         std::move(bound_arguments),
+         std::move(result_members),
          nullptr,
          nullptr,
          nullptr,
@@ -520,6 +488,62 @@ std::optional<Serving::Call> Serving::resolve_json(const Request& r, const Respo
     call.reply_error({error_code::internal_error, "the server is shutting down", std::nullopt});
   };
   return c;
+}
+
+std::optional<Serving::Call> Serving::resolve_prompt(const Request& r, const Responder& responder) const {
+  const auto& p = r.params;
+  if (!p.is_object() || !p.contains("name") || !p["name"].is_string()) {
+    responder.error({error_code::invalid_params, "prompts/get needs params.name", std::nullopt});
+    return std::nullopt;
+  }
+  auto name = p["name"].get<std::string>();
+  const auto found = server_->find_prompt(name);
+  if (!found || (!found->handler && !found->async_handler)) {
+    responder.error({error_code::invalid_params, "Unknown prompt: " + name, nlohmann::json{{"name", name}}});
+    return std::nullopt;
+  }
+  auto arguments = p.value("arguments", nlohmann::json::object());
+  if (!arguments.is_object()) {
+    responder.error({error_code::invalid_params, "prompts/get arguments must be an object", std::nullopt});
+    return std::nullopt;
+  }
+  // A prompt's requestState is bound to its arguments too (a resource's URI is its name).
+  auto bound = arguments;
+  return json_call("prompts/get", std::move(name), std::move(arguments), std::move(bound), nullptr, found->handler,
+                   found->async_handler);
+}
+
+std::optional<Serving::Call> Serving::resolve_resource(const Request& r, const Responder& responder) const {
+  const auto& p = r.params;
+  if (!p.is_object() || !p.contains("uri") || !p["uri"].is_string()) {
+    responder.error({error_code::invalid_params, "resources/read needs params.uri", std::nullopt});
+    return std::nullopt;
+  }
+  auto uri = p["uri"].get<std::string>();
+  std::function<nlohmann::json(RequestContext&)> handler;
+  AsyncJsonHandler async_handler;
+  std::map<std::string, std::string> variables;
+  bool from_template = false;
+  if (const auto found = server_->find_resource(uri)) {
+    handler = found->handler;
+    async_handler = found->async_handler;
+  } else if (const auto t = server_->match_resource_template(uri, variables)) {
+    handler = t->handler;
+    async_handler = t->async_handler;
+    from_template = true;
+  }
+  if (!handler && !async_handler) {
+    // MCP 2026-07-28 answers an unknown resource with -32602 (Invalid Params), as for prompts.
+    responder.error({error_code::invalid_params, "Resource not found: " + uri, nlohmann::json{{"uri", uri}}});
+    return std::nullopt;
+  }
+  nlohmann::json arguments{{"uri", uri}};
+  if (from_template) arguments["variables"] = variables;
+  // 2026-07-28: a complete resources/read result carries caching hints.
+  auto members = nlohmann::json::object();
+  add_cache_hints(members, server_->list_cache());
+  return json_call("resources/read", std::move(uri), std::move(arguments), nlohmann::json(), std::move(members),
+                   std::move(handler), std::move(async_handler));
 }
 
 // Serves a resolved call in the request's era: a 2026-07-28 request opens its round first (and

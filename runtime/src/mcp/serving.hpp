@@ -81,8 +81,10 @@ class Serving {
   void complete(const Request& r, const Responder& out, bool stateless);
   void subscription(const Request& r, const Responder& out, bool subscribe);
   void listen(const Request& r, const Responder& out, const StatelessFields& fields);
-  // tools/call (kind 't'), prompts/get ('p'), resources/read ('r'); `fields` null in a session.
-  void call(const Request& r, const Responder& out, char kind, StatelessFields* fields);
+  // tools/call, prompts/get, resources/read; `fields` null in a session.
+  void call_tool(const Request& r, const Responder& out, StatelessFields* fields);
+  void get_prompt(const Request& r, const Responder& out, StatelessFields* fields);
+  void read_resource(const Request& r, const Responder& out, StatelessFields* fields);
   void set_log_level(const Request& r, const Responder& out);
   void interaction_notify(const Request& r, const Responder& out);
   const ServerSessionOptions& options() const noexcept { return options_; }
@@ -93,7 +95,12 @@ class Serving {
   struct Call;
 
   std::optional<Call> resolve_tool(const Request& r, const Responder& out, bool stateless) const;
-  std::optional<Call> resolve_json(const Request& r, const Responder& out, bool prompt) const;
+  std::optional<Call> resolve_prompt(const Request& r, const Responder& out) const;
+  std::optional<Call> resolve_resource(const Request& r, const Responder& out) const;
+  // A call of a handler that returns its result as JSON (prompts, resources).
+  static Call json_call(const char* method, std::string name, nlohmann::json arguments, nlohmann::json bound_arguments,
+                        nlohmann::json result_members, std::function<nlohmann::json(RequestContext&)> handler,
+                        AsyncJsonHandler async_handler);
   // A 2026-07-28 call takes `fields->capabilities` (moved into its StatelessCall).
   void serve_call(const Request& r, const Responder& out, StatelessFields* fields, Call c);
   // This connection as a listener of the Server's changes (2025-11-25 sessions), made on first use.
