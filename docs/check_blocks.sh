@@ -12,6 +12,8 @@
 #   <!-- paths -->             a tree of the repository (a ```text block): every name ending in / at
 #                              the start of a line is a directory (an indented one inside the last
 #                              directory above it at a smaller indent);
+#   <!-- read-by: PATH -->     data a test reads (PATH, relative to the repository root, which must
+#                              exist and name the Markdown file), e.g. CONTRIBUTING.md's include graph;
 #   <!-- commands -->          command lines (text after # is a comment; a line ending in \ goes on):
 #                              the first word is a script of the repository that is executable, a
 #                              program on PATH (cmake, ctest), or `elicitgen`, whose subcommands must exist and whose every --option
@@ -123,7 +125,7 @@ for md in "$@"; do
         else print n " " NR " " (lang == "" ? "-" : lang) " " kind " " arg > (dir "/meta")
         inblock = 1; flush_marker(); next
       }
-      if (match($0, /^<!-- (file|walkthrough|output|commands|paths)(: [^ ]+)? -->[ \t]*$/)) {
+      if (match($0, /^<!-- (file|walkthrough|output|commands|paths|read-by)(: [^ ]+)? -->[ \t]*$/)) {
         if (kind != "") print "error " prev " a marker comment without a code block after it" > (dir "/meta")
         line = $0; sub(/^<!-- /, "", line); sub(/ -->[ \t]*$/, "", line)
         split(line, parts, ": "); kind = parts[1]; arg = (2 in parts) ? parts[2] : "-"
@@ -166,6 +168,13 @@ for md in "$@"; do
         [[ $arg == run ]] && check_output "$rel" "$line" "$work/block.$index"
         ;;
       walkthrough) ;;  # docs/walkthrough.sh runs it
+      read-by)
+        if [[ ! -f $root/$arg ]]; then
+          fail "$rel:$line: error: the block is read by $arg, which does not exist"
+        elif ! grep -qF "$(basename "$rel")" "$root/$arg"; then
+          fail "$rel:$line: error: the block is read by $arg, which does not name $(basename "$rel")"
+        fi
+        ;;
       paths)
         [[ $lang == text ]] || fail "$rel:$line: error: a paths block must be \`\`\`text (is '$lang')"
         check_paths "$rel" "$line" "$work/block.$index"

@@ -1,7 +1,8 @@
 # The layering checks itself: reads every #include of runtime/, generator/ and cli/ and fails when a
 # file includes a layer its own may not (a layer above it, or a wing beside it) or a private header
 # (runtime/src/<layer>/...) of another layer that is not a listed exception. The allowed graph is
-# written once, in CONTRIBUTING.md (the block after "<!-- include-graph -->"), and read from there.
+# written once, in CONTRIBUTING.md (the block after "<!-- read-by: tests/layering/include_graph.cmake -->"),
+# and read from there.
 # Run: cmake -DSOURCE_DIR=<repository> -P tests/layering/include_graph.cmake
 cmake_minimum_required(VERSION 3.25)
 if(NOT SOURCE_DIR)
@@ -10,9 +11,9 @@ endif()
 
 # --- the allowed graph, from CONTRIBUTING.md ---------------------------------------------------
 file(READ "${SOURCE_DIR}/CONTRIBUTING.md" contributing)
-string(FIND "${contributing}" "<!-- include-graph -->" at)
+string(FIND "${contributing}" "<!-- read-by: tests/layering/include_graph.cmake -->" at)
 if(at EQUAL -1)
-  message(FATAL_ERROR "CONTRIBUTING.md: no <!-- include-graph --> block")
+  message(FATAL_ERROR "CONTRIBUTING.md: no block marked <!-- read-by: tests/layering/include_graph.cmake -->")
 endif()
 string(SUBSTRING "${contributing}" ${at} -1 block)
 string(REGEX MATCH "```text\n([^`]*)```" _ "${block}")
@@ -31,12 +32,12 @@ foreach(line IN LISTS graph_lines)
   elseif(line MATCHES "^generated +(.*)$")
     string(REGEX REPLACE "[ ,]+" ";" generated "${CMAKE_MATCH_1}")
   elseif(NOT line STREQUAL "")
-    message(FATAL_ERROR "CONTRIBUTING.md include-graph: cannot read the line \"${line}\"")
+    message(FATAL_ERROR "CONTRIBUTING.md's include graph: cannot read the line \"${line}\"")
   endif()
 endforeach()
 list(LENGTH layers n)
 if(n LESS 8)
-  message(FATAL_ERROR "CONTRIBUTING.md include-graph: expected the layers, found \"${layers}\"")
+  message(FATAL_ERROR "CONTRIBUTING.md's include graph: expected the layers, found \"${layers}\"")
 endif()
 
 # The layer of a file, by where it is (a path relative to SOURCE_DIR). The browser forms wing's Redis
@@ -66,7 +67,7 @@ set(checked 0)
 foreach(file IN LISTS sources)
   layer_of("${file}" own)
   if(own STREQUAL "")
-    string(APPEND violations "${file}: in no layer (CONTRIBUTING.md's include-graph names none for it)\n")
+    string(APPEND violations "${file}: in no layer (CONTRIBUTING.md's include graph names none for it)\n")
     continue()
   endif()
   get_filename_component(dir "${file}" DIRECTORY)
@@ -120,6 +121,6 @@ endforeach()
 
 list(LENGTH sources files)
 if(NOT violations STREQUAL "")
-  message(FATAL_ERROR "include graph: ${files} files, ${checked} includes; these break CONTRIBUTING.md's include-graph:\n${violations}")
+  message(FATAL_ERROR "include graph: ${files} files, ${checked} includes; these break CONTRIBUTING.md's include graph:\n${violations}")
 endif()
-message(STATUS "include graph: ${files} files, ${checked} includes, all within CONTRIBUTING.md's include-graph")
+message(STATUS "include graph: ${files} files, ${checked} includes, all within CONTRIBUTING.md's include graph")

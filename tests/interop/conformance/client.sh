@@ -7,11 +7,24 @@
 # `all` runs both. Node 22 from npm; each suite is installed with `npm ci` from its own lock file when
 # missing. Every check of every scenario must pass with no warning, and the client must exit 0;
 # there is no expected-failures file.
+# `--list` prints the runs (suite directory, scenario, protocol version) and plays none.
 # Usage: client.sh 2025-11-25|2026-07-28|all <conformance_client>
+#        client.sh --list 2025-11-25|2026-07-28|all
 set -euo pipefail
-[[ $# -eq 2 && -x $2 ]] || { echo "usage: $0 2025-11-25|2026-07-28|all <conformance_client>" >&2; exit 2; }
-which=$1
-client=$(realpath "$2")
+usage() {
+  echo "usage: $0 2025-11-25|2026-07-28|all <conformance_client> | --list 2025-11-25|2026-07-28|all" >&2
+  exit 2
+}
+list=false
+if [[ ${1:-} == --list ]]; then
+  [[ $# -eq 2 ]] || usage
+  list=true
+  which=$2
+else
+  [[ $# -eq 2 && -x $2 ]] || usage
+  which=$1
+  client=$(realpath "$2")
+fi
 here=$(cd "$(dirname "$0")" && pwd)
 
 # Each run: the pinned suite's directory, the scenario, the protocol version the suite's server speaks
@@ -61,7 +74,11 @@ if [[ $which == all || $which == 2026-07-28 ]]; then
     esac
   done
 fi
-[[ ${#runs[@]} -gt 0 ]] || { echo "usage: $0 2025-11-25|2026-07-28|all <conformance_client>" >&2; exit 2; }
+[[ ${#runs[@]} -gt 0 ]] || usage
+if $list; then
+  printf '%s\n' "${runs[@]}"
+  exit 0
+fi
 
 failed=0
 for run in "${runs[@]}"; do

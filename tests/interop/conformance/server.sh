@@ -15,18 +15,28 @@
 #               SCENARIOS.md says what each scenario sends and checks. With patterns (shell globs,
 #               e.g. 'input-required-result-*' server-stateless), only the scored scenarios they
 #               match must pass; CONFORMANCE_LOG=path keeps the suite's own output on failure.
-# There is no expected-failures file.
+# There is no expected-failures file. `--list` prints the scenarios held to, one per line with its
+# kind (scored, pending, extension), and runs none.
 # Usage: [CONFORMANCE_LOG=path] server.sh 2025-11-25|2026-07-28 <elicitgen_http_server> [SCENARIO-PATTERN...]
+#        server.sh --list 2025-11-25|2026-07-28
 set -euo pipefail
 usage() {
-  echo "usage: $0 2025-11-25|2026-07-28 <elicitgen_http_server> [SCENARIO-PATTERN...]" >&2
+  echo "usage: $0 2025-11-25|2026-07-28 <elicitgen_http_server> [SCENARIO-PATTERN...] | --list REVISION" >&2
   exit 2
 }
-[[ $# -ge 2 && -x $2 ]] || usage
-revision=$1
-server_bin=$(realpath "$2")
-shift 2
-patterns=("$@")
+list=false
+patterns=()
+if [[ ${1:-} == --list ]]; then
+  [[ $# -eq 2 ]] || usage
+  list=true
+  revision=$2
+else
+  [[ $# -ge 2 && -x $2 ]] || usage
+  revision=$1
+  server_bin=$(realpath "$2")
+  shift 2
+  patterns=("$@")
+fi
 [[ $revision == 2025-11-25 || $revision == 2026-07-28 ]] || usage
 [[ $revision == 2026-07-28 || ${#patterns[@]} -eq 0 ]] || usage  # patterns: 2026-07-28 only
 keep_log=${CONFORMANCE_LOG:+$(realpath -m "$CONFORMANCE_LOG")}  # where to keep the suite's output on failure
@@ -42,17 +52,28 @@ if [[ $revision == 2025-11-25 ]]; then
   # Every server scenario the pinned suite lists for 2025-06-18/2025-11-25 (`list --server`).
   mapfile -t scenarios < <("$node22" "$conformance" list --server | sed -n 's/^  - \([a-z0-9-]*\) .*/\1/p')
   [[ ${#scenarios[@]} -ge 32 ]] || { echo "conformance list --server gave ${#scenarios[@]} scenarios" >&2; exit 1; }
+  if $list; then
+    printf 'scored %s\n' "${scenarios[@]}"
+    exit 0
+  fi
 else
   requirements=node_modules/@modelcontextprotocol/conformance/requirements/2026-07-28.yaml
   # The scored server scenarios: the `server:` list of the frozen requirement file.
   mapfile -t scored < <(awk '/^server:/ {f = 1; next} /^[a-z_]+:/ {f = 0} f && /^  - / {print $2}' "$requirements")
   (( ${#scored[@]} > 0 )) || { echo "no server scenarios in $requirements" >&2; exit 1; }
-  # Pending (not scored) scenarios this server passes in full: held to it like the scored ones, so a
-  # regression fails here too.
-  scored+=(http-header-validation http-custom-header-server-validation json-schema-2020-12)
-  scored+=(tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal
+  # Pending (not scored) scenarios this server passes in full, and those of the tasks extension:
+  # held to it like the scored ones, so a regression fails here too.
+  pending=(http-header-validation http-custom-header-server-validation json-schema-2020-12)
+  extension=(tasks-lifecycle tasks-capability-negotiation tasks-wire-fields tasks-request-state-removal
     tasks-mrtr-input tasks-request-headers tasks-dispatch-and-envelope tasks-status-notifications
     tasks-required-task-error tasks-mrtr-composition)
+  if $list; then
+    printf 'scored %s\n' "${scored[@]}"
+    printf 'pending %s\n' "${pending[@]}"
+    printf 'extension %s\n' "${extension[@]}"
+    exit 0
+  fi
+  scored+=("${pending[@]}" "${extension[@]}")
   if (( ${#patterns[@]} > 0 )); then
     selected=()
     for s in "${scored[@]}"; do
