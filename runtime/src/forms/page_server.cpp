@@ -26,6 +26,8 @@ namespace {
 
 using http::Connection;
 using http::ConnectionLimits;
+using http::host_without_port;
+using http::is_loopback_name;
 using tcp = net::ip::tcp;
 using Loop = net::io_context;
 
