@@ -16,6 +16,7 @@
 
 #include <elicit/forms/page_store.hpp>
 #include "../support/form_page.hpp"
+#include "../support/page_requests.hpp"
 #include "test_paths.hpp"
 
 namespace page_store_test {
@@ -81,19 +82,10 @@ forms::InMemoryPageStoreOptions options_with(const ManualClock* clock = nullptr)
   return o;
 }
 
-forms::PageRequest get(const std::string& id) {
-  forms::PageRequest r;
-  r.method = "GET";
-  r.id = id;
-  r.loopback_peer = true;
-  return r;
-}
-
+// The page's requests from a loopback peer (support/page_requests.hpp).
+forms::PageRequest get(const std::string& id) { return test_support::page_get(id); }
 forms::PageRequest post(const std::string& id, std::string body) {
-  forms::PageRequest r = get(id);
-  r.method = "POST";
-  r.body = std::move(body);
-  return r;
+  return test_support::page_post(id, std::move(body));
 }
 
 // The value of the hidden CSRF input of a rendered page.

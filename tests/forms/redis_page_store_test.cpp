@@ -21,6 +21,7 @@
 
 #include "../redis/redis_server.hpp"
 #include "../support/form_page.hpp"
+#include "../support/page_requests.hpp"
 #include "../support/patience.hpp"
 
 namespace redis_page_store_test {
@@ -68,19 +69,10 @@ BrowserFormPage api_key_page(std::chrono::milliseconds expires_in = 10min) {
   return page;
 }
 
-forms::PageRequest get(const std::string& id) {
-  forms::PageRequest r;
-  r.method = "GET";
-  r.id = id;
-  r.loopback_peer = true;
-  return r;
-}
-
+// The page's requests from a loopback peer (support/page_requests.hpp).
+forms::PageRequest get(const std::string& id) { return test_support::page_get(id); }
 forms::PageRequest post(const std::string& id, std::string body) {
-  forms::PageRequest r = get(id);
-  r.method = "POST";
-  r.body = std::move(body);
-  return r;
+  return test_support::page_post(id, std::move(body));
 }
 
 // handle() with a future: the response, `done` checked to run once.
