@@ -39,7 +39,7 @@ bool read_single(const nlohmann::ordered_json& j, const std::string& file, const
   if (is_params(j)) {
     SourceSchema s{file, ptr + "/requestedSchema", name, {}, std::nullopt, false};
     if (const auto mode = j.find("mode"); mode != j.end() && *mode != "form") {
-      // "url" with a requestedSchema: the page of a browser form (elicit_in_browser).
+      // "url" with a requestedSchema: the page of a browser form (forms::elicit_in_browser).
       if (*mode != "url") {
         diags.error(file, ptr + "/mode", "mode must be \"form\", or \"url\" for a browser form; found " + mode->dump());
         return true;
@@ -47,7 +47,7 @@ bool read_single(const nlohmann::ordered_json& j, const std::string& file, const
       if (!j.contains("requestedSchema")) {
         diags.error(file, ptr + "/mode",
                     "url mode without a requestedSchema has no form to generate: add the page's requestedSchema "
-                    "for a browser form (RequestContext::elicit_in_browser), or use form mode");
+                    "for a browser form (forms::elicit_in_browser), or use form mode");
         return true;
       }
       s.browser = true;

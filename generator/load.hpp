@@ -21,7 +21,7 @@ struct SourceSchema {
   nlohmann::ordered_json schema;
   std::optional<std::string> message;  ///< `message` of an elicitation/create params object
   /// The params said `"mode": "url"`: a form the server serves in the browser
-  /// (RequestContext::elicit_in_browser), where secrets belong.
+  /// (forms::elicit_in_browser), where secrets belong.
   bool browser = false;
 };
 

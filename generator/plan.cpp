@@ -191,7 +191,7 @@ std::optional<TypePlan> plan_type(const SourceSchema& source, const std::string&
                     "property \"" + f.name +
                         "\" looks like a secret: servers MUST NOT request sensitive information via form mode "
                         "(MCP 2025-11-25, Elicitation, Form Mode Security): mark the schema file \"mode\": \"url\" to "
-                        "ask it in the user's browser (ctx.elicit_in_browser<T>())");
+                        "ask it in the user's browser (elicit::forms::elicit_in_browser<T>(ctx))");
     }
     plan.fields.push_back(std::move(fp));
   }

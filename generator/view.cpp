@@ -375,9 +375,10 @@ kainjow::mustache::data make_view(const FileView& file) {
   d.set("mode_summary", browser ? "URL mode: a form served in the user's browser; its values never pass through the "
                                   "MCP client."
                                 : "Form mode: the MCP client shows the form and sends the values back.");
-  d.set("ask_summary", browser
-                           ? "Ask with ctx.elicit_in_browser<T>() in a handler; elicit<T>() does not compile for it."
-                           : "Ask with ctx.elicit<T>() in a handler.");
+  d.set("ask_summary",
+        browser ? "Ask with elicit::forms::elicit_in_browser<T>(ctx) in a handler; elicit<T>() does not compile "
+                  "for it."
+                : "Ask with ctx.elicit<T>() in a handler.");
   data types{data::type::list};
   for (const auto& t : *file.types) types.push_back(type_view(t, file.cpp_namespace, file.send_pattern));
   d.set("types", types);

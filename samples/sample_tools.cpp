@@ -9,6 +9,9 @@
 #include <thread>
 
 #include <elicit/content/formats.hpp>
+#ifdef ELICITGEN_SAMPLE_BROWSER_FORMS
+#include <elicit/forms/elicit_in_browser.hpp>
+#endif
 #include <nlohmann/json.hpp>
 
 #include "api_key.hpp"
@@ -177,16 +180,18 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
   // the key. Needs the server's BrowserForms (the HTTP sample serves pages under /forms/, the stdio
   // sample on a loopback page server).
   // `expires_in_ms` shortens the page's life (ten minutes by default), so that a test can see it expire.
+  // Built with the browser forms wing (elicit::forms, which needs the HTTP layer).
+#ifdef ELICITGEN_SAMPLE_BROWSER_FORMS
   server.add_tool(
       Tool::blocking("api_key",
                      [](RequestContext& call) {
-                       elicit::BrowserFormOptions options;
+                       elicit::forms::BrowserFormOptions options;
                        const auto& args = call.arguments();
                        if (const auto e = args.find("expires_in_ms");
                            e != args.end() && e->is_number_integer() && *e >= 1 && *e <= 600000) {
                          options.expires_in = std::chrono::milliseconds(e->get<std::int64_t>());
                        }
-                       const auto o = call.elicit_in_browser<samples::ApiKey>(options);
+                       const auto o = elicit::forms::elicit_in_browser<samples::ApiKey>(call, options);
                        if (!o) return ToolResult::text("api key " + std::string(elicit::to_string(o.status)));
                        return ToolResult::text(
                            "connected " + std::string(elicit::to_string(o.value->service)) + " with a key of " +
@@ -201,6 +206,7 @@ void add_sample_tools(elicit::Server& server, std::shared_ptr<elicit::Completion
                    {"minimum", 1},
                    {"maximum", 600000},
                    {"description", "How long the page takes an answer, in milliseconds (default 600000)"}}}}}}));
+#endif
 
   // The request cannot proceed until the user authorizes out of band: -32042.
   server.add_tool(Tool::blocking("read_private_files", [](RequestContext& call) -> ToolResult {

@@ -8,6 +8,7 @@
 
 #include <elicit/auth/jwt_verifier.hpp>
 #include <elicit/elicit.hpp>
+#include <elicit/forms/elicit_in_browser.hpp>
 #include <elicit/forms/page_routes.hpp>
 #include <elicit/http/server.hpp>
 #ifdef EXAMPLE_REDIS
@@ -67,7 +68,7 @@ int main(int argc, char** argv) {
   }));
   // A secret asked in the browser: the key goes from the page to this server, never through the client.
   server->add_tool(elicit::Tool::blocking("connect_doors", [](elicit::RequestContext& ctx) {
-    auto answer = ctx.elicit_in_browser<app::DoorKey>();
+    auto answer = elicit::forms::elicit_in_browser<app::DoorKey>(ctx);
     if (!answer) return elicit::ToolResult::text(std::string(elicit::to_string(answer.status)));
     return elicit::ToolResult::text("connected " + std::string(elicit::to_string(answer.value->vendor)));
   }));

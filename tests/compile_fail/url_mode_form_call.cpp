@@ -3,6 +3,7 @@
 // static_assert of elicit::detail::require_form_mode; CALL=0, the browser call, must compile, so a
 // failure for any other reason (a missing header, a wrong flag) fails the test instead of passing it.
 #include <elicit/elicitation.hpp>
+#include <elicit/forms/elicit_in_browser.hpp>
 #include <elicit/request_context.hpp>
 
 #include "api_key.hpp"
@@ -12,7 +13,7 @@ using samples::ApiKey;
 void ask(elicit::RequestContext& ctx, elicit::SessionState& session) {
   (void)session;
 #if CALL == 0
-  (void)ctx.elicit_in_browser<ApiKey>();
+  (void)elicit::forms::elicit_in_browser<ApiKey>(ctx);
 #elif CALL == 1
   (void)ctx.elicit<ApiKey>();
 #elif CALL == 2

@@ -23,7 +23,6 @@
 
 #include <nlohmann/json.hpp>
 #include "elicit/access_token.hpp"
-#include "elicit/browser_forms.hpp"
 #include "elicit/completion_store.hpp"
 #include "elicit/content/prefill.hpp"
 #include "elicit/elicitation.hpp"
@@ -33,9 +32,12 @@
 #include "elicit/jsonrpc/connection.hpp"
 #include "elicit/logging.hpp"
 #include "elicit/protocol_era.hpp"
+#include "elicit/server_completed_url.hpp"
 #include "elicit/session_state.hpp"
 
 namespace elicit {
+
+class BrowserForms;  // browser_forms.hpp
 
 /// Thrown through a blocking handler serving a 2026-07-28 request (MCP 2026-07-28) to end its run at
 /// the first question without an answer; the server then answers the request with an
@@ -99,21 +101,6 @@ Ask<T> ask(std::string message = std::string(::elicit::default_message<T>()), st
   return Ask<T>{std::move(message), std::move(key)};
 }
 
-/// How RequestContext::elicit_in_browser() asks.
-struct BrowserFormOptions {
-  /// How long the page takes answers, in ms from when it is opened (BrowserFormPage::expires_in).
-  std::chrono::milliseconds expires_in = std::chrono::minutes(10);
-  /// 2026-07-28: how long the client's retry after the user consented waits for the page's answer
-  /// before asking again (ms; MCP 2026-07-28, Client, Elicitation, "URL Mode Flow": the server "may
-  /// need to block until the request is fulfilled"). A blocking handler holds its worker thread
-  /// that long; an asynchronous one holds no thread. Keep it below the client's request timeout.
-  std::chrono::milliseconds retry_wait = std::chrono::seconds(20);
-  /// 2025-11-25: how long the client may take to answer the URL-mode elicitation/create (the
-  /// user's consent), in ms; none: the session's default_elicitation_timeout. The page's own
-  /// time is expires_in.
-  std::optional<std::chrono::milliseconds> timeout;
-};
-
 /// What a RequestContext serving a 2026-07-28 request (MCP 2026-07-28) needs: the run's InputRound, the
 /// client capabilities of this request, and how to end the run with an InputRequiredResult.
 struct StatelessCall {
@@ -163,14 +150,14 @@ class RequestContext {
   /// `progress_token`: the request's `params._meta.progressToken` (Basic, Utilities, Progress): a
   /// string or an integer asks for progress notifications; null (or any other value) does not.
   /// `caller`: who sent the request (principal, access token). `browser_forms`: where
-  /// elicit_in_browser() opens its pages (Server::browser_forms()), null: nowhere.
+  /// the browser forms wing opens its pages (Server::browser_forms()), null: nowhere.
   RequestContext(SessionState& session, RequestId request_id, nlohmann::json arguments, Responder responder,
                  std::optional<std::chrono::milliseconds> default_elicitation_timeout = std::nullopt,
                  std::shared_ptr<const StatelessCall> stateless = nullptr,
                  const nlohmann::json& progress_token = nullptr, Caller caller = {},
                  std::shared_ptr<BrowserForms> browser_forms = nullptr);
-  /// 2026-07-28: a run that ends the request (not with an InputRequiredResult) closes the browser
-  /// form pages it read (their answers are read again by every run until then).
+  /// 2026-07-28: a run that ends the request (not with an InputRequiredResult) closes the
+  /// server-completed URLs it read (their answers are read again by every run until then).
   ~RequestContext();
   RequestContext(const RequestContext&) = delete;
   RequestContext& operator=(const RequestContext&) = delete;
@@ -322,54 +309,35 @@ class RequestContext {
                                   CompletionStore& store,
                                   std::optional<std::chrono::milliseconds> timeout = std::nullopt);
 
-  /// Typed form T filled in the user's browser, for sensitive input (MCP 2025-11-25 and 2026-07-28,
-  /// Client, Elicitation: servers MUST use URL mode for passwords, API keys and payment details; the
-  /// value never passes through the MCP client). Opens a single-use page of T's requestedSchema in
-  /// Server::browser_forms() (browser_forms.hpp; its URL carries an unguessable id and nothing
-  /// else; only principal() may submit when one is known) and sends a URL-mode elicitation with
-  /// `message`. The page validates what the user submits with the form's rules (requestedSchema;
-  /// T's generated rules are the same) and shows each error by its field; the value is then decoded
-  /// into T as elicit<T>() does.
+  /// URL-mode elicitation that the server completes itself (server_completed_url.hpp): opens
+  /// `url.open(id)` and sends a URL-mode elicitation of its URL with `message`; the answer comes
+  /// from `url.await`, not from the client. The browser forms wing asks through this
+  /// (forms::elicit_in_browser, elicit/forms/elicit_in_browser.hpp).
   ///
   /// 2025-11-25: the elicitation has an elicitationId; the client's `accept` is the user's consent,
-  /// then this waits for the page; when the page is answered, notifications/elicitation/complete
-  /// goes to the client. 2026-07-28: the first run throws InputRequired; the client's retry with
-  /// `accept` waits up to options.retry_wait for the page, then asks again (InputRequired, the same
-  /// URL, the message saying the page is not submitted yet); the answer is read again by later runs
-  /// of the same request.
+  /// then this waits up to url.expires_in for the answer; when it comes,
+  /// notifications/elicitation/complete goes to the client. Cancelling the call closes it
+  /// (`aborted`). 2026-07-28: the first run throws InputRequired; the client's retry with `accept`
+  /// waits up to url.retry_wait for the answer, then asks again (InputRequired, the same URL, the
+  /// message saying it is not finished); the answer is read again by later runs of the request,
+  /// and closed when the request ends without asking again.
   ///
-  /// Outcomes: accepted with the value; declined / cancelled by the client (the user refused to
-  /// open it) or by the page's buttons; timed_out when the page expires (options.expires_in) or the
-  /// consent does not come in time; aborted when the call is cancelled (the page is withdrawn);
-  /// unsupported (2025-11-25) when the client did not declare `elicitation.url`, nothing opened.
-  /// Throws std::logic_error without Server::browser_forms() or on an event thread (use
-  /// elicit_in_browser_async), MissingClientCapability (2026-07-28) without `elicitation.url`, and
-  /// what BrowserForms::open throws (std::length_error when full).
-  template <class T>
-  Outcome<T> elicit_in_browser(std::string_view message, BrowserFormOptions options = {}) {
-    return typed_outcome<T>(elicit_in_browser(message, ::elicit::requested_schema<T>(), options));
-  }
-  /// elicit_in_browser<T> with T's own message (`default_message()`).
-  template <class T>
-  Outcome<T> elicit_in_browser(BrowserFormOptions options = {}) {
-    return elicit_in_browser<T>(::elicit::default_message<T>(), options);
-  }
-  /// The same for a requestedSchema given as JSON (the content is validated against it, not decoded).
-  RawOutcome elicit_in_browser(std::string_view message, const nlohmann::ordered_json& requested_schema,
-                               BrowserFormOptions options = {});
-  /// Asynchronous elicit_in_browser<T> for async_handler tools: `on_done` runs once, on a thread of
-  /// the session or of the BrowserForms (must not block), as for elicit_async; no thread waits for
-  /// the page. 2026-07-28: `on_done` runs when the answer is there; else the call is answered with
-  /// an InputRequiredResult and `on_done` never runs.
-  template <class T>
-  void elicit_in_browser_async(std::string_view message, std::function<void(Outcome<T>)> on_done,
-                               BrowserFormOptions options = {}) {
-    elicit_in_browser_async(message, ::elicit::requested_schema<T>(), options,
-                            [on_done = std::move(on_done)](RawOutcome r) { on_done(typed_outcome<T>(std::move(r))); });
-  }
-  /// Asynchronous elicit_in_browser of a requestedSchema given as JSON.
-  void elicit_in_browser_async(std::string_view message, const nlohmann::ordered_json& requested_schema,
-                               BrowserFormOptions options, std::function<void(RawOutcome)> on_done);
+  /// Outcomes: `url.await`'s (accepted with content, declined, cancelled); declined / cancelled by
+  /// the client (the user refused to open it; closed at once); timed_out when url.expires_in or the
+  /// consent's timeout passes; aborted when the call is cancelled; unsupported (2025-11-25) when the
+  /// client did not declare `elicitation.url`, nothing opened. Throws std::logic_error on an event
+  /// thread (use the _async form), MissingClientCapability (2026-07-28) without `elicitation.url`,
+  /// and what `url.open` throws.
+  RawOutcome elicit_server_completed_url(std::string_view message, ServerCompletedUrl url);
+  /// Asynchronous elicit_server_completed_url for async_handler tools: `on_done` runs once, on a
+  /// thread of the session or of `url.await` (must not block), as for elicit_async; no thread waits.
+  /// 2026-07-28: `on_done` runs when the answer is there; else the call is answered with an
+  /// InputRequiredResult and `on_done` never runs.
+  void elicit_server_completed_url_async(std::string_view message, ServerCompletedUrl url,
+                                         std::function<void(RawOutcome)> on_done);
+  /// Where the browser forms wing opens this call's pages (Server::browser_forms(),
+  /// browser_forms.hpp); null when the server has none.
+  const std::shared_ptr<BrowserForms>& browser_forms() const noexcept { return browser_forms_; }
 
   /// Blocking requests for the client other than forms (sampling/createMessage, roots/list, or an
   /// untyped elicitation/create), all at once; returns one outcome per request, in order. 2025-11-25:
@@ -385,7 +353,7 @@ class RequestContext {
   /// cannot be sent so throw std::invalid_argument before anything is sent
   /// (detail::elicitation_params_problem). Throws std::invalid_argument, in both revisions and
   /// before anything is sent, for elicitation/create params with `"mode": "url"` and a
-  /// `requestedSchema` (a browser form: use elicit_in_browser).
+  /// `requestedSchema` (a browser form: use forms::elicit_in_browser).
   std::vector<RequestOutcome> request_inputs(std::vector<InputRequest> requests);
   /// One request_inputs() request.
   RequestOutcome request_input(InputRequest request) { return request_inputs({std::move(request)}).front(); }
@@ -476,13 +444,12 @@ class RequestContext {
   }
   void forget_cancel_callbacks();
 
-  // --- pages in the browser (browser_elicitation.cpp) ---
-  // Opens the page and asks; `done` gets the outcome (2026-07-28: at once from a blocking caller's
-  // thread, or with `blocking` false from the store's). Returns false when a 2026-07-28 run must
+  // --- URL mode the server completes (server_completed_url.cpp) ---
+  // Opens and asks; `done` gets the outcome (2026-07-28: at once from a blocking caller's thread, or
+  // with `blocking` false from url.await's). Returns false when a 2026-07-28 run must
   // end with an InputRequiredResult (then `done` does not run).
-  bool browser_form(std::string_view message, const nlohmann::ordered_json& requested_schema,
-                    const BrowserFormOptions& options, bool blocking, std::function<void(RawOutcome)> done);
-  BrowserForms& require_browser_forms(const char* what) const;
+  bool server_completed_url(std::string_view message, ServerCompletedUrl url, bool blocking,
+                            std::function<void(RawOutcome)> done);
   // A URL-mode question asked again because its interaction is not finished yet (2026-07-28).
   static std::string not_finished_message(std::string_view message);
 
@@ -634,21 +601,21 @@ class RequestContext {
   std::vector<CancelScope::Token> on_cancel_tokens_;
   std::map<std::string, std::string> interaction_ids_;  // 2025-11-25: interaction_id() by name
   std::shared_ptr<BrowserForms> browser_forms_;
-  // 2026-07-28: the browser form pages whose answers this run read, closed when the request ends.
-  // Shared: an asynchronous handler's callback may read one while the context goes.
-  struct PagesRead {
-    void add(std::string id) {
+  // 2026-07-28: closes what this run read the answers of (server-completed URLs), run when the
+  // request ends. Shared: an asynchronous handler's callback may read one while the context goes.
+  struct Closers {
+    void add(std::function<void()> f) {
       std::lock_guard<std::mutex> lock(mutex);
-      ids.push_back(std::move(id));
+      all.push_back(std::move(f));
     }
-    std::vector<std::string> take() {
+    std::vector<std::function<void()>> take() {
       std::lock_guard<std::mutex> lock(mutex);
-      return std::move(ids);
+      return std::move(all);
     }
     std::mutex mutex;
-    std::vector<std::string> ids;
+    std::vector<std::function<void()>> all;
   };
-  std::shared_ptr<PagesRead> pages_read_ = std::make_shared<PagesRead>();
+  std::shared_ptr<Closers> closers_ = std::make_shared<Closers>();
   nlohmann::json progress_token_;        // null: no progress asked for
   std::optional<double> last_progress_;  // under mutex_
 };

@@ -173,7 +173,7 @@ std::vector<RequestOutcome> RequestContext::request_inputs(std::vector<InputRequ
       throw std::invalid_argument(
           "request_inputs(): elicitation/create params with \"mode\": \"url\" and a requestedSchema are a browser "
           "form; their values must not pass through the MCP client: ask them with "
-          "elicit_in_browser(message, requestedSchema)");
+          "elicit::forms::elicit_in_browser(ctx, message, requestedSchema)");
   }
   for (const auto& r : requests) require_client_capabilities(capability_for(r.method, r.params));
   std::vector<RequestOutcome> out(requests.size());

@@ -4,7 +4,7 @@
 // elicit::validate(value), elicit::requested_schema<T>(), to_json / from_json, and
 // elicit::to_string / title_of / from_string for the enums.
 // URL mode: a form served in the user's browser; its values never pass through the MCP client.
-// Ask with ctx.elicit_in_browser<T>() in a handler; elicit<T>() does not compile for it.
+// Ask with elicit::forms::elicit_in_browser<T>(ctx) in a handler; elicit<T>() does not compile for it.
 #pragma once
 
 #include <array>

@@ -44,7 +44,7 @@ struct form_traits;
 /// How a generated type is asked (MCP 2025-11-25, Client, Elicitation, "Elicitation Modes").
 ///  - form: elicitation/create in form mode; the client shows the form and sends the values back.
 ///  - url:  the schema file said `"mode": "url"`: a form the server serves in the user's browser
-///          (RequestContext::elicit_in_browser), for values that must never pass through the MCP
+///          (forms::elicit_in_browser), for values that must never pass through the MCP
 ///          client (passwords, API keys, payment details: MCP says servers MUST use URL mode).
 enum class ElicitationMode { form, url };
 
@@ -68,8 +68,8 @@ template <class T>
 constexpr void require_form_mode() {
   static_assert(elicitation_mode_v<T> == ElicitationMode::form,
                 "this type was generated from a schema marked \"mode\": \"url\" (a browser form): its values must "
-                "not pass through the MCP client. Ask it with ctx.elicit_in_browser<T>() (or "
-                "elicit_in_browser_async<T>()), not elicit<T>()");
+                "not pass through the MCP client. Ask it with elicit::forms::elicit_in_browser<T>(ctx) "
+                "(or elicit_in_browser_async<T>()), not elicit<T>()");
 }
 }  // namespace detail
 

@@ -1,4 +1,4 @@
-// RequestContext::elicit_in_browser in both MCP eras, against a BrowserForms the test controls (the
+// forms::elicit_in_browser in both MCP eras, against a BrowserForms the test controls (the
 // pages' HTML and HTTP have their own tests): what is opened, what the client is asked, how each
 // way a page ends reaches the handler, and when pages are closed.
 #include <catch2/catch.hpp>
@@ -8,14 +8,18 @@
 #include <mutex>
 
 #include <elicit/browser_forms.hpp>
+#include <elicit/forms/elicit_in_browser.hpp>
 #include <elicit/server_session.hpp>
 
 #include "../support/fake_client.hpp"
 #include "contact_information.hpp"
 
-namespace browser_elicitation_test {
+namespace elicit_in_browser_test {
 
 using namespace elicit;
+using elicit::forms::BrowserFormOptions;
+using elicit::forms::elicit_in_browser;
+using elicit::forms::elicit_in_browser_async;
 using nlohmann::json;
 using samples::ContactInformation;
 
@@ -160,7 +164,7 @@ struct Fixture {
                           BrowserFormOptions o;
                           o.retry_wait = retry_wait;
                           return ToolResult::text(
-                              describe(call.elicit_in_browser<ContactInformation>("Your contact details, please", o)));
+                              describe(elicit_in_browser<ContactInformation>(call, "Your contact details, please", o)));
                         },
                         nullptr});
     core->add_tool(Tool{"contact_async",
@@ -171,8 +175,8 @@ struct Fixture {
                         [this](std::shared_ptr<RequestContext> call) {
                           BrowserFormOptions o;
                           o.retry_wait = retry_wait;
-                          call->elicit_in_browser_async<ContactInformation>(
-                              "Your contact details, please",
+                          elicit_in_browser_async<ContactInformation>(
+                              *call, "Your contact details, please",
                               [call](Outcome<ContactInformation> out) { call->reply(ToolResult::text(describe(out))); },
                               o);
                         }});
@@ -183,7 +187,7 @@ struct Fixture {
                         [](RequestContext& call) {
                           BrowserFormOptions o;
                           o.retry_wait = std::chrono::milliseconds(0);
-                          const auto c = call.elicit_in_browser<ContactInformation>("Contact?", o);
+                          const auto c = elicit_in_browser<ContactInformation>(call, "Contact?", o);
                           const auto again = call.elicit<ContactInformation>("And a second contact?");
                           return ToolResult::text(describe(c) + " | " + describe(again));
                         },
@@ -478,4 +482,4 @@ TEST_CASE("2026-07-28: declined consent, an expired page, and a client without U
   CHECK(no_url["error"]["code"] == -32021);
 }
 
-}  // namespace browser_elicitation_test
+}  // namespace elicit_in_browser_test
