@@ -3,18 +3,14 @@
 // elicitation, requests for the client, progress, logging and cancellation.
 #pragma once
 
-#include <atomic>
 #include <chrono>
 #include <cstddef>
-#include <cstdint>
 #include <functional>
 #include <future>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <optional>
-#include <shared_mutex>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -25,8 +21,10 @@
 #include "elicit/access_token.hpp"
 #include "elicit/completion_store.hpp"
 #include "elicit/content/prefill.hpp"
+#include "elicit/detail/stateless_call.hpp"
 #include "elicit/elicitation.hpp"
 #include "elicit/features.hpp"
+#include "elicit/handler_exceptions.hpp"
 #include "elicit/input_round.hpp"
 #include "elicit/jsonrpc/cancel_scope.hpp"
 #include "elicit/jsonrpc/connection.hpp"
@@ -38,46 +36,9 @@
 namespace elicit {
 
 class BrowserForms;  // browser_forms.hpp
-
-/// Thrown through a blocking handler serving a 2026-07-28 request (MCP 2026-07-28) to end its run at
-/// the first question without an answer; the server then answers the request with an
-/// InputRequiredResult. It is not a std::exception, so `catch (const std::exception&)` lets it
-/// pass: do not swallow it with `catch (...)` around elicit() (rethrow it).
-struct InputRequired {};
-
-/// Throw from a handler when the request needs a client capability the client did not declare;
-/// the server answers -32021 MissingRequiredClientCapability with `data.requiredCapabilities`
-/// (MCP 2026-07-28, Basic, "Per-request protocol fields"; Streamable HTTP answers it with 400).
-/// A 2026-07-28 request's elicitation, sampling or roots request that the client cannot answer throws
-/// it by itself; check RequestContext::client_capabilities() first to do without.
-class MissingClientCapability : public std::runtime_error {
- public:
-  /// `required`: a ClientCapabilities object naming what is missing, e.g. {"sampling": {}}.
-  explicit MissingClientCapability(nlohmann::json required);
-  const nlohmann::json& required() const noexcept { return required_; }
-  RpcError to_error() const { return missing_required_client_capability(required_); }
-
- private:
-  nlohmann::json required_;
-};
-
-/// Throw from a handler to answer its request with this JSON-RPC error instead of a result (other
-/// exceptions become a tool error result, `isError: true`). In a task (tasks.hpp) it makes the task
-/// `failed` with `error` = {code, message, data} (tasks.md, "Task Status": failed is for JSON-RPC
-/// errors; a tool error completes the task).
-class ProtocolError : public std::runtime_error {
- public:
-  explicit ProtocolError(RpcError error) : std::runtime_error(error.message), error_(std::move(error)) {}
-  const RpcError& error() const noexcept { return error_; }
-
- private:
-  RpcError error_;
-};
-
-/// Thrown by RequestContext::start_task() through a blocking handler to end its run so the server
-/// answers the tools/call with a task (a CreateTaskResult); the task then runs the handler again
-/// from the top. Not a std::exception: do not swallow it with `catch (...)` (rethrow it).
-struct TaskStarted {};
+namespace detail {
+struct Asking;
+}
 
 /// A request for the client other than a form, for RequestContext::request_inputs: `method` is
 /// "sampling/createMessage", "roots/list" or "elicitation/create" (untyped); `key` is its key in
@@ -100,27 +61,6 @@ template <class T>
 Ask<T> ask(std::string message = std::string(::elicit::default_message<T>()), std::string key = "") {
   return Ask<T>{std::move(message), std::move(key)};
 }
-
-/// What a RequestContext serving a 2026-07-28 request (MCP 2026-07-28) needs: the run's InputRound, the
-/// client capabilities of this request, and how to end the run with an InputRequiredResult.
-struct StatelessCall {
-  std::shared_ptr<InputRound> round;
-  ClientCapabilities capabilities;
-  /// Answers the request with the InputRequiredResult of `round` (once; later answers are ignored).
-  std::function<void()> input_required;
-  /// `_meta.io.modelcontextprotocol/serverInfo` of every result (the Server's, shared; never null).
-  std::shared_ptr<const nlohmann::json> server_info;
-  /// Members added to the complete result (resources/read: `ttlMs`, `cacheScope`); null: none.
-  nlohmann::json result_members;
-  /// `_meta["io.modelcontextprotocol/logLevel"]`: messages below it, or all without it, are not sent.
-  std::optional<LoggingLevel> log_level;
-  /// Set when this request is a run of a task (tasks.hpp): the task's id.
-  std::string task_id;
-  /// Set when the request may still become a task (a tool whose calls may run as tasks, from a
-  /// client declaring the extension, not yet in one): answers the request with a new task that
-  /// replays it (RequestContext::start_task()). Once; later answers are ignored.
-  std::function<void()> start_task;
-};
 
 /// One tools/call being handled, in either MCP era; one handler serves both.
 ///
@@ -229,11 +169,7 @@ class RequestContext {
   /// validation is asked again with the reason added to the message, in both revisions (2025-11-25:
   /// at most kMaxAsks asks in all, then the last invalid_response is returned).
   template <class T>
-  Outcome<T> elicit(std::string_view message, std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
-    jsonrpc::detail::require_blocking_allowed("elicit()", "elicit_async()");
-    if (stateless_) return replay_or_throw<T>(next_key(), message);
-    return ask_and_wait<T>(std::string(message), elicit_options(timeout));
-  }
+  Outcome<T> elicit(std::string_view message, std::optional<std::chrono::milliseconds> timeout = std::nullopt);
   /// elicit<T>(message) asking with `prefill`'s values as the form's defaults (prefilled_schema<T>:
   /// e.g. a start time of now, attendees from the tool's arguments), in both revisions. Throws
   /// std::invalid_argument when `prefill` breaks T's rules. 2026-07-28: the question includes its
@@ -241,12 +177,7 @@ class RequestContext {
   /// again: compute it from the arguments and earlier answers, or round it.
   template <class T>
   Outcome<T> elicit(std::string_view message, const T& prefill,
-                    std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
-    jsonrpc::detail::require_blocking_allowed("elicit()", "elicit_async()");
-    const auto schema = ::elicit::prefilled_schema(prefill);
-    if (stateless_) return replay_or_throw<T>(next_key(), message, &schema);
-    return ask_and_wait<T>(std::string(message), elicit_options(timeout), serialized(schema));
-  }
+                    std::optional<std::chrono::milliseconds> timeout = std::nullopt);
   /// How many times a 2025-11-25 form is asked in all when the answers fail validation (the first
   /// ask and the asks again). As many as elicit::Client's default input-required rounds.
   static constexpr int kMaxAsks = 16;
@@ -259,29 +190,13 @@ class RequestContext {
   /// unique within the call). In the 2025-11-25 era the key is not used.
   template <class T>
   Outcome<T> elicit_keyed(const std::string& key, std::string_view message,
-                          std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
-    jsonrpc::detail::require_blocking_allowed("elicit_keyed()", "elicit_async()");
-    if (stateless_) return replay_or_throw<T>(key, message);
-    return ask_and_wait<T>(std::string(message), elicit_options(timeout));
-  }
+                          std::optional<std::chrono::milliseconds> timeout = std::nullopt);
   /// Asks several questions at once and returns every outcome, in order: 2025-11-25, the
   /// elicitation/create requests go out together and this waits for all (throws std::logic_error
   /// on an event thread); 2026-07-28, the unanswered ones go out in one InputRequiredResult (throws
   /// InputRequired). E.g. `auto [a, b] = call.elicit_all(ask<Contact>(), ask<Address>("Ship to?"));`
   template <class... Ts>
-  std::tuple<Outcome<Ts>...> elicit_all(Ask<Ts>... asks) {
-    jsonrpc::detail::require_blocking_allowed("elicit_all()", "elicit_all_async()");
-    if (stateless_) {
-      bool missing = false;
-      std::tuple<Outcome<Ts>...> out{replay_step<Ts>(key_of(asks), asks.message, missing)...};  // in order
-      if (missing) throw InputRequired{};
-      return out;
-    }
-    jsonrpc::detail::require_blocking_allowed("elicit_all()", "elicit_all_async()");
-    auto options = elicit_options();
-    std::tuple<std::future<Outcome<Ts>>...> futures{start_future<Ts>(asks.message, options)...};
-    return std::apply([](auto&... f) { return std::tuple<Outcome<Ts>...>{f.get()...}; }, futures);
-  }
+  std::tuple<Outcome<Ts>...> elicit_all(Ask<Ts>... asks);
   /// Blocking URL-mode elicitation; throws std::logic_error on an event thread, and
   /// std::invalid_argument for a URL check_elicitation_url rejects. 2026-07-28: `accepted` means the
   /// user consented to open the URL (there is no elicitationId and no completion notification in
@@ -371,18 +286,13 @@ class RequestContext {
   /// Returns the elicitation/create id, or nullopt when nothing was sent.
   template <class T>
   std::optional<RequestId> elicit_async(std::string_view message, std::function<void(Outcome<T>)> on_done,
-                                        std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
-    return elicit_async_asking<T>(message, nullptr, std::move(on_done), timeout);
-  }
+                                        std::optional<std::chrono::milliseconds> timeout = std::nullopt);
   /// elicit_async<T>(message, on_done) asking with `prefill`'s values as the form's defaults, as
   /// elicit<T>(message, prefill). Throws std::invalid_argument when `prefill` breaks T's rules.
   template <class T>
   std::optional<RequestId> elicit_async(std::string_view message, const T& prefill,
                                         std::function<void(Outcome<T>)> on_done,
-                                        std::optional<std::chrono::milliseconds> timeout = std::nullopt) {
-    const auto schema = ::elicit::prefilled_schema(prefill);
-    return elicit_async_asking<T>(message, &schema, std::move(on_done), timeout);
-  }
+                                        std::optional<std::chrono::milliseconds> timeout = std::nullopt);
   /// The same with the type's own message (`default_message()`).
   template <class T>
   std::optional<RequestId> elicit_async(std::function<void(Outcome<T>)> on_done,
@@ -391,19 +301,7 @@ class RequestContext {
   }
   /// Asynchronous elicit_all: `on_done` runs once with every outcome, as for elicit_async.
   template <class... Ts>
-  void elicit_all_async(std::function<void(std::tuple<Outcome<Ts>...>)> on_done, Ask<Ts>... asks) {
-    if (stateless_) {
-      bool missing = false;
-      std::tuple<Outcome<Ts>...> out{replay_step<Ts>(key_of(asks), asks.message, missing)...};
-      if (missing) {
-        stateless_->input_required();
-      } else {
-        guarded(std::move(on_done))(std::move(out));
-      }
-      return;
-    }
-    start_all_async(guarded(std::move(on_done)), std::index_sequence_for<Ts...>{}, std::move(asks)...);
-  }
+  void elicit_all_async(std::function<void(std::tuple<Outcome<Ts>...>)> on_done, Ask<Ts>... asks);
   /// Asynchronous URL-mode elicitation for async_handler tools; `on_done` as for elicit_async.
   std::optional<RequestId> elicit_url_async(std::string_view message, std::string_view url,
                                             std::function<void(UrlOutcome)> on_done,
@@ -431,17 +329,15 @@ class RequestContext {
   void run_answering_failures(const std::function<void()>& f);
 
  private:
+  friend struct detail::Asking;  // the typed asking machinery (detail/request_context_templates.hpp)
+
   // Runs `f`; what it throws answers the call (tool error result, or -32042) and is logged;
   // InputRequired (2026-07-28 era) answers the InputRequiredResult.
   static void run_answering_failures(SessionState& session, const Responder& responder, const StatelessCall* stateless,
                                      const std::function<void()>& f);
 
   template <class R>
-  std::function<void(R)> guarded(std::function<void(R)> f) const {
-    return [&session = session_, responder = responder_, stateless = stateless_, f = std::move(f)](R r) {
-      run_answering_failures(session, responder, stateless.get(), [&] { f(std::move(r)); });
-    };
-  }
+  std::function<void(R)> guarded(std::function<void(R)> f) const;
   void forget_cancel_callbacks();
 
   // --- URL mode the server completes (server_completed_url.cpp) ---
@@ -456,10 +352,6 @@ class RequestContext {
   // --- 2026-07-28 era: replay ---
   std::string next_key(const char* prefix = "elicitation") { return stateless_->round->next_key(prefix); }
   std::optional<UrlOutcome> replay_url(std::string_view message, std::string_view url);
-  template <class T>
-  std::string key_of(const Ask<T>& a) {
-    return a.key.empty() ? next_key() : a.key;
-  }
   // The client's answer to the form question (`message`; the requestedSchema `schema`, or when
   // null T's own, whose text is `schema_json`), or nullopt (then it is to be asked). An unsupported
   // form mode gives `unsupported` without asking. Read in place (detail::typed_outcome_in_place).
@@ -470,124 +362,8 @@ class RequestContext {
                       std::string_view schema_json, const std::string& reason);
   static std::string why_invalid(const std::string& problem, const ValidationResult& errors);
 
-  template <class T>
-  Outcome<T> replay_step(const std::string& key, std::string_view message, bool& missing,
-                         const nlohmann::ordered_json* schema = nullptr) {
-    // T's own schema is asked as the text it was serialised to once; a prefilled one is written out.
-    const std::string_view schema_json = schema ? std::string_view() : detail::serialized_schema<T>();
-    auto response = replay_form(key, message, schema, schema_json);
-    if (!response) {
-      missing = true;
-      return Outcome<T>{};
-    }
-    auto out = detail::typed_outcome_in_place<T>(std::move(*response));
-    if (out.status == ElicitStatus::invalid_response) {
-      ask_form_again(key, message, schema, schema_json, why_invalid(out.problem, out.errors));
-      missing = true;
-    }
-    return out;
-  }
-  template <class T>
-  Outcome<T> replay_or_throw(const std::string& key, std::string_view message,
-                             const nlohmann::ordered_json* schema = nullptr) {
-    bool missing = false;
-    auto out = replay_step<T>(key, message, missing, schema);
-    if (missing) throw InputRequired{};
-    return out;
-  }
-
-  // --- 2025-11-25 era ---
-  // Asks `asked` (the message, with the reason for asking again after the first ask) and hands the
-  // outcome to `done`; an answer that fails T's validation is asked again, as a 2026-07-28 round
-  // asks again, up to kMaxAsks asks. Captures no `this`: an asynchronous handler may let its
-  // context go while the user answers.
-  template <class T>
-  static std::optional<RequestId> ask_until_valid(SessionState& session, std::string message, std::string asked,
-                                                  ElicitOptions options, int asks, std::function<void(Outcome<T>)> done,
-                                                  std::shared_ptr<const std::string> schema_json = nullptr) {
-    const std::string& schema = schema_json ? *schema_json : detail::serialized_schema<T>();
-    return detail::elicit_async_with<T>(
-        session, asked, schema,
-        [&session, message, options, asks, done = std::move(done), schema_json](Outcome<T> o) {
-          if (o.status == ElicitStatus::invalid_response && asks < kMaxAsks) {
-            ask_until_valid<T>(session, message, again_message(message, why_invalid(o.problem, o.errors)), options,
-                               asks + 1, done, schema_json);
-            return;
-          }
-          done(std::move(o));
-        },
-        options);
-  }
-  // Blocks until ask_until_valid's outcome.
-  template <class T>
-  Outcome<T> ask_and_wait(std::string message, ElicitOptions options,
-                          std::shared_ptr<const std::string> schema_json = nullptr) {
-    auto promise = std::make_shared<std::promise<Outcome<T>>>();
-    auto future = promise->get_future();
-    ask_until_valid<T>(
-        session_, message, message, std::move(options), 1,
-        [promise](Outcome<T> o) { promise->set_value(std::move(o)); }, std::move(schema_json));
-    return future.get();
-  }
-  // elicit_async<T>, asking with `schema` (null: T's own requestedSchema), in either revision.
-  template <class T>
-  std::optional<RequestId> elicit_async_asking(std::string_view message, const nlohmann::ordered_json* schema,
-                                               std::function<void(Outcome<T>)> on_done,
-                                               std::optional<std::chrono::milliseconds> timeout) {
-    if (stateless_) {
-      bool missing = false;
-      auto out = replay_step<T>(next_key(), message, missing, schema);
-      if (missing) {
-        stateless_->input_required();
-      } else {
-        guarded(std::move(on_done))(std::move(out));
-      }
-      return std::nullopt;
-    }
-    return ask_until_valid<T>(session_, std::string(message), std::string(message), elicit_options(timeout), 1,
-                              guarded(std::move(on_done)), schema ? serialized(*schema) : nullptr);
-  }
-  // A schema's text, shared by every ask of one question.
-  static std::shared_ptr<const std::string> serialized(const nlohmann::ordered_json& schema) {
-    return std::make_shared<const std::string>(
-        schema.dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace));
-  }
   // The message asking again: `message` and why the previous answer was not accepted.
   static std::string again_message(const std::string& message, const std::string& reason);
-
-  // --- 2025-11-25 era: several at once ---
-  template <class T>
-  std::future<Outcome<T>> start_future(const std::string& message, const ElicitOptions& options) {
-    auto promise = std::make_shared<std::promise<Outcome<T>>>();
-    auto future = promise->get_future();
-    ask_until_valid<T>(session_, message, message, options, 1,
-                       [promise](Outcome<T> o) { promise->set_value(std::move(o)); });
-    return future;
-  }
-  template <class... Ts, std::size_t... I>
-  void start_all_async(std::function<void(std::tuple<Outcome<Ts>...>)> on_done, std::index_sequence<I...>,
-                       Ask<Ts>... asks) {
-    struct Gather {
-      std::mutex mutex;
-      std::tuple<Outcome<Ts>...> outcomes;
-      std::size_t left = sizeof...(Ts);
-      std::function<void(std::tuple<Outcome<Ts>...>)> on_done;
-    };
-    auto g = std::make_shared<Gather>();
-    g->on_done = std::move(on_done);
-    const auto options = elicit_options();
-    (ask_until_valid<Ts>(session_, asks.message, asks.message, options, 1,
-                         [g](Outcome<Ts> o) {
-                           bool last = false;
-                           {
-                             std::lock_guard<std::mutex> lock(g->mutex);
-                             std::get<I>(g->outcomes) = std::move(o);
-                             last = --g->left == 0;
-                           }
-                           if (last) g->on_done(std::move(g->outcomes));
-                         }),
-     ...);
-  }
 
   SessionState& session_;
   RequestId request_id_;
@@ -601,23 +377,16 @@ class RequestContext {
   std::vector<CancelScope::Token> on_cancel_tokens_;
   std::map<std::string, std::string> interaction_ids_;  // 2025-11-25: interaction_id() by name
   std::shared_ptr<BrowserForms> browser_forms_;
-  // 2026-07-28: closes what this run read the answers of (server-completed URLs), run when the
-  // request ends. Shared: an asynchronous handler's callback may read one while the context goes.
-  struct Closers {
-    void add(std::function<void()> f) {
-      std::lock_guard<std::mutex> lock(mutex);
-      all.push_back(std::move(f));
-    }
-    std::vector<std::function<void()>> take() {
-      std::lock_guard<std::mutex> lock(mutex);
-      return std::move(all);
-    }
-    std::mutex mutex;
-    std::vector<std::function<void()>> all;
-  };
-  std::shared_ptr<Closers> closers_ = std::make_shared<Closers>();
+  // 2026-07-28: closes what this run read the answers of (server-completed URLs) when the request
+  // ends; made on the first (server_completed_url.cpp). Shared: an asynchronous handler's callback
+  // may read one while the context goes.
+  struct Closers;
+  std::shared_ptr<Closers> closers_;     // under mutex_
   nlohmann::json progress_token_;        // null: no progress asked for
   std::optional<double> last_progress_;  // under mutex_
 };
 
 }  // namespace elicit
+
+// The member templates' definitions: the replay and ask-until-valid machinery, apart from the API.
+#include "elicit/detail/request_context_templates.hpp"  // IWYU pragma: export

@@ -1,8 +1,13 @@
 // RequestContext::elicit_server_completed_url: URL-mode elicitation whose answer the server sees
 // itself (server_completed_url.hpp), in either MCP revision (request_context.hpp has the contract).
 #include <future>
+#include <memory>
+#include <mutex>
+#include <optional>
 #include <stdexcept>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "elicit/browser_forms.hpp"
 #include "elicit/jsonrpc/event_thread.hpp"
@@ -38,6 +43,19 @@ std::optional<RawOutcome> await_blocking(const ServerCompletedUrl& url, const st
 }
 
 }  // namespace
+
+struct RequestContext::Closers {
+  void add(std::function<void()> f) {
+    std::lock_guard<std::mutex> lock(mutex);
+    all.push_back(std::move(f));
+  }
+  std::vector<std::function<void()>> take() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return std::move(all);
+  }
+  std::mutex mutex;
+  std::vector<std::function<void()>> all;
+};
 
 RawOutcome RequestContext::elicit_server_completed_url(std::string_view message, ServerCompletedUrl url) {
   jsonrpc::detail::require_blocking_allowed("elicit_server_completed_url()", "elicit_server_completed_url_async()");
@@ -87,7 +105,13 @@ bool RequestContext::server_completed_url(std::string_view message, ServerComple
       again["params"]["message"] = not_finished_message(message);
       round->ask_again(key, std::move(again), question);
     };
-    auto read = [closers = closers_, how, id](RawOutcome a) {
+    std::shared_ptr<Closers> closers;
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!closers_) closers_ = std::make_shared<Closers>();
+      closers = closers_;
+    }
+    auto read = [closers, how, id](RawOutcome a) {
       closers->add([how, id] { how->close(id); });
       return a;
     };
@@ -165,7 +189,7 @@ bool RequestContext::server_completed_url(std::string_view message, ServerComple
 RequestContext::~RequestContext() {
   // 2026-07-28: runs of a request read an answer again until the request ends; this run ended it
   // unless it asked a question (an InputRequiredResult), so what it read can go.
-  if (!stateless_ || stateless_->round->input_required()) return;
+  if (!stateless_ || !closers_ || stateless_->round->input_required()) return;
   for (const auto& close : closers_->take()) close();
 }
 
