@@ -1,0 +1,193 @@
+// Client::Impl: the answers to the server's questions, by the host's handlers, in both eras (an
+// elicitation/create, an input-required result's or a task's inputRequests) and in the userInteraction
+// dialect (interaction/create); the capabilities that say what this client answers (client_impl.hpp).
+#include "client_impl.hpp"
+
+#include <memory>
+#include <string>
+
+#include "elicit/protocol_era.hpp"
+#include "elicit/tasks.hpp"
+#include "elicit/user_interaction.hpp"
+
+namespace elicit {
+
+using client_detail::ordered_at;
+
+// The params as the server wrote them, from the text of the message that carried them: `path`
+// leads from the message to them. Null when there is no text or it does not lead to an object.
+nlohmann::ordered_json client_detail::ordered_at(const std::shared_ptr<const std::string>& text,
+                                                 std::initializer_list<const char*> path) {
+  if (!text) return nullptr;
+  auto j = nlohmann::ordered_json::parse(*text, nullptr, false);
+  for (const char* key : path) {
+    if (j.is_discarded() || !j.is_object()) return nullptr;
+    const auto it = j.find(key);
+    if (it == j.end()) return nullptr;
+    auto next = std::move(*it);
+    j = std::move(next);
+  }
+  if (!j.is_object()) return nullptr;
+  return j;
+}
+
+namespace {
+
+// read_elicitation_request, with the requestedSchema taken in the server's order from `ordered`
+// (the same params with their member order) when it agrees with `params`.
+ElicitationRequest read_request(const nlohmann::json& params, const nlohmann::ordered_json& ordered,
+                                const UrlSafetyOptions& url_safety) {
+  ElicitationRequest r;
+  r.params = params;
+  if (!params.is_object()) {
+    r.schema_problems.push_back({Diagnostic::Severity::error, "", "elicitation/create params must be an object"});
+    return r;
+  }
+  if (const auto m = params.find("message"); m != params.end() && m->is_string()) r.message = m->get<std::string>();
+  r.url_mode = params.value("mode", nlohmann::json()) == "url";  // a non-string mode is not URL mode, and no throw
+  if (r.url_mode) {
+    if (const auto u = params.find("url"); u != params.end() && u->is_string()) r.url = u->get<std::string>();
+    if (const auto e = params.find("elicitationId"); e != params.end() && e->is_string())
+      r.elicitation_id = e->get<std::string>();
+    r.url_review = review_url(r.url, url_safety);
+    return r;
+  }
+  const auto s = params.find("requestedSchema");
+  if (s == params.end()) {
+    r.schema_problems.push_back({Diagnostic::Severity::error, "/requestedSchema", "missing"});
+    return r;
+  }
+  // The parsed params have their members sorted; the text of the message has the server's order,
+  // which is the order a form shows its fields in. It is used when it says the same thing (it
+  // always should: both come from one text), else the sorted schema is.
+  const auto os = ordered.is_object() ? ordered.find("requestedSchema") : ordered.end();
+  if (ordered.is_object() && os != ordered.end() && nlohmann::json(*os) == *s) {
+    r.requested_schema = *os;
+  } else {
+    r.requested_schema = nlohmann::ordered_json::parse(s->dump());
+  }
+  auto parsed = parse_requested_schema(r.requested_schema, "/requestedSchema");
+  if (parsed.ok()) r.form = std::move(parsed.form);
+  r.schema_problems = std::move(parsed.diagnostics);
+  return r;
+}
+
+}  // namespace
+
+ElicitationRequest read_elicitation_request(const nlohmann::json& params, const UrlSafetyOptions& url_safety) {
+  return read_request(params, nullptr, url_safety);
+}
+
+nlohmann::json Client::Impl::capabilities() const {
+  nlohmann::json caps = nlohmann::json::object();
+  if (!has_handler()) return caps;
+  if (options.user_interaction) {
+    // The draft's capability; progress is not declared: this client sends no interaction/notify.
+    nlohmann::json types{"prompt"};
+    if (handles_url()) types.push_back("ua");
+    caps["userInteraction"] = {{"types", types}};
+    return caps;
+  }
+  nlohmann::json elicitation{{"form", nlohmann::json::object()}};
+  if (handles_url()) elicitation["url"] = nlohmann::json::object();
+  caps["elicitation"] = elicitation;
+  return caps;
+}
+
+// 2026-07-28 requests also declare the tasks extension (the client follows a task to its end).
+nlohmann::json Client::Impl::request_capabilities() const {
+  auto caps = capabilities();
+  if (options.tasks) caps["extensions"] = {{tasks_extension, nlohmann::json::object()}};
+  return caps;
+}
+
+nlohmann::ordered_json Client::Impl::meta() const {
+  return {{std::string(meta_key::protocol_version), current_version()},
+          {std::string(meta_key::client_capabilities), request_capabilities()},
+          {std::string(meta_key::client_info), options.client_info}};
+}
+
+// The answer to one elicitation/create: a typed handler whose schema it is, else the fallback,
+// else cancel (nobody here can show it).
+// `ordered`: the same params in the server's member order (null when unknown).
+nlohmann::json Client::Impl::answer(const nlohmann::json& params, const nlohmann::ordered_json& ordered,
+                                    const std::string& key) {
+  auto request = read_request(params, ordered, options.url_safety);
+  request.key = key;
+  if (request.url_mode && !request.url_review.allowed) {
+    // Never offered to the user (Safe URL Handling): declined, and said in the log.
+    session.log("declined a URL-mode elicitation: " + request.url_review.refusal);
+    return Answer::decline().to_json(false);
+  }
+  if (!request.url_mode) {
+    const auto schema = params.is_object() ? params.find("requestedSchema") : params.end();
+    if (schema != params.end()) {
+      for (const auto& [wanted, handler] : form_handlers) {
+        if (wanted == *schema) return handler(request).to_json(true);
+      }
+    }
+  }
+  if (fallback && (!request.url_mode || options.url_elicitation)) return fallback(request).to_json(!request.url_mode);
+  return Answer::cancel().to_json(false);
+}
+
+// The answer to one interaction/create (the userInteraction dialect): the interaction is read
+// as the elicitation it stands for and answered by the same handlers; the ElicitResult is then
+// put in the draft's shape. `text`: the request's text, for the schema's member order.
+void Client::Impl::answer_interaction(const nlohmann::json& params, const std::shared_ptr<const std::string>& text,
+                                      const Responder& out) {
+  std::string why;
+  const auto interaction = parse_interaction(nlohmann::ordered_json(params), &why);
+  if (!interaction || (interaction->type == "ua" && !handles_url())) {
+    // A type this client did not list, or params without the draft's shape.
+    out.error({error_code::invalid_params,
+               "Invalid params: " + (interaction ? std::string("interaction type not supported") : why), std::nullopt});
+    return;
+  }
+  nlohmann::json as_elicitation;
+  nlohmann::ordered_json ordered;
+  const bool prompt = interaction->type == "prompt";
+  if (prompt) {
+    as_elicitation = {{"mode", "form"}, {"message", interaction->message}, {"requestedSchema", interaction->schema}};
+    const auto schema = ordered_at(text, {"params", "interaction", "schema"});
+    if (!schema.is_null()) ordered = {{"requestedSchema", schema}};
+  } else {
+    as_elicitation = {{"mode", "url"},
+                      {"message", interaction->message},
+                      {"url", interaction->url},
+                      {"elicitationId", interaction->id}};
+  }
+  const auto result = answer(as_elicitation, ordered);
+  const auto action = result.value("action", std::string("cancel"));
+  if (action == "accept") {
+    nlohmann::json r = nlohmann::json::object();
+    if (prompt) r["content"] = result.value("content", nlohmann::json::object());
+    out.result(std::move(r));
+  } else if (action == "decline") {
+    out.error({error_code::interaction_declined, "User did not consent to the interaction", std::nullopt});
+  } else {
+    out.error({error_code::interaction_cancelled, "User cancelled the interaction", std::nullopt});
+  }
+}
+
+// The answers to an input-required result's or a task's inputRequests, by the same handlers as
+// any elicitation. `ordered`: the same requests in the server's member order (null when unknown).
+nlohmann::ordered_json Client::Impl::answer_inputs(const std::string& method, const nlohmann::json& requests,
+                                                   const nlohmann::ordered_json& ordered_requests) {
+  nlohmann::ordered_json responses = nlohmann::ordered_json::object();
+  for (const auto& [key, input] : requests.items()) {
+    const auto m = input.is_object() ? input.value("method", std::string()) : std::string();
+    if (m != "elicitation/create")
+      throw ClientError(0, method + ": the server asked for " + (m.empty() ? std::string("an unknown request") : m) +
+                               ", which this client did not declare");
+    nlohmann::ordered_json ordered;
+    if (const auto in = ordered_requests.is_object() ? ordered_requests.find(key) : ordered_requests.end();
+        in != ordered_requests.end() && in->is_object()) {
+      if (const auto p = in->find("params"); p != in->end()) ordered = *p;
+    }
+    responses[key] = answer(input.value("params", nlohmann::json::object()), ordered, key);
+  }
+  return responses;
+}
+
+}  // namespace elicit
