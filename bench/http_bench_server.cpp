@@ -16,7 +16,7 @@
 #include "sample_tools.hpp"
 
 int main(int argc, char** argv) {
-  elicit::HttpServerOptions options;
+  elicit::http::HttpServerOptions options;
   bool minimal = false;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
                        });
                      }});
   };
-  elicit::StreamableHttpServer server(
+  elicit::http::StreamableHttpServer server(
       {"elicitgen-bench-server", "0.1.0", "elicitgen sample server + async tool", std::nullopt}, setup, options);
   server.start();
   std::cout << "http://127.0.0.1:" << server.port() << options.path << std::endl;

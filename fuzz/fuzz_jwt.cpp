@@ -28,7 +28,7 @@ void check(std::string_view token, const elicit::auth::JsonWebKeySet& keys, bool
   try {
     const auto t = elicit::auth::verify_jwt_access_token(token, keys, rules, std::chrono::system_clock::time_point{});
     if (t.issuer != "joe" || t.subject.empty()) __builtin_trap();
-  } catch (const elicit::InvalidToken&) {
+  } catch (const elicit::http::InvalidToken&) {
   }
 }
 

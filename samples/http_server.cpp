@@ -113,7 +113,7 @@ int no_redis(const char* flag) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  elicit::HttpServerOptions options;
+  elicit::http::HttpServerOptions options;
   options.server.user_interaction.enabled = true;  // the opt-in userInteraction dialect
   std::string title = "elicitgen sample server";
   std::shared_ptr<elicit::CompletionStore> completions;
@@ -195,7 +195,7 @@ int main(int argc, char** argv) {
       std::cerr << "--authorization-server and --resource go together\n";
       return 2;
     }
-    elicit::ResourceServerOptions a;
+    elicit::http::ResourceServerOptions a;
     a.resource = jwt.audience;
     a.authorization_servers = {jwt.issuer};
     a.scopes_supported = scopes;
@@ -252,7 +252,7 @@ int main(int argc, char** argv) {
 #endif
   }
   if (!pages.prefix.empty()) options.routes.push_back(elicit::forms::routes(std::move(pages)));
-  elicit::StreamableHttpServer server(
+  elicit::http::StreamableHttpServer server(
       {"elicitgen-sample-server", "0.1.0", title, std::nullopt},
       [completions, tasks](elicit::Server& s) {
         if (tasks) s.set_task_store(tasks);

@@ -12,9 +12,9 @@ int main() {
                      if (!answer) return elicit::ToolResult::text(std::string(elicit::to_string(answer.status)));
                      return elicit::ToolResult::text("Welcome, " + answer.value->name);
                    }).with_description("Registers the user"));
-  elicit::HttpServerOptions options;  // 127.0.0.1 (Host and Origin checked), POST/GET/DELETE on /mcp
+  elicit::http::HttpServerOptions options;  // 127.0.0.1 (Host and Origin checked), POST/GET/DELETE on /mcp
   options.port = 8080;
-  elicit::StreamableHttpServer http(server, options);
+  elicit::http::StreamableHttpServer http(server, options);
   http.start();
   std::cout << "http://127.0.0.1:" << http.port() << "/mcp" << std::endl;
   http.wait();  // until SIGINT or SIGTERM

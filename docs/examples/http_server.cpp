@@ -36,16 +36,16 @@ elicit::RequestStateOptions shared_keys() {
 }
 
 // Every request needs a JWT access token from the authorization server `issuer` (docs/deploying.md).
-elicit::ResourceServerOptions oauth(const char* issuer) {
+elicit::http::ResourceServerOptions oauth(const char* issuer) {
   elicit::auth::JwtVerifierOptions jwt;
   jwt.issuer = issuer;                             // the `iss` of its tokens, and where its metadata is
   jwt.audience = "https://rooms.example.com/mcp";  // this server: the `aud` its tokens must name
-  elicit::ResourceServerOptions a;
+  elicit::http::ResourceServerOptions a;
   a.resource = jwt.audience;
   a.authorization_servers = {jwt.issuer};
   a.scopes_supported = a.required_scopes = {"rooms"};
   a.verify = elicit::auth::jwt_verifier(jwt);
-  return a;  // for elicit::HttpServerOptions::authorization
+  return a;  // for elicit::http::HttpServerOptions::authorization
 }
 
 // The browser form pages sign the browser in themselves at the authorization server
@@ -84,7 +84,7 @@ int main(int argc, char** argv) {
   }));
 #endif
 
-  elicit::HttpServerOptions options;
+  elicit::http::HttpServerOptions options;
   options.port = argc > 1 ? std::atoi(argv[1]) : 8080;   // on 127.0.0.1, path /mcp
   options.allowed_hosts = {"rooms.example.com"};         // the Host a reverse proxy forwards
   options.principal = [](const auto& header) {           // who is asking, per 2026-07-28 request
@@ -104,7 +104,7 @@ int main(int argc, char** argv) {
     }
   }
   options.routes.push_back(elicit::forms::routes(std::move(pages)));
-  elicit::StreamableHttpServer http(server, options);
+  elicit::http::StreamableHttpServer http(server, options);
   std::cerr << "serving http://127.0.0.1:" << options.port << "/mcp\n";
   http.run();  // starts, then blocks until stop(), SIGINT or SIGTERM
 }

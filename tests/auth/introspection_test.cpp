@@ -46,7 +46,7 @@ struct Fixture {
   unsigned status = 200;
   std::string last_body, last_authorization;
   std::mutex mutex;
-  std::unique_ptr<elicit::StreamableHttpServer> server;
+  std::unique_ptr<elicit::http::StreamableHttpServer> server;
 
   explicit Fixture(const std::function<void(elicit::auth::IntrospectionVerifierOptions&)>& tune = {}) {
     as.set("/.well-known/oauth-authorization-server",
@@ -65,16 +65,16 @@ struct Fixture {
     v.client_secret = "s3cret:+/";
     v.fetch_timeout = std::chrono::seconds(30);
     if (tune) tune(v);
-    elicit::HttpServerOptions o;
+    elicit::http::HttpServerOptions o;
     o.io_threads = 1;
     o.server.session.log = [](std::string_view) {};
-    elicit::ResourceServerOptions a;
+    elicit::http::ResourceServerOptions a;
     a.resource = kResource;
     a.authorization_servers = {issuer};
     a.required_scopes = {"mcp"};
     a.verify = elicit::auth::introspection_verifier(v);
     o.authorization = a;
-    server = std::make_unique<elicit::StreamableHttpServer>(
+    server = std::make_unique<elicit::http::StreamableHttpServer>(
         elicit::ServerInfo{"introspection-test", "1"},
         [](elicit::Server& s) {
           s.add_tool(elicit::Tool::blocking("whoami", [](elicit::RequestContext& call) {

@@ -40,15 +40,15 @@ long long now_s() {
 struct Fixture {
   jwt_test::DocumentServer as;
   std::string issuer = as.origin() + "/tenant";
-  std::unique_ptr<elicit::StreamableHttpServer> server;
+  std::unique_ptr<elicit::http::StreamableHttpServer> server;
 
   explicit Fixture(std::chrono::milliseconds refetch_interval = std::chrono::seconds(60), bool publish = true) {
     if (publish) publish_metadata("/.well-known/oauth-authorization-server/tenant");
     publish_keys({key().jwk()});
-    elicit::HttpServerOptions o;
+    elicit::http::HttpServerOptions o;
     o.io_threads = 2;
     o.server.session.log = [](std::string_view) {};
-    elicit::ResourceServerOptions a;
+    elicit::http::ResourceServerOptions a;
     a.resource = kResource;
     a.authorization_servers = {issuer};
     a.scopes_supported = {"mcp:read", "mcp:write"};
@@ -61,7 +61,7 @@ struct Fixture {
     v.fetch_timeout = std::chrono::seconds(30);  // loopback; generous for sanitizers
     a.verify = elicit::auth::jwt_verifier(v);
     o.authorization = a;
-    server = std::make_unique<elicit::StreamableHttpServer>(
+    server = std::make_unique<elicit::http::StreamableHttpServer>(
         elicit::ServerInfo{"jwt-test", "1"},
         [](elicit::Server& s) {
           s.add_tool(

@@ -66,7 +66,7 @@ elicit::auth::JwtAccessTokenRules rules() {
 std::string refusal(const std::string& token, const elicit::auth::JsonWebKeySet& keys) {
   try {
     elicit::auth::verify_jwt_access_token(token, keys, rules());
-  } catch (const elicit::InvalidToken& e) {
+  } catch (const elicit::http::InvalidToken& e) {
     return e.what();
   }
   return "accepted";

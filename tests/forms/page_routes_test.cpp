@@ -56,8 +56,8 @@ test_support::PagesOptions options_with(std::shared_ptr<elicit::forms::InMemoryP
   return o;
 }
 
-std::unique_ptr<elicit::StreamableHttpServer> start_server(test_support::PagesOptions o) {
-  auto server = std::make_unique<elicit::StreamableHttpServer>(
+std::unique_ptr<elicit::http::StreamableHttpServer> start_server(test_support::PagesOptions o) {
+  auto server = std::make_unique<elicit::http::StreamableHttpServer>(
       elicit::ServerInfo{"forms-test", "1"}, [](elicit::Server&) {}, test_support::with_pages(std::move(o)));
   server->start();
   return server;
@@ -281,7 +281,7 @@ TEST_CASE("browser form routes: bad prefixes and origins are refused by start", 
     CAPTURE(prefix);
     auto o = options_with(nullptr, prefix);
     o.path = prefix == "/m/" ? "/m/cp" : "/mcp/x";
-    elicit::StreamableHttpServer server(
+    elicit::http::StreamableHttpServer server(
         elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, test_support::with_pages(std::move(o)));
     CHECK_THROWS_AS(server.start(), std::invalid_argument);
   }
@@ -290,7 +290,7 @@ TEST_CASE("browser form routes: bad prefixes and origins are refused by start", 
     CAPTURE(origin);
     auto o = options_with(nullptr);
     o.browser_forms.public_origin = origin;
-    elicit::StreamableHttpServer server(
+    elicit::http::StreamableHttpServer server(
         elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, test_support::with_pages(std::move(o)));
     CHECK_THROWS_AS(server.start(), std::invalid_argument);
   }
@@ -299,11 +299,11 @@ TEST_CASE("browser form routes: bad prefixes and origins are refused by start", 
   {
     auto o = options_with(nullptr);
     o.principal = [](const auto& header) { return std::string(header("x-user")); };
-    elicit::StreamableHttpServer server(
+    elicit::http::StreamableHttpServer server(
         elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, test_support::with_pages(o));
     CHECK_THROWS_WITH(server.start(), Catch::Contains("PageRoutes::sign_in (or principal) is needed"));
     o.browser_forms.principal = o.principal;
-    elicit::StreamableHttpServer with_hook(
+    elicit::http::StreamableHttpServer with_hook(
         elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, test_support::with_pages(std::move(o)));
     CHECK_NOTHROW(with_hook.start());
     with_hook.stop();

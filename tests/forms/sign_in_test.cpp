@@ -211,7 +211,7 @@ struct Pages {
   Provider op;
   std::shared_ptr<std::atomic<long long>> offset_ms = std::make_shared<std::atomic<long long>>(0);
   std::shared_ptr<elicit::forms::InMemoryPageStore> store = std::make_shared<elicit::forms::InMemoryPageStore>();
-  std::unique_ptr<elicit::StreamableHttpServer> server;
+  std::unique_ptr<elicit::http::StreamableHttpServer> server;
   int port = 0;
 
   explicit Pages(std::string issuer = "", std::string client_secret = "", std::vector<std::string> keys = {},
@@ -220,13 +220,13 @@ struct Pages {
     test_support::PagesOptions o;
     o.io_threads = 1;
     o.server.session.log = [](std::string_view) {};
-    elicit::ResourceServerOptions a;
+    elicit::http::ResourceServerOptions a;
     a.resource = "https://mcp.example.com/mcp";
     a.authorization_servers = {issuer.empty() ? op.issuer : issuer};
     // Bearer tokens name their user: "t1" is a subject with a quote and a non-ASCII letter, so that
     // the principal's JSON text must be written the same way on both sides to match.
     a.verify = [iss = a.authorization_servers.front()](std::string_view token) {
-      if (token != "t1") throw elicit::InvalidToken("unknown token");
+      if (token != "t1") throw elicit::http::InvalidToken("unknown token");
       elicit::AccessToken t;
       t.issuer = iss;
       t.subject = kOddSubject;
@@ -257,8 +257,8 @@ struct Pages {
         return elicit::ToolResult::text("/forms/" + id);
       }));
     };
-    server = std::make_unique<elicit::StreamableHttpServer>(elicit::ServerInfo{"sign-in-test", "1"}, setup,
-                                                            test_support::with_pages(std::move(o)));
+    server = std::make_unique<elicit::http::StreamableHttpServer>(elicit::ServerInfo{"sign-in-test", "1"}, setup,
+                                                                  test_support::with_pages(std::move(o)));
     server->start();
     port = server->port();
   }
@@ -671,7 +671,7 @@ TEST_CASE("browser form sign-in: start() refuses options it cannot serve", "[bro
     return o;
   };
   auto start = [](test_support::PagesOptions o) {
-    elicit::StreamableHttpServer server(
+    elicit::http::StreamableHttpServer server(
         elicit::ServerInfo{"t", "1"}, [](elicit::Server&) {}, test_support::with_pages(std::move(o)));
     server.start();
   };

@@ -24,9 +24,9 @@ const std::string kMetadata = "https://mcp.example.com/.well-known/oauth-protect
 // Tokens are "<user>.<scope>.<scope>..." (RFC 6750 b64token characters), "read" and "write"
 // standing for mcp:read and mcp:write; "expired" is refused.
 elicit::AccessToken verify(std::string_view token) {
-  if (token == "expired") throw elicit::InvalidToken("the token has expired");
+  if (token == "expired") throw elicit::http::InvalidToken("the token has expired");
   const auto dot = token.find('.');
-  if (dot == std::string_view::npos) throw elicit::InvalidToken("unknown token");
+  if (dot == std::string_view::npos) throw elicit::http::InvalidToken("unknown token");
   elicit::AccessToken t;
   t.issuer = "https://as.example.com";
   t.subject = std::string(token.substr(0, dot));
@@ -43,10 +43,10 @@ elicit::AccessToken verify(std::string_view token) {
 
 struct Fixture {
   Fixture() {
-    elicit::HttpServerOptions o;
+    elicit::http::HttpServerOptions o;
     o.io_threads = 2;
     o.server.session.log = [](std::string_view) {};
-    elicit::ResourceServerOptions a;
+    elicit::http::ResourceServerOptions a;
     a.resource = kResource;
     a.authorization_servers = {"https://as.example.com"};
     a.scopes_supported = {"mcp:read", "mcp:write"};
@@ -54,7 +54,7 @@ struct Fixture {
     a.tool_scopes = {{"write", {"mcp:write"}}};
     a.verify = verify;
     o.authorization = a;
-    server = std::make_unique<elicit::StreamableHttpServer>(
+    server = std::make_unique<elicit::http::StreamableHttpServer>(
         elicit::ServerInfo{"auth-test", "1"},
         [](elicit::Server& s) {
           s.add_tool(
@@ -90,7 +90,7 @@ struct Fixture {
                    json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", method}, {"params", params}}.dump());
   }
 
-  std::unique_ptr<elicit::StreamableHttpServer> server;
+  std::unique_ptr<elicit::http::StreamableHttpServer> server;
 };
 
 bool challenge_has(const http_test::Response& r, const std::string& part) {
@@ -227,10 +227,10 @@ TEST_CASE("authorization: a 2025-11-25 session belongs to the principal that ini
 
 TEST_CASE("authorization: start() refuses options without resource, authorization servers or verifier",
           "[http][auth]") {
-  elicit::HttpServerOptions o;
-  o.authorization = elicit::ResourceServerOptions{};
+  elicit::http::HttpServerOptions o;
+  o.authorization = elicit::http::ResourceServerOptions{};
   o.authorization->resource = kResource;
-  elicit::StreamableHttpServer s(
+  elicit::http::StreamableHttpServer s(
       elicit::ServerInfo{"auth-test", "1"}, [](elicit::Server&) {}, o);
   CHECK_THROWS_AS(s.start(), std::invalid_argument);
 }

@@ -26,20 +26,20 @@ const test_support::Pki& pki() {
 }
 
 struct TlsServer {
-  std::unique_ptr<elicit::StreamableHttpServer> server;
+  std::unique_ptr<elicit::http::StreamableHttpServer> server;
   TlsServer() {
-    elicit::HttpServerOptions o;
+    elicit::http::HttpServerOptions o;
     o.io_threads = 1;
     o.tls_certificate_chain_file = pki().crt("server");
     o.tls_private_key_file = pki().key("server");
     o.server.session.log = [](std::string_view) {};
-    elicit::ResourceServerOptions a;
+    elicit::http::ResourceServerOptions a;
     a.resource = "https://127.0.0.1/mcp";
     a.authorization_servers = {"https://as.example.com"};
-    a.verify = [](std::string_view) -> elicit::AccessToken { throw elicit::InvalidToken("no"); };
+    a.verify = [](std::string_view) -> elicit::AccessToken { throw elicit::http::InvalidToken("no"); };
     o.authorization = a;
     o.allowed_hosts = {"localhost"};
-    server = std::make_unique<elicit::StreamableHttpServer>(
+    server = std::make_unique<elicit::http::StreamableHttpServer>(
         elicit::ServerInfo{"fetch-test", "1"}, [](elicit::Server&) {}, std::move(o));
     server->start();
   }

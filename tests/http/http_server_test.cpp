@@ -46,8 +46,8 @@ struct Seen {
   }
 };
 
-elicit::HttpServerOptions test_options() {
-  elicit::HttpServerOptions o;
+elicit::http::HttpServerOptions test_options() {
+  elicit::http::HttpServerOptions o;
   o.max_request_bytes = 64 * 1024;
   o.keepalive = 100ms;
   o.io_threads = 2;
@@ -56,9 +56,9 @@ elicit::HttpServerOptions test_options() {
 }
 
 struct Fixture {
-  explicit Fixture(elicit::HttpServerOptions o = test_options()) {
+  explicit Fixture(elicit::http::HttpServerOptions o = test_options()) {
     auto seen_ptr = seen;
-    server = std::make_unique<elicit::StreamableHttpServer>(
+    server = std::make_unique<elicit::http::StreamableHttpServer>(
         elicit::ServerInfo{"http-test", "1"},
         [seen_ptr](elicit::Server& s) {
           s.add_tool(
@@ -131,7 +131,7 @@ struct Fixture {
   }
 
   std::shared_ptr<Seen> seen = std::make_shared<Seen>();
-  std::unique_ptr<elicit::StreamableHttpServer> server;
+  std::unique_ptr<elicit::http::StreamableHttpServer> server;
 };
 
 }  // namespace

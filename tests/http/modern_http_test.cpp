@@ -168,8 +168,8 @@ std::shared_ptr<elicit::Server> make_core(const std::shared_ptr<Gate>& gate) {
   return core;
 }
 
-elicit::HttpServerOptions test_options() {
-  elicit::HttpServerOptions o;
+elicit::http::HttpServerOptions test_options() {
+  elicit::http::HttpServerOptions o;
   o.io_threads = 2;
   o.keepalive = 100ms;
   o.server.session.log = [](std::string_view) {};
@@ -177,8 +177,8 @@ elicit::HttpServerOptions test_options() {
 }
 
 struct Fixture {
-  explicit Fixture(elicit::HttpServerOptions o = test_options()) {
-    server = std::make_unique<elicit::StreamableHttpServer>(make_core(gate), std::move(o));
+  explicit Fixture(elicit::http::HttpServerOptions o = test_options()) {
+    server = std::make_unique<elicit::http::StreamableHttpServer>(make_core(gate), std::move(o));
     server->start();
   }
 
@@ -204,7 +204,7 @@ struct Fixture {
   }
 
   std::shared_ptr<Gate> gate = std::make_shared<Gate>();
-  std::unique_ptr<elicit::StreamableHttpServer> server;
+  std::unique_ptr<elicit::http::StreamableHttpServer> server;
 };
 
 // The JSON-RPC error of a reply, checked to carry `id`.
@@ -700,7 +700,7 @@ TEST_CASE("2026-07-28 requests beyond max_modern_requests get 503 with Retry-Aft
 TEST_CASE("the ServerSetup constructor runs setup once, whatever the number of sessions", "[http][modern]") {
   std::atomic<int> setups{0};
   auto o = test_options();
-  elicit::StreamableHttpServer server(
+  elicit::http::StreamableHttpServer server(
       {"setup-once", "1"},
       [&](elicit::Server& s) {
         ++setups;
@@ -785,7 +785,7 @@ TEST_CASE("a 2026-07-28 tools/call over HTTP becomes a task that replays it with
                    return elicit::ToolResult::text("Hello, " + n.value->name +
                                                    (call.task_id().empty() ? "" : " (task)"));
                  }).with_task_support(elicit::TaskSupport::required, false));
-  elicit::StreamableHttpServer server(core, test_options());
+  elicit::http::StreamableHttpServer server(core, test_options());
   server.start();
   const json caps = {{"extensions", {{"io.modelcontextprotocol/tasks", json::object()}}},
                      {"elicitation", {{"form", json::object()}}}};

@@ -24,8 +24,8 @@ std::shared_ptr<elicit::Server> one_tool_server() {
   return server;
 }
 
-elicit::HttpServerOptions quiet() {
-  elicit::HttpServerOptions o;
+elicit::http::HttpServerOptions quiet() {
+  elicit::http::HttpServerOptions o;
   o.server.session.log = [](std::string_view) {};
   return o;
 }
@@ -36,7 +36,7 @@ extern "C" void count_signal(int) { ++early_signals; }
 }  // namespace
 
 TEST_CASE("wait() returns once stop() on another thread has finished", "[http][run]") {
-  elicit::StreamableHttpServer http(one_tool_server(), quiet());
+  elicit::http::StreamableHttpServer http(one_tool_server(), quiet());
   CHECK_THROWS_AS(http.wait(), std::logic_error);  // before start()
   http.start();
   auto waited = std::async(std::launch::async, [&] { http.wait(); });
@@ -50,7 +50,7 @@ TEST_CASE("wait() returns once stop() on another thread has finished", "[http][r
 TEST_CASE("run() serves until SIGINT, then stops and returns", "[http][run]") {
   // Until run() has its signal_set, a SIGINT goes to this handler instead of ending the process.
   const auto previous = std::signal(SIGINT, count_signal);
-  elicit::StreamableHttpServer http(one_tool_server(), quiet());
+  elicit::http::StreamableHttpServer http(one_tool_server(), quiet());
   std::atomic<bool> returned{false};
   std::thread runner([&] {
     http.run();

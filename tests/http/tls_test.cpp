@@ -94,8 +94,8 @@ TlsResult tls_post(int port, const std::string& ca, const std::string& body, int
 
 const std::string kInitialize = test_support::session_initialize().dump();
 
-elicit::HttpServerOptions tls_options(const std::string& crt, const std::string& key) {
-  elicit::HttpServerOptions o;
+elicit::http::HttpServerOptions tls_options(const std::string& crt, const std::string& key) {
+  elicit::http::HttpServerOptions o;
   o.io_threads = 2;
   o.tls_certificate_chain_file = crt;
   o.tls_private_key_file = key;
@@ -103,8 +103,8 @@ elicit::HttpServerOptions tls_options(const std::string& crt, const std::string&
   return o;
 }
 
-std::unique_ptr<elicit::StreamableHttpServer> start(elicit::HttpServerOptions o) {
-  auto s = std::make_unique<elicit::StreamableHttpServer>(
+std::unique_ptr<elicit::http::StreamableHttpServer> start(elicit::http::HttpServerOptions o) {
+  auto s = std::make_unique<elicit::http::StreamableHttpServer>(
       elicit::ServerInfo{"tls-test", "1", std::nullopt, std::nullopt}, [](elicit::Server&) {}, std::move(o));
   s->start();
   return s;
@@ -186,14 +186,14 @@ TEST_CASE("TLS: start() names the file that cannot be used", "[http][tls]") {
   const auto& p = pki();
   const auto missing = pki().dir().root().string() + "/missing.crt";
   auto with = [](const std::string& crt, const std::string& key) {
-    elicit::StreamableHttpServer s(
+    elicit::http::StreamableHttpServer s(
         elicit::ServerInfo{"tls-test", "1", std::nullopt, std::nullopt}, [](elicit::Server&) {}, tls_options(crt, key));
     s.start();
   };
   CHECK_THROWS_WITH(with(missing, p.key("server")), Catch::Contains("missing.crt"));
   CHECK_THROWS_WITH(with(p.crt("server"), p.crt("server")), Catch::Contains("server.crt"));  // not a key
   CHECK_THROWS_WITH(with(p.crt("server"), p.key("server2")), Catch::Contains("does not match"));
-  elicit::HttpServerOptions half;
+  elicit::http::HttpServerOptions half;
   half.tls_certificate_chain_file = p.crt("server");
   CHECK_THROWS_AS(start(half), std::invalid_argument);
 }

@@ -24,11 +24,11 @@ json request(const json& id, const std::string& method, const json& params = jso
 
 struct Fixture {
   Fixture() {
-    elicit::HttpServerOptions o;
+    elicit::http::HttpServerOptions o;
     o.io_threads = 2;
     o.server.session.log = [](std::string_view) {};
     o.server.user_interaction.enabled = true;
-    server = std::make_unique<elicit::StreamableHttpServer>(
+    server = std::make_unique<elicit::http::StreamableHttpServer>(
         elicit::ServerInfo{"ui-http", "1"},
         [](elicit::Server& s) {
           s.add_tool({"ask", "asks a username", {{"type", "object"}}, std::nullopt, [](elicit::RequestContext& call) {
@@ -105,7 +105,7 @@ struct Fixture {
           202);
   }
 
-  std::unique_ptr<elicit::StreamableHttpServer> server;
+  std::unique_ptr<elicit::http::StreamableHttpServer> server;
   mutable http_test::Response head;
 };
 

@@ -8,13 +8,13 @@
 
 namespace test_support {
 
-struct PagesOptions : elicit::HttpServerOptions {
+struct PagesOptions : elicit::http::HttpServerOptions {
   elicit::forms::PageRoutes browser_forms;
 };
 
 /// The server's options with the pages as its routes (elicit::forms::routes).
-inline elicit::HttpServerOptions with_pages(PagesOptions o) {
-  elicit::HttpServerOptions options = o;
+inline elicit::http::HttpServerOptions with_pages(PagesOptions o) {
+  elicit::http::HttpServerOptions options = o;
   options.routes.push_back(elicit::forms::routes(std::move(o.browser_forms)));
   return options;
 }

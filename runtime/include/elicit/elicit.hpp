@@ -25,7 +25,7 @@
  *   elicit::Tool, elicit::Prompt, elicit::Resource, elicit::ToolResult declare and answer them.
  * - elicit::ServerSession: one 2025-11-25 connection over a elicit::jsonrpc::Transport
  *   (elicit::jsonrpc::StdioTransport for stdio).
- * - elicit::StreamableHttpServer: both revisions over Streamable HTTP (elicit::HttpServerOptions).
+ * - elicit::http::StreamableHttpServer: both revisions over Streamable HTTP (elicit::http::HttpServerOptions).
  * - elicit::RequestContext: what a handler gets; `elicit<T>()`, `elicit_async<T>()`, `elicit_url()`
  *   ask the user and end in an elicit::Outcome.
  * - elicit::decode(), elicit::validate(), elicit::requested_schema(): the generated types' API

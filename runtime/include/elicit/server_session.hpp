@@ -38,7 +38,7 @@ struct ServerSessionOptions {
   /// (MCP 2026-07-28, Basic, Patterns, "Multi Round-Trip Requests", "requestState" security).
   std::string principal;
   /// The verified access token of the session's requests (MCP Authorization), set by a transport
-  /// that checks tokens (elicit::StreamableHttpServer with HttpServerOptions::authorization) as each
+  /// that checks tokens (elicit::http::StreamableHttpServer with HttpServerOptions::authorization) as each
   /// request arrives; RequestContext::access_token() reads it when the request is dispatched. Null:
   /// no token.
   std::shared_ptr<AccessTokenSlot> access_token;
@@ -116,7 +116,7 @@ namespace detail {
 /// One 2026-07-28 request served on its own, without a session (MCP 2026-07-28, Streamable HTTP:
 /// each POST carries one request): a JSON-RPC connection over the request's transport, and the
 /// methods of `server` with the era already decided from the checked `fields`. For transports
-/// that see each request apart (elicit::StreamableHttpServer); a stdio connection is a
+/// that see each request apart (elicit::http::StreamableHttpServer); a stdio connection is a
 /// ServerSession. Nothing is built per request but the connection and its MCP state: no thread,
 /// no copy of the options or of the method table.
 class StatelessServing {

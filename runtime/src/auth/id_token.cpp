@@ -20,22 +20,22 @@ IdTokenSubject verify_id_token(std::string_view token, const JsonWebKeySet& keys
   const auto aud = claims.at("aud");
   const auto azp = claims.find("azp");
   if (aud.is_array() && aud.size() > 1 && azp == claims.end()) {
-    throw InvalidToken("the ID token names several audiences but no authorized party (\"azp\")");
+    throw http::InvalidToken("the ID token names several audiences but no authorized party (\"azp\")");
   }
   if (azp != claims.end() && (!azp->is_string() || *azp != rules.client_id)) {
-    throw InvalidToken("the ID token was issued to another client (\"azp\")");
+    throw http::InvalidToken("the ID token was issued to another client (\"azp\")");
   }
   // Item 10: iat is required (its future side is the shared check's).
   const auto iat = claims.find("iat");
-  if (iat == claims.end() || !iat->is_number()) throw InvalidToken("the ID token has no issue time (\"iat\")");
+  if (iat == claims.end() || !iat->is_number()) throw http::InvalidToken("the ID token has no issue time (\"iat\")");
   // Item 11: the nonce binds the token to this browser's authentication request (no replay of a
   // token obtained elsewhere).
   const auto nonce = claims.find("nonce");
-  if (nonce == claims.end() || !nonce->is_string()) throw InvalidToken("the ID token has no \"nonce\"");
+  if (nonce == claims.end() || !nonce->is_string()) throw http::InvalidToken("the ID token has no \"nonce\"");
   const auto& n = nonce->get_ref<const std::string&>();
   if (n.size() != rules.nonce.size() || rules.nonce.empty() ||
       sodium_memcmp(n.data(), rules.nonce.data(), n.size()) != 0) {
-    throw InvalidToken("the ID token's \"nonce\" is not the authentication request's");
+    throw http::InvalidToken("the ID token's \"nonce\" is not the authentication request's");
   }
   return {checked.issuer, checked.subject};
 }

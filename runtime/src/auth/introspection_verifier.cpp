@@ -75,25 +75,25 @@ struct Introspector {
   // The checks of an answer; returns the token or throws InvalidToken. `valid_for`: how long the
   // answer may be kept (until exp).
   AccessToken check(const nlohmann::json& answer, std::chrono::milliseconds& valid_for) const {
-    if (!answer.is_object()) throw InvalidToken("the introspection answer is not a JSON object");
-    if (answer.value("active", nlohmann::json()) != true) throw InvalidToken("the token is not active");
+    if (!answer.is_object()) throw http::InvalidToken("the introspection answer is not a JSON object");
+    if (answer.value("active", nlohmann::json()) != true) throw http::InvalidToken("the token is not active");
     if (const auto iss = answer.find("iss"); iss != answer.end() && *iss != options.issuer) {
-      throw InvalidToken("the token was not issued by " + options.issuer);
+      throw http::InvalidToken("the token was not issued by " + options.issuer);
     }
     const auto aud = answer.find("aud");
     if (aud == answer.end()) {
-      if (options.require_audience) throw InvalidToken("the token names no audience (\"aud\")");
+      if (options.require_audience) throw http::InvalidToken("the token names no audience (\"aud\")");
     } else if (!names_audience(*aud, options.audience)) {
-      throw InvalidToken("the token is not meant for " + options.audience + " (\"aud\")");
+      throw http::InvalidToken("the token is not meant for " + options.audience + " (\"aud\")");
     }
     const double now = std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
     const double leeway = std::chrono::duration<double>(options.leeway).count();
     if (const auto exp = numeric(answer, "exp")) {
-      if (now > *exp + leeway) throw InvalidToken("the token has expired");
+      if (now > *exp + leeway) throw http::InvalidToken("the token has expired");
       valid_for = std::min(valid_for, std::chrono::milliseconds(static_cast<long long>((*exp - now) * 1000)));
     }
     if (const auto nbf = numeric(answer, "nbf"); nbf && now + leeway < *nbf) {
-      throw InvalidToken("the token is not valid yet (\"nbf\")");
+      throw http::InvalidToken("the token is not valid yet (\"nbf\")");
     }
     AccessToken t;
     t.issuer = options.issuer;
@@ -123,7 +123,7 @@ struct Introspector {
       std::lock_guard<std::mutex> lock(mutex);
       const auto it = cache.find(key);
       if (it != cache.end() && Clock::now() < it->second.until) {
-        if (!it->second.token) throw InvalidToken(it->second.refusal);
+        if (!it->second.token) throw http::InvalidToken(it->second.refusal);
         return *it->second.token;
       }
     }
@@ -143,17 +143,17 @@ struct Introspector {
       o.timeout = left;
       r = http::fetch(request, o);
     } catch (const http::FetchError&) {
-      throw InvalidToken("the authorization server cannot be reached to check the token");
+      throw http::InvalidToken("the authorization server cannot be reached to check the token");
     }
-    if (r.status != 200) throw InvalidToken("the authorization server could not check the token");
+    if (r.status != 200) throw http::InvalidToken("the authorization server could not check the token");
     const auto answer = parse_json_document(r.body);
     auto valid_for = options.cache_ttl;
     try {
-      if (!answer) throw InvalidToken("the introspection answer is not JSON");
+      if (!answer) throw http::InvalidToken("the introspection answer is not JSON");
       auto t = std::make_shared<const AccessToken>(check(*answer, valid_for));
       if (valid_for > std::chrono::milliseconds(0)) remember(std::move(key), {t, "", Clock::now() + valid_for});
       return *t;
-    } catch (const InvalidToken& e) {
+    } catch (const http::InvalidToken& e) {
       remember(std::move(key), {nullptr, e.what(), Clock::now() + std::min(valid_for, options.cache_ttl)});
       throw;
     }
@@ -162,7 +162,7 @@ struct Introspector {
 
 }  // namespace
 
-TokenVerifier introspection_verifier(IntrospectionVerifierOptions options) {
+http::TokenVerifier introspection_verifier(IntrospectionVerifierOptions options) {
   if (options.issuer.empty() || options.audience.empty() || options.client_id.empty()) {
     throw std::invalid_argument("introspection_verifier: issuer, audience and client_id are required");
   }

@@ -280,8 +280,8 @@ void JsonWebKeySet::verify_signature(std::string_view alg_name, std::string_view
                                      std::string_view signature) const {
   const Alg* alg = find_alg(alg_name);
   if (!alg) {
-    throw InvalidToken(alg_name == "none" ? "unsigned tokens (alg \"none\") are not accepted"
-                                          : "the signature algorithm is not accepted");
+    throw http::InvalidToken(alg_name == "none" ? "unsigned tokens (alg \"none\") are not accepted"
+                                                : "the signature algorithm is not accepted");
   }
   bool named = false, fitting = false;
   for (const auto& key : impl_->keys) {
@@ -292,8 +292,8 @@ void JsonWebKeySet::verify_signature(std::string_view alg_name, std::string_view
     if (verify_with(key, *alg, signing_input, signature)) return;
   }
   if (!named) throw UnknownSigningKey("the token is signed with a key the authorization server does not publish");
-  if (!fitting) throw InvalidToken("the signature algorithm does not fit the signing key");
-  throw InvalidToken("the signature does not verify");
+  if (!fitting) throw http::InvalidToken("the signature algorithm does not fit the signing key");
+  throw http::InvalidToken("the signature does not verify");
 }
 
 }  // namespace elicit::auth

@@ -16,9 +16,10 @@ constexpr std::size_t kMaxTokenBytes = 16 * 1024;
 
 nlohmann::json decode_part(std::string_view part, const char* what) {
   const auto bytes = base64url_decode(part);
-  if (!bytes) throw InvalidToken(std::string("the token's ") + what + " is not base64url");
+  if (!bytes) throw http::InvalidToken(std::string("the token's ") + what + " is not base64url");
   auto value = parse_json_document(*bytes);
-  if (!value || !value->is_object()) throw InvalidToken(std::string("the token's ") + what + " is not a JSON object");
+  if (!value || !value->is_object())
+    throw http::InvalidToken(std::string("the token's ") + what + " is not a JSON object");
   return std::move(*value);
 }
 
@@ -27,7 +28,7 @@ std::optional<double> numeric_date(const nlohmann::json& claims, const char* nam
   const auto it = claims.find(name);
   if (it == claims.end()) return std::nullopt;
   if (!it->is_number() || !std::isfinite(it->get<double>())) {
-    throw InvalidToken(std::string("the \"") + name + "\" claim is not a number");
+    throw http::InvalidToken(std::string("the \"") + name + "\" claim is not a number");
   }
   return it->get<double>();
 }
@@ -42,30 +43,30 @@ AccessToken verify_jwt_access_token(std::string_view token, const JsonWebKeySet&
   if (rules.leeway < std::chrono::milliseconds(0) || rules.leeway > std::chrono::minutes(5)) {
     throw std::invalid_argument("JwtAccessTokenRules: the leeway is from 0 to 300,000 ms");
   }
-  if (token.size() > kMaxTokenBytes) throw InvalidToken("the token is longer than 16,384 bytes");
+  if (token.size() > kMaxTokenBytes) throw http::InvalidToken("the token is longer than 16,384 bytes");
   const auto first = token.find('.');
   const auto second = first == std::string_view::npos ? first : token.find('.', first + 1);
   if (second == std::string_view::npos || token.find('.', second + 1) != std::string_view::npos) {
-    throw InvalidToken("the token is not a JWT (three dot-separated parts)");
+    throw http::InvalidToken("the token is not a JWT (three dot-separated parts)");
   }
   const auto header = decode_part(token.substr(0, first), "header");
   const auto signature = base64url_decode(token.substr(second + 1));
-  if (!signature || signature->empty()) throw InvalidToken("the token's signature is missing or not base64url");
+  if (!signature || signature->empty()) throw http::InvalidToken("the token's signature is missing or not base64url");
 
   // RFC 7515 section 4.1.11: extensions we do not know must make us refuse the token.
-  if (header.contains("crit")) throw InvalidToken("the token's header has critical extensions (\"crit\")");
+  if (header.contains("crit")) throw http::InvalidToken("the token's header has critical extensions (\"crit\")");
   const auto alg = header.find("alg");
-  if (alg == header.end() || !alg->is_string()) throw InvalidToken("the token's header has no \"alg\"");
+  if (alg == header.end() || !alg->is_string()) throw http::InvalidToken("the token's header has no \"alg\"");
   std::string kid;
   if (const auto k = header.find("kid"); k != header.end()) {
-    if (!k->is_string()) throw InvalidToken("the token's \"kid\" is not a string");
+    if (!k->is_string()) throw http::InvalidToken("the token's \"kid\" is not a string");
     kid = k->get<std::string>();
   }
   if (rules.require_at_jwt_type) {
     const auto typ = header.find("typ");
     const auto t = typ != header.end() && typ->is_string() ? http::ascii_lower(typ->get_ref<const std::string&>()) : "";
     if (t != "at+jwt" && t != "application/at+jwt") {
-      throw InvalidToken("the token is not a JWT access token (\"typ\" is not \"at+jwt\")");
+      throw http::InvalidToken("the token is not a JWT access token (\"typ\" is not \"at+jwt\")");
     }
   }
   // The signature before anything in the payload is believed.
@@ -74,28 +75,28 @@ AccessToken verify_jwt_access_token(std::string_view token, const JsonWebKeySet&
 
   const auto iss = claims.find("iss");
   if (iss == claims.end() || !iss->is_string() || *iss != rules.issuer) {
-    throw InvalidToken("the token was not issued by " + rules.issuer);
+    throw http::InvalidToken("the token was not issued by " + rules.issuer);
   }
   // RFC 8707 and MCP "Token Audience Binding": a token for another resource is refused.
   const auto aud = claims.find("aud");
   if (aud == claims.end() || !names_audience(*aud, rules.audience))
-    throw InvalidToken("the token is not meant for " + rules.audience + " (\"aud\")");
+    throw http::InvalidToken("the token is not meant for " + rules.audience + " (\"aud\")");
   const double t = std::chrono::duration<double>(now.time_since_epoch()).count();
   const double leeway = std::chrono::duration<double>(rules.leeway).count();
   const auto exp = numeric_date(claims, "exp");
-  if (!exp) throw InvalidToken("the token has no expiry (\"exp\")");
-  if (t > *exp + leeway) throw InvalidToken("the token has expired");
+  if (!exp) throw http::InvalidToken("the token has no expiry (\"exp\")");
+  if (t > *exp + leeway) throw http::InvalidToken("the token has expired");
   if (const auto nbf = numeric_date(claims, "nbf"); nbf && t + leeway < *nbf) {
-    throw InvalidToken("the token is not valid yet (\"nbf\")");
+    throw http::InvalidToken("the token is not valid yet (\"nbf\")");
   }
   if (const auto iat = numeric_date(claims, "iat"); iat && t + leeway < *iat) {
-    throw InvalidToken("the token was issued in the future (\"iat\")");
+    throw http::InvalidToken("the token was issued in the future (\"iat\")");
   }
   AccessToken out;
   out.issuer = rules.issuer;
   out.subject = subject_of(claims);
   if (const auto scope = claims.find("scope"); scope != claims.end()) {
-    if (!scope->is_string()) throw InvalidToken("the token's \"scope\" is not a string");
+    if (!scope->is_string()) throw http::InvalidToken("the token's \"scope\" is not a string");
     out.scopes = split_scope(scope->get_ref<const std::string&>());
   }
   out.claims = claims;

@@ -90,7 +90,7 @@ struct Verifier {
     auto s = snapshot();
     if (!s.have_keys || s.stale) {
       if (refresh(s.generation)) s = snapshot();
-      if (!s.have_keys) throw InvalidToken("the authorization server's keys are not available");
+      if (!s.have_keys) throw http::InvalidToken("the authorization server's keys are not available");
     }
     try {
       return verify_jwt_access_token(token, s.keys, rules);
@@ -103,7 +103,7 @@ struct Verifier {
 
 }  // namespace
 
-TokenVerifier jwt_verifier(JwtVerifierOptions options) {
+http::TokenVerifier jwt_verifier(JwtVerifierOptions options) {
   if (options.issuer.empty() || options.audience.empty()) {
     throw std::invalid_argument("jwt_verifier: issuer and audience are required");
   }

@@ -23,7 +23,7 @@ inline bool names_audience(const nlohmann::json& aud, const std::string& audienc
 inline std::string subject_of(const nlohmann::json& claims) {
   const auto sub = claims.find("sub");
   if (sub == claims.end() || !sub->is_string() || sub->get_ref<const std::string&>().empty()) {
-    throw InvalidToken("the token has no subject (\"sub\")");
+    throw http::InvalidToken("the token has no subject (\"sub\")");
   }
   return sub->get<std::string>();
 }

@@ -14,7 +14,7 @@ namespace elicit::forms {
 namespace {
 
 // The issuers the server's resource-server options name: where the pages' sign-in may default to.
-std::vector<std::string> authorization_servers(const HttpServerOptions& options) {
+std::vector<std::string> authorization_servers(const http::HttpServerOptions& options) {
   return options.authorization ? options.authorization->authorization_servers : std::vector<std::string>{};
 }
 
@@ -22,7 +22,7 @@ class PageRouteSet final : public http::Routes {
  public:
   explicit PageRouteSet(PageRoutes pages) : pages_(std::move(pages)) {}
 
-  void check(const HttpServerOptions& options) const override {
+  void check(const http::HttpServerOptions& options) const override {
     if (pages_.prefix.empty()) return;
     check_browser_form_prefix(pages_.prefix);
     if (options.path.compare(0, pages_.prefix.size(), pages_.prefix) == 0) {

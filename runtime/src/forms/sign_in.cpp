@@ -367,7 +367,7 @@ struct SignInFlow::State {
       return r;
     } catch (const Unreachable&) {
       return refuse(kUnavailable);
-    } catch (const InvalidToken&) {
+    } catch (const http::InvalidToken&) {
       return refuse(kBadIdToken);
     } catch (const std::bad_alloc&) {
       throw;

@@ -3,7 +3,7 @@
 // request, and the scopes a tool call needs.
 #include "server_impl.hpp"
 
-namespace elicit {
+namespace elicit::http {
 
 using namespace http::server_impl;
 
@@ -173,4 +173,4 @@ std::optional<Reply> StreamableHttpServer::Impl::check_tool_scopes(const ::elici
   return challenge(403, "insufficient_scope", "the tool " + it->first + " needs more scopes", needed);
 }
 
-}  // namespace elicit
+}  // namespace elicit::http

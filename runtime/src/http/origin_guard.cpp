@@ -3,7 +3,7 @@
 #include "host_names.hpp"
 #include "server_impl.hpp"
 
-namespace elicit {
+namespace elicit::http {
 
 using namespace http::server_impl;
 using http::host_without_port;
@@ -40,4 +40,4 @@ std::optional<Reply> StreamableHttpServer::Impl::refuse(const HttpRequest& req) 
   return std::nullopt;
 }
 
-}  // namespace elicit
+}  // namespace elicit::http

@@ -4,7 +4,7 @@
 #include "host_names.hpp"
 #include "server_impl.hpp"
 
-namespace elicit {
+namespace elicit::http {
 
 using namespace http::server_impl;
 
@@ -318,4 +318,4 @@ void StreamableHttpServer::stop() {
   impl.run_cv.notify_all();
 }
 
-}  // namespace elicit
+}  // namespace elicit::http

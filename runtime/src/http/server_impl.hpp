@@ -117,7 +117,7 @@ inline Reply rpc_error_reply(unsigned status, const RequestId& id, RpcError erro
 
 }  // namespace elicit::http::server_impl
 
-namespace elicit {
+namespace elicit::http {
 
 struct StreamableHttpServer::Impl {
   using Reply = http::Reply;
@@ -280,4 +280,4 @@ struct StreamableHttpServer::Impl {
   Reply handle_delete(const HttpRequest& req, const Authorized* who);
 };
 
-}  // namespace elicit
+}  // namespace elicit::http

@@ -4,7 +4,7 @@
 
 #include "json_fast.hpp"
 
-namespace elicit {
+namespace elicit::http {
 
 using namespace http::server_impl;
 
@@ -228,4 +228,4 @@ Reply StreamableHttpServer::Impl::handle_delete(const HttpRequest& req, const Au
   return reply;
 }
 
-}  // namespace elicit
+}  // namespace elicit::http

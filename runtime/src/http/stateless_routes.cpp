@@ -5,7 +5,7 @@
 
 #include "elicit/param_headers.hpp"
 
-namespace elicit {
+namespace elicit::http {
 
 using namespace http::server_impl;
 
@@ -311,4 +311,4 @@ std::shared_ptr<StatelessExchange> StreamableHttpServer::Impl::new_exchange(Requ
   return std::shared_ptr<StatelessExchange>(p, std::move(destroy));  // on bad_alloc: destroy(p)
 }
 
-}  // namespace elicit
+}  // namespace elicit::http

@@ -51,6 +51,6 @@ struct IntrospectionVerifierOptions {
 /// fetch_timeout. An authorization server that cannot be reached or answers an error refuses the
 /// token as InvalidToken (not cached). Thread-safe. Throws std::invalid_argument for options
 /// without issuer, audience or client_id, or with a leeway over 5 minutes.
-TokenVerifier introspection_verifier(IntrospectionVerifierOptions options);
+http::TokenVerifier introspection_verifier(IntrospectionVerifierOptions options);
 
 }  // namespace elicit::auth

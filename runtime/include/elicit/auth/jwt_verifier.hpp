@@ -18,9 +18,9 @@ namespace elicit::auth {
 
 /// A token that names a key (`kid`) the key set does not have; jwt_verifier fetches the set again
 /// (at most once per JwtVerifierOptions::jwks_refetch_interval) before it refuses it.
-class UnknownSigningKey : public InvalidToken {
+class UnknownSigningKey : public http::InvalidToken {
  public:
-  using InvalidToken::InvalidToken;
+  using http::InvalidToken::InvalidToken;
 };
 
 /// The public signature keys of a JSON Web Key Set (RFC 7517 section 5). Immutable once parsed;
@@ -111,6 +111,6 @@ struct JwtVerifierOptions {
 /// failed fetch refuses the token as InvalidToken ("the authorization server's keys are not
 /// available") and is tried again after jwks_refetch_interval. Thread-safe. Throws
 /// std::invalid_argument for options without issuer or audience, or with a leeway over 5 minutes.
-TokenVerifier jwt_verifier(JwtVerifierOptions options);
+http::TokenVerifier jwt_verifier(JwtVerifierOptions options);
 
 }  // namespace elicit::auth

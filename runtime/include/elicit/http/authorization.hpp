@@ -13,7 +13,7 @@
 
 #include "elicit/access_token.hpp"
 
-namespace elicit {
+namespace elicit::http {
 
 /// Thrown by a TokenVerifier for a token it does not accept (malformed, bad signature, wrong issuer or
 /// audience, expired, unknown key...): HTTP 401 with `error="invalid_token"`. The text goes into
@@ -47,4 +47,4 @@ struct ResourceServerOptions {
   TokenVerifier verify;
 };
 
-}  // namespace elicit
+}  // namespace elicit::http

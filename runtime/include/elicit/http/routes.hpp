@@ -19,11 +19,12 @@
 #include <boost/beast/http/string_body.hpp>
 
 namespace elicit {
-struct HttpServerOptions;
 class Server;
 }  // namespace elicit
 
 namespace elicit::http {
+
+struct HttpServerOptions;
 
 // A request's header fields come from its connection's arena (a block reused from request to request
 // instead of an allocation per field); a copy of a Request allocates its own (a polymorphic_allocator

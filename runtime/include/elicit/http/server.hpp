@@ -19,10 +19,8 @@
 #include "elicit/server_session.hpp"
 
 namespace elicit::http {
-class Routes;
-}  // namespace elicit::http
 
-namespace elicit {
+class Routes;
 
 /// Limits and settings of a StreamableHttpServer. Each limit has a safe default; the behaviour
 /// when it is reached is given with it.
@@ -202,4 +200,4 @@ class StreamableHttpServer {
   std::shared_ptr<Impl> impl_;
 };
 
-}  // namespace elicit
+}  // namespace elicit::http
