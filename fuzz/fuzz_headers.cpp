@@ -11,7 +11,7 @@
 #include <string>
 #include <string_view>
 
-#include <elicit/param_headers.hpp>
+#include <elicit/protocol/param_headers.hpp>
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <elicit/http/server.hpp>
-#include <elicit/user_interaction.hpp>
+#include <elicit/protocol/user_interaction.hpp>
 
 #include "../support/http_client.hpp"
 #include "../support/interaction_tools.hpp"

@@ -48,8 +48,8 @@ function(layer_of path out)
     set(layer forms_redis)
   elseif(path MATCHES "^runtime/include/elicit/(content|jsonrpc|http|auth|forms|redis)/")
     set(layer ${CMAKE_MATCH_1})
-  elseif(path MATCHES "^runtime/include/elicit/([^/]+|detail/[^/]+)$")
-    set(layer runtime)  # detail/: the MCP layer's machinery behind its public headers
+  elseif(path MATCHES "^runtime/include/elicit/([^/]+|detail/[^/]+|protocol/[^/]+)$")
+    set(layer runtime)  # protocol/: its wire machinery; detail/: what stands behind its public headers
   elseif(path MATCHES "^runtime/src/(content|jsonrpc|http|auth|forms|redis)/")
     set(layer ${CMAKE_MATCH_1})
   elseif(path MATCHES "^runtime/src/(mcp|client)/")

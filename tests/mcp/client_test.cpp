@@ -10,7 +10,7 @@
 #include <string>
 
 #include <elicit/client.hpp>
-#include <elicit/user_interaction.hpp>
+#include <elicit/protocol/user_interaction.hpp>
 
 #include "../support/tool_text.hpp"
 #include "delete_confirmation.hpp"

@@ -7,7 +7,7 @@
 #include <utility>
 #include <vector>
 
-#include <elicit/param_headers.hpp>
+#include <elicit/protocol/param_headers.hpp>
 #include <elicit/server.hpp>
 
 namespace param_headers_test {

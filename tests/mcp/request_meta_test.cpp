@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include <elicit/protocol_era.hpp>
+#include <elicit/protocol/protocol_era.hpp>
 
 namespace request_meta_test {
 

@@ -15,8 +15,8 @@
 #include <elicit/jsonrpc/memory_transport.hpp>
 #include <elicit/jsonrpc/stdio_transport.hpp>
 
+#include <elicit/protocol/user_interaction.hpp>
 #include <elicit/server_session.hpp>
-#include <elicit/user_interaction.hpp>
 
 #include "contact_information.hpp"
 #include "fake_client.hpp"

@@ -5,8 +5,8 @@
 
 #include <string>
 
+#include <elicit/protocol/user_interaction.hpp>
 #include <elicit/server_session.hpp>
-#include <elicit/user_interaction.hpp>
 
 namespace interaction_test {
 

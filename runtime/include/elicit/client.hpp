@@ -227,7 +227,7 @@ class Client {
   /// ClientError for a JSON-RPC error.
   /// 2026-07-28 over a transport that carries headers (Transport::carries_headers(): Streamable
   /// HTTP): the arguments of the tool's `x-mcp-header` properties also go as `Mcp-Param-{Name}`
-  /// headers (SendContext::headers; encoded as param_header_fields in <elicit/param_headers.hpp>
+  /// headers (SendContext::headers; encoded as param_header_fields in <elicit/protocol/param_headers.hpp>
   /// says: Streamable HTTP, "Custom Headers from Tool Parameters"), from the annotations of the last
   /// list_tools() (the tools are listed first when they never were). A tool list_tools() left out
   /// is not called: ClientError (code 0) saying why. After -32020 (HeaderMismatch) the tools are

@@ -47,7 +47,7 @@
 #include "elicit/jsonrpc/memory_transport.hpp"
 #include "elicit/jsonrpc/stdio_transport.hpp"
 #include "elicit/logging.hpp"
+#include "elicit/protocol/user_interaction.hpp"
 #include "elicit/server_session.hpp"
 #include "elicit/tasks.hpp"
 #include "elicit/typed_tool.hpp"
-#include "elicit/user_interaction.hpp"

@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "elicit/jsonrpc/message.hpp"
-#include "elicit/protocol_era.hpp"
+#include "elicit/protocol/protocol_era.hpp"
 
 namespace elicit {
 

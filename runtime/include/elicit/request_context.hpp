@@ -25,11 +25,11 @@
 #include "elicit/elicitation.hpp"
 #include "elicit/features.hpp"
 #include "elicit/handler_exceptions.hpp"
-#include "elicit/input_round.hpp"
 #include "elicit/jsonrpc/cancel_scope.hpp"
 #include "elicit/jsonrpc/connection.hpp"
 #include "elicit/logging.hpp"
-#include "elicit/protocol_era.hpp"
+#include "elicit/protocol/input_round.hpp"
+#include "elicit/protocol/protocol_era.hpp"
 #include "elicit/server_completed_url.hpp"
 #include "elicit/session_state.hpp"
 

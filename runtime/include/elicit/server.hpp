@@ -25,10 +25,10 @@
 #include <nlohmann/json.hpp>
 #include "elicit/content/json_schema.hpp"
 #include "elicit/features.hpp"
-#include "elicit/param_headers.hpp"
-#include "elicit/protocol_era.hpp"
+#include "elicit/protocol/param_headers.hpp"
+#include "elicit/protocol/protocol_era.hpp"
+#include "elicit/protocol/subscriptions.hpp"
 #include "elicit/request_state.hpp"
-#include "elicit/subscriptions.hpp"
 #include "elicit/uri_template.hpp"
 
 namespace elicit {

@@ -6,9 +6,9 @@
 #include <memory>
 #include <string>
 
-#include "elicit/protocol_era.hpp"
+#include "elicit/protocol/protocol_era.hpp"
+#include "elicit/protocol/user_interaction.hpp"
 #include "elicit/tasks.hpp"
-#include "elicit/user_interaction.hpp"
 
 namespace elicit {
 

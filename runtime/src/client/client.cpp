@@ -13,7 +13,7 @@
 #include "elicit/content/form_defaults.hpp"
 #include "elicit/jsonrpc/stdio_transport.hpp"
 #include "elicit/jsonrpc/worker_pool.hpp"
-#include "elicit/protocol_era.hpp"
+#include "elicit/protocol/protocol_era.hpp"
 
 namespace elicit {
 

@@ -18,7 +18,7 @@
 #include "elicit/client.hpp"
 #include "elicit/jsonrpc/cancel_scope.hpp"
 #include "elicit/jsonrpc/worker_pool.hpp"
-#include "elicit/param_headers.hpp"
+#include "elicit/protocol/param_headers.hpp"
 
 namespace elicit {
 

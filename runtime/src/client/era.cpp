@@ -8,7 +8,7 @@
 #include <optional>
 #include <string>
 
-#include "elicit/protocol_era.hpp"
+#include "elicit/protocol/protocol_era.hpp"
 
 namespace elicit {
 

@@ -9,7 +9,7 @@
 #include <string>
 
 #include "elicit/jsonrpc/event_thread.hpp"
-#include "elicit/protocol_era.hpp"
+#include "elicit/protocol/protocol_era.hpp"
 
 namespace elicit {
 

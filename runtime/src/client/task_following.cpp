@@ -11,7 +11,7 @@
 #include <optional>
 #include <string>
 
-#include "elicit/protocol_era.hpp"
+#include "elicit/protocol/protocol_era.hpp"
 #include "elicit/tasks.hpp"
 
 namespace elicit {

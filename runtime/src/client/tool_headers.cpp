@@ -8,7 +8,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "elicit/protocol_era.hpp"
+#include "elicit/protocol/protocol_era.hpp"
 
 namespace elicit {
 

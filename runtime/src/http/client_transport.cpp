@@ -26,7 +26,7 @@
 #include "ascii_case.hpp"
 #include "client_stream.hpp"
 #include "elicit/jsonrpc/message.hpp"
-#include "elicit/param_headers.hpp"
+#include "elicit/protocol/param_headers.hpp"
 #include "elicit/url_safety.hpp"
 #include "tls_client.hpp"
 #include "transport_failure.hpp"

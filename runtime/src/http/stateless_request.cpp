@@ -6,7 +6,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "elicit/protocol_era.hpp"
+#include "elicit/protocol/protocol_era.hpp"
 
 namespace elicit::http {
 

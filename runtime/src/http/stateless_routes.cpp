@@ -3,7 +3,7 @@
 // response.
 #include "server_impl.hpp"
 
-#include "elicit/param_headers.hpp"
+#include "elicit/protocol/param_headers.hpp"
 
 namespace elicit::http {
 

@@ -8,7 +8,7 @@
 #include <mutex>
 
 #include "elicit/content/formats.hpp"
-#include "elicit/user_interaction.hpp"
+#include "elicit/protocol/user_interaction.hpp"
 #include "json_fast.hpp"
 
 namespace elicit {

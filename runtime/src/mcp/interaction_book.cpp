@@ -1,6 +1,6 @@
 // InteractionBook: the userInteraction dialect's interactions of one session and the
 // interaction/notify requests watching them (user-interaction-draft.md, "Progress Tracking").
-#include "elicit/user_interaction.hpp"
+#include "elicit/protocol/user_interaction.hpp"
 
 namespace elicit {
 

@@ -1,6 +1,6 @@
 #include "multi_round_trip.hpp"
 
-#include "elicit/input_round.hpp"
+#include "elicit/protocol/input_round.hpp"
 
 #include <sodium.h>
 

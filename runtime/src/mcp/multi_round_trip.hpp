@@ -9,7 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "elicit/jsonrpc/connection.hpp"
-#include "elicit/protocol_era.hpp"
+#include "elicit/protocol/protocol_era.hpp"
 #include "elicit/request_context.hpp"
 #include "elicit/request_state.hpp"
 #include "elicit/server.hpp"

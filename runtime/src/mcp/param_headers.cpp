@@ -1,4 +1,4 @@
-#include "elicit/param_headers.hpp"
+#include "elicit/protocol/param_headers.hpp"
 
 #include <sodium.h>
 

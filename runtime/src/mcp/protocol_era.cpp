@@ -1,4 +1,4 @@
-#include "elicit/protocol_era.hpp"
+#include "elicit/protocol/protocol_era.hpp"
 
 #include <algorithm>
 

@@ -2,7 +2,7 @@
 // eras (server.hpp).
 #include "elicit/request_context.hpp"
 
-#include "elicit/user_interaction.hpp"
+#include "elicit/protocol/user_interaction.hpp"
 
 #include <mutex>
 #include <stdexcept>

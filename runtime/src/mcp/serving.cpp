@@ -8,8 +8,8 @@
 #include <variant>
 
 #include "completion_request.hpp"
+#include "elicit/protocol/user_interaction.hpp"
 #include "elicit/typed_tool.hpp"
-#include "elicit/user_interaction.hpp"
 #include "json_fast.hpp"
 #include "listen_streams.hpp"
 #include "multi_round_trip.hpp"

@@ -1,6 +1,6 @@
 #include "elicit/session_state.hpp"
 
-#include "elicit/user_interaction.hpp"
+#include "elicit/protocol/user_interaction.hpp"
 
 namespace elicit {
 

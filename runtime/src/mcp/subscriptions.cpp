@@ -1,5 +1,5 @@
 // Subscriptions: resource-update and list-changed listeners of a Server (subscriptions.hpp).
-#include "elicit/subscriptions.hpp"
+#include "elicit/protocol/subscriptions.hpp"
 
 #include <algorithm>
 

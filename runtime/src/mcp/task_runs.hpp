@@ -24,7 +24,7 @@
 
 #include "elicit/access_token.hpp"
 #include "elicit/jsonrpc/connection.hpp"
-#include "elicit/protocol_era.hpp"
+#include "elicit/protocol/protocol_era.hpp"
 #include "elicit/server.hpp"
 #include "elicit/server_session.hpp"
 #include "elicit/tasks.hpp"

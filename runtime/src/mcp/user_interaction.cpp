@@ -1,7 +1,7 @@
 // The userInteraction dialect (user_interaction.hpp; user-interaction-draft.md): interaction/create
 // for the form and URL paths, -32003, interaction/notify. The MCP layer only: the JSON-RPC jsonrpc::Connection
 // carries the messages and knows nothing of them.
-#include "elicit/user_interaction.hpp"
+#include "elicit/protocol/user_interaction.hpp"
 
 #include <utility>
 

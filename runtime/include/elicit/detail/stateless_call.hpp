@@ -10,8 +10,8 @@
 #include <nlohmann/json.hpp>
 
 #include "elicit/features.hpp"
-#include "elicit/input_round.hpp"
 #include "elicit/logging.hpp"
+#include "elicit/protocol/input_round.hpp"
 #include "elicit/session_state.hpp"
 
 namespace elicit {

@@ -31,7 +31,7 @@ struct SendContext {
   /// Header fields of this message, {name, value}, for a transport that has headers
   /// (carries_headers(): Streamable HTTP sends each with the message's POST); the others ignore them.
   /// The values are sent as given, so the caller encodes them (encode_header_value in
-  /// <elicit/param_headers.hpp>); a field whose name is not an RFC 9110 token or whose value has a
+  /// <elicit/protocol/param_headers.hpp>); a field whose name is not an RFC 9110 token or whose value has a
   /// byte outside 0x20-0x7E and tab is not sent, nor one the transport sets itself. For the
   /// `Mcp-Param-*` fields of a 2026-07-28 tools/call (Streamable HTTP, "Custom Headers from Tool
   /// Parameters"), which elicit::Client computes from the tool's inputSchema.
