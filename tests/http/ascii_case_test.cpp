@@ -1,11 +1,11 @@
-// Case-insensitive text of the HTTP layer (runtime/src/http/ascii_case.hpp): ASCII letters only,
+// Case-insensitive text of the HTTP layer (<elicit/http/ascii_case.hpp>): ASCII letters only,
 // whatever the C locale says, and whole comparisons (a prefix is not equality).
 #include <catch2/catch.hpp>
 
 #include <clocale>
 #include <string>
 
-#include "../../runtime/src/http/ascii_case.hpp"
+#include <elicit/http/ascii_case.hpp>
 
 namespace ascii_case_test {
 

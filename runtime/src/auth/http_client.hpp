@@ -3,7 +3,7 @@
 // with its options and errors, the endpoint parser, ASCII case. Internal to elicit::auth.
 #pragma once
 
-#include "http/ascii_case.hpp"
+#include "elicit/http/ascii_case.hpp"
 #include "http/client_stream.hpp"
 #include "http/fetch.hpp"
 

@@ -15,9 +15,9 @@
 
 #include "elicit/forms/page_routes.hpp"
 #include "elicit/forms/page_server.hpp"
+#include "elicit/http/host_names.hpp"
 #include "elicit/jsonrpc/event_thread.hpp"
 #include "http/connection.hpp"
-#include "http/host_names.hpp"
 #include "page_serving.hpp"
 
 namespace elicit::forms {

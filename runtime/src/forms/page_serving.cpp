@@ -6,8 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
-#include "http/ascii_case.hpp"
-#include "http/host_names.hpp"
+#include "elicit/http/ascii_case.hpp"
+#include "elicit/http/host_names.hpp"
 
 namespace elicit::forms {
 

@@ -42,7 +42,7 @@ RequestStateOptions sealer_options(std::vector<std::string> keys, std::size_t ma
 
 }  // namespace
 
-FormKeys::FormKeys(const std::string& prefix, std::string_view id) : hash(redis_detail::id_hash(id)) {
+FormKeys::FormKeys(const std::string& prefix, std::string_view id) : hash(redis::id_hash(id)) {
   // {<h>}: a Redis Cluster hash tag, so that one page's keys share a slot (the scripts and MGET
   // touch them together).
   page = prefix + "page:{" + hash + "}";

@@ -12,8 +12,8 @@
 #include <nlohmann/json.hpp>
 
 #include "elicit/browser_forms.hpp"
+#include "elicit/redis/key_hash.hpp"
 #include "elicit/request_state.hpp"
-#include "redis/key_hash.hpp"
 
 namespace elicit::forms::redis_records {
 

@@ -12,9 +12,9 @@
 #include "auth/json_document.hpp"
 #include "auth/oauth_wire.hpp"
 #include "elicit/forms/page_rules.hpp"
+#include "elicit/http/host_names.hpp"
 #include "elicit/jsonrpc/worker_pool.hpp"
 #include "elicit/request_state.hpp"
-#include "http/host_names.hpp"
 #include "page_serving.hpp"
 #include "sign_in_cookies.hpp"
 

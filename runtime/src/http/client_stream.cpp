@@ -7,7 +7,7 @@
 
 #include <boost/asio/connect.hpp>
 
-#include "ascii_case.hpp"
+#include "elicit/http/ascii_case.hpp"
 #include "tls_client.hpp"
 
 namespace elicit::http {

@@ -23,8 +23,8 @@
 #include <boost/beast/http.hpp>
 #include <nlohmann/json.hpp>
 
-#include "ascii_case.hpp"
 #include "client_stream.hpp"
+#include "elicit/http/ascii_case.hpp"
 #include "elicit/jsonrpc/message.hpp"
 #include "elicit/protocol/param_headers.hpp"
 #include "elicit/url_safety.hpp"

@@ -13,7 +13,7 @@
 #include <boost/beast/core/buffers_suffix.hpp>
 #include <nlohmann/json.hpp>
 
-#include "ascii_case.hpp"
+#include "elicit/http/ascii_case.hpp"
 
 namespace elicit::http {
 

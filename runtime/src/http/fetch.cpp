@@ -5,8 +5,8 @@
 #include <boost/beast/core/flat_buffer.hpp>
 #include <boost/beast/http.hpp>
 
-#include "ascii_case.hpp"
 #include "client_stream.hpp"
+#include "elicit/http/ascii_case.hpp"
 #include "elicit/url_safety.hpp"
 #include "tls_client.hpp"
 

@@ -1,6 +1,6 @@
 // The Host and Origin checks every request passes first (MCP 2025-11-25 and 2026-07-28, Streamable
 // HTTP, "Security Warning": DNS rebinding).
-#include "host_names.hpp"
+#include "elicit/http/host_names.hpp"
 #include "server_impl.hpp"
 
 namespace elicit::http {

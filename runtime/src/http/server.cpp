@@ -1,7 +1,7 @@
 // The Streamable HTTP server: accepting connections, routing each request (origin guard, then the
 // 2025-11-25 session routes or the 2026-07-28 stateless routes), the public API.
+#include "elicit/http/host_names.hpp"
 #include "elicit/http/routes.hpp"
-#include "host_names.hpp"
 #include "server_impl.hpp"
 
 namespace elicit::http {

@@ -26,8 +26,8 @@
 #include <boost/asio/signal_set.hpp>
 #include <boost/asio/steady_timer.hpp>
 
-#include "ascii_case.hpp"
 #include "connection.hpp"
+#include "elicit/http/ascii_case.hpp"
 #include "elicit/jsonrpc/event_thread.hpp"
 #include "elicit/jsonrpc/timer_service.hpp"
 #include "elicit/jsonrpc/worker_pool.hpp"

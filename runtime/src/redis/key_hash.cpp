@@ -1,10 +1,10 @@
-#include "key_hash.hpp"
+#include "elicit/redis/key_hash.hpp"
 
 #include <sodium.h>
 
 #include <array>
 
-namespace elicit::redis_detail {
+namespace elicit::redis {
 
 std::string id_hash(std::string_view id) {
   std::array<unsigned char, 16> digest{};
@@ -15,4 +15,4 @@ std::string id_hash(std::string_view id) {
   return std::string(hex.data(), 32);
 }
 
-}  // namespace elicit::redis_detail
+}  // namespace elicit::redis

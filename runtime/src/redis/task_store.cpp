@@ -13,8 +13,8 @@
 
 #include "answer_subscriber.hpp"
 #include "connection_pool.hpp"
+#include "elicit/redis/key_hash.hpp"
 #include "elicit/request_state.hpp"
-#include "key_hash.hpp"
 
 namespace elicit {
 
@@ -164,7 +164,7 @@ struct RedisTaskStore::Shared {
   }
 
   std::optional<TaskRecord> update(const std::string& id, const std::function<bool(TaskRecord&)>& change) {
-    const auto h = redis_detail::id_hash(id);
+    const auto h = redis::id_hash(id);
     for (int attempt = 0; attempt < kUpdateTries; ++attempt) {
       auto current = read(id, h);
       if (!current) return std::nullopt;
@@ -283,7 +283,7 @@ bool RedisTaskStore::create(const TaskRecord& task) {
   record.lease_expires_ms = record.status == TaskStatus::working ? now + s.options.lease.count() : 0;
   const auto text = record.to_json().dump();
   const auto sealed = s.sealer.seal_text(text, binding(record.id));
-  const auto h = redis_detail::id_hash(record.id);
+  const auto h = redis::id_hash(record.id);
   const auto px = std::to_string(std::max<std::int64_t>(record.expires_ms - now, 1));
   const auto reply = s.run({"EVAL", kCreateScript, "3", s.task_key(h), s.expiry_key, s.bytes_key, sealed, px,
                             std::to_string(now), std::to_string(record.expires_ms), h, std::to_string(text.size()),
@@ -292,7 +292,7 @@ bool RedisTaskStore::create(const TaskRecord& task) {
 }
 
 std::optional<TaskRecord> RedisTaskStore::get(const std::string& id) {
-  auto current = shared_->read(id, redis_detail::id_hash(id));
+  auto current = shared_->read(id, redis::id_hash(id));
   if (!current) return std::nullopt;
   auto& record = current->first;
   if (record.status == TaskStatus::working && record.lease_expires_ms != 0 &&
@@ -309,7 +309,7 @@ std::optional<TaskRecord> RedisTaskStore::update(const std::string& id,
 
 std::shared_ptr<void> RedisTaskStore::watch(const std::string& id, std::function<void(TaskStatus)> changed) {
   auto& s = *shared_;
-  const auto h = redis_detail::id_hash(id);
+  const auto h = redis::id_hash(id);
   {
     std::lock_guard<std::mutex> lock(s.watched_mutex);
     auto& entry = s.watched[h];

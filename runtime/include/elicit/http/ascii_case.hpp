@@ -1,7 +1,8 @@
 // Case-insensitive text in the HTTP layer: header field names, media types, URL schemes and hosts,
 // auth schemes and token types are ASCII and compared without case (RFC 9110 sections 5.1, 8.3.1,
 // 11.1; RFC 3986 section 3.1). ASCII only, never the C locale's tolower: a host application's
-// setlocale() must not change how a header is read. Internal to elicit::http.
+// setlocale() must not change how a header is read. Used by the HTTP layer and the wings above it
+// (authorization, browser forms).
 #pragma once
 
 #include <string>
