@@ -1,6 +1,7 @@
 # The layering checks itself: reads every #include of runtime/, generator/ and cli/ and fails when a
 # file includes a layer its own may not (a layer above it, or a wing beside it) or a private header
-# (runtime/src/<layer>/...) of another layer that is not a listed exception. The allowed graph is
+# (runtime/src/<layer>/...) of another layer that is not a listed exception, or a header confined to
+# a few files (a feature behind one seam) from any other file. The allowed graph is
 # written once, in CONTRIBUTING.md (the block after "<!-- read-by: tests/layering/include_graph.cmake -->"),
 # and read from there.
 # Run: cmake -DSOURCE_DIR=<repository> -P tests/layering/include_graph.cmake
@@ -20,6 +21,7 @@ string(REGEX MATCH "```text\n([^`]*)```" _ "${block}")
 string(REPLACE "\n" ";" graph_lines "${CMAKE_MATCH_1}")
 set(layers)
 set(exceptions)
+set(confined)
 foreach(line IN LISTS graph_lines)
   string(STRIP "${line}" line)
   if(line MATCHES "^([a-z_]+) +may include +(.*)$")
@@ -29,6 +31,12 @@ foreach(line IN LISTS graph_lines)
     set(allowed_${layer} ${allowed})
   elseif(line MATCHES "^([a-z_]+) +may also include +([^ ]+)")
     list(APPEND exceptions "${CMAKE_MATCH_1}:${CMAKE_MATCH_2}")
+  elseif(line MATCHES "^([^ ]+) +only in +(.*)$")
+    # A header that only the listed files may include (paths under runtime/): a feature behind one seam.
+    set(header "${CMAKE_MATCH_1}")
+    string(REGEX REPLACE "[ ,]+" ";" only_files "${CMAKE_MATCH_2}")
+    list(APPEND confined "${header}")
+    list(APPEND confined_to_${header} ${only_files})
   elseif(line MATCHES "^generated +(.*)$")
     string(REGEX REPLACE "[ ,]+" ";" generated "${CMAKE_MATCH_1}")
   elseif(NOT line STREQUAL "")
@@ -106,6 +114,14 @@ foreach(file IN LISTS sources)
       endif()
       layer_of("${found}" target)  # through a private include path (json_fast.hpp)
       set(private TRUE)
+    endif()
+    if(name IN_LIST confined)
+      string(REGEX REPLACE "^runtime/" "" relative "${file}")
+      if(NOT relative IN_LIST confined_to_${name})
+        string(REPLACE ";" " " only "${confined_to_${name}}")
+        string(APPEND violations "${file}: includes ${name}, which only ${only} may include\n")
+        continue()
+      endif()
     endif()
     if(target STREQUAL own)
       continue()

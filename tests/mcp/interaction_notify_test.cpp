@@ -139,8 +139,8 @@ TEST_CASE("the oldest running interaction gives way beyond the bound, and its wa
   const auto wire = GENERATE(Wire::memory, Wire::stdio);
   CAPTURE(wire);
   Fixture f(wire);
-  REQUIRE(f.server->state().interactions() != nullptr);  // the client chose the dialect
-  auto& book = *f.server->state().interactions();
+  REQUIRE(interaction_book(f.server->state()) != nullptr);  // the client chose the dialect
+  auto& book = *interaction_book(f.server->state());
   f.client.request(1, "tools/call", {{"name", "ask"}});
   const auto create = f.next();
   REQUIRE(create["method"] == "interaction/create");

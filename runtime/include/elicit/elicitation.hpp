@@ -158,11 +158,19 @@ std::optional<RequestId> send_form_request(jsonrpc::Connection& session, std::st
                                            std::string_view schema_json, ResponseHandler on_outcome,
                                            const ElicitOptions& options);
 
-/// Where a form elicitation of `session` goes: elicitation/create (the client declared form mode),
-/// interaction/create type "prompt" (the session speaks the userInteraction dialect and the client
-/// listed "prompt"), or nowhere (`unsupported`).
-enum class FormRoute { elicitation, interaction, none };
-FormRoute form_route(const SessionState& session);
+/// Whether a form elicitation of `session` can be sent: the client declared form mode, in the
+/// terms of the session's dialect (SessionState::dialect()).
+bool form_mode_declared(const SessionState& session);
+
+/// A form-mode question to `session` as its dialect asks it: elicitation/create (send_form_request),
+/// or the dialect's own request, whose answer reaches `on_outcome` in ElicitResult shape so that
+/// decoding and validation are the same. Checks no capability (form_mode_declared does).
+std::optional<RequestId> send_form(SessionState& session, std::string_view message, std::string_view schema_json,
+                                   ResponseHandler on_outcome, const ElicitOptions& options);
+
+/// Whether elicitation/create params ask for URL mode (`mode` is "url"); false for params that
+/// are not an object or a `mode` that is not a string. Never throws.
+bool is_url_mode(const nlohmann::ordered_json& params);
 
 /// Ends the serialised params of a request for the client (elicitation/create, interaction/create),
 /// `params` holding "{" and its own members so far: adds the request's `_meta` when options.meta is
@@ -177,14 +185,6 @@ void close_params(std::string& params, const ElicitOptions& options);
 /// or nullopt when the scope was already cancelled (nothing sent).
 std::optional<RequestId> send_scoped_request(jsonrpc::Connection& session, const char* method, std::string params,
                                              ResponseHandler on_done, const ElicitOptions& options);
-
-/// The userInteraction dialect's form question (user_interaction.hpp, mcp/user_interaction.cpp):
-/// sends interaction/create {id, type: "prompt", interaction: {message: TextContent, schema}} with
-/// a fresh interaction id, and calls `on_outcome` once with the answer translated to an
-/// ElicitResult-shaped outcome (translate_interaction_outcome).
-std::optional<RequestId> send_interaction_prompt(SessionState& session, std::string_view message,
-                                                 std::string_view schema_json, ResponseHandler on_outcome,
-                                                 const ElicitOptions& options);
 
 /// read_elicit_result taking the outcome's result, with accepted content left where it is, in
 /// `result` (see content_of), rather than copied to RawOutcome::content.
@@ -216,8 +216,7 @@ template <class T>
 std::optional<RequestId> elicit_async_with(SessionState& mcp, std::string_view message, const std::string& schema_json,
                                            std::function<void(Outcome<T>)> on_done, const ElicitOptions& options) {
   jsonrpc::Connection& session = mcp.rpc();
-  const auto route = detail::form_route(mcp);
-  if (route == detail::FormRoute::none) {
+  if (!detail::form_mode_declared(mcp)) {
     try {
       on_done(detail::typed_outcome_in_place<T>(detail::unsupported_form_response()));
     } catch (...) {
@@ -234,11 +233,7 @@ std::optional<RequestId> elicit_async_with(SessionState& mcp, std::string_view m
       detail::log_callback_exception(session);
     }
   };
-  // The userInteraction dialect (user_interaction.hpp) asks the same schema with interaction/create
-  // and hands back the answer in ElicitResult shape, so decoding and validation are the same.
-  if (route == detail::FormRoute::interaction)
-    return detail::send_interaction_prompt(mcp, message, schema_json, std::move(handler), options);
-  return detail::send_form_request(session, message, schema_json, std::move(handler), options);
+  return detail::send_form(mcp, message, schema_json, std::move(handler), options);
 }
 }  // namespace detail
 

@@ -265,10 +265,11 @@ class RequestContext {
   /// with the session, so complete_url_elicitation() works for it. In the userInteraction dialect
   /// (user_interaction.hpp) an elicitation/create goes as interaction/create (form mode as
   /// "prompt", URL mode as "ua") and its outcome comes back in ElicitResult shape; params that
-  /// cannot be sent so throw std::invalid_argument before anything is sent
-  /// (detail::elicitation_params_problem). Throws std::invalid_argument, in both revisions and
-  /// before anything is sent, for elicitation/create params with `"mode": "url"` and a
-  /// `requestedSchema` (a browser form: use forms::elicit_in_browser).
+  /// cannot be sent so (not a message string, or no requestedSchema object in form mode, or no url
+  /// and elicitationId strings in URL mode) throw std::invalid_argument before anything is sent.
+  /// Throws std::invalid_argument, in both revisions and before anything is sent, for
+  /// elicitation/create params with `"mode": "url"` and a `requestedSchema` (a browser form: use
+  /// forms::elicit_in_browser).
   std::vector<RequestOutcome> request_inputs(std::vector<InputRequest> requests);
   /// One request_inputs() request.
   RequestOutcome request_input(InputRequest request) { return request_inputs({std::move(request)}).front(); }

@@ -65,12 +65,14 @@ enum class ElicitDialect {
   user_interaction,  ///< interaction/create (the draft): the client declared `userInteraction` only
 };
 
-class InteractionBook;
+namespace detail {
+class ElicitationDialect;
+}
 
 /// The MCP state of one connection a server serves (as the Python SDK's SessionState): the JSON-RPC
 /// jsonrpc::Connection it runs on, the client's capabilities, the URL-mode elicitationIds it issued
 /// and which of them were announced complete, the log level and rate, and (only in a session that
-/// speaks the userInteraction dialect) its InteractionBook. The free elicitation functions
+/// speaks the userInteraction dialect) the dialect with its bookkeeping. The free elicitation functions
 /// (elicitation.hpp) take one. elicit::ServerSession has one per connection, and each 2026-07-28
 /// HTTP request one of its own (ServerSession::state(), RequestContext::state()); code that drives
 /// a bare jsonrpc::Connection makes its own next to it. Thread-safe.
@@ -98,11 +100,12 @@ class SessionState {
   /// declared `userInteraction` (at least one type) and no `elicitation`; else elicitation.
   ElicitDialect dialect() const;
 
-  /// The dialect's bookkeeping of interactions (user_interaction.hpp, InteractionBook), when this
-  /// session speaks it: made once dialect() becomes user_interaction (the client's capabilities
-  /// from initialize choose it), and kept for the session's life; null in any other session and
-  /// for every 2026-07-28 request. Any thread.
-  InteractionBook* interactions() const;
+  /// The MCP layer's seam for a dialect other than elicitation/create (internal): made once
+  /// dialect() becomes user_interaction (the client's capabilities from initialize choose it), with
+  /// the dialect's bookkeeping, and kept for the session's life; null in any other session and for
+  /// every 2026-07-28 request. Any thread. (The dialect's own functions reach its bookkeeping:
+  /// interaction_book() in user_interaction.hpp.)
+  detail::ElicitationDialect* elicitation_dialect() const;
 
   /// How many URL-mode elicitationIds one session remembers (issued, completed or not); the oldest
   /// is forgotten beyond that, and complete_url_elicitation() of it returns false.
@@ -134,7 +137,7 @@ class SessionState {
   UserInteractionOptions user_interaction_;
   // Made when the dialect is chosen; needs mutex_.
   void choose_dialect_locked();
-  std::unique_ptr<InteractionBook> interactions_;
+  std::unique_ptr<detail::ElicitationDialect> dialect_;
   std::optional<LoggingLevel> log_level_;
   std::optional<LogRateBucket> log_rate_;
 };

@@ -1,13 +1,13 @@
 // Client::Impl: the answers to the server's questions, by the host's handlers, in both eras (an
-// elicitation/create, an input-required result's or a task's inputRequests) and in the userInteraction
-// dialect (interaction/create); the capabilities that say what this client answers (client_impl.hpp).
+// elicitation/create, an input-required result's or a task's inputRequests; the userInteraction
+// dialect's interaction/create in interaction_answers.cpp); the capabilities that say what this
+// client answers (client_impl.hpp).
 #include "client_impl.hpp"
 
 #include <memory>
 #include <string>
 
 #include "elicit/protocol/protocol_era.hpp"
-#include "elicit/protocol/user_interaction.hpp"
 #include "elicit/tasks.hpp"
 
 namespace elicit {
@@ -129,45 +129,6 @@ nlohmann::json Client::Impl::answer(const nlohmann::json& params, const nlohmann
   }
   if (fallback && (!request.url_mode || options.url_elicitation)) return fallback(request).to_json(!request.url_mode);
   return Answer::cancel().to_json(false);
-}
-
-// The answer to one interaction/create (the userInteraction dialect): the interaction is read
-// as the elicitation it stands for and answered by the same handlers; the ElicitResult is then
-// put in the draft's shape. `text`: the request's text, for the schema's member order.
-void Client::Impl::answer_interaction(const nlohmann::json& params, const std::shared_ptr<const std::string>& text,
-                                      const Responder& out) {
-  std::string why;
-  const auto interaction = parse_interaction(nlohmann::ordered_json(params), &why);
-  if (!interaction || (interaction->type == "ua" && !handles_url())) {
-    // A type this client did not list, or params without the draft's shape.
-    out.error({error_code::invalid_params,
-               "Invalid params: " + (interaction ? std::string("interaction type not supported") : why), std::nullopt});
-    return;
-  }
-  nlohmann::json as_elicitation;
-  nlohmann::ordered_json ordered;
-  const bool prompt = interaction->type == "prompt";
-  if (prompt) {
-    as_elicitation = {{"mode", "form"}, {"message", interaction->message}, {"requestedSchema", interaction->schema}};
-    const auto schema = ordered_at(text, {"params", "interaction", "schema"});
-    if (!schema.is_null()) ordered = {{"requestedSchema", schema}};
-  } else {
-    as_elicitation = {{"mode", "url"},
-                      {"message", interaction->message},
-                      {"url", interaction->url},
-                      {"elicitationId", interaction->id}};
-  }
-  const auto result = answer(as_elicitation, ordered);
-  const auto action = result.value("action", std::string("cancel"));
-  if (action == "accept") {
-    nlohmann::json r = nlohmann::json::object();
-    if (prompt) r["content"] = result.value("content", nlohmann::json::object());
-    out.result(std::move(r));
-  } else if (action == "decline") {
-    out.error({error_code::interaction_declined, "User did not consent to the interaction", std::nullopt});
-  } else {
-    out.error({error_code::interaction_cancelled, "User cancelled the interaction", std::nullopt});
-  }
 }
 
 // The answers to an input-required result's or a task's inputRequests, by the same handlers as

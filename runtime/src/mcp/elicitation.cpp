@@ -8,7 +8,7 @@
 #include <mutex>
 
 #include "elicit/content/formats.hpp"
-#include "elicit/protocol/user_interaction.hpp"
+#include "elicitation_dialect.hpp"
 #include "json_fast.hpp"
 
 namespace elicit {
@@ -232,19 +232,34 @@ std::optional<RequestId> elicit_form_async(SessionState& mcp, std::string_view m
                                            std::function<void(RawOutcome)> on_done, const ElicitOptions& options) {
   jsonrpc::Connection& session = mcp.rpc();
   on_done = logged(session, std::move(on_done));
-  const auto route = detail::form_route(mcp);
-  if (route == detail::FormRoute::none) {
+  if (!detail::form_mode_declared(mcp)) {
     on_done(detail::unsupported_form_response());
     return std::nullopt;
   }
   ResponseHandler handler = [on_done = std::move(on_done)](RequestOutcome o) {
     on_done(read_result(std::move(o), true));
   };
-  if (route == detail::FormRoute::interaction)
-    return detail::send_interaction_prompt(mcp, message, schema.dump(-1, ' ', false, kReplace), std::move(handler),
-                                           options);
-  return detail::send_form_request(session, message, schema.dump(-1, ' ', false, kReplace), std::move(handler),
-                                   options);
+  return detail::send_form(mcp, message, schema.dump(-1, ' ', false, kReplace), std::move(handler), options);
+}
+
+bool detail::form_mode_declared(const SessionState& session) {
+  const auto caps = session.client_capabilities();
+  const auto* dialect = session.elicitation_dialect();
+  return dialect ? dialect->declares_form(caps) : caps.elicitation_form;
+}
+
+std::optional<RequestId> detail::send_form(SessionState& session, std::string_view message,
+                                           std::string_view schema_json, ResponseHandler on_outcome,
+                                           const ElicitOptions& options) {
+  if (auto* dialect = session.elicitation_dialect())
+    return dialect->send_form(session, message, schema_json, std::move(on_outcome), options);
+  return send_form_request(session.rpc(), message, schema_json, std::move(on_outcome), options);
+}
+
+bool detail::is_url_mode(const nlohmann::ordered_json& params) {
+  // find() is end() on a non-object; comparing with a JSON value never throws on a non-string.
+  const auto mode = params.find("mode");
+  return mode != params.end() && *mode == "url";
 }
 
 // --- URL mode ------------------------------------------------------------------------------------
@@ -310,12 +325,7 @@ UrlElicitation create_url_elicitation(SessionState& session, std::string_view me
 
 bool complete_url_elicitation(SessionState& session, std::string_view elicitation_id) {
   if (!session.mark_url_elicitation_complete(elicitation_id)) return false;
-  // The userInteraction dialect has no completion notification: the end of the interaction answers
-  // the client's interaction/notify requests for it instead (the draft, "Progress Tracking").
-  if (auto* book = session.interactions()) {
-    book->end(elicitation_id);
-    return true;
-  }
+  if (auto* dialect = session.elicitation_dialect()) return dialect->announce_url_complete(session, elicitation_id);
   return session.rpc().notify("notifications/elicitation/complete", {{"elicitationId", std::string(elicitation_id)}});
 }
 
@@ -324,40 +334,27 @@ std::optional<RequestId> elicit_url_async(SessionState& mcp, std::string_view me
   require_elicitation_url(url);  // a bad URL is a programming error, whatever the client supports
   jsonrpc::Connection& session = mcp.rpc();
   on_done = logged(session, std::move(on_done));
-  const bool interaction = mcp.dialect() == ElicitDialect::user_interaction;
-  if (interaction ? !mcp.client_capabilities().interaction_ua : !mcp.client_capabilities().elicitation_url) {
+  auto* dialect = mcp.elicitation_dialect();
+  const auto caps = mcp.client_capabilities();
+  if (dialect ? !dialect->declares_url(caps) : !caps.elicitation_url) {
     UrlOutcome out;
     out.status = ElicitStatus::unsupported;
-    out.problem = interaction ? "the client did not list the \"ua\" userInteraction type"
-                              : "the client did not declare the elicitation.url capability";
+    out.problem =
+        dialect ? dialect->url_unsupported_problem() : "the client did not declare the elicitation.url capability";
     on_done(std::move(out));
     return std::nullopt;
   }
   const auto e = register_url_elicitation(mcp, message, url);
-  if (interaction) {
-    // The dialect: interaction/create type "ua", the elicitationId as interaction id. Accepted
-    // means the client opened the URL (consent); the interaction runs until
-    // complete_url_elicitation().
-    return detail::send_interaction_ua(
-        mcp, e,
-        [on_done = std::move(on_done), id = e.elicitation_id](RequestOutcome o) {
-          auto r = read_result(std::move(o), true);
-          UrlOutcome out{r.status, id, std::move(r.error), std::move(r.problem), std::move(r.result)};
-          on_done(std::move(out));
-        },
-        options);
-  }
+  ResponseHandler handler = [on_done = std::move(on_done), id = e.elicitation_id](RequestOutcome o) {
+    auto r = read_result(std::move(o), true);
+    UrlOutcome out{r.status, id, std::move(r.error), std::move(r.problem), std::move(r.result)};
+    on_done(std::move(out));
+  };
+  if (dialect) return dialect->send_url(mcp, e, std::move(handler), options);
   auto params = to_params(e).dump(-1, ' ', false, kReplace);
   params.pop_back();  // the closing brace: _meta may follow
   detail::close_params(params, options);
-  return send_elicitation(
-      session, std::move(params),
-      [on_done = std::move(on_done), id = e.elicitation_id](RequestOutcome o) {
-        auto r = read_result(std::move(o), true);
-        UrlOutcome out{r.status, id, std::move(r.error), std::move(r.problem), std::move(r.result)};
-        on_done(std::move(out));
-      },
-      options);
+  return send_elicitation(session, std::move(params), std::move(handler), options);
 }
 
 UrlOutcome elicit_url(SessionState& session, std::string_view message, std::string_view url,

@@ -2,12 +2,11 @@
 // eras (server.hpp).
 #include "elicit/request_context.hpp"
 
-#include "elicit/protocol/user_interaction.hpp"
-
 #include <mutex>
 #include <stdexcept>
 #include <string>
 
+#include "elicitation_dialect.hpp"
 #include "json_fast.hpp"
 #include "progress_token.hpp"
 
@@ -123,13 +122,14 @@ nlohmann::json capability_for(const std::string& method, const nlohmann::ordered
   return nlohmann::json::object();
 }
 
-// `interaction`: the session speaks the userInteraction dialect (user_interaction.hpp), where
-// elicitation goes as interaction/create: its "prompt" type stands for form mode, "ua" for URL mode.
-bool client_declares(const ClientCapabilities& caps, const nlohmann::json& need, bool interaction) {
+// `dialect`: the session's elicitations take another wire form (elicitation_dialect.hpp), which
+// says what stands for form and URL mode in its client's capabilities; null for elicitation/create.
+bool client_declares(const ClientCapabilities& caps, const nlohmann::json& need,
+                     const detail::ElicitationDialect* dialect) {
   // `elicitation: {}` declares form mode (ClientCapabilities::from_json reads it so).
   if (const auto e = need.find("elicitation"); e != need.end()) {
-    const bool form = interaction ? caps.interaction_prompt : caps.elicitation_form;
-    const bool url = interaction ? caps.interaction_ua : caps.elicitation_url;
+    const bool form = dialect ? dialect->declares_form(caps) : caps.elicitation_form;
+    const bool url = dialect ? dialect->declares_url(caps) : caps.elicitation_url;
     if (e->contains("form") && !form) return false;
     if (e->contains("url") && !url) return false;
     if (!form && !url) return false;
@@ -140,25 +140,12 @@ bool client_declares(const ClientCapabilities& caps, const nlohmann::json& need,
   return declares(caps.raw, need);
 }
 
-// `need` as the dialect's client declares it: elicitation's form and URL modes become the
-// userInteraction types "prompt" and "ua", so the -32021 error names what that client lacks.
-nlohmann::json as_interaction_need(nlohmann::json need) {
-  const auto e = need.find("elicitation");
-  if (e == need.end()) return need;
-  auto types = nlohmann::json::array();
-  if (e->contains("form") || !e->contains("url")) types.push_back("prompt");
-  if (e->contains("url")) types.push_back("ua");
-  need.erase(e);
-  need["userInteraction"] = {{"types", std::move(types)}};
-  return need;
-}
-
 }  // namespace
 
 void RequestContext::require_client_capabilities(const nlohmann::json& required) const {
-  const bool interaction = !stateless_ && session_.dialect() == ElicitDialect::user_interaction;
-  if (client_declares(client_capabilities(), required, interaction)) return;
-  throw MissingClientCapability(interaction ? as_interaction_need(required) : required);
+  const auto* dialect = stateless_ ? nullptr : session_.elicitation_dialect();
+  if (client_declares(client_capabilities(), required, dialect)) return;
+  throw MissingClientCapability(dialect ? dialect->client_need(required) : required);
 }
 
 std::vector<RequestOutcome> RequestContext::request_inputs(std::vector<InputRequest> requests) {
@@ -195,12 +182,12 @@ std::vector<RequestOutcome> RequestContext::request_inputs(std::vector<InputRequ
     if (missing) throw InputRequired{};
     return out;
   }
-  const bool interaction = session_.dialect() == ElicitDialect::user_interaction;
+  auto* dialect = session_.elicitation_dialect();
   // Checked before anything is sent, so a bad request sends none.
-  if (interaction) {
+  if (dialect) {
     for (const auto& r : requests) {
       if (r.method != "elicitation/create") continue;
-      if (const auto problem = detail::elicitation_params_problem(r.params); !problem.empty())
+      if (const auto problem = dialect->params_problem(r.params); !problem.empty())
         throw std::invalid_argument(problem);
     }
   }
@@ -217,8 +204,8 @@ std::vector<RequestOutcome> RequestContext::request_inputs(std::vector<InputRequ
       const auto id = r.params.find("elicitationId");  // end() when params are not an object
       if (id != r.params.end() && id->is_string() && detail::is_url_mode(r.params))
         session_.add_url_elicitation(id->get<std::string>());
-      if (interaction) {
-        detail::send_elicitation_as_interaction(session_, r.params, std::move(done), options);
+      if (dialect) {
+        dialect->send_params(session_, r.params, std::move(done), options);
         continue;
       }
     }
@@ -386,8 +373,10 @@ void answer_thrown(SessionState& state, const StatelessCall* stateless, const st
   } catch (const MissingClientCapability& e) {
     error(e.to_error());
   } catch (const UrlElicitationRequired& e) {
-    // -32003 in the userInteraction dialect, else -32042 (a 2026-07-28 call's session speaks none).
-    error(stateless ? e.to_error() : url_elicitation_required_error(state, e));
+    // The session's dialect says (-32003 in the userInteraction dialect), else -32042; a 2026-07-28
+    // call's session speaks none.
+    auto* dialect = stateless ? nullptr : state.elicitation_dialect();
+    error(dialect ? dialect->url_required_error(state, e) : e.to_error());
   } catch (const std::exception& e) {
     if (log) state.rpc().log(std::string("a tool's elicitation callback threw: ") + e.what());
     result(ToolResult::error(e.what()));

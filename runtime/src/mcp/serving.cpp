@@ -8,8 +8,8 @@
 #include <variant>
 
 #include "completion_request.hpp"
-#include "elicit/protocol/user_interaction.hpp"
 #include "elicit/typed_tool.hpp"
+#include "elicitation_dialect.hpp"
 #include "json_fast.hpp"
 #include "listen_streams.hpp"
 #include "multi_round_trip.hpp"
@@ -148,10 +148,10 @@ const std::unordered_map<std::string_view, Method>& method_table() {
       {"logging/setLevel",
        {[](Serving& s, const Request& r, const Responder& out) { s.set_log_level(r, out); }, nullptr, nullptr, "",
         " (not in MCP 2026-07-28: set _meta io.modelcontextprotocol/logLevel per request)"}},
-      // The userInteraction dialect (user_interaction.hpp): a 2025-11-25-session feature, and a
+      // The userInteraction dialect's (elicitation_dialect.hpp): a 2025-11-25-session feature, and a
       // method only when the dialect is on ("userInteraction" is no capability of the server's).
       {"interaction/notify",
-       {[](Serving& s, const Request& r, const Responder& out) { s.interaction_notify(r, out); }, nullptr,
+       {[](Serving& s, const Request& r, const Responder& out) { s.dialect_request(r, out); }, nullptr,
         "userInteraction", "", " (not in MCP 2026-07-28)"}},
   };
   return table;
@@ -283,11 +283,9 @@ void Serving::initialize(const Request& r, const Responder& out) {
   }
   nlohmann::json result{
       {"protocolVersion", version}, {"capabilities", server_->capabilities()}, {"serverInfo", server_->info_json()}};
-  // The draft ("Progress Tracking") needs the server to declare progress support at
-  // initialization; it names no member, so this is `progress: {}`, and only for a client that
-  // speaks the dialect (others see exactly the capabilities they always did).
-  if (state_.dialect() == ElicitDialect::user_interaction && options_.user_interaction.progress)
-    result["capabilities"]["progress"] = nlohmann::json::object();
+  // A dialect chosen for this client may declare something of its own (the userInteraction
+  // dialect: `progress`); other clients see exactly the capabilities they always did.
+  if (const auto* dialect = state_.elicitation_dialect()) dialect->add_server_capabilities(result["capabilities"]);
   if (server_->info().instructions) result["instructions"] = *server_->info().instructions;
   out.result(std::move(result));
   // The capabilities said listChanged: from now on this session hears of every list change. (A
@@ -410,7 +408,15 @@ void Serving::set_log_level(const Request& r, const Responder& out) {
   out.result(nlohmann::json::object());
 }
 
-void Serving::interaction_notify(const Request& r, const Responder& out) { answer_interaction_notify(state_, r, out); }
+void Serving::dialect_request(const Request& r, const Responder& out) {
+  // A session that speaks no dialect never answers (the userInteraction draft: a server MUST NOT
+  // respond to an interaction/notify for an interaction it did not create for this client).
+  if (auto* dialect = state_.elicitation_dialect()) {
+    dialect->serve(state_, r, out);
+  } else {
+    out.abandon();
+  }
+}
 
 std::optional<Serving::Call> Serving::resolve_tool(const Request& r, const Responder& responder, bool stateless) const {
   const auto& p = r.params;

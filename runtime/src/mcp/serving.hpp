@@ -86,7 +86,8 @@ class Serving {
   void get_prompt(const Request& r, const Responder& out, StatelessFields* fields);
   void read_resource(const Request& r, const Responder& out, StatelessFields* fields);
   void set_log_level(const Request& r, const Responder& out);
-  void interaction_notify(const Request& r, const Responder& out);
+  // A method of the session's elicitation dialect (elicitation_dialect.hpp): interaction/notify.
+  void dialect_request(const Request& r, const Responder& out);
   const ServerSessionOptions& options() const noexcept { return options_; }
   // What a task made by this connection's request is run with (task_runs.hpp).
   TaskServing task_serving();

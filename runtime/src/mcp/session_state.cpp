@@ -1,6 +1,6 @@
 #include "elicit/session_state.hpp"
 
-#include "elicit/protocol/user_interaction.hpp"
+#include "elicitation_dialect.hpp"
 
 namespace elicit {
 
@@ -81,25 +81,22 @@ UserInteractionOptions SessionState::user_interaction() const {
 
 ElicitDialect SessionState::dialect() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  // The rule: a client declaring both gets standard elicitation.
-  return user_interaction_.enabled && capabilities_.user_interaction && !capabilities_.elicitation_declared
-             ? ElicitDialect::user_interaction
-             : ElicitDialect::elicitation;
+  return dialect_ ? ElicitDialect::user_interaction : ElicitDialect::elicitation;
 }
 
 SessionState::SessionState(jsonrpc::Connection& rpc) noexcept : rpc_(rpc) {}
 SessionState::~SessionState() = default;
 
 void SessionState::choose_dialect_locked() {
-  // The rule: a client declaring both gets standard elicitation.
-  if (!interactions_ && user_interaction_.enabled && capabilities_.user_interaction &&
-      !capabilities_.elicitation_declared)
-    interactions_ = std::make_unique<InteractionBook>(rpc_);
+  // Chosen once (capabilities arrive with initialize) and kept: the interactions it tracks live
+  // as long as the session.
+  if (!dialect_ && capabilities_.known)
+    dialect_ = detail::choose_elicitation_dialect(user_interaction_, capabilities_, rpc_);
 }
 
-InteractionBook* SessionState::interactions() const {
+detail::ElicitationDialect* SessionState::elicitation_dialect() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return interactions_.get();
+  return dialect_.get();
 }
 
 void SessionState::add_url_elicitation(std::string elicitation_id) {

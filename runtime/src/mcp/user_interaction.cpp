@@ -5,6 +5,7 @@
 
 #include <utility>
 
+#include "elicitation_dialect.hpp"
 #include "json_fast.hpp"
 #include "progress_token.hpp"
 
@@ -27,7 +28,7 @@ ResponseHandler ending(SessionState& session, std::string id, bool prompt, Respo
     const bool accepted_ua = !prompt && translated.result && translated.result->is_object() &&
                              translated.result->value("action", std::string()) == "accept";
     if (!accepted_ua) {
-      if (auto* book = session.interactions()) book->end(id);
+      if (auto* book = interaction_book(session)) book->end(id);
     }
     on_outcome(std::move(translated));
   };
@@ -43,13 +44,6 @@ std::optional<std::string> text_of(const nlohmann::ordered_json& v) {
 }
 
 }  // namespace
-
-detail::FormRoute detail::form_route(const SessionState& session) {
-  const auto caps = session.client_capabilities();
-  if (session.dialect() == ElicitDialect::user_interaction)
-    return caps.interaction_prompt ? FormRoute::interaction : FormRoute::none;
-  return caps.elicitation_form ? FormRoute::elicitation : FormRoute::none;
-}
 
 ElicitStatus interaction_error_status(const RpcError& error) {
   if (error.code == error_code::interaction_declined) return ElicitStatus::declined;
@@ -77,9 +71,10 @@ RequestOutcome translate_interaction_outcome(RequestOutcome outcome, bool prompt
   return outcome;
 }
 
-std::optional<RequestId> detail::send_interaction_prompt(SessionState& session, std::string_view message,
-                                                         std::string_view schema_json, ResponseHandler on_outcome,
-                                                         const ElicitOptions& options) {
+namespace {
+
+std::optional<RequestId> send_prompt(SessionState& session, std::string_view message, std::string_view schema_json,
+                                     ResponseHandler on_outcome, const ElicitOptions& options) {
   // 128 bits from the CSPRNG, as elicitationIds: unique across the server's concurrent interactions.
   auto id = new_elicitation_id();
   std::string params;
@@ -92,15 +87,15 @@ std::optional<RequestId> detail::send_interaction_prompt(SessionState& session, 
   params += schema_json;
   params += '}';
   detail::close_params(params, options);
-  if (auto* book = session.interactions()) book->add(id);
+  if (auto* book = interaction_book(session)) book->add(id);
   auto handler = ending(session, id, true, std::move(on_outcome));
-  const auto sent =
-      send_scoped_request(session.rpc(), "interaction/create", std::move(params), std::move(handler), options);
-  return sent;
+  return detail::send_scoped_request(session.rpc(), "interaction/create", std::move(params), std::move(handler),
+                                     options);
 }
 
-std::optional<RequestId> detail::send_interaction_ua(SessionState& session, const UrlElicitation& e,
-                                                     ResponseHandler on_outcome, const ElicitOptions& options) {
+// The elicitationId is the interaction id, so complete_url_elicitation() ends the interaction.
+std::optional<RequestId> send_ua(SessionState& session, const UrlElicitation& e, ResponseHandler on_outcome,
+                                 const ElicitOptions& options) {
   std::string params = "{\"id\":";
   jsonrpc::detail::append_json_string(params, e.elicitation_id);
   params += ",\"type\":\"ua\",\"interaction\":{\"url\":";
@@ -111,18 +106,17 @@ std::optional<RequestId> detail::send_interaction_ua(SessionState& session, cons
   }
   params += '}';
   detail::close_params(params, options);
-  if (auto* book = session.interactions()) book->add(e.elicitation_id);
+  if (auto* book = interaction_book(session)) book->add(e.elicitation_id);
   auto handler = ending(session, e.elicitation_id, false, std::move(on_outcome));
-  return send_scoped_request(session.rpc(), "interaction/create", std::move(params), std::move(handler), options);
+  return detail::send_scoped_request(session.rpc(), "interaction/create", std::move(params), std::move(handler),
+                                     options);
 }
 
-bool detail::is_url_mode(const nlohmann::ordered_json& params) {
-  // find() is end() on a non-object; comparing with a JSON value never throws on a non-string.
-  const auto mode = params.find("mode");
-  return mode != params.end() && *mode == "url";
-}
-
-std::string detail::elicitation_params_problem(const nlohmann::ordered_json& params) {
+// Why untyped elicitation/create params (MCP 2025-11-25, Elicitation, "Creating Elicitation
+// Requests") cannot be sent as an interaction, or "" when they can: form mode (`mode` absent or
+// "form") needs `message` a string and `requestedSchema` an object; URL mode needs `message`,
+// `url` and `elicitationId` strings (the elicitationId becomes the interaction id).
+std::string elicitation_params_problem(const nlohmann::ordered_json& params) {
   if (!params.is_object()) return "elicitation/create params must be an object";
   const auto is_string = [&](const char* key) {
     const auto it = params.find(key);
@@ -131,7 +125,7 @@ std::string detail::elicitation_params_problem(const nlohmann::ordered_json& par
   if (!is_string("message")) return "elicitation/create params.message must be a string";
   if (const auto mode = params.find("mode"); mode != params.end() && *mode != "form" && *mode != "url")
     return "elicitation/create params.mode must be \"form\" or \"url\"";
-  if (is_url_mode(params)) {
+  if (detail::is_url_mode(params)) {
     if (!is_string("url")) return "elicitation/create params.url must be a string in URL mode";
     if (!is_string("elicitationId")) return "elicitation/create params.elicitationId must be a string in URL mode";
     return "";
@@ -142,18 +136,100 @@ std::string detail::elicitation_params_problem(const nlohmann::ordered_json& par
   return "";
 }
 
-std::optional<RequestId> detail::send_elicitation_as_interaction(SessionState& session,
-                                                                 const nlohmann::ordered_json& params,
-                                                                 ResponseHandler on_outcome, ElicitOptions options) {
+// Untyped elicitation/create params in the dialect: form mode as type "prompt" with `schema` =
+// requestedSchema, URL mode as type "ua" (running after consent until complete_url_elicitation());
+// `_meta` of the params goes with the request.
+std::optional<RequestId> send_elicitation_params(SessionState& session, const nlohmann::ordered_json& params,
+                                                 ResponseHandler on_outcome, ElicitOptions options) {
   if (const auto meta = params.find("_meta"); meta != params.end() && meta->is_object()) options.meta = *meta;
   const auto& message = params["message"].get_ref<const std::string&>();
-  if (!is_url_mode(params))
-    return send_interaction_prompt(
-        session, message,
-        params["requestedSchema"].dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace),
-        std::move(on_outcome), options);
+  if (!detail::is_url_mode(params))
+    return send_prompt(session, message,
+                       params["requestedSchema"].dump(-1, ' ', false, nlohmann::ordered_json::error_handler_t::replace),
+                       std::move(on_outcome), options);
   UrlElicitation e{params["elicitationId"].get<std::string>(), params["url"].get<std::string>(), message};
-  return send_interaction_ua(session, e, std::move(on_outcome), options);
+  return send_ua(session, e, std::move(on_outcome), options);
+}
+
+// The dialect behind the MCP layer's seam, with its bookkeeping: "prompt" stands for form mode,
+// "ua" for URL mode.
+class UserInteractionDialect final : public detail::ElicitationDialect {
+ public:
+  UserInteractionDialect(const UserInteractionOptions& options, jsonrpc::Connection& rpc)
+      : options_(options), book_(rpc) {}
+
+  InteractionBook& book() noexcept { return book_; }
+
+  bool declares_form(const ClientCapabilities& c) const override { return c.interaction_prompt; }
+  bool declares_url(const ClientCapabilities& c) const override { return c.interaction_ua; }
+  std::string url_unsupported_problem() const override {
+    return "the client did not list the \"ua\" userInteraction type";
+  }
+  // elicitation's form and URL modes become the types "prompt" and "ua".
+  nlohmann::json client_need(nlohmann::json need) const override {
+    const auto e = need.find("elicitation");
+    if (e == need.end()) return need;
+    auto types = nlohmann::json::array();
+    if (e->contains("form") || !e->contains("url")) types.push_back("prompt");
+    if (e->contains("url")) types.push_back("ua");
+    need.erase(e);
+    need["userInteraction"] = {{"types", std::move(types)}};
+    return need;
+  }
+  std::optional<RequestId> send_form(SessionState& session, std::string_view message, std::string_view schema_json,
+                                     ResponseHandler on_outcome, const ElicitOptions& options) override {
+    return send_prompt(session, message, schema_json, std::move(on_outcome), options);
+  }
+  std::optional<RequestId> send_url(SessionState& session, const UrlElicitation& e, ResponseHandler on_outcome,
+                                    const ElicitOptions& options) override {
+    // Accepted means the client opened the URL (consent); the interaction runs until
+    // complete_url_elicitation().
+    return send_ua(session, e, std::move(on_outcome), options);
+  }
+  std::string params_problem(const nlohmann::ordered_json& params) const override {
+    return elicitation_params_problem(params);
+  }
+  std::optional<RequestId> send_params(SessionState& session, const nlohmann::ordered_json& params,
+                                       ResponseHandler on_outcome, const ElicitOptions& options) override {
+    return send_elicitation_params(session, params, std::move(on_outcome), options);
+  }
+  // The dialect has no completion notification: the end of the interaction answers the client's
+  // interaction/notify requests for it instead (the draft, "Progress Tracking").
+  bool announce_url_complete(SessionState&, std::string_view elicitation_id) override {
+    book_.end(elicitation_id);
+    return true;
+  }
+  RpcError url_required_error(SessionState& session, const UrlElicitationRequired& e) override {
+    return url_elicitation_required_error(session, e);
+  }
+  // The draft ("Progress Tracking") needs the server to declare progress support at
+  // initialization; it names no member, so this is `progress: {}`, and only for a client that
+  // speaks the dialect (others see exactly the capabilities they always did).
+  void add_server_capabilities(nlohmann::json& capabilities) const override {
+    if (options_.progress) capabilities["progress"] = nlohmann::json::object();
+  }
+  void serve(SessionState& session, const Request& request, const Responder& responder) override {
+    answer_interaction_notify(session, request, responder);
+  }
+
+ private:
+  const UserInteractionOptions options_;
+  InteractionBook book_;
+};
+
+}  // namespace
+
+std::unique_ptr<detail::ElicitationDialect> detail::choose_elicitation_dialect(const UserInteractionOptions& options,
+                                                                               const ClientCapabilities& capabilities,
+                                                                               jsonrpc::Connection& rpc) {
+  // The issue's rule: a client declaring both gets standard elicitation.
+  if (!options.enabled || !capabilities.user_interaction || capabilities.elicitation_declared) return nullptr;
+  return std::make_unique<UserInteractionDialect>(options, rpc);
+}
+
+InteractionBook* interaction_book(const SessionState& session) {
+  auto* dialect = dynamic_cast<UserInteractionDialect*>(session.elicitation_dialect());
+  return dialect ? &dialect->book() : nullptr;
 }
 
 RpcError interaction_required_error(const UrlElicitation& e) {
@@ -167,22 +243,23 @@ RpcError interaction_required_error(const UrlElicitation& e) {
 }
 
 RpcError url_elicitation_required_error(SessionState& session, const UrlElicitationRequired& e) {
-  if (session.dialect() != ElicitDialect::user_interaction || e.elicitations().empty()) return e.to_error();
+  auto* book = interaction_book(session);
+  if (!book || e.elicitations().empty()) return e.to_error();
   const auto& first = e.elicitations().front();
-  if (auto* book = session.interactions()) book->add(first.elicitation_id);
+  book->add(first.elicitation_id);
   return interaction_required_error(first);
 }
 
 std::size_t interaction_progress(SessionState& session, std::string_view interaction_id, double progress,
                                  std::optional<double> total, const std::string& message) {
-  auto* book = session.interactions();
+  auto* book = interaction_book(session);
   return book ? book->progress(interaction_id, progress, total, message) : 0;
 }
 
 void answer_interaction_notify(SessionState& session, const Request& request, const Responder& responder) {
   // The draft: without progress support the server MUST NOT respond; nor for an id that is not an
   // interaction it created for this client and session. Silence, not an error, in every such case.
-  auto* book = session.interactions();
+  auto* book = interaction_book(session);
   if (!session.user_interaction().progress || !book) {
     responder.abandon();
     return;

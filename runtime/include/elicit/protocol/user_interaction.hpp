@@ -6,7 +6,8 @@
 //
 // It is a layer over the MCP session (SessionState), not part of the JSON-RPC jsonrpc::Connection. The typed
 // API does not change: ServerSessionOptions::user_interaction.enabled turns it on, and each session picks
-// its dialect from the client's declared capabilities (SessionState::dialect()):
+// its dialect from the client's declared capabilities (SessionState::dialect()); the MCP layer's core
+// reaches it only through one seam (runtime/src/mcp/elicitation_dialect.hpp):
 //  - form elicitation (elicit<T>, elicit_async<T>, elicit_form_async, RequestContext::elicit...) sends
 //    interaction/create {id, type: "prompt", interaction: {message: TextContent, schema}} and reads
 //    `result.content` with the same decoding and validation;
@@ -50,7 +51,7 @@ inline constexpr int interaction_cancelled = -2;
 
 /// The bookkeeping of the dialect's interactions in one session (the draft, "Progress Tracking"):
 /// the interaction ids the session created, which are running, and the interaction/notify requests
-/// watching each. SessionState::interactions() has one once the session speaks the dialect; no
+/// watching each. interaction_book() gives a session's once the session speaks the dialect; no
 /// other session and no 2026-07-28 request pays for it. Thread-safe.
 class InteractionBook {
  public:
@@ -121,6 +122,11 @@ class InteractionBook {
   std::deque<std::string> ended_;   // oldest first, at most kEnded
 };
 
+/// The dialect's bookkeeping of `session`'s interactions: made when `initialize` chooses the
+/// dialect for the session (SessionState::dialect() is user_interaction), kept for the session's
+/// life; null in any other session and for every 2026-07-28 request. Any thread.
+InteractionBook* interaction_book(const SessionState& session);
+
 /// How the server reads the client's error response to interaction/create (the draft,
 /// "Client-Initiated Cancellation", defines only "an error response", e.g. code -1):
 ///  - code -1 (interaction_declined): `declined`, the user refused consent;
@@ -183,31 +189,5 @@ std::optional<Interaction> parse_interaction(const nlohmann::ordered_json& param
 /// Reads a -32003 error's `data` {id, type, url, message} (ua) or {id, type, message, schema}
 /// (prompt); nullopt when the code or the shape is not the draft's.
 std::optional<Interaction> parse_interaction_required(const RpcError& error);
-
-namespace detail {
-/// Registers `e.elicitation_id` as a running interaction of `session` and sends interaction/create
-/// type "ua" for `e` (id = e.elicitation_id); `on_outcome` gets the translated outcome
-/// (translate_interaction_outcome).
-std::optional<RequestId> send_interaction_ua(SessionState& session, const UrlElicitation& e, ResponseHandler on_outcome,
-                                             const ElicitOptions& options);
-
-/// Whether elicitation/create params ask for URL mode (`mode` is "url"); false for params that
-/// are not an object or a `mode` that is not a string. Never throws.
-bool is_url_mode(const nlohmann::ordered_json& params);
-
-/// Why untyped elicitation/create params (MCP 2025-11-25, Elicitation, "Creating Elicitation
-/// Requests") cannot be sent as an interaction, or "" when they can: form mode (`mode` absent or
-/// "form") needs `message` a string and `requestedSchema` an object; URL mode needs `message`,
-/// `url` and `elicitationId` strings (the elicitationId becomes the interaction id).
-std::string elicitation_params_problem(const nlohmann::ordered_json& params);
-
-/// Sends untyped elicitation/create params (RequestContext::request_inputs) in the dialect: form mode as
-/// type "prompt" with `schema` = requestedSchema, URL mode as type "ua" (the interaction stays
-/// running after consent until complete_url_elicitation(session, elicitationId)). `_meta` of the
-/// params goes with the request. `on_outcome` gets the ElicitResult-shaped outcome
-/// (translate_interaction_outcome). The params must pass elicitation_params_problem.
-std::optional<RequestId> send_elicitation_as_interaction(SessionState& session, const nlohmann::ordered_json& params,
-                                                         ResponseHandler on_outcome, ElicitOptions options);
-}  // namespace detail
 
 }  // namespace elicit
