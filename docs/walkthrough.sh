@@ -13,11 +13,17 @@
 #   add_subdirectory  replaces the find_package line of CMakeLists.txt in a copy of the project with
 #                     the elicitgen sources at third_party/elicitgen: it must configure, with
 #                     elicitgen's tests, samples and benchmarks off (PROJECT_IS_TOP_LEVEL).
-# Usage: walkthrough.sh SOURCE_DIR BUILD_DIR WORK_DIR
+# Usage: walkthrough.sh SOURCE_DIR BUILD_DIR WORK_DIR [CONSUMER_FLAGS]
+# CONSUMER_FLAGS: what the user's project must be compiled and linked with to use BUILD_DIR's
+# libraries (its sanitizers); given to CMake as CXXFLAGS and LDFLAGS, so the README's commands run
+# unchanged.
 set -euo pipefail
 source_dir=$1
 build_dir=$2
 work=$3
+if [[ -n ${4:-} ]]; then
+  export CXXFLAGS=$4 LDFLAGS=$4
+fi
 readme=$source_dir/README.md
 
 rm -rf "$work"
