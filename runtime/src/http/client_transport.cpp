@@ -483,6 +483,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
           body();
         } catch (const std::exception&) {  // e.g. allocation: the stream just ends
         }
+        release_thread_tls_state();  // before close() can see this thread done (tls_client.hpp)
         std::lock_guard<std::mutex> lock(self->mutex);
         --self->active;
         self->idle.notify_all();
@@ -669,6 +670,7 @@ bool HttpClientTransport::send(std::string message, const SendContext& context) 
         impl->fail_request(id, {"exchange", std::string("the exchange failed: ") + e.what()});
       }
       if (notification) impl->notification_finished(sequence);  // however it ended
+      release_thread_tls_state();  // before close() can see this thread done (tls_client.hpp)
       std::lock_guard<std::mutex> lock(impl->mutex);
       --impl->active;
       impl->idle.notify_all();

@@ -1,5 +1,6 @@
 #include "tls_client.hpp"
 
+#include <openssl/crypto.h>
 #include <openssl/x509v3.h>
 #include <boost/asio/ip/address.hpp>
 
@@ -43,5 +44,7 @@ std::string handshake_failure(SSL* ssl, const std::string& host, const boost::sy
   }
   return "the TLS handshake with " + host + " failed: " + error.message();
 }
+
+void release_thread_tls_state() noexcept { OPENSSL_thread_stop(); }
 
 }  // namespace elicit::http

@@ -31,4 +31,11 @@ void expect_peer_name(SSL* ssl, const std::string& host);
 /// failed: " and `error`'s message.
 std::string handshake_failure(SSL* ssl, const std::string& host, const boost::system::error_code& error);
 
+/// Frees the calling thread's OpenSSL state (its error queue, which a failed handshake fills) now
+/// rather than when the thread ends. A detached thread calls it last, before it tells whoever
+/// waits for it that it is done: otherwise that waiter (HttpClientTransport::close(), then the
+/// process's exit) can run while the thread is still tearing that state down, and a leak checker
+/// at exit finds it half freed. Harmless on a thread that never used OpenSSL.
+void release_thread_tls_state() noexcept;
+
 }  // namespace elicit::http
