@@ -270,14 +270,15 @@ int run_client(const ClientCommand& command) {
   }
   AnswerQueue queue;
   // Neither --answers nor --defaults: a person answers on the terminal (stdin), prompts on stderr.
-  // Listing asks nothing, so it needs neither.
-  const bool interactive = command.answers_file.empty() && !command.defaults && !command.list;
+  // Listing asks nothing, so it needs neither. Without a terminal either (a script, a CI job, an
+  // agent), nobody can answer: the client then declares no elicitation capability, the spec's way
+  // of saying it presents no forms, so a tool that asks nothing just works and one that asks fails
+  // with the server's own error.
+  const bool by_person = command.answers_file.empty() && !command.defaults && !command.list;
+  const bool interactive = by_person && isatty(0);
+  const bool nobody_answers = by_person && !interactive;
   if (!command.answers_file.empty()) {
     if (!queue.load(command.answers_file)) return kFailed;
-  } else if (interactive && !isatty(0)) {
-    std::cerr << "elicitgen client: stdin is not a terminal, so nobody can fill in the server's forms: answer "
-                 "with --answers FILE or --defaults, or run it in a terminal\n";
-    return kFailed;
   }
   if (command.user_interaction && (command.protocol.empty() || command.protocol == "2026-07-28")) {
     std::cerr << "elicitgen client: --user-interaction is a 2025-11-25-session dialect: add --protocol 2025-11-25\n";
@@ -343,23 +344,28 @@ int run_client(const ClientCommand& command) {
       return kFailed;
 #endif
     }
-    client->on_elicitation([&, from_file, interactive](const elicit::ElicitationRequest& r) {
-      elicit::Answer answer;
-      if (interactive) {
-        std::lock_guard<std::mutex> lock(terminal_mutex);
-        answer = terminal.ask(r);
-      } else if (from_file) {
-        auto next = queue.next(command.answers_file, r);
-        report_invalid(command.answers_file, next, r);
-        answer = std::move(next.answer);
-      } else {
-        answer = with_defaults(r, defaults_failed);
-      }
-      // The server's text may hold escape sequences: shown escaped (terminal_form.hpp).
-      std::cerr << "elicitgen client: " << (r.url_mode ? "URL " + terminal_safe(r.url) + ": " : std::string("form: "))
-                << terminal_safe(r.message) << " -> " << elicit::to_string(answer.action) << "\n";
-      return answer;
-    });
+    if (nobody_answers) {
+      std::cerr << "elicitgen client: stdin is not a terminal and neither --answers nor --defaults is given: no "
+                   "forms can be answered, so none are offered to the server\n";
+    } else {
+      client->on_elicitation([&, from_file, interactive](const elicit::ElicitationRequest& r) {
+        elicit::Answer answer;
+        if (interactive) {
+          std::lock_guard<std::mutex> lock(terminal_mutex);
+          answer = terminal.ask(r);
+        } else if (from_file) {
+          auto next = queue.next(command.answers_file, r);
+          report_invalid(command.answers_file, next, r);
+          answer = std::move(next.answer);
+        } else {
+          answer = with_defaults(r, defaults_failed);
+        }
+        // The server's text may hold escape sequences: shown escaped (terminal_form.hpp).
+        std::cerr << "elicitgen client: " << (r.url_mode ? "URL " + terminal_safe(r.url) + ": " : std::string("form: "))
+                  << terminal_safe(r.message) << " -> " << elicit::to_string(answer.action) << "\n";
+        return answer;
+      });
+    }
     client->connect();
     if (command.list) return list_tools(*client, command.list_json);
     nlohmann::json result;

@@ -42,13 +42,14 @@ struct ClientCommand {
 std::optional<std::vector<std::string>> split_command(const std::string& line, std::string& error);
 
 /// Runs the command: prints the tool result as JSON on stdout and returns 0, or 1 when the result
-/// is a tool error (isError); 2 for bad usage (e.g. neither --answers nor --defaults with a stdin
-/// that is not a terminal), unreadable answers, a server that cannot be started
+/// is a tool error (isError); 2 for bad usage, unreadable answers, a server that cannot be started
 /// or a JSON-RPC error (each said on stderr; an unknown tool's error lists the tools that exist).
 /// With `defaults`, a form that its defaults cannot fill in (a required field without a default)
 /// is declined, the fields named on stderr; the tool's
 /// result is still printed, and the return is 2. An --answers content that fails validate_content
 /// is reported on stderr (FILE:LINE: /pointer: message) and sent as is: the server decides.
+/// Neither `answers_file` nor `defaults`: a person answers on the terminal (stdin); when stdin is
+/// not a terminal, nobody can, and the client declares no elicitation capability (said on stderr).
 /// `list`: prints the tools and returns 0, or 2 as above.
 int run_client(const ClientCommand& command);
 

@@ -255,10 +255,13 @@ TEST_CASE("elicitgen client exit codes: 1 for a tool error, 2 for failures, each
                                 "' call github_username --answers '" + bad + "' 2>&1");
   CHECK(located.exit_code == 2);
   CHECK_THAT(located.out, Catch::Contains(bad + ":2: error: /action must be"));
+  // Nobody to answer (stdin is not a terminal here): no form is offered, and the server (2026-07-28)
+  // refuses a tool that needs one with -32021, a failure.
   const auto none = test_support::run_command(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
-                                              "' call github_username 2>&1");
+                                              "' call github_username < /dev/null 2>&1");
   CHECK(none.exit_code == 2);
-  CHECK_THAT(none.out, Catch::Contains("--answers FILE or --defaults"));
+  CHECK_THAT(none.out, Catch::Contains("no forms can be answered") &&
+                           Catch::Contains("Missing required client capability (JSON-RPC error -32021)"));
   const auto missing = test_support::run_command(std::string(ELICITGEN_BIN) +
                                                  " client --stdio '/nonexistent/server' call x --defaults 2>&1");
   CHECK(missing.exit_code == 2);
@@ -302,13 +305,33 @@ TEST_CASE("split_command splits words with quotes and escapes, and no shell", "[
   CHECK_FALSE(elicitgen::split_command("a\\", error));
 }
 
-TEST_CASE("elicitgen client: without --answers or --defaults stdin must be a terminal", "[client][cli][terminal]") {
-  // stdin from /dev/null is not a terminal: nobody could answer, so it stops before starting the server.
-  const auto r = test_support::run_command(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
-                                           "' call github_username < /dev/null 2>&1");
-  CHECK(r.exit_code == 2);
-  CHECK(r.out.find("stdin is not a terminal") != std::string::npos);
-  CHECK(r.out.find("elicitgen-sample-server: serving") == std::string::npos);
+TEST_CASE("elicitgen client: with nobody to answer (stdin not a terminal) no form is offered, in both eras",
+          "[client][cli][terminal]") {
+  // stdin from /dev/null is not a terminal and neither --answers nor --defaults is given: a script.
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    const auto cli = std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER + "' --protocol " + version;
+    // A tool that asks nothing just works.
+    const auto plain = run_split(cli + " call test_simple_text < /dev/null");
+    INFO(plain.err);
+    CHECK(plain.exit_code == 0);
+    CHECK(json::parse(plain.out)["content"][0]["text"] == "This is a simple text response for testing.");
+    CHECK_THAT(plain.err, Catch::Contains("no forms can be answered, so none are offered to the server"));
+    // A tool that asks learns that this client shows no forms (no elicitation capability), and says
+    // so its own way; the client prints what the server said and asks nobody.
+    const auto asks = run_split(cli + " call github_username < /dev/null");
+    INFO(asks.out + asks.err);
+    if (std::string(version) == "2025-11-25") {
+      // The sample's form tools answer an unsupported elicitation with a text of their own.
+      CHECK(asks.exit_code == 0);
+      CHECK(json::parse(asks.out)["content"][0]["text"] == "unsupported: the client cannot show forms");
+    } else {
+      // 2026-07-28: the server refuses the call, -32021 naming the capability it needs.
+      CHECK(asks.exit_code == 2);
+      CHECK(asks.out.empty());
+      CHECK_THAT(asks.err, Catch::Contains("Missing required client capability (JSON-RPC error -32021)"));
+    }
+  }
 }
 
 TEST_CASE("elicitgen ask: the content on stdout, decline and cancel, located schema errors", "[cli][terminal]") {

@@ -160,6 +160,21 @@ TEST_CASE("elicitgen client --url answers over Streamable HTTP in both eras", "[
   CHECK(both.exit_code == 2);
 }
 
+TEST_CASE("elicitgen client --url with nobody to answer calls a tool that asks nothing, in both eras",
+          "[client][http][cli]") {
+  SampleHttpServer server;
+  for (const char* version : {"2025-11-25", "2026-07-28"}) {
+    INFO(version);
+    // stdin is not a terminal and neither --answers nor --defaults is given (a script): no form is
+    // offered, and a tool that asks none is called as usual.
+    const auto r =
+        test_support::run_command(std::string(ELICITGEN_BIN) + " client --url '" + server.url + "' --protocol " +
+                                  version + " call test_simple_text < /dev/null 2>/dev/null");
+    CHECK(r.exit_code == 0);
+    CHECK(text_of(json::parse(r.out)) == "This is a simple text response for testing.");
+  }
+}
+
 TEST_CASE("elicitgen client --url list and an unknown tool, in both eras", "[client][http][cli]") {
   SampleHttpServer server;
   for (const char* version : {"2025-11-25", "2026-07-28"}) {
