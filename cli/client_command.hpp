@@ -7,6 +7,10 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include <elicit/client.hpp>
+
 namespace elicitgen {
 
 struct ClientCommand {
@@ -33,7 +37,24 @@ struct ClientCommand {
   bool list_json = false;
   std::string tool;
   std::string arguments_json = "{}";
+  /// `call ... --park FILE` (MCP 2026-07-28): a question nobody here answers parks the call in FILE
+  /// (parked_call.hpp) instead of being cancelled; exit kClientParked.
+  std::string park_file;
+  /// `client resume FILE`: go on with the call parked in `resume_file`, its questions answered by
+  /// `answer_pairs` (KEY=JSON), --answers, --defaults or the terminal.
+  bool resume = false;
+  std::string resume_file;
+  std::vector<std::string> answer_pairs;
 };
+
+/// The exit codes of `elicitgen client` (docs/client.md, "Exit codes").
+inline constexpr int kClientToolError = 1;  ///< the tool's result has isError: true
+inline constexpr int kClientFailed = 2;     ///< usage, a server that cannot be reached or started, an error
+/// A parked call's requestState or task is no longer honoured by the server (expired, other keys,
+/// the task gone): -32602 on resume. The park file is kept.
+inline constexpr int kClientExpired = 6;
+/// Parked, waiting for input (sysexits' EX_TEMPFAIL: "try again later").
+inline constexpr int kClientParked = 75;
 
 /// Splits a command line into words without a shell: blanks separate words; '...' keeps its text
 /// as is; "..." keeps its text with \" and \\ escapes; a backslash outside quotes keeps the next
@@ -50,7 +71,19 @@ std::optional<std::vector<std::string>> split_command(const std::string& line, s
 /// is reported on stderr (FILE:LINE: /pointer: message) and sent as is: the server decides.
 /// Neither `answers_file` nor `defaults`: a person answers on the terminal (stdin); when stdin is
 /// not a terminal, nobody can, and the client declares no elicitation capability (said on stderr).
-/// `list`: prints the tools and returns 0, or 2 as above.
+/// `list`: prints the tools and returns 0, or 2 as above. `park_file` and `resume`: see
+/// park_command.hpp (75 when the call parks, 6 when a resumed call's state has expired).
 int run_client(const ClientCommand& command);
+
+// Shared by the client's commands (client_command.cpp, park_command.cpp).
+/// "elicitgen client: form: MESSAGE -> accept" on stderr, the server's text escaped.
+void say_answer(const elicit::ElicitationRequest& r, const elicit::Answer& answer);
+/// A call cancelled by SIGINT or SIGTERM, said on stderr; returns 128 + the signal.
+int report_cancelled(const std::string& tool, int signal);
+/// 0, or kClientToolError for a CallToolResult with isError: true.
+int result_exit_code(const nlohmann::json& result);
+/// The error of a tools/call, and when the tool does not exist, the tools that do (one more
+/// tools/list: the error codes for an unknown tool differ between servers, the list does not).
+std::string call_error(elicit::Client& client, const std::string& tool, const elicit::ClientError& e);
 
 }  // namespace elicitgen

@@ -401,6 +401,20 @@ int main(int argc, char** argv) {
   call->fallthrough();  // --answers / --defaults may also follow the tool
   call->add_option("tool", client_cmd.tool, "Tool name")->required();
   call->add_option("arguments", client_cmd.arguments_json, "Tool arguments, a JSON object (default {})");
+  call->add_option("--park", client_cmd.park_file,
+                   "MCP 2026-07-28: at the first question that --answers or --defaults cannot answer (any, "
+                   "without them), write the call to FILE (mode 0600, no tokens), print its questions, exit 75; "
+                   "go on later with `elicitgen client resume FILE`");
+  auto* resume = client->add_subcommand(
+      "resume",
+      "Go on with a call parked by `call ... --park FILE`: answer its questions (--answer KEY=JSON, --answers, "
+      "--defaults or the terminal); prints the result and removes FILE, or parks again (exit 75); exit 6 when "
+      "the server no longer honours the call");
+  resume->fallthrough();
+  resume->add_option("file", client_cmd.resume_file, "The park file")->required();
+  resume->add_option("--answer", client_cmd.answer_pairs,
+                     "KEY=JSON: the answer to the question under KEY: an ElicitResult ({\"action\":\"decline\"}) "
+                     "or the content of an accept ({\"field\":\"value\"}); repeatable");
   auto* list = client->add_subcommand("list", "List the server's tools (every page): name, title, description");
   list->fallthrough();
   list->add_flag("--json", client_cmd.list_json, "Print the server's Tool objects as one JSON array");
@@ -442,6 +456,7 @@ int main(int argc, char** argv) {
   if (*check) return run_check(check_schema, check_data, check_name, check_jsonl);
   if (*client) {
     client_cmd.list = list->parsed();
+    client_cmd.resume = resume->parsed();
     return run_client(client_cmd);
   }
   if (*ask) {

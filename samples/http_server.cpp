@@ -1,5 +1,5 @@
 // The sample tools (sample_tools.cpp) over Streamable HTTP, on loopback.
-// Usage: elicitgen_http_server [--port N] [--state-keys FILE] [--instance NAME]
+// Usage: elicitgen_http_server [--port N] [--state-keys FILE] [--state-ttl-ms N] [--instance NAME]
 //                              [--redis PORT [--forms-in-redis] [--tasks-in-redis [--task-lease-ms N]]]
 //                              [--public-origin URL] [--tls-cert FILE --tls-key FILE]
 //                              [--authorization-server ISSUER --resource URL [--scope S]... [--ca-file FILE]
@@ -7,6 +7,7 @@
 //   --port N          0 or absent: a free port
 //   --state-keys FILE requestState keys, base64, one per line, the first sealing (several processes
 //                     behind a load balancer share them); absent: a random key of this process
+//   --state-ttl-ms N  how long a requestState opens (default 600000: 10 minutes)
 //   --instance NAME   added to the server's title, so a client can tell processes apart
 //   --redis PORT      URL-mode completions (the sign_in tool) in the Redis server on 127.0.0.1:PORT,
 //                     shared by every process pointing at it (checked at start: exit 2 when it does not
@@ -63,28 +64,9 @@
 #endif
 
 #include "sample_tools.hpp"
+#include "state_options.hpp"
 
 namespace {
-
-// Keys in base64, one per line (blank lines skipped), appended to `keys`; false with a message.
-bool read_keys(const char* file, std::vector<std::string>& keys) {
-  std::ifstream in(file);
-  if (!in) {
-    std::cerr << file << ": cannot read the keys\n";
-    return false;
-  }
-  std::string line;
-  for (int n = 1; std::getline(in, line); ++n) {
-    if (line.empty()) continue;
-    const auto key = elicit::RequestStateSealer::key_from_base64(line);
-    if (!key) {
-      std::cerr << file << ":" << n << ": not a base64 32-byte key\n";
-      return false;
-    }
-    keys.push_back(*key);
-  }
-  return true;
-}
 
 #ifdef ELICITGEN_SAMPLE_REDIS
 // A store in the Redis of --redis for `flag` (--forms-in-redis, --tasks-in-redis), or null after
@@ -125,13 +107,17 @@ int main(int argc, char** argv) {
   bool forms_in_redis = false;
   bool tasks_in_redis = false;
   [[maybe_unused]] long task_lease_ms = 10000;
+  std::string error;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
       options.port = std::atoi(argv[++i]);
     } else if (std::strcmp(argv[i], "--instance") == 0 && i + 1 < argc) {
       title += std::string(" (") + argv[++i] + ")";
-    } else if (std::strcmp(argv[i], "--state-keys") == 0 && i + 1 < argc) {
-      if (!read_keys(argv[++i], options.server.request_state.keys)) return 2;
+    } else if (read_state_option(argc, argv, i, options.server.request_state, error)) {
+      if (!error.empty()) {
+        std::cerr << error << "\n";
+        return 2;
+      }
     } else if (std::strcmp(argv[i], "--forms-client-id") == 0 && i + 1 < argc) {
       sign_in.client_id = argv[++i];
     } else if (std::strcmp(argv[i], "--forms-client-secret-file") == 0 && i + 1 < argc) {
@@ -141,7 +127,10 @@ int main(int argc, char** argv) {
         return 2;
       }
     } else if (std::strcmp(argv[i], "--forms-cookie-keys") == 0 && i + 1 < argc) {
-      if (!read_keys(argv[++i], sign_in.cookie_keys)) return 2;
+      if (!read_base64_keys(argv[++i], sign_in.cookie_keys, error)) {
+        std::cerr << error << "\n";
+        return 2;
+      }
     } else if (std::strcmp(argv[i], "--tls-cert") == 0 && i + 1 < argc) {
       options.tls_certificate_chain_file = argv[++i];
     } else if (std::strcmp(argv[i], "--tls-key") == 0 && i + 1 < argc) {
@@ -182,7 +171,7 @@ int main(int argc, char** argv) {
       task_lease_ms = std::atol(argv[++i]);
     } else {
       std::cerr << "usage: " << argv[0]
-                << " [--port N] [--state-keys FILE] [--instance NAME]"
+                << " [--port N] [--state-keys FILE] [--state-ttl-ms N] [--instance NAME]"
                    " [--redis PORT [--forms-in-redis] [--tasks-in-redis [--task-lease-ms N]]]"
                    " [--public-origin URL] [--tls-cert FILE --tls-key FILE]"
                    " [--authorization-server ISSUER --resource URL [--scope S]... [--ca-file FILE]"

@@ -92,6 +92,38 @@ struct ElicitationRequest {
 /// an error response (-32603) to the server (2025-11-25) or fails the call (2026-07-28).
 using ElicitationHandler = std::function<Answer(const ElicitationRequest&)>;
 
+/// A round of questions a step call (Client::call_tool_step) stopped at instead of answering: all
+/// it takes to go on later, from this process or another (MCP 2026-07-28 only; Basic, Patterns,
+/// "Multi Round-Trip Requests", and the tasks extension's "Task Update Requests"). Plain data:
+/// keep it (e.g. as JSON) and hand it to Client::resume_tool_step with the answers.
+struct PendingInput {
+  /// The inputRequests, in the server's member order: key -> {"method": "elicitation/create",
+  /// "params": {...}}.
+  nlohmann::ordered_json input_requests = nlohmann::ordered_json::object();
+  /// An input-required result's requestState, to be echoed exactly (never read: it is the server's);
+  /// null when the server gave none (then the retry carries none).
+  nlohmann::json request_state;
+  /// A task in `input_required` (the io.modelcontextprotocol/tasks extension): its taskId, and the
+  /// task as the last tasks/get gave it. Empty and null for an input-required result.
+  std::string task_id;
+  nlohmann::json task;
+
+  /// The questions, read as the Client reads them (ElicitationRequest::key set, a form's schema in
+  /// the server's order, a URL reviewed with `url_safety`), in the server's order.
+  std::vector<ElicitationRequest> questions(const UrlSafetyOptions& url_safety = {}) const;
+};
+
+/// Answers one question of a step call now, or returns nullopt: not now. One nullopt stops the
+/// round: none of its answers are sent, and the whole round becomes CallStep::pending. Runs on the
+/// calling thread.
+using StepAnswerer = std::function<std::optional<Answer>(const ElicitationRequest&)>;
+
+/// Where a step call stopped: exactly one of the two is set.
+struct CallStep {
+  std::optional<nlohmann::json> result;  ///< the CallToolResult: the call is over
+  std::optional<PendingInput> pending;   ///< the round of questions left for later
+};
+
 /// A JSON-RPC error the server answered with, or a protocol failure of the client (code 0: the
 /// server broke the protocol, e.g. more input-required rounds than ClientOptions::max_rounds).
 class ClientError : public std::runtime_error {
@@ -134,6 +166,10 @@ struct ClientOptions {
   /// Declare URL-mode elicitation (the handler then also gets URL requests). Off by default: a
   /// host that opens URLs must show them safely first (MCP Client, Elicitation, "Safe URL Handling").
   bool url_elicitation = false;
+  /// Declare form elicitation (and URL with url_elicitation) even with no handler: for a client
+  /// whose questions go to call_tool_step's answerer. Without it and without a handler, no
+  /// elicitation capability is declared, and servers do not ask.
+  bool declare_elicitation = false;
   /// Speak the userInteraction dialect (user_interaction.hpp; user-interaction-draft.md) instead of
   /// standard elicitation: declare `userInteraction: {types: ["prompt"(, "ua")]}` and no
   /// `elicitation`, and answer interaction/create. `prompt` goes to the form handlers (on_form,
@@ -242,6 +278,33 @@ class Client {
   /// answered (a handler asking the user) is not interrupted: the cancel takes effect after it.
   nlohmann::json call_tool(const std::string& name, nlohmann::json arguments,
                            const std::shared_ptr<CancelScope>& scope);
+  /// tools/call that stops at a round of questions instead of waiting for them to be answered
+  /// (MCP 2026-07-28): what an agent or a script does when the answers come later, perhaps from
+  /// another process. Each question goes to `answer` (not to the handlers of on_elicitation and
+  /// on_form); when it answers every question of a round, the call goes on as call_tool() does;
+  /// the first nullopt ends the call with CallStep::pending, none of that round's answers sent. A
+  /// null `answer` stops at the first round. The server learns nothing of the stop: an
+  /// input-required result needs no goodbye, and a task in `input_required` keeps waiting (no
+  /// tasks/cancel). URL requests that review_url refuses are declined without asking `answer`.
+  /// Declare what the questions may be before connect(): ClientOptions::declare_elicitation (or a
+  /// handler) and url_elicitation. Throws ClientError as call_tool() does, and ClientError (code 0)
+  /// before sending anything when the session is of the 2025-11-25 era, where the server's
+  /// elicitation/create waits on the open session and cannot be left for later. `scope` as in
+  /// call_tool() (may be null).
+  CallStep call_tool_step(const std::string& name, nlohmann::json arguments, const StepAnswerer& answer = nullptr,
+                          const std::shared_ptr<CancelScope>& scope = nullptr);
+  /// Goes on with a call that stopped at `pending`, from this Client or one in another process
+  /// connected to the same server (the same `name` and `arguments`: a requestState is bound to them):
+  /// `input_responses` (key -> ElicitResult, Answer::to_json) answer its round; an input-required
+  /// round is retried (a new tools/call with inputResponses and the requestState, MRTR "Client
+  /// Requirements"), a task's round goes as tasks/update and the task is followed. Later rounds go
+  /// to `answer` as in call_tool_step(); in a task, a key already answered is not asked again (keys
+  /// are unique over a task's life: tasks.md, "Input Requests"). Throws ClientError as
+  /// call_tool_step(); a requestState the server no longer opens (expired, other keys) or a task
+  /// it no longer knows come back as its error (-32602 from elicitgen servers).
+  CallStep resume_tool_step(const std::string& name, nlohmann::json arguments, const PendingInput& pending,
+                            nlohmann::ordered_json input_responses, const StepAnswerer& answer = nullptr,
+                            const std::shared_ptr<CancelScope>& scope = nullptr);
   /// prompts/get and resources/read, which may also ask for input in 2026-07-28.
   nlohmann::json get_prompt(const std::string& name, nlohmann::json arguments = nlohmann::json::object());
   nlohmann::json read_resource(const std::string& uri);

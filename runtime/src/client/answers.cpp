@@ -132,11 +132,15 @@ nlohmann::json Client::Impl::answer(const nlohmann::json& params, const nlohmann
 }
 
 // The answers to an input-required result's or a task's inputRequests, by the same handlers as
-// any elicitation. `ordered`: the same requests in the server's member order (null when unknown).
-nlohmann::ordered_json Client::Impl::answer_inputs(const std::string& method, const nlohmann::json& requests,
-                                                   const nlohmann::ordered_json& ordered_requests) {
+// any elicitation, or in a step call by its answerer: nullopt when it stopped. `ordered`: the same
+// requests in the server's member order (null when unknown). Keys in `skip` are left out.
+std::optional<nlohmann::ordered_json> Client::Impl::answer_inputs(const std::string& method,
+                                                                  const nlohmann::json& requests,
+                                                                  const nlohmann::ordered_json& ordered_requests,
+                                                                  Step* step, const std::set<std::string>& skip) {
   nlohmann::ordered_json responses = nlohmann::ordered_json::object();
   for (const auto& [key, input] : requests.items()) {
+    if (skip.count(key)) continue;
     const auto m = input.is_object() ? input.value("method", std::string()) : std::string();
     if (m != "elicitation/create")
       throw ClientError(0, method + ": the server asked for " + (m.empty() ? std::string("an unknown request") : m) +
@@ -146,9 +150,41 @@ nlohmann::ordered_json Client::Impl::answer_inputs(const std::string& method, co
         in != ordered_requests.end() && in->is_object()) {
       if (const auto p = in->find("params"); p != in->end()) ordered = *p;
     }
-    responses[key] = answer(input.value("params", nlohmann::json::object()), ordered, key);
+    const auto params = input.value("params", nlohmann::json::object());
+    if (!step) {
+      responses[key] = answer(params, ordered, key);
+      continue;
+    }
+    auto request = read_request(params, ordered, options.url_safety);
+    request.key = key;
+    if (request.url_mode && !request.url_review.allowed) {
+      // As answer() does: never offered (Safe URL Handling), so not left for later either.
+      session.log("declined a URL-mode elicitation: " + request.url_review.refusal);
+      responses[key] = Answer::decline().to_json(false);
+      continue;
+    }
+    std::optional<Answer> given;
+    if (step->answer && *step->answer) given = (*step->answer)(request);
+    if (!given) return std::nullopt;
+    responses[key] = given->to_json(!request.url_mode);
   }
   return responses;
+}
+
+std::vector<ElicitationRequest> PendingInput::questions(const UrlSafetyOptions& url_safety) const {
+  std::vector<ElicitationRequest> out;
+  if (!input_requests.is_object()) return out;
+  for (const auto& [key, input] : input_requests.items()) {
+    nlohmann::ordered_json ordered;
+    if (input.is_object()) {
+      if (const auto p = input.find("params"); p != input.end()) ordered = *p;
+    }
+    auto request = read_request(nlohmann::json(ordered.is_null() ? nlohmann::ordered_json::object() : ordered), ordered,
+                                url_safety);
+    request.key = key;
+    out.push_back(std::move(request));
+  }
+  return out;
 }
 
 }  // namespace elicit

@@ -208,6 +208,58 @@ nlohmann::json Client::call_tool(const std::string& name, nlohmann::json argumen
   return impl_->call_tool(name, std::move(arguments), scope);
 }
 
+// A step call needs a round that can wait: a 2025-11-25 elicitation/create holds the session's
+// request open until it is answered, so it cannot be left for later (or for another process).
+static void require_stateless(bool stateless, const char* call) {
+  if (!stateless)
+    throw ClientError(0, std::string(call) +
+                             ": the server speaks an initialize-based revision (2025-11-25), whose questions wait on "
+                             "the open session: only MCP 2026-07-28 calls can stop at a question and go on later");
+}
+
+CallStep Client::call_tool_step(const std::string& name, nlohmann::json arguments, const StepAnswerer& answer,
+                                const std::shared_ptr<CancelScope>& scope) {
+  require_stateless(impl_->stateless, "Client::call_tool_step");
+  if (scope && scope->cancelled()) throw ClientError(0, "tools/call: cancelled by the caller");
+  Impl::Step step;
+  step.answer = &answer;
+  CallStep out;
+  auto result = impl_->call_tool(name, std::move(arguments), scope, &step);
+  if (step.pending) {
+    out.pending = std::move(step.pending);
+  } else {
+    out.result = std::move(result);
+  }
+  return out;
+}
+
+CallStep Client::resume_tool_step(const std::string& name, nlohmann::json arguments, const PendingInput& pending,
+                                  nlohmann::ordered_json input_responses, const StepAnswerer& answer,
+                                  const std::shared_ptr<CancelScope>& scope) {
+  require_stateless(impl_->stateless, "Client::resume_tool_step");
+  if (scope && scope->cancelled()) throw ClientError(0, "tools/call: cancelled by the caller");
+  if (!input_responses.is_object())
+    throw std::invalid_argument("Client::resume_tool_step: input_responses must be an object");
+  Impl::Step step;
+  step.answer = &answer;
+  nlohmann::json result;
+  if (!pending.task_id.empty()) {
+    result = impl_->resume_task("tools/call", pending, std::move(input_responses), scope, step);
+  } else {
+    // The retry: the same call with the answers and, when the server gave one, its state as is.
+    nlohmann::ordered_json seeds{{"inputResponses", std::move(input_responses)}};
+    if (!pending.request_state.is_null()) seeds["requestState"] = pending.request_state;
+    result = impl_->call_tool(name, std::move(arguments), scope, &step, seeds);
+  }
+  CallStep out;
+  if (step.pending) {
+    out.pending = std::move(step.pending);
+  } else {
+    out.result = std::move(result);
+  }
+  return out;
+}
+
 nlohmann::json Client::get_prompt(const std::string& name, nlohmann::json arguments) {
   return impl_->request("prompts/get", {{"name", name}, {"arguments", std::move(arguments)}});
 }

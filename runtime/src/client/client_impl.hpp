@@ -11,6 +11,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -91,10 +92,11 @@ struct Client::Impl {
   nlohmann::json remember(nlohmann::json result);
 
   // --- answers to the server's questions (answers.cpp) ---
-  bool has_handler() const { return fallback || !form_handlers.empty(); }
+  // What the capabilities declare: forms with a handler, or for step calls (declare_elicitation).
+  bool has_handler() const { return fallback || !form_handlers.empty() || options.declare_elicitation; }
   // URL requests are declared and answered only with url_elicitation on and a handler that sees
-  // them (form handlers never do).
-  bool handles_url() const { return options.url_elicitation && fallback; }
+  // them (form handlers never do), or a step call's answerer.
+  bool handles_url() const { return options.url_elicitation && (fallback || options.declare_elicitation); }
   nlohmann::json capabilities() const;
   // 2026-07-28 requests also declare the tasks extension (the client follows a task to its end).
   nlohmann::json request_capabilities() const;
@@ -109,10 +111,18 @@ struct Client::Impl {
   // put in the draft's shape. `text`: the request's text, for the schema's member order.
   void answer_interaction(const nlohmann::json& params, const std::shared_ptr<const std::string>& text,
                           const Responder& out);
+  // A step call (Client::call_tool_step, resume_tool_step): its answerer, and where it stopped.
+  struct Step {
+    const StepAnswerer* answer = nullptr;  // null, or empty: stop at the first round
+    std::optional<PendingInput> pending;   // set when the call stopped at a round
+  };
   // The answers to an input-required result's or a task's inputRequests, by the same handlers as
-  // any elicitation. `ordered`: the same requests in the server's member order (null when unknown).
-  nlohmann::ordered_json answer_inputs(const std::string& method, const nlohmann::json& requests,
-                                       const nlohmann::ordered_json& ordered_requests);
+  // any elicitation, or in a step call by its answerer: nullopt when it stopped (step->pending is
+  // then the caller's to fill). `ordered`: the same requests in the server's member order (null
+  // when unknown). Keys in `skip` are left out (a task's keys already answered).
+  std::optional<nlohmann::ordered_json> answer_inputs(const std::string& method, const nlohmann::json& requests,
+                                                      const nlohmann::ordered_json& ordered_requests,
+                                                      Step* step = nullptr, const std::set<std::string>& skip = {});
 
   // --- requests and their 2026-07-28 round trips (round_trips.cpp) ---
   // `scope` (may be null): cancelling it cancels the request (notifications/cancelled; over HTTP the
@@ -123,8 +133,9 @@ struct Client::Impl {
   // input_required, each retry a new request (a new id) with the answers and the state it gave.
   // `context`: what goes to the transport with each of the requests (a tools/call's Mcp-Param-*
   // fields: the arguments, and so the fields, are the same in every round).
+  // `step` (may be null): a step call, which returns null with step->pending set where it stopped.
   nlohmann::json request(const std::string& method, nlohmann::ordered_json params, const SendContext& context = {},
-                         const std::shared_ptr<CancelScope>& scope = nullptr);
+                         const std::shared_ptr<CancelScope>& scope = nullptr, Step* step = nullptr);
   nlohmann::json list_all(const std::string& method, const char* member);
   static ClientError cancelled_by_caller(const std::string& method) {
     return ClientError(0, method + ": cancelled by the caller");
@@ -158,8 +169,14 @@ struct Client::Impl {
   // the result of a completed task, ClientError for a failed (its JSON-RPC error) or cancelled one.
   // `scope` (may be null): cancelling it sends tasks/cancel and throws "cancelled by the caller"
   // (tasks.md, "tasks/cancel": the client stops the task it no longer wants).
+  // `step` (may be null): a step call, which returns null with step->pending set at a round its
+  // answerer left for later. `answered`: keys already answered (a resumed task's), never asked again.
   nlohmann::json follow_task(const std::string& method, nlohmann::json task,
-                             const std::shared_ptr<CancelScope>& scope = nullptr);
+                             const std::shared_ptr<CancelScope>& scope = nullptr, Step* step = nullptr,
+                             std::set<std::string> answered = {});
+  // resume_tool_step of a task: tasks/update with the answers, then the task followed.
+  nlohmann::json resume_task(const std::string& method, const PendingInput& pending, nlohmann::ordered_json responses,
+                             const std::shared_ptr<CancelScope>& scope, Step& step);
 
   // --- x-mcp-header (tool_headers.cpp) ---
   // x-mcp-header (MCP 2026-07-28, server/tools, "x-mcp-header"; Streamable HTTP, "Custom Headers
@@ -178,8 +195,11 @@ struct Client::Impl {
   // The Mcp-Param-* fields of a call of tool `name` with `arguments`, from its listed annotations.
   // Throws ClientError for a tool that was refused (its headers cannot be made right).
   SendContext param_context(const std::string& name, const nlohmann::json& arguments);
+  // `seeds`: members added to the first request's params (a resumed call's inputResponses and
+  // requestState); `step` as for request().
   nlohmann::json call_tool(const std::string& name, nlohmann::json arguments,
-                           const std::shared_ptr<CancelScope>& scope = nullptr);
+                           const std::shared_ptr<CancelScope>& scope = nullptr, Step* step = nullptr,
+                           const nlohmann::ordered_json& seeds = nlohmann::ordered_json::object());
 };
 
 }  // namespace elicit

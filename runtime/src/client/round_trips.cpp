@@ -40,7 +40,8 @@ RequestOutcome Client::Impl::call(const std::string& method, nlohmann::ordered_j
 // `context`: what goes to the transport with each of the requests (a tools/call's Mcp-Param-*
 // fields: the arguments, and so the fields, are the same in every round).
 nlohmann::json Client::Impl::request(const std::string& method, nlohmann::ordered_json params,
-                                     const SendContext& context, const std::shared_ptr<CancelScope>& scope) {
+                                     const SendContext& context, const std::shared_ptr<CancelScope>& scope,
+                                     Step* step) {
   if (!stateless) {
     auto o = call(method, std::move(params), context, scope);
     if (!o.result) throw_outcome(o, method);
@@ -71,7 +72,7 @@ nlohmann::json Client::Impl::request(const std::string& method, nlohmann::ordere
     if (!o.result) throw_outcome(o, method);
     auto& result = *o.result;
     if (result.is_object() && result.value("resultType", std::string()) == "task")
-      return follow_task(method, std::move(result), scope);
+      return follow_task(method, std::move(result), scope, step);
     if (!result.is_object() || result.value("resultType", std::string("complete")) != "input_required")
       return std::move(result);
     if (round == options.max_rounds) break;
@@ -79,9 +80,20 @@ nlohmann::json Client::Impl::request(const std::string& method, nlohmann::ordere
     // when it gave one (never another request's).
     params.erase("inputResponses");
     params.erase("requestState");
-    if (const auto it = result.find("inputRequests"); it != result.end() && it->is_object())
-      params["inputResponses"] = answer_inputs(method, *it, ordered_at(o.text, {"result", "inputRequests"}));
-    if (const auto s = result.find("requestState"); s != result.end()) params["requestState"] = *s;
+    const auto state = result.find("requestState");
+    if (const auto it = result.find("inputRequests"); it != result.end() && it->is_object()) {
+      auto ordered = ordered_at(o.text, {"result", "inputRequests"});
+      auto answers = answer_inputs(method, *it, ordered, step);
+      if (!answers) {  // a step call stops here: the round, and the state that goes with it
+        PendingInput pending;
+        pending.input_requests = ordered.is_object() ? std::move(ordered) : nlohmann::ordered_json(*it);
+        if (state != result.end()) pending.request_state = *state;
+        step->pending = std::move(pending);
+        return nullptr;
+      }
+      params["inputResponses"] = std::move(*answers);
+    }
+    if (state != result.end()) params["requestState"] = *state;
   }
   throw ClientError(0, method + ": the server asked for input more than " + std::to_string(options.max_rounds) +
                            " times (ClientOptions::max_rounds)");

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "elicit/protocol/protocol_era.hpp"
@@ -96,7 +97,8 @@ void Client::Impl::listen_for_tasks() {
 // `scope` (may be null): cancelling it sends tasks/cancel and throws "cancelled by the caller"
 // (tasks.md, "tasks/cancel": the client stops the task it no longer wants).
 nlohmann::json Client::Impl::follow_task(const std::string& method, nlohmann::json task,
-                                         const std::shared_ptr<CancelScope>& scope) {
+                                         const std::shared_ptr<CancelScope>& scope, Step* step,
+                                         std::set<std::string> answered) {
   const auto id = task.value("taskId", std::string());
   if (id.empty()) throw ClientError(0, method + ": the server answered a task without a taskId");
   const auto ask = [&](const char* m, nlohmann::ordered_json params, const std::shared_ptr<CancelScope>& in) {
@@ -153,13 +155,30 @@ nlohmann::json Client::Impl::follow_task(const std::string& method, nlohmann::js
     auto poll = std::chrono::milliseconds(task.value("pollIntervalMs", std::int64_t(500)));
     poll = std::min(std::max(poll, std::chrono::milliseconds(10)), std::chrono::milliseconds(60000));
     if (status == "input_required") {
-      if (const auto it = task.find("inputRequests"); it != task.end() && it->is_object() && !it->empty()) {
+      // A key answered before is not a question again (keys are unique over the task's life:
+      // tasks.md, "Input Requests"), only a read made before the server took the answer.
+      const auto it = task.find("inputRequests");
+      bool asks = false;
+      if (it != task.end() && it->is_object()) {
+        for (const auto& e : it->items()) asks = asks || answered.count(e.key()) == 0;
+      }
+      if (asks) {
         if (++rounds > options.max_rounds)
           throw ClientError(0, method + ": the task asked for input more than " + std::to_string(options.max_rounds) +
                                    " times (ClientOptions::max_rounds)");
-        auto answers = answer_inputs(method, *it, ordered_requests);
+        auto answers = answer_inputs(method, *it, ordered_requests, step, answered);
+        if (!answers) {  // a step call stops here; the task keeps waiting for tasks/update
+          PendingInput pending;
+          pending.input_requests = ordered_requests.is_object() ? ordered_requests : nlohmann::ordered_json(*it);
+          for (const auto& key : answered) pending.input_requests.erase(key);
+          pending.task_id = id;
+          pending.task = task;
+          step->pending = std::move(pending);
+          return nullptr;
+        }
+        for (const auto& [key, value] : answers->items()) answered.insert(key);
         stop_if_cancelled();
-        ask("tasks/update", {{"inputResponses", std::move(answers)}}, nullptr);
+        ask("tasks/update", {{"inputResponses", std::move(*answers)}}, nullptr);
         poll = std::chrono::milliseconds(0);  // the answers were the wait
       }
     }
@@ -185,6 +204,27 @@ nlohmann::json Client::Impl::follow_task(const std::string& method, nlohmann::js
     ordered_requests = ordered_at(o.text, {"result", "inputRequests"});
     task = std::move(*o.result);
   }
+}
+
+// resume_tool_step of a task: its answers as tasks/update, then the task followed from a fresh
+// read, the answered keys never asked again.
+nlohmann::json Client::Impl::resume_task(const std::string& method, const PendingInput& pending,
+                                         nlohmann::ordered_json responses, const std::shared_ptr<CancelScope>& scope,
+                                         Step& step) {
+  std::set<std::string> answered;
+  for (const auto& [key, value] : responses.items()) answered.insert(key);
+  const auto ask = [&](const char* m, nlohmann::ordered_json params) {
+    params["taskId"] = pending.task_id;
+    params["_meta"] = meta();
+    auto o = call(m, std::move(params), {}, scope);
+    if (!o.result) throw_outcome(o, m);
+    return std::move(*o.result);
+  };
+  ask("tasks/update", {{"inputResponses", std::move(responses)}});
+  auto task = ask("tasks/get", nlohmann::ordered_json::object());
+  if (!task.is_object() || task.value("taskId", std::string()) != pending.task_id)
+    throw ClientError(0, "tasks/get: the server answered for another task than " + pending.task_id);
+  return follow_task(method, std::move(task), scope, &step, std::move(answered));
 }
 
 }  // namespace elicit

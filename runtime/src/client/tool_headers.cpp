@@ -58,8 +58,11 @@ SendContext Client::Impl::param_context(const std::string& name, const nlohmann:
 }
 
 nlohmann::json Client::Impl::call_tool(const std::string& name, nlohmann::json arguments,
-                                       const std::shared_ptr<CancelScope>& scope) {
-  if (!mirrors_params()) return request("tools/call", {{"name", name}, {"arguments", std::move(arguments)}}, {}, scope);
+                                       const std::shared_ptr<CancelScope>& scope, Step* step,
+                                       const nlohmann::ordered_json& seeds) {
+  nlohmann::ordered_json params{{"name", name}, {"arguments", arguments}};
+  for (const auto& [key, value] : seeds.items()) params[key] = value;
+  if (!mirrors_params()) return request("tools/call", std::move(params), {}, scope, step);
   bool listed = false;
   {
     std::lock_guard<std::mutex> lock(tools_mutex);
@@ -74,9 +77,8 @@ nlohmann::json Client::Impl::call_tool(const std::string& name, nlohmann::json a
     }
   }
   auto context = param_context(name, arguments);
-  const nlohmann::ordered_json params{{"name", name}, {"arguments", arguments}};
   try {
-    return request("tools/call", params, context, scope);
+    return request("tools/call", params, context, scope, step);
   } catch (const ClientError& e) {
     if (e.code() != error_code::header_mismatch) throw;
     // Streamable HTTP, "Client Behavior": after HeaderMismatch the client SHOULD list the tools
@@ -85,7 +87,7 @@ nlohmann::json Client::Impl::call_tool(const std::string& name, nlohmann::json a
     session.log("tools/call " + name + ": " + e.what() + ": listing the tools again and retrying once");
     screen_tools(list_all("tools/list", "tools"));
     context = param_context(name, arguments);
-    return request("tools/call", params, context);
+    return request("tools/call", params, context, nullptr, step);
   }
 }
 

@@ -1,0 +1,319 @@
+// Parking a call and resuming it (park_command.hpp).
+#include "park_command.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <filesystem>
+#include <iostream>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <elicit/client.hpp>
+#include <elicit/jsonrpc/message.hpp>
+#include <elicit/protocol/protocol_era.hpp>
+
+#include "answer_sources.hpp"
+#include "cancel_on_signal.hpp"
+#include "parked_call.hpp"
+#include "terminal_form.hpp"
+
+namespace elicitgen {
+namespace {
+
+std::string now_rfc3339() {
+  const auto t = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm utc{};
+  gmtime_r(&t, &utc);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &utc);
+  return text;
+}
+
+std::string absolute(const std::string& path) { return std::filesystem::absolute(path).lexically_normal().string(); }
+
+// The answers that need no person: --answer KEY=JSON (resume), then --answers, then --defaults.
+// nullopt: none of them answers this question.
+struct Sources {
+  KeyedAnswers* keyed = nullptr;
+  AnswerQueue* queue = nullptr;
+  bool defaults = false;
+  std::atomic<bool> unused{false};
+
+  std::optional<elicit::Answer> operator()(const elicit::ElicitationRequest& r) {
+    if (keyed) {
+      if (auto a = keyed->take(r.key)) return a;
+    }
+    if (queue && queue->loaded()) {
+      if (auto a = queue->next(r, true)) {
+        report_invalid(queue->path(), *a, r);
+        return a->answer;
+      }
+    }
+    if (defaults) return with_defaults(r, unused, true);
+    return std::nullopt;
+  }
+};
+
+// The parked outcome: one JSON object on stdout for the program that called, and for a person the
+// questions and how to answer them on stderr.
+int report_parked(const ParkedCall& parked, const std::string& path, const elicit::UrlSafetyOptions& url_safety) {
+  const auto questions = parked.pending.questions(url_safety);
+  nlohmann::ordered_json out;
+  out["elicitgen_output"] = 1;
+  out["outcome"] = "parked";
+  out["park_file"] = path;
+  out["kind"] = parked.pending.task_id.empty() ? "input_required" : "task";
+  if (!parked.pending.task_id.empty()) out["task_id"] = parked.pending.task_id;
+  out["round"] = parked.round;
+  out["protocol_version"] = parked.protocol_version;
+  out["questions"] = questions_json(questions);
+  std::cout << out.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << std::endl;
+  std::string text = "elicitgen client: " + terminal_safe(parked.tool) + ": parked in " + terminal_safe(path) +
+                     " (round " + std::to_string(parked.round) + "), waiting for input:\n";
+  std::string example;
+  for (const auto& q : questions) {
+    text += "  " + terminal_safe(q.key) + ": ";
+    if (q.url_mode) {
+      text += "URL " + terminal_safe(q.url) + " (" + terminal_safe(q.message) + ")";
+      if (!q.url_review.allowed) text += ": refused (" + terminal_safe(q.url_review.refusal) + "), declined on resume";
+    } else {
+      text += "form \"" + terminal_safe(q.message) + "\"";
+      if (q.form) {
+        std::string fields;
+        for (const auto& f : q.form->fields) fields += (fields.empty() ? "" : ", ") + terminal_safe(f.name);
+        text += " (fields: " + fields + ")";
+      }
+    }
+    text += "\n";
+    if (example.empty())
+      example = " --answer '" + terminal_safe(q.key) + (q.url_mode ? "={\"action\":\"accept\"}'" : "={...}'");
+  }
+  text += "elicitgen client: go on with: elicitgen client resume " + terminal_safe(path) + example +
+          " (or --answers FILE, --defaults, or on a terminal)\n";
+  std::cerr << text;
+  return kClientParked;
+}
+
+// The call stopped: written to `path` (a new file, or over the one resumed), then reported.
+int park(ParkedCall parked, elicit::PendingInput pending, const std::string& path, bool replace,
+         const elicit::UrlSafetyOptions& url_safety) {
+  parked.pending = std::move(pending);
+  parked.parked_at = now_rfc3339();
+  std::string error;
+  if (!write_parked_call(path, parked, replace, error)) {
+    std::cerr << "elicitgen client: " << error << "\n";
+    return kClientFailed;
+  }
+  return report_parked(parked, path, url_safety);
+}
+
+}  // namespace
+
+int call_and_park(const ClientCommand& command, const ServerTarget& target, const nlohmann::json& arguments) {
+  const auto path = absolute(command.park_file);
+  if (::access(path.c_str(), F_OK) == 0) {
+    std::cerr << "elicitgen client: --park " << path << ": already exists: remove it or choose another file\n";
+    return kClientFailed;
+  }
+  AnswerQueue queue;
+  if (!command.answers_file.empty() && !queue.load(command.answers_file)) return kClientFailed;
+  Sources sources;
+  sources.queue = &queue;
+  sources.defaults = command.defaults;
+  // URL questions are declared: parked, a person opens the page and resume says it is done
+  // (--defaults alone cannot consent, so it declines them, as a plain call does).
+  auto options = client_options(command, target, command.protocol, true);
+  options.declare_elicitation = true;
+  const auto url_safety = options.url_safety;
+  try {
+    auto client = open_client(command, target, std::move(options));
+    client->connect();
+    ParkedCall parked;
+    parked.protocol_version = client->protocol_version();
+    const auto& modern = elicit::stateless_protocol_versions();
+    if (std::find(modern.begin(), modern.end(), parked.protocol_version) == modern.end()) {
+      std::cerr << "elicitgen client: --park: the server speaks " << terminal_safe(parked.protocol_version)
+                << ", whose questions wait on the open session and cannot be parked (MCP 2026-07-28 only); "
+                   "the tool was not called\n";
+      return kClientFailed;
+    }
+    if (target.argv) {
+      parked.server.transport = "stdio";
+      parked.server.argv = *target.argv;
+      parked.server.cwd = std::filesystem::current_path().string();
+    } else {
+      parked.server.transport = "http";
+      parked.server.url = target.url;
+      if (!target.ca_file.empty()) parked.server.ca_file = absolute(target.ca_file);
+      parked.server.client_id = target.client_id;
+    }
+    parked.client_info = {{"name", "elicitgen-client"}, {"version", "1"}};
+    parked.url_elicitation = true;
+    parked.tool = command.tool;
+    parked.arguments = arguments;
+    auto scope = std::make_shared<elicit::CancelScope>();
+    CancelOnSignal on_signal(scope);
+    elicit::CallStep step;
+    try {
+      step = client->call_tool_step(command.tool, arguments, std::ref(sources), scope);
+    } catch (const elicit::ClientError& e) {
+      if (const int s = on_signal.signal()) return report_cancelled(command.tool, s);
+      std::cerr << "elicitgen client: " << call_error(*client, command.tool, e) << "\n";
+      return kClientFailed;
+    }
+    if (step.pending) return park(std::move(parked), std::move(*step.pending), path, false, url_safety);
+    std::cout << step.result->dump(2) << "\n";
+    return result_exit_code(*step.result);
+  } catch (const elicit::ClientError& e) {
+    report_client_error(e);
+  } catch (const std::exception& e) {
+    std::cerr << "elicitgen client: " << e.what() << "\n";
+  }
+  return kClientFailed;
+}
+
+int run_resume(const ClientCommand& command) {
+  if (!command.stdio_command.empty() || !command.url.empty() || !command.protocol.empty()) {
+    std::cerr << "elicitgen client: resume: the server and its revision come from the park file: drop --stdio, "
+                 "--url and --protocol\n";
+    return kClientFailed;
+  }
+  const auto path = absolute(command.resume_file);
+  std::string error;
+  ParkFileLock lock(path, error);
+  if (!lock.held()) {
+    std::cerr << "elicitgen client: " << error << "\n";
+    return kClientFailed;
+  }
+  auto parked = read_parked_call(path, error);
+  if (!parked) {
+    std::cerr << "elicitgen client: " << error << "\n";
+    return kClientFailed;
+  }
+  if (lock.readable_by_others())
+    std::cerr << "elicitgen client: warning: " << path
+              << " may be read by other users (chmod 600 it): it holds the call's arguments and answers' questions\n";
+  KeyedAnswers keyed;
+  for (const auto& pair : command.answer_pairs) {
+    if (!keyed.add(pair, error)) {
+      std::cerr << "elicitgen client: " << error << "\n";
+      return kClientFailed;
+    }
+  }
+  AnswerQueue queue;
+  if (!command.answers_file.empty() && !queue.load(command.answers_file)) return kClientFailed;
+  const bool interactive =
+      command.answer_pairs.empty() && command.answers_file.empty() && !command.defaults && isatty(0);
+  ServerTarget target;
+  if (parked->server.transport == "stdio") {
+    target.argv = parked->server.argv;
+  } else {
+    target.url = parked->server.url;
+    target.ca_file = parked->server.ca_file;
+    target.client_id = parked->server.client_id;
+  }
+  auto options = client_options(command, target, parked->protocol_version, parked->url_elicitation);
+  options.declare_elicitation = true;
+  if (parked->client_info.is_object()) options.client_info = parked->client_info;
+  const auto url_safety = options.url_safety;
+
+  // The parked round, answered before anything is sent: every question, or nothing is.
+  const auto questions = parked->pending.questions(url_safety);
+  for (const auto& key : command.answer_pairs.empty() ? std::vector<std::string>() : [&] {
+         std::vector<std::string> keys;
+         for (const auto& pair : command.answer_pairs) keys.push_back(pair.substr(0, pair.find('=')));
+         return keys;
+       }()) {
+    const bool asked = std::any_of(questions.begin(), questions.end(), [&](const auto& q) { return q.key == key; });
+    if (!asked) {
+      std::cerr << "elicitgen client: --answer " << terminal_safe(key) << ": " << path
+                << " has no question under that key\n";
+      return kClientFailed;
+    }
+  }
+  const char* term = std::getenv("TERM");
+  const bool ansi = isatty(2) && std::getenv("NO_COLOR") == nullptr && term && std::string(term) != "dumb";
+  TerminalForm terminal(std::cin, std::cerr, ansi);
+  Sources sources;
+  sources.keyed = &keyed;
+  sources.queue = &queue;
+  sources.defaults = command.defaults;
+  // Later rounds: the same sources, then the person at the terminal; else the call parks again.
+  elicit::StepAnswerer later = [&](const elicit::ElicitationRequest& r) -> std::optional<elicit::Answer> {
+    auto a = sources(r);
+    if (!a && interactive) a = terminal.ask(r);
+    if (a) say_answer(r, *a);
+    return a;
+  };
+  nlohmann::ordered_json responses = nlohmann::ordered_json::object();
+  std::vector<std::pair<const elicit::ElicitationRequest*, elicit::Answer>> answered;
+  for (const auto& q : questions) {
+    std::optional<elicit::Answer> a;
+    if (q.url_mode && !q.url_review.allowed) {
+      a = elicit::Answer::decline();  // never offered (Safe URL Handling)
+    } else {
+      a = sources(q);
+      if (!a && interactive) a = terminal.ask(q);
+    }
+    if (!a) {
+      std::cerr << "elicitgen client: " << path << ": the question under key \"" << terminal_safe(q.key)
+                << "\" has no answer: give --answer " << terminal_safe(q.key)
+                << "=JSON, --answers FILE or --defaults, or resume on a terminal; nothing was sent\n";
+      return kClientFailed;
+    }
+    responses[q.key] = a->to_json(!q.url_mode);
+    answered.emplace_back(&q, std::move(*a));
+  }
+  for (const auto& [q, a] : answered) say_answer(*q, a);
+  if (target.argv && ::chdir(parked->server.cwd.c_str()) != 0) {
+    std::cerr << "elicitgen client: " << path << ": the server's directory " << parked->server.cwd
+              << " cannot be entered: the parked command would not be the same\n";
+    return kClientFailed;
+  }
+  try {
+    auto client = open_client(command, target, std::move(options));
+    client->connect();
+    auto scope = std::make_shared<elicit::CancelScope>();
+    std::optional<CancelOnSignal> on_signal;
+    if (!interactive) on_signal.emplace(scope);
+    elicit::CallStep step;
+    try {
+      step = client->resume_tool_step(parked->tool, parked->arguments, parked->pending, std::move(responses), later,
+                                      scope);
+    } catch (const elicit::ClientError& e) {
+      if (const int s = on_signal ? on_signal->signal() : 0) return report_cancelled(parked->tool, s);
+      if (e.code() == elicit::error_code::invalid_params) {
+        std::cerr << "elicitgen client: " << terminal_safe(e.what()) << " (JSON-RPC error " << e.code()
+                  << "): the server no longer honours the call parked in " << path
+                  << " (its requestState expired or was sealed with keys the server no longer has, or the task "
+                     "is gone); the file is kept: call the tool again\n";
+        return kClientExpired;
+      }
+      std::cerr << "elicitgen client: " << call_error(*client, parked->tool, e) << "; " << path << " is kept\n";
+      return kClientFailed;
+    }
+    if (step.pending) {
+      parked->round += 1;
+      return park(std::move(*parked), std::move(*step.pending), path, true, url_safety);
+    }
+    std::cout << step.result->dump(2) << "\n";
+    std::filesystem::remove(path);
+    return result_exit_code(*step.result);
+  } catch (const elicit::ClientError& e) {
+    report_client_error(e);
+  } catch (const std::exception& e) {
+    std::cerr << "elicitgen client: " << e.what() << "\n";
+  }
+  std::cerr << "elicitgen client: " << path << " is kept\n";
+  return kClientFailed;
+}
+
+}  // namespace elicitgen
