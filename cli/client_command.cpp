@@ -9,6 +9,7 @@
 #include <iostream>
 #include <mutex>
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 #include <elicit/client.hpp>
@@ -16,27 +17,12 @@
 #include "answer_sources.hpp"
 #include "cancel_on_signal.hpp"
 #include "client_connect.hpp"
+#include "client_output.hpp"
 #include "park_command.hpp"
 #include "terminal_form.hpp"
 #include "tool_table.hpp"
 
 namespace elicitgen {
-namespace {
-
-// `client ... list`: every page of tools/list, as a table or as JSON.
-int list_tools(elicit::Client& client, bool json) {
-  const auto tools = client.list_tools();
-  if (json) {
-    std::cout << tools.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  } else if (tools.empty()) {
-    std::cerr << "elicitgen client: the server offers no tools\n";
-  } else {
-    std::cout << tool_table(tools);
-  }
-  return 0;
-}
-
-}  // namespace
 
 std::optional<std::vector<std::string>> split_command(const std::string& line, std::string& error) {
   std::vector<std::string> words;
@@ -86,32 +72,25 @@ std::optional<std::vector<std::string>> split_command(const std::string& line, s
 
 int run_client(const ClientCommand& command) {
   if (command.resume) return run_resume(command);
+  ClientOutput out(command.json);
+  const auto usage = [&](const std::string& message) { return out.failure({"usage", message, nullptr, 0}); };
   std::string error;
   ServerTarget target;
-  if (command.url.empty() && command.stdio_command.empty()) {
-    std::cerr << "elicitgen client: say which server: --stdio \"CMD ARGS\" or --url URL\n";
-    return kClientFailed;
-  }
+  if (command.url.empty() && command.stdio_command.empty())
+    return usage("say which server: --stdio \"CMD ARGS\" or --url URL");
   if (command.url.empty()) {
     target.argv = split_command(command.stdio_command, error);
-    if (!target.argv || target.argv->empty()) {
-      std::cerr << "elicitgen client: --stdio: " << (target.argv ? "no command" : error) << "\n";
-      return kClientFailed;
-    }
+    if (!target.argv || target.argv->empty()) return usage("--stdio: " + (target.argv ? "no command" : error));
   }
   target.url = command.url;
   target.ca_file = command.ca_file;
   target.client_id = command.client_id;
+  if (!read_credentials(command, target, error)) return usage(error);
   const auto arguments = nlohmann::json::parse(command.arguments_json, nullptr, false);
-  if (arguments.is_discarded() || !arguments.is_object()) {
-    std::cerr << "elicitgen client: ARGUMENTS_JSON must be a JSON object\n";
-    return kClientFailed;
-  }
-  if (command.user_interaction && (command.protocol.empty() || command.protocol == "2026-07-28")) {
-    std::cerr << "elicitgen client: --user-interaction is a 2025-11-25-session dialect: add --protocol 2025-11-25\n";
-    return kClientFailed;
-  }
-  if (!command.park_file.empty()) return call_and_park(command, target, arguments);
+  if (arguments.is_discarded() || !arguments.is_object()) return usage("ARGUMENTS_JSON must be a JSON object");
+  if (command.user_interaction && (command.protocol.empty() || command.protocol == "2026-07-28"))
+    return usage("--user-interaction is a 2025-11-25-session dialect: add --protocol 2025-11-25");
+  if (!command.park_file.empty()) return call_and_park(command, target, arguments, out);
   AnswerQueue queue;
   // Neither --answers nor --defaults: a person answers on the terminal (stdin), prompts on stderr.
   // Listing asks nothing, so it needs neither. Without a terminal either (a script, a CI job, an
@@ -121,9 +100,8 @@ int run_client(const ClientCommand& command) {
   const bool by_person = command.answers_file.empty() && !command.defaults && !command.list;
   const bool interactive = by_person && isatty(0);
   const bool nobody_answers = by_person && !interactive;
-  if (!command.answers_file.empty()) {
-    if (!queue.load(command.answers_file)) return kClientFailed;
-  }
+  if (!command.answers_file.empty() && !queue.load(command.answers_file))
+    return usage("--answers " + command.answers_file + ": not a file of ElicitResults (said above)");
   // URL requests reach the answers file too (accept there means the user consented out of band),
   // and the person at the terminal, who is asked for consent; --defaults cannot consent.
   auto options = client_options(command, target, command.protocol, !command.defaults);
@@ -156,12 +134,12 @@ int run_client(const ClientCommand& command) {
         } else {
           answer = *with_defaults(r, defaults_failed);
         }
-        say_answer(r, answer);
+        out.answered(r, answer);
         return answer;
       });
     }
     client->connect();
-    if (command.list) return list_tools(*client, command.list_json);
+    if (command.list) return out.tools(client->list_tools());
     nlohmann::json result;
     // Ctrl-C (or SIGTERM) cancels the call where the server hears it, then exits 128 + the signal.
     // Not with a form on the terminal: a 2026-07-28 form reads the terminal on this thread, which a
@@ -172,20 +150,20 @@ int run_client(const ClientCommand& command) {
     try {
       result = client->call_tool(command.tool, arguments, scope);
     } catch (const elicit::ClientError& e) {
-      if (const int s = on_signal ? on_signal->signal() : 0) return report_cancelled(command.tool, s);
-      std::cerr << "elicitgen client: " << call_error(*client, command.tool, e) << "\n";
-      return kClientFailed;
+      if (const int s = on_signal ? on_signal->signal() : 0) return report_cancelled(out, command.tool, s);
+      return out.failure(call_failure(*client, command.tool, e));
     }
-    std::cout << result.dump(2) << "\n";
-    if (defaults_failed) return kClientFailed;    // the result shows what the server did with the decline
-    if (queue.exhausted()) return kClientFailed;  // a question found no line: the result is not the file's
-    return result_exit_code(result);
+    // The result shows what the server did with the decline or the cancel.
+    if (defaults_failed) return out.unanswered(result, "--defaults could not fill in a form (said above)");
+    if (queue.exhausted()) return out.unanswered(result, command.answers_file + " had no answer left (said above)");
+    return out.result(result);
   } catch (const elicit::ClientError& e) {
-    report_client_error(e);
+    return out.failure(classify(e));
+  } catch (const std::invalid_argument& e) {  // e.g. a URL the transport cannot take
+    return out.failure({"usage", e.what(), nullptr, 0});
   } catch (const std::exception& e) {
-    std::cerr << "elicitgen client: " << e.what() << "\n";
+    return out.failure({"connect", e.what(), nullptr, 0});  // the server could not be started or reached
   }
-  return kClientFailed;
 }
 
 void say_answer(const elicit::ElicitationRequest& r, const elicit::Answer& answer) {
@@ -194,27 +172,23 @@ void say_answer(const elicit::ElicitationRequest& r, const elicit::Answer& answe
             << terminal_safe(r.message) << " -> " << elicit::to_string(answer.action) << "\n";
 }
 
-int report_cancelled(const std::string& tool, int signal) {
-  std::cerr << "elicitgen client: " << tool << ": cancelled (" << (signal == SIGINT ? "Ctrl-C" : "SIGTERM") << ")"
-            << std::endl;
+int report_cancelled(ClientOutput& out, const std::string& tool, int signal) {
+  out.failure({"cancelled", tool + ": cancelled (" + (signal == SIGINT ? "Ctrl-C" : "SIGTERM") + ")", nullptr, 0});
   return 128 + signal;  // the server has been told: the cancel went out before the call returned
 }
 
-int result_exit_code(const nlohmann::json& result) {
-  const auto is_error = result.find("isError");
-  return is_error != result.end() && is_error->is_boolean() && is_error->get<bool>() ? kClientToolError : 0;
-}
-
-std::string call_error(elicit::Client& client, const std::string& tool, const elicit::ClientError& e) {
-  std::string said = e.what();
-  if (e.code() != 0) said += " (JSON-RPC error " + std::to_string(e.code()) + ")";
-  if (e.code() == 0) return said;  // the protocol broke; the connection may not answer another request
+Failure call_failure(elicit::Client& client, const std::string& tool, const elicit::ClientError& e, bool resuming) {
+  auto f = classify(e, resuming);
+  if (f.category != "server_error") return f;
   try {
-    if (auto unknown = unknown_tool_message(tool, client.list_tools())) return *unknown;
+    if (auto unknown = unknown_tool_message(tool, client.list_tools())) {
+      f.message = *unknown;
+      f.show_code = false;
+    }
   } catch (const std::exception&) {
     // No list to offer: the server's own words stand.
   }
-  return said;
+  return f;
 }
 
 }  // namespace elicitgen

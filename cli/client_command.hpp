@@ -21,6 +21,11 @@ struct ClientCommand {
   std::string client_id;
   /// Keep sign-ins (client registrations, tokens) in memory only instead of the store file
   bool no_store = false;
+  /// A token the caller already holds: the first line of this file, or of stdin for "-"
+  /// (client_connect.hpp, read_credentials); sent instead of signing in
+  std::string bearer_token_file;
+  /// --header NAME:VALUE (repeatable): sent with every request (a gateway's key)
+  std::vector<std::string> header_args;
   /// The revision to speak; "" (the default): 2026-07-28, falling back to 2025-11-25 with a server of
   /// the initialize era (ClientOptions::fallback_protocol_version).
   std::string protocol;
@@ -32,9 +37,8 @@ struct ClientCommand {
   /// Follow a task from its notifications/tasks too (ClientOptions::task_notifications).
   bool task_notifications = false;
   /// `client ... list`: print the tools (every page of tools/list) instead of calling one; as a
-  /// table (tool_table), or with `list_json` as one JSON array of the server's Tool objects.
+  /// table (tool_table), or with `json` as {"outcome": "tools", "tools": [the server's Tool objects]}.
   bool list = false;
-  bool list_json = false;
   std::string tool;
   std::string arguments_json = "{}";
   /// `call ... --park FILE` (MCP 2026-07-28): a question nobody here answers parks the call in FILE
@@ -43,6 +47,8 @@ struct ClientCommand {
   /// `client resume FILE`: go on with the call parked in `resume_file`, its questions answered by
   /// `answer_pairs` (KEY=JSON), --answers, --defaults or the terminal.
   bool resume = false;
+  /// --json: one JSON object on stdout for every outcome (client_output.hpp); `list --json` too.
+  bool json = false;
   std::string resume_file;
   std::vector<std::string> answer_pairs;
 };
@@ -76,14 +82,16 @@ std::optional<std::vector<std::string>> split_command(const std::string& line, s
 int run_client(const ClientCommand& command);
 
 // Shared by the client's commands (client_command.cpp, park_command.cpp).
+class ClientOutput;
+struct Failure;
 /// "elicitgen client: form: MESSAGE -> accept" on stderr, the server's text escaped.
 void say_answer(const elicit::ElicitationRequest& r, const elicit::Answer& answer);
-/// A call cancelled by SIGINT or SIGTERM, said on stderr; returns 128 + the signal.
-int report_cancelled(const std::string& tool, int signal);
-/// 0, or kClientToolError for a CallToolResult with isError: true.
-int result_exit_code(const nlohmann::json& result);
-/// The error of a tools/call, and when the tool does not exist, the tools that do (one more
-/// tools/list: the error codes for an unknown tool differ between servers, the list does not).
-std::string call_error(elicit::Client& client, const std::string& tool, const elicit::ClientError& e);
+/// A call cancelled by SIGINT or SIGTERM: a failure of category "cancelled"; returns 128 + the signal.
+int report_cancelled(ClientOutput& out, const std::string& tool, int signal);
+/// The failure of a tools/call (classify()), and when the tool does not exist, the tools that do
+/// (one more tools/list: the error codes for an unknown tool differ between servers, the list does
+/// not). `resuming`: -32602 means the parked call expired.
+Failure call_failure(elicit::Client& client, const std::string& tool, const elicit::ClientError& e,
+                     bool resuming = false);
 
 }  // namespace elicitgen

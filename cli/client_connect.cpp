@@ -3,11 +3,13 @@
 
 #include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <stdexcept>
 
 #include <elicit/url_safety.hpp>
 #ifdef ELICITGEN_HAS_HTTP
+#include <elicit/http/client_authorization.hpp>
 #include <elicit/http/client_transport.hpp>
 
 #include "oauth_provider.hpp"
@@ -40,6 +42,51 @@ elicit::ClientOptions client_options(const ClientCommand& command, const ServerT
   return options;
 }
 
+bool read_credentials(const ClientCommand& command, ServerTarget& target, std::string& error) {
+  if (command.bearer_token_file.empty() && command.header_args.empty()) return true;
+  if (target.argv) {
+    error = "--bearer-token and --header go with a Streamable HTTP server (--url)";
+    return false;
+  }
+  // OAuth 2.1 section 1.5 for the token; a gateway's key is as secret.
+  if (!elicit::review_url(target.url).allowed) {
+    error = "--bearer-token and --header travel over https only (or plain http to this machine): " + target.url;
+    return false;
+  }
+  if (!command.bearer_token_file.empty()) {
+    std::string line;
+    if (command.bearer_token_file == "-") {
+      std::getline(std::cin, line);
+    } else {
+      std::ifstream in(command.bearer_token_file);
+      if (!in) {
+        error = "--bearer-token " + command.bearer_token_file + ": cannot read the file";
+        return false;
+      }
+      std::getline(in, line);
+    }
+    while (!line.empty() && (line.back() == '\r' || line.back() == ' ' || line.back() == '\t')) line.pop_back();
+    const auto start = line.find_first_not_of(" \t");
+    if (start == std::string::npos) {
+      error = "--bearer-token " + command.bearer_token_file + ": the first line holds no token";
+      return false;
+    }
+    target.bearer_token = line.substr(start);
+  }
+  for (const auto& h : command.header_args) {
+    const auto colon = h.find(':');
+    if (colon == std::string::npos || colon == 0) {
+      error = "--header " + h + ": must be NAME:VALUE";
+      return false;
+    }
+    auto value = h.substr(colon + 1);
+    const auto first = value.find_first_not_of(" \t");
+    value = first == std::string::npos ? std::string() : value.substr(first);
+    target.headers.emplace_back(h.substr(0, colon), std::move(value));
+  }
+  return true;
+}
+
 std::unique_ptr<elicit::Client> open_client(const ClientCommand& command, const ServerTarget& target,
                                             elicit::ClientOptions options) {
   if (target.argv) return elicit::Client::spawn(*target.argv, std::move(options));
@@ -48,9 +95,13 @@ std::unique_ptr<elicit::Client> open_client(const ClientCommand& command, const 
   http.url = target.url;
   http.ca_file = target.ca_file;
   http.protocol_version = options.protocol_version;
-  // MCP authorization, when the server asks for it: tokens travel over https, or plain http to
-  // this machine only (review_url says which), so other http URLs get none.
-  if (elicit::review_url(target.url).allowed) {
+  http.headers = target.headers;
+  // A token the caller holds is sent as it is, never renewed: no sign-in.
+  if (!target.bearer_token.empty()) {
+    http.authorization = std::make_shared<elicit::http::BearerToken>(target.bearer_token);
+  } else if (elicit::review_url(target.url).allowed) {
+    // MCP authorization, when the server asks for it: tokens travel over https, or plain http to
+    // this machine only (review_url says which), so other http URLs get none.
     CliAuthorizationOptions sign_in;
     sign_in.store = command.no_store ? std::filesystem::path() : default_oauth_store();
     sign_in.client_id = target.client_id;
@@ -67,14 +118,6 @@ std::unique_ptr<elicit::Client> open_client(const ClientCommand& command, const 
   (void)command;
   throw std::runtime_error("--url: this elicitgen was built without Streamable HTTP (Boost)");
 #endif
-}
-
-void report_client_error(const elicit::ClientError& e) {
-  std::cerr << "elicitgen client: " << e.what();
-  // A failure of the transport (nothing answered) is not the server's JSON-RPC error.
-  const bool transport = e.data().is_object() && e.data().contains(elicit::jsonrpc::kTransportFailure);
-  if (e.code() != 0 && !transport) std::cerr << " (JSON-RPC error " << e.code() << ")";
-  std::cerr << "\n";
 }
 
 }  // namespace elicitgen

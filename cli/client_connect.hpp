@@ -6,6 +6,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <elicit/client.hpp>
@@ -20,7 +21,17 @@ struct ServerTarget {
   std::string url;
   std::string ca_file;    ///< with an https URL: the CAs to trust instead of the system's
   std::string client_id;  ///< a pre-registered OAuth client ID ("" to register one)
+  /// --bearer-token: a token the caller holds, sent instead of signing in ("" for none).
+  std::string bearer_token;
+  /// --header NAME:VALUE, on every request.
+  std::vector<std::pair<std::string, std::string>> headers;
 };
+
+/// Reads --bearer-token (the first line of FILE, or of stdin for "-"; never from argv, which other
+/// users of the machine can read) and --header into `target`, whose URL is known by then. false
+/// with `error` set: a token file that cannot be read or is empty, a header without a name and a
+/// colon, either one with --stdio, or over plain http to a host that is not this machine.
+bool read_credentials(const ClientCommand& command, ServerTarget& target, std::string& error);
 
 /// The ClientOptions of `elicitgen client`: `protocol` ("" for 2026-07-28 with the fallback to
 /// 2025-11-25, else only that revision), its clientInfo, URL requests declared when `url_mode`,
@@ -33,9 +44,5 @@ elicit::ClientOptions client_options(const ClientCommand& command, const ServerT
 /// throw; std::runtime_error for a URL when this elicitgen was built without Streamable HTTP.
 std::unique_ptr<elicit::Client> open_client(const ClientCommand& command, const ServerTarget& target,
                                             elicit::ClientOptions options);
-
-/// Says a ClientError on stderr ("elicitgen client: ..."), with its JSON-RPC code when the server
-/// sent one (not for a failure of the transport, where nothing answered).
-void report_client_error(const elicit::ClientError& e);
 
 }  // namespace elicitgen

@@ -353,8 +353,9 @@ int main(int argc, char** argv) {
   ClientCommand client_cmd;
   auto* client =
       app.add_subcommand("client",
-                         "Connect to an MCP server, call a tool, answer its elicitations, print the result (exit 0, 1 "
-                         "for a tool error, 2 for a failure); or list its tools");
+                         "Connect to an MCP server, call a tool, answer its elicitations, print the result (exit 0; 1 "
+                         "a tool error, 2 a failure, 3 a question declined or cancelled, 4 authorization, 5 the "
+                         "server not reached, 6 a parked call expired, 75 parked); or list its tools");
   auto* stdio = client->add_option("--stdio", client_cmd.stdio_command,
                                    "The server to run: \"CMD ARGS\" (quotes group, no shell)");
   auto* url = client->add_option("--url", client_cmd.url,
@@ -377,6 +378,17 @@ int main(int argc, char** argv) {
                  "Keep sign-ins in memory only (default: saved in $XDG_STATE_HOME/elicitgen/oauth.json, "
                  "readable by you alone, and reused)")
       ->needs(url);
+  client
+      ->add_option("--bearer-token", client_cmd.bearer_token_file,
+                   "A token you already hold, sent as Authorization: Bearer instead of signing in: the first line "
+                   "of FILE, or of stdin for - (never on the command line); https, or http to this machine")
+      ->excludes(stdio);
+  client->add_option("--header", client_cmd.header_args,
+                     "NAME:VALUE sent with every request (e.g. a gateway's key); repeatable; https, or http to "
+                     "this machine");
+  client->add_flag("--json", client_cmd.json,
+                   "Print one JSON object on stdout for every outcome (result, tool_error, declined, cancelled, "
+                   "unanswered, parked, failure with a category); human lines stay on stderr");
   client
       ->add_option("--protocol", client_cmd.protocol,
                    "Speak only this revision: 2026-07-28, 2025-11-25 or 2025-06-18 (default: 2026-07-28, and "
@@ -417,7 +429,8 @@ int main(int argc, char** argv) {
                      "or the content of an accept ({\"field\":\"value\"}); repeatable");
   auto* list = client->add_subcommand("list", "List the server's tools (every page): name, title, description");
   list->fallthrough();
-  list->add_flag("--json", client_cmd.list_json, "Print the server's Tool objects as one JSON array");
+  list->add_flag("--json", client_cmd.json,
+                 "Print {\"elicitgen_output\": 1, \"outcome\": \"tools\", \"tools\": [the server's Tool objects]}");
 
   AskCommand ask_cmd;
   auto* ask = app.add_subcommand(

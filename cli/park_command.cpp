@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cctype>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -12,6 +13,7 @@
 #include <filesystem>
 #include <iostream>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <utility>
 #include <vector>
@@ -22,6 +24,7 @@
 
 #include "answer_sources.hpp"
 #include "cancel_on_signal.hpp"
+#include "client_output.hpp"
 #include "parked_call.hpp"
 #include "terminal_form.hpp"
 
@@ -66,9 +69,7 @@ struct Sources {
 // questions and how to answer them on stderr.
 int report_parked(const ParkedCall& parked, const std::string& path, const elicit::UrlSafetyOptions& url_safety) {
   const auto questions = parked.pending.questions(url_safety);
-  nlohmann::ordered_json out;
-  out["elicitgen_output"] = 1;
-  out["outcome"] = "parked";
+  auto out = ClientOutput::envelope("parked");
   out["park_file"] = path;
   out["kind"] = parked.pending.task_id.empty() ? "input_required" : "task";
   if (!parked.pending.task_id.empty()) out["task_id"] = parked.pending.task_id;
@@ -103,28 +104,28 @@ int report_parked(const ParkedCall& parked, const std::string& path, const elici
 }
 
 // The call stopped: written to `path` (a new file, or over the one resumed), then reported.
-int park(ParkedCall parked, elicit::PendingInput pending, const std::string& path, bool replace,
+int park(ClientOutput& out, ParkedCall parked, elicit::PendingInput pending, const std::string& path, bool replace,
          const elicit::UrlSafetyOptions& url_safety) {
   parked.pending = std::move(pending);
   parked.parked_at = now_rfc3339();
   std::string error;
   if (!write_parked_call(path, parked, replace, error)) {
-    std::cerr << "elicitgen client: " << error << "\n";
-    return kClientFailed;
+    return out.failure({"usage", error, nullptr, 0});
   }
   return report_parked(parked, path, url_safety);
 }
 
 }  // namespace
 
-int call_and_park(const ClientCommand& command, const ServerTarget& target, const nlohmann::json& arguments) {
+int call_and_park(const ClientCommand& command, const ServerTarget& target, const nlohmann::json& arguments,
+                  ClientOutput& out) {
   const auto path = absolute(command.park_file);
-  if (::access(path.c_str(), F_OK) == 0) {
-    std::cerr << "elicitgen client: --park " << path << ": already exists: remove it or choose another file\n";
-    return kClientFailed;
-  }
+  if (::access(path.c_str(), F_OK) == 0)
+    return out.failure({"usage", "--park " + path + ": already exists: remove it or choose another file", nullptr, 0});
   AnswerQueue queue;
-  if (!command.answers_file.empty() && !queue.load(command.answers_file)) return kClientFailed;
+  if (!command.answers_file.empty() && !queue.load(command.answers_file))
+    return out.failure(
+        {"usage", "--answers " + command.answers_file + ": not a file of ElicitResults (said above)", nullptr, 0});
   Sources sources;
   sources.queue = &queue;
   sources.defaults = command.defaults;
@@ -140,10 +141,11 @@ int call_and_park(const ClientCommand& command, const ServerTarget& target, cons
     parked.protocol_version = client->protocol_version();
     const auto& modern = elicit::stateless_protocol_versions();
     if (std::find(modern.begin(), modern.end(), parked.protocol_version) == modern.end()) {
-      std::cerr << "elicitgen client: --park: the server speaks " << terminal_safe(parked.protocol_version)
-                << ", whose questions wait on the open session and cannot be parked (MCP 2026-07-28 only); "
-                   "the tool was not called\n";
-      return kClientFailed;
+      return out.failure({"cannot_park",
+                          "--park: the server speaks " + parked.protocol_version +
+                              ", whose questions wait on the open session and cannot be parked (MCP 2026-07-28 "
+                              "only); the tool was not called",
+                          nullptr, 0});
     }
     if (target.argv) {
       parked.server.transport = "stdio";
@@ -154,6 +156,8 @@ int call_and_park(const ClientCommand& command, const ServerTarget& target, cons
       parked.server.url = target.url;
       if (!target.ca_file.empty()) parked.server.ca_file = absolute(target.ca_file);
       parked.server.client_id = target.client_id;
+      parked.server.bearer = !target.bearer_token.empty();
+      for (const auto& [name, value] : target.headers) parked.server.header_names.push_back(name);
     }
     parked.client_info = {{"name", "elicitgen-client"}, {"version", "1"}};
     parked.url_elicitation = true;
@@ -163,40 +167,45 @@ int call_and_park(const ClientCommand& command, const ServerTarget& target, cons
     CancelOnSignal on_signal(scope);
     elicit::CallStep step;
     try {
-      step = client->call_tool_step(command.tool, arguments, std::ref(sources), scope);
+      step = client->call_tool_step(
+          command.tool, arguments,
+          [&](const elicit::ElicitationRequest& r) {
+            auto a = sources(r);
+            if (a) out.answered(r, *a);
+            return a;
+          },
+          scope);
     } catch (const elicit::ClientError& e) {
-      if (const int s = on_signal.signal()) return report_cancelled(command.tool, s);
-      std::cerr << "elicitgen client: " << call_error(*client, command.tool, e) << "\n";
-      return kClientFailed;
+      if (const int s = on_signal.signal()) return report_cancelled(out, command.tool, s);
+      return out.failure(call_failure(*client, command.tool, e));
     }
-    if (step.pending) return park(std::move(parked), std::move(*step.pending), path, false, url_safety);
-    std::cout << step.result->dump(2) << "\n";
-    return result_exit_code(*step.result);
+    if (step.pending) return park(out, std::move(parked), std::move(*step.pending), path, false, url_safety);
+    return out.result(*step.result);
   } catch (const elicit::ClientError& e) {
-    report_client_error(e);
+    return out.failure(classify(e));
+  } catch (const std::invalid_argument& e) {  // e.g. a URL the transport cannot take
+    return out.failure({"usage", e.what(), nullptr, 0});
   } catch (const std::exception& e) {
-    std::cerr << "elicitgen client: " << e.what() << "\n";
+    return out.failure({"connect", e.what(), nullptr, 0});  // the server could not be started or reached
   }
-  return kClientFailed;
 }
 
 int run_resume(const ClientCommand& command) {
+  ClientOutput out(command.json);
   if (!command.stdio_command.empty() || !command.url.empty() || !command.protocol.empty()) {
-    std::cerr << "elicitgen client: resume: the server and its revision come from the park file: drop --stdio, "
-                 "--url and --protocol\n";
-    return kClientFailed;
+    return out.failure(
+        {"usage", "resume: the server and its revision come from the park file: drop --stdio, --url and --protocol",
+         nullptr, 0});
   }
   const auto path = absolute(command.resume_file);
   std::string error;
   ParkFileLock lock(path, error);
   if (!lock.held()) {
-    std::cerr << "elicitgen client: " << error << "\n";
-    return kClientFailed;
+    return out.failure({"usage", error, nullptr, 0});
   }
   auto parked = read_parked_call(path, error);
   if (!parked) {
-    std::cerr << "elicitgen client: " << error << "\n";
-    return kClientFailed;
+    return out.failure({"usage", error, nullptr, 0});
   }
   if (lock.readable_by_others())
     std::cerr << "elicitgen client: warning: " << path
@@ -204,12 +213,13 @@ int run_resume(const ClientCommand& command) {
   KeyedAnswers keyed;
   for (const auto& pair : command.answer_pairs) {
     if (!keyed.add(pair, error)) {
-      std::cerr << "elicitgen client: " << error << "\n";
-      return kClientFailed;
+      return out.failure({"usage", error, nullptr, 0});
     }
   }
   AnswerQueue queue;
-  if (!command.answers_file.empty() && !queue.load(command.answers_file)) return kClientFailed;
+  if (!command.answers_file.empty() && !queue.load(command.answers_file))
+    return out.failure(
+        {"usage", "--answers " + command.answers_file + ": not a file of ElicitResults (said above)", nullptr, 0});
   const bool interactive =
       command.answer_pairs.empty() && command.answers_file.empty() && !command.defaults && isatty(0);
   ServerTarget target;
@@ -219,6 +229,31 @@ int run_resume(const ClientCommand& command) {
     target.url = parked->server.url;
     target.ca_file = parked->server.ca_file;
     target.client_id = parked->server.client_id;
+  }
+  if (!read_credentials(command, target, error)) {
+    return out.failure({"usage", error, nullptr, 0});
+  }
+  // What the park file names but never holds: the token and the header values, given again.
+  if (parked->server.bearer && target.bearer_token.empty()) {
+    return out.failure({"usage",
+                        path + ": the call was parked with --bearer-token, which is never written down: give it again",
+                        nullptr, 0});
+  }
+  for (const auto& name : parked->server.header_names) {
+    // Field names are case-insensitive (RFC 9110 section 5.1).
+    const auto same = [](const std::string& a, const std::string& b) {
+      return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
+               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
+             });
+    };
+    const bool given =
+        std::any_of(target.headers.begin(), target.headers.end(), [&](const auto& h) { return same(h.first, name); });
+    if (!given) {
+      return out.failure(
+          {"usage",
+           path + ": the call was parked with --header " + name + ", whose value is never written down: give it again",
+           nullptr, 0});
+    }
   }
   auto options = client_options(command, target, parked->protocol_version, parked->url_elicitation);
   options.declare_elicitation = true;
@@ -233,11 +268,8 @@ int run_resume(const ClientCommand& command) {
          return keys;
        }()) {
     const bool asked = std::any_of(questions.begin(), questions.end(), [&](const auto& q) { return q.key == key; });
-    if (!asked) {
-      std::cerr << "elicitgen client: --answer " << terminal_safe(key) << ": " << path
-                << " has no question under that key\n";
-      return kClientFailed;
-    }
+    if (!asked)
+      return out.failure({"usage", "--answer " + key + ": " + path + " has no question under that key", nullptr, 0});
   }
   const char* term = std::getenv("TERM");
   const bool ansi = isatty(2) && std::getenv("NO_COLOR") == nullptr && term && std::string(term) != "dumb";
@@ -250,7 +282,7 @@ int run_resume(const ClientCommand& command) {
   elicit::StepAnswerer later = [&](const elicit::ElicitationRequest& r) -> std::optional<elicit::Answer> {
     auto a = sources(r);
     if (!a && interactive) a = terminal.ask(r);
-    if (a) say_answer(r, *a);
+    if (a) out.answered(r, *a);
     return a;
   };
   nlohmann::ordered_json responses = nlohmann::ordered_json::object();
@@ -264,19 +296,20 @@ int run_resume(const ClientCommand& command) {
       if (!a && interactive) a = terminal.ask(q);
     }
     if (!a) {
-      std::cerr << "elicitgen client: " << path << ": the question under key \"" << terminal_safe(q.key)
-                << "\" has no answer: give --answer " << terminal_safe(q.key)
-                << "=JSON, --answers FILE or --defaults, or resume on a terminal; nothing was sent\n";
-      return kClientFailed;
+      return out.failure({"unanswered",
+                          path + ": the question under key \"" + q.key + "\" has no answer: give --answer " + q.key +
+                              "=JSON, --answers FILE or --defaults, or resume on a terminal; nothing was sent",
+                          nullptr, 0});
     }
     responses[q.key] = a->to_json(!q.url_mode);
     answered.emplace_back(&q, std::move(*a));
   }
-  for (const auto& [q, a] : answered) say_answer(*q, a);
+  for (const auto& [q, a] : answered) out.answered(*q, a);
   if (target.argv && ::chdir(parked->server.cwd.c_str()) != 0) {
-    std::cerr << "elicitgen client: " << path << ": the server's directory " << parked->server.cwd
-              << " cannot be entered: the parked command would not be the same\n";
-    return kClientFailed;
+    return out.failure({"usage",
+                        path + ": the server's directory " + parked->server.cwd +
+                            " cannot be entered: the parked command would not be the same",
+                        nullptr, 0});
   }
   try {
     auto client = open_client(command, target, std::move(options));
@@ -289,31 +322,30 @@ int run_resume(const ClientCommand& command) {
       step = client->resume_tool_step(parked->tool, parked->arguments, parked->pending, std::move(responses), later,
                                       scope);
     } catch (const elicit::ClientError& e) {
-      if (const int s = on_signal ? on_signal->signal() : 0) return report_cancelled(parked->tool, s);
-      if (e.code() == elicit::error_code::invalid_params) {
-        std::cerr << "elicitgen client: " << terminal_safe(e.what()) << " (JSON-RPC error " << e.code()
-                  << "): the server no longer honours the call parked in " << path
-                  << " (its requestState expired or was sealed with keys the server no longer has, or the task "
-                     "is gone); the file is kept: call the tool again\n";
-        return kClientExpired;
-      }
-      std::cerr << "elicitgen client: " << call_error(*client, parked->tool, e) << "; " << path << " is kept\n";
-      return kClientFailed;
+      if (const int s = on_signal ? on_signal->signal() : 0) return report_cancelled(out, parked->tool, s);
+      auto f = call_failure(*client, parked->tool, e, true);
+      f.message += f.category == "expired"
+                       ? ": the server no longer honours the call parked in " + path +
+                             " (its requestState expired or was sealed with keys the server no longer has, or the "
+                             "task is gone); the file is kept: call the tool again"
+                       : "; " + path + " is kept";
+      return out.failure(f);
     }
     if (step.pending) {
       parked->round += 1;
-      return park(std::move(*parked), std::move(*step.pending), path, true, url_safety);
+      return park(out, std::move(*parked), std::move(*step.pending), path, true, url_safety);
     }
-    std::cout << step.result->dump(2) << "\n";
     std::filesystem::remove(path);
-    return result_exit_code(*step.result);
+    return out.result(*step.result);
   } catch (const elicit::ClientError& e) {
-    report_client_error(e);
+    auto f = classify(e);
+    f.message += "; " + path + " is kept";
+    return out.failure(f);
+  } catch (const std::invalid_argument& e) {
+    return out.failure({"usage", std::string(e.what()) + "; " + path + " is kept", nullptr, 0});
   } catch (const std::exception& e) {
-    std::cerr << "elicitgen client: " << e.what() << "\n";
+    return out.failure({"connect", std::string(e.what()) + "; " + path + " is kept", nullptr, 0});
   }
-  std::cerr << "elicitgen client: " << path << " is kept\n";
-  return kClientFailed;
 }
 
 }  // namespace elicitgen

@@ -9,6 +9,7 @@
 
 #include "client_command.hpp"
 #include "client_connect.hpp"
+#include "client_output.hpp"
 
 namespace elicitgen {
 
@@ -19,7 +20,8 @@ namespace elicitgen {
 /// kClientParked (75). A call that completes prints its result as a plain call does (0, 1 or 2).
 /// A server of the 2025-11-25 era cannot park a question (its session holds it): 2, before the
 /// tool is called.
-int call_and_park(const ClientCommand& command, const ServerTarget& target, const nlohmann::json& arguments);
+int call_and_park(const ClientCommand& command, const ServerTarget& target, const nlohmann::json& arguments,
+                  ClientOutput& out);
 
 /// `resume FILE`: reads and locks FILE, answers its questions from --answer KEY=JSON, --answers,
 /// --defaults or the terminal (every one must be answered, else 2 and FILE untouched), connects

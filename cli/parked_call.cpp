@@ -62,6 +62,8 @@ nlohmann::ordered_json to_json(const ParkedCall& call) {
     server["url"] = call.server.url;
     if (!call.server.ca_file.empty()) server["ca_file"] = call.server.ca_file;
     if (!call.server.client_id.empty()) server["client_id"] = call.server.client_id;
+    if (call.server.bearer) server["auth"] = "bearer";
+    if (!call.server.header_names.empty()) server["header_names"] = call.server.header_names;
   }
   nlohmann::ordered_json pending;
   pending["kind"] = call.pending.task_id.empty() ? "input_required" : "task";
@@ -150,6 +152,26 @@ std::optional<ParkedCall> read_parked_call(const std::string& path, std::string&
         !r.string(server, "/server", "ca_file", call.server.ca_file, false) ||
         !r.string(server, "/server", "client_id", call.server.client_id, false))
       return std::nullopt;
+    std::string auth;
+    if (!r.string(server, "/server", "auth", auth, false)) return std::nullopt;
+    if (!auth.empty() && auth != "bearer") {
+      r.fail("/server/auth", "must be \"bearer\"");
+      return std::nullopt;
+    }
+    call.server.bearer = auth == "bearer";
+    if (const auto names = server.find("header_names"); names != server.end()) {
+      if (!names->is_array()) {
+        r.fail("/server/header_names", "must be an array of strings");
+        return std::nullopt;
+      }
+      for (std::size_t i = 0; i < names->size(); ++i) {
+        if (!(*names)[i].is_string()) {
+          r.fail("/server/header_names/" + std::to_string(i), "must be a string");
+          return std::nullopt;
+        }
+        call.server.header_names.push_back((*names)[i].get<std::string>());
+      }
+    }
   } else {
     r.fail("/server/transport", "must be \"stdio\" or \"http\"");
     return std::nullopt;

@@ -24,6 +24,10 @@ struct ParkedServer {
   std::string url;
   std::string ca_file;  ///< absolute, or ""
   std::string client_id;
+  /// The call went with --bearer-token (never the token itself): resume needs it again.
+  bool bearer = false;
+  /// The names of its --header fields (never the values): resume needs each again.
+  std::vector<std::string> header_names;
 };
 
 struct ParkedCall {

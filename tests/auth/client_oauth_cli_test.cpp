@@ -23,6 +23,7 @@
 #include "../../runtime/src/auth/oauth_wire.hpp"
 #include "../../runtime/src/http/fetch.hpp"
 #include "../support/jwt_issuer.hpp"
+#include "../support/run_command.hpp"
 #include "../support/sample_http_server.hpp"
 #include "../support/scratch_dir.hpp"
 #include "../support/tcp_relay.hpp"
@@ -218,6 +219,99 @@ TEST_CASE("elicitgen client signs in once when the server asks, then reuses the 
   CHECK(fourth.asked_to_sign_in);
   CHECK(as.as.hits("/authorize") == 3);
   CHECK(as.as.hits("/register") == 2);  // the registration saved by the first run is reused
+}
+
+TEST_CASE("elicitgen client --bearer-token: a token the caller holds, from a file or stdin, never signs in",
+          "[client][http][oauth][cli]") {
+  test_support::ScratchDir scratch("cli-bearer");
+  const auto dir = scratch.root().string();
+  const auto state = dir + "/state";
+  const auto answers = dir + "/answers.jsonl";
+  std::ofstream(answers) << "{\"action\":\"accept\",\"content\":{\"name\":\"octocat\"}}\n";
+  ProtectedServer protected_server;
+  auto& as = *protected_server.authorization;
+  const auto now =
+      std::chrono::duration_cast<std::chrono::seconds>(std::chrono::system_clock::now().time_since_epoch()).count();
+  const auto token = jwt_test::token(as.key,
+                                     {{"iss", as.as.origin()},
+                                      {"sub", "octocat"},
+                                      {"aud", protected_server.url},
+                                      {"exp", now + 3600},
+                                      {"scope", "mcp"}},
+                                     json::object(), "ES256");
+  std::ofstream(dir + "/token") << token << "\n";
+  const auto cli =
+      "XDG_STATE_HOME='" + state + "' " + std::string(ELICITGEN_BIN) + " client --url '" + protected_server.url + "' ";
+
+  const auto from_file = run_cli(protected_server.url, state, answers, "--bearer-token '" + dir + "/token'");
+  INFO(from_file.output);
+  CHECK(from_file.exit_code == 0);
+  CHECK_FALSE(from_file.asked_to_sign_in);
+  CHECK_THAT(from_file.output, Catch::Contains(R"(accept: {\"name\":\"octocat\"})"));
+  CHECK(from_file.output.find(token) == std::string::npos);
+  const auto from_stdin =
+      test_support::run_command("printf '%s\\n' '" + token + "' | " + cli +
+                                "--bearer-token - call github_username --answers '" + answers + "' 2>&1");
+  INFO(from_stdin.out);
+  CHECK(from_stdin.exit_code == 0);
+  CHECK_THAT(from_stdin.out, Catch::Contains(R"(accept: {\"name\":\"octocat\"})"));
+  // Nothing went to the authorization server, and nothing was stored.
+  CHECK(as.as.hits("/register") == 0);
+  CHECK(as.as.hits("/authorize") == 0);
+  CHECK(as.as.hits("/token") == 0);
+  CHECK_FALSE(std::filesystem::exists(std::filesystem::path(state) / "elicitgen" / "oauth.json"));
+
+  // A token the server refuses ends the call at once: no sign-in, the refusal said.
+  std::ofstream(dir + "/bad") << "not.a.token\n";
+  const auto refused = run_cli(protected_server.url, state, answers, "--bearer-token '" + dir + "/bad'");
+  INFO(refused.output);
+  CHECK(refused.exit_code == 4);  // authorization
+  CHECK_FALSE(refused.asked_to_sign_in);
+  CHECK_THAT(refused.output, Catch::Contains("the server refused the bearer token given (HTTP 401"));
+  CHECK(as.as.hits("/authorize") == 0);
+
+  // Parked with the token: the park file names it, never holds it; resume needs it again.
+  const auto park = dir + "/parked.json";
+  const auto parked = test_support::run_command(cli + "--bearer-token '" + dir + "/token' --header 'X-Gateway: k1' " +
+                                                "call github_username --park '" + park + "' < /dev/null 2>&1");
+  INFO(parked.out);
+  REQUIRE(parked.exit_code == 75);
+  const auto file = test_support::read_file(park);
+  CHECK(file.find(token) == std::string::npos);
+  CHECK(file.find("k1") == std::string::npos);
+  const auto server = json::parse(file)["server"];
+  CHECK(server["auth"] == "bearer");
+  CHECK(server["header_names"] == json{"X-Gateway"});
+  const auto resume = std::string(ELICITGEN_BIN) + " client ";
+  const auto answer = " --answer 'elicitation-1={\"name\":\"octocat\"}' < /dev/null 2>&1";
+  const auto no_token = test_support::run_command(resume + "resume '" + park + "'" + answer);
+  CHECK(no_token.exit_code == 2);
+  CHECK_THAT(no_token.out, Catch::Contains("parked with --bearer-token, which is never written down"));
+  const auto no_header =
+      test_support::run_command(resume + "--bearer-token '" + dir + "/token' resume '" + park + "'" + answer);
+  CHECK(no_header.exit_code == 2);
+  CHECK_THAT(no_header.out, Catch::Contains("parked with --header X-Gateway"));
+  const auto resumed = test_support::run_command(resume + "--bearer-token '" + dir +
+                                                 "/token' --header 'x-gateway:k1' resume '" + park + "'" + answer);
+  INFO(resumed.out);
+  CHECK(resumed.exit_code == 0);
+  CHECK_THAT(resumed.out, Catch::Contains(R"(accept: {\"name\":\"octocat\"})"));
+  CHECK_FALSE(std::filesystem::exists(park));
+
+  // Never over plain http to another host (refused before connecting), nor with --stdio.
+  const auto plain = test_support::run_command(std::string(ELICITGEN_BIN) +
+                                               " client --url http://mcp.example.com/mcp --bearer-token '" + dir +
+                                               "/token' call x < /dev/null 2>&1");
+  CHECK(plain.exit_code == 2);
+  CHECK_THAT(plain.out, Catch::Contains("travel over https only"));
+  const auto header_plain =
+      test_support::run_command(std::string(ELICITGEN_BIN) +
+                                " client --url http://mcp.example.com/mcp --header 'X-Key: v' call x < /dev/null 2>&1");
+  CHECK(header_plain.exit_code == 2);
+  CHECK_THAT(header_plain.out, Catch::Contains("travel over https only"));
+  const auto bad_header = test_support::run_command(cli + "--header 'Mcp-Session-Id: 1' call x < /dev/null 2>&1");
+  CHECK(bad_header.exit_code == 2);
+  CHECK_THAT(bad_header.out, Catch::Contains("header field 'Mcp-Session-Id' cannot be sent"));
 }
 
 TEST_CASE("LoopbackRedirect: another path is 404 and the wait goes on, the callback ends it, silence times out",

@@ -176,10 +176,13 @@ TEST_CASE("elicitgen client list: every page of tools/list as a table or JSON, i
     INFO(paged.err);
     REQUIRE(one_page.exit_code == 0);
     REQUIRE(paged.exit_code == 0);
-    const auto tools = json::parse(one_page.out);
+    const auto listed = json::parse(one_page.out);
+    CHECK(listed["elicitgen_output"] == 1);
+    CHECK(listed["outcome"] == "tools");
+    const auto tools = listed["tools"];
     REQUIRE(tools.is_array());
     REQUIRE(tools.size() > 6);  // more than two pages
-    CHECK(json::parse(paged.out) == tools);
+    CHECK(json::parse(paged.out)["tools"] == tools);
     const auto table = list(std::string(SAMPLE_STDIO_SERVER) + " --page-size 3", "");
     INFO(table.out);
     CHECK(table.exit_code == 0);
@@ -236,7 +239,10 @@ TEST_CASE("elicitgen ask --jsonl prints one line that elicitgen client --answers
                        "--answers '" + write_tmp("replay-decline.jsonl", declined.out) + "'")) == "decline");
 }
 
-TEST_CASE("elicitgen client exit codes: 1 for a tool error, 2 for failures, each said on stderr", "[client][cli]") {
+TEST_CASE(
+    "elicitgen client exit codes: 1 for a tool error, 2 for failures, 5 for a server not started, each said "
+    "on stderr",
+    "[client][cli]") {
   CHECK(client("2026-07-28", "test_error_handling", "--defaults").exit_code == 1);
   for (const char* version : {"2025-11-25", "2026-07-28"}) {
     INFO(version);
@@ -264,7 +270,7 @@ TEST_CASE("elicitgen client exit codes: 1 for a tool error, 2 for failures, each
                            Catch::Contains("Missing required client capability (JSON-RPC error -32021)"));
   const auto missing = test_support::run_command(std::string(ELICITGEN_BIN) +
                                                  " client --stdio '/nonexistent/server' call x --defaults 2>&1");
-  CHECK(missing.exit_code == 2);
+  CHECK(missing.exit_code == 5);  // the server could not be started: not reached
   CHECK_THAT(missing.out, Catch::Contains("cannot start /nonexistent/server"));
   const auto args = test_support::run_command(std::string(ELICITGEN_BIN) + " client --stdio '" + SAMPLE_STDIO_SERVER +
                                               "' call github_username '[1]' --defaults 2>&1");
@@ -370,6 +376,68 @@ TEST_CASE("elicitgen client --user-interaction answers interaction/create from t
         "decline");
   // The dialect belongs to 2025-11-25 sessions: refused for 2026-07-28, said on stderr.
   CHECK(client("2026-07-28", "github_username", "--user-interaction --answers '" + accept + "'").exit_code == 2);
+}
+
+TEST_CASE("elicitgen client --json: one object on stdout for every outcome, and the exit codes apart",
+          "[client][cli][json]") {
+  const auto cli = std::string(ELICITGEN_BIN) + " client --json --stdio '" + SAMPLE_STDIO_SERVER + "' ";
+  const auto object = [](const Output& o) {
+    INFO(o.out + o.err);
+    const auto j = json::parse(o.out);  // one object and nothing else
+    CHECK(j["elicitgen_output"] == 1);
+    return j;
+  };
+  const auto accept = write_tmp("json-accept.jsonl", "{\"action\":\"accept\",\"content\":{\"name\":\"octocat\"}}\n");
+  const auto ok = run_split(cli + "call github_username --answers '" + accept + "'");
+  CHECK(ok.exit_code == 0);
+  const auto r = object(ok);
+  CHECK(r["outcome"] == "result");
+  CHECK(r["result"]["content"][0]["text"] == R"(accept: {"name":"octocat"})");
+  REQUIRE(r["answered"].size() == 1);
+  CHECK(r["answered"][0]["action"] == "accept");
+  CHECK(r["answered"][0]["key"].is_string());  // 2026-07-28: the inputRequests key
+  // A tool error.
+  const auto tool_error = run_split(cli + "call test_error_handling --defaults");
+  CHECK(tool_error.exit_code == 1);
+  CHECK(object(tool_error)["outcome"] == "tool_error");
+  // Declined and cancelled by the answer source: 3, the tool's result still printed.
+  for (const char* action : {"decline", "cancel"}) {
+    INFO(action);
+    const auto file =
+        write_tmp(std::string("json-") + action + ".jsonl", "{\"action\":\"" + std::string(action) + "\"}\n");
+    const auto said_no = run_split(cli + "call github_username --answers '" + file + "'");
+    CHECK(said_no.exit_code == 3);
+    const auto j = object(said_no);
+    CHECK(j["outcome"] == (std::string(action) == "decline" ? "declined" : "cancelled"));
+    CHECK(j["result"]["content"][0]["text"] == action);
+  }
+  // A question the answer source could not answer: 2, outcome unanswered, the result printed.
+  const auto defaults = run_split(cli + "call github_username --defaults");
+  CHECK(defaults.exit_code == 2);
+  const auto u = object(defaults);
+  CHECK(u["outcome"] == "unanswered");
+  CHECK(u["result"]["content"][0]["text"] == "decline");
+  // Failures, each with its category.
+  const auto unknown = run_split(cli + "call no_such_tool --defaults");
+  CHECK(unknown.exit_code == 2);
+  const auto f = object(unknown);
+  CHECK(f["outcome"] == "failure");
+  CHECK(f["category"] == "server_error");
+  CHECK(f["jsonrpc_error"]["code"].is_number_integer());
+  CHECK_THAT(f["message"].get<std::string>(), Catch::StartsWith("unknown tool 'no_such_tool'; available: "));
+  const auto usage = run_split(cli + "call github_username '[1]' --defaults");
+  CHECK(usage.exit_code == 2);
+  CHECK(object(usage)["category"] == "usage");
+  const auto not_started =
+      run_split(std::string(ELICITGEN_BIN) + " client --json --stdio /nonexistent/server call x --defaults");
+  CHECK(not_started.exit_code == 5);
+  CHECK(object(not_started)["category"] == "connect");
+  const auto closed =
+      run_split(std::string(ELICITGEN_BIN) + " client --json --url http://127.0.0.1:1/mcp call x --defaults");
+  CHECK(closed.exit_code == 5);
+  const auto c = object(closed);
+  CHECK(c["category"] == "connect");
+  CHECK_THAT(c["message"].get<std::string>(), Catch::Contains("cannot connect"));
 }
 
 }  // namespace cli_client_test

@@ -1,5 +1,5 @@
 // `elicitgen client --url ... --park` and `resume` across restarts of the sample HTTP server (issue
-// 47): a parked input-required call resumed while the server is down (exit 2, the file kept), then
+// 47): a parked input-required call resumed while the server is down (exit 5, the file kept), then
 // after it started again on the same port with the same --state-keys (completed); and a task
 // waiting in input_required, kept in Redis, answered after the process that made it was killed,
 // through the next one.
@@ -18,6 +18,7 @@
 #include "../support/run_command.hpp"
 #include "../support/sample_http_server.hpp"
 #include "client_command.hpp"
+#include "client_output.hpp"
 #include "test_paths.hpp"
 
 namespace park_http_test {
@@ -75,7 +76,7 @@ TEST_CASE("park over HTTP: resumed after the server restarted with the same keys
   const auto key = first_key(parked.out);
   server.reset();  // stopped: nothing listens on its port
   const auto down = run(s, "client resume " + file + " --answer '" + key + "={\"name\":\"octocat\"}'");
-  CHECK(down.exit_code == elicitgen::kClientFailed);
+  CHECK(down.exit_code == elicitgen::kClientUnreachable);
   CHECK_THAT(down.err, Catch::Contains("cannot connect") && Catch::Contains(file + " is kept"));
   REQUIRE(std::filesystem::exists(file));
   // Another process on the same port with the same keys opens the requestState the first sealed.

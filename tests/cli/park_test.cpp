@@ -16,6 +16,7 @@
 
 #include "../support/run_command.hpp"
 #include "client_command.hpp"
+#include "client_output.hpp"
 #include "test_paths.hpp"
 
 namespace park_test {
@@ -149,9 +150,9 @@ TEST_CASE("park: three calls parked at once, resumed in another order, each get 
   const auto first = run(s, "client resume " + s.path("0") + " --answer '" + keys[0] + "={\"name\":\"octocat\"}'");
   CHECK(first.exit_code == 0);
   CHECK(text_of(first.out) == R"(accept: {"name":"octocat"})");
-  // An ElicitResult instead of content: the decline reaches the tool.
+  // An ElicitResult instead of content: the decline reaches the tool (exit 3: a question declined).
   const auto second = run(s, "client resume " + s.path("1") + " --answer '" + keys[1] + "={\"action\":\"decline\"}'");
-  CHECK(second.exit_code == 0);
+  CHECK(second.exit_code == elicitgen::kClientDeclined);
   CHECK_THAT(text_of(second.out), Catch::StartsWith("decline"));
   for (int i = 0; i < 3; ++i) CHECK_FALSE(std::filesystem::exists(s.path(std::to_string(i))));
 }

@@ -152,12 +152,12 @@ expect_exit 0
 grep -qF '"text": "accept: {\"email\":\"ada@example.com\",\"name\":\"Ada Lovelace\"}"' "$work/out.json" ||
   fail "the tool result is $(cat "$work/out.json")"
 
-echo "== elicitgen client --stdio, 2026-07-28: :cancel reaches the tool"
+echo "== elicitgen client --stdio, 2026-07-28: :cancel reaches the tool (exit 3: a question cancelled)"
 run_in_pane "$elicitgen client --stdio $server --protocol 2026-07-28 call github_username"
 wait_for "[1/1] name"
 type_line ":cancel"
 wait_for "EXIT="
-expect_exit 0
+expect_exit 3
 grep -qF '"text": "cancel"' "$work/out.json" || fail "the tool result is $(cat "$work/out.json")"
 
 echo "== elicitgen client --stdio: URL consent"

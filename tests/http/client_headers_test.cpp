@@ -3,12 +3,15 @@
 //    Tool Parameters"): a tool with an invalid annotation is left out of list_tools() with a warning,
 //    a valid one's arguments go as Mcp-Param-* headers, and after -32020 the tools are listed again
 //    and the call retried once;
+//  - HttpClientOptions::headers on every request, refused when they are the transport's own, and
+//    http::BearerToken sent as is and never renewed after a 401;
 //  - SSE resumption (2025-11-25, Streamable HTTP, "Resumability and Redelivery"): a request's stream
 //    that ends before its response is resumed with GET and Last-Event-ID, a bounded number of times,
 //    and a 2026-07-28 request's stream is not.
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <atomic>
 #include <functional>
 #include <future>
 #include <memory>
@@ -17,6 +20,7 @@
 #include <vector>
 
 #include <elicit/client.hpp>
+#include <elicit/http/client_authorization.hpp>
 #include <elicit/http/client_transport.hpp>
 
 #include "../support/patience.hpp"
@@ -240,6 +244,65 @@ TEST_CASE("SSE: resumption is bounded, and a 2026-07-28 request's stream is not 
   REQUIRE(answer.contains("error"));
   modern.close();
   CHECK(server.seen().size() == before + 1);  // the POST only
+}
+
+TEST_CASE("HttpClientOptions::headers go with every request, and a BearerToken is sent and never renewed",
+          "[client][http][headers]") {
+  std::atomic<int> unauthorized{0};
+  ScriptedServer server([&](const Seen& s) {
+    if (s.body.value("method", std::string()) == "tools/call") {
+      ++unauthorized;
+      return std::string(
+          "HTTP/1.1 401 Unauthorized\r\nWWW-Authenticate: Bearer error=\"invalid_token\"\r\n"
+          "Connection: close\r\nContent-Length: 0\r\n\r\n");
+    }
+    return modern_server(json::array(), nullptr)(s);
+  });
+  http::HttpClientOptions t;
+  t.url = server.url;
+  t.headers = {{"X-Gateway-Key", "k 1"}, {"X-Tenant", "acme"}};
+  t.authorization = std::make_shared<http::BearerToken>("tok.en-_~+/==");
+  ClientOptions o;
+  o.session.log = [](std::string_view) {};
+  Client client(std::make_unique<http::HttpClientTransport>(t), o);
+  client.connect();
+  client.list_tools();
+  try {
+    client.call_tool("x", json::object());
+    FAIL("a refused token was taken");
+  } catch (const ClientError& e) {
+    CHECK_THAT(e.what(), Catch::Contains("the server refused the bearer token given (HTTP 401; WWW-Authenticate: "
+                                         "Bearer error=\"invalid_token\")"));
+    CHECK(e.data().value(jsonrpc::kTransportFailure, std::string()) == "authorization");
+    CHECK(std::string(e.what()).find("tok.en") == std::string::npos);
+  }
+  CHECK(unauthorized == 1);  // never sent again with the same token
+  const auto seen = server.seen();
+  REQUIRE(seen.size() >= 3);
+  for (const auto& s : seen) {
+    INFO(s.method << " " << s.body.dump());
+    CHECK(s.header("x-gateway-key") == "k 1");
+    CHECK(s.header("x-tenant") == "acme");
+    CHECK(s.header("authorization") == "Bearer tok.en-_~+/==");
+  }
+  // The transport's own fields, Mcp-*, and what could split a request are refused up front.
+  for (const auto& bad : std::vector<std::pair<std::string, std::string>>{{"Host", "x"},
+                                                                          {"content-type", "x"},
+                                                                          {"Authorization", "Bearer y"},
+                                                                          {"Mcp-Session-Id", "1"},
+                                                                          {"MCP-Protocol-Version", "1"},
+                                                                          {"X Bad", "v"},
+                                                                          {"X-Split", "a\r\nX-Evil: 1"}}) {
+    INFO(bad.first);
+    http::HttpClientOptions b;
+    b.url = server.url;
+    b.headers = {bad};
+    CHECK_THROWS_AS(http::HttpClientTransport(b), std::invalid_argument);
+  }
+  CHECK_THROWS_AS(http::BearerToken(""), std::invalid_argument);
+  CHECK_THROWS_AS(http::BearerToken("a b"), std::invalid_argument);
+  CHECK_THROWS_AS(http::BearerToken("ab=c"), std::invalid_argument);
+  CHECK_NOTHROW(http::BearerToken("abc=="));
 }
 
 }  // namespace client_headers_test

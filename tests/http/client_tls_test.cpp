@@ -237,9 +237,14 @@ TEST_CASE("elicitgen client --url https with --ca-file, and without it the certi
   const auto trusted = test_support::run_command(cli + " --ca-file '" + pki().ca() + "' list --json 2>&1");
   CHECK(trusted.exit_code == 0);
   CHECK_THAT(trusted.out, Catch::Contains("\"github_username\""));
-  const auto refused = test_support::run_command(cli + " list --json 2>&1");
-  CHECK(refused.exit_code == 2);
-  CHECK_THAT(refused.out, Catch::Contains("not trusted for 127.0.0.1"));
+  // The server was reached and its TLS not accepted: exit 5, category tls (not a refused connection).
+  const auto refused = test_support::run_command(cli + " list --json 2>/dev/null");
+  CHECK(refused.exit_code == 5);
+  INFO(refused.out);
+  const auto failure = nlohmann::json::parse(refused.out);
+  CHECK(failure["outcome"] == "failure");
+  CHECK(failure["category"] == "tls");
+  CHECK_THAT(failure["message"].get<std::string>(), Catch::Contains("not trusted for 127.0.0.1"));
   const auto missing = test_support::run_command(cli + " --ca-file /nonexistent/ca.pem list 2>&1");
   CHECK(missing.exit_code != 0);
   CHECK_THAT(missing.out, Catch::Contains("/nonexistent/ca.pem"));

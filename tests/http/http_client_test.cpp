@@ -182,7 +182,9 @@ TEST_CASE("elicitgen client --url list and an unknown tool, in both eras", "[cli
     const auto cli = std::string(ELICITGEN_BIN) + " client --url '" + server.url + "' --protocol " + version;
     const auto listed = test_support::run_command(cli + " list --json 2>/dev/null");
     REQUIRE(listed.exit_code == 0);
-    const auto tools = json::parse(listed.out);
+    const auto out = json::parse(listed.out);
+    CHECK(out["outcome"] == "tools");
+    const auto tools = out["tools"];
     REQUIRE(tools.is_array());
     std::string names;
     for (const auto& t : tools) names += (names.empty() ? "" : ", ") + t["name"].get<std::string>();

@@ -68,7 +68,7 @@ ClientEndpoint parse_client_endpoint(const std::string& url) {
 }
 
 std::unique_ptr<ClientStream> ClientStream::open(const ClientEndpoint& endpoint, ssl::context* tls,
-                                                 std::chrono::milliseconds timeout, std::string& error) {
+                                                 std::chrono::milliseconds timeout, std::string& error, bool* in_tls) {
   const auto deadline = Clock::now() + timeout;
   std::unique_ptr<ClientStream> s(new ClientStream());
   tcp::resolver resolver(s->ioc_);
@@ -106,6 +106,7 @@ std::unique_ptr<ClientStream> ClientStream::open(const ClientEndpoint& endpoint,
     error = "no TLS context";
     return nullptr;
   }
+  if (in_tls) *in_tls = true;  // from here on a failure is the TLS one
   s->tls_ = std::make_unique<ssl::stream<tcp::socket&>>(s->socket_, *tls);
   try {
     expect_peer_name(s->tls_->native_handle(), endpoint.host);
@@ -126,6 +127,7 @@ std::unique_ptr<ClientStream> ClientStream::open(const ClientEndpoint& endpoint,
     error = handshake_failure(s->tls_->native_handle(), endpoint.host, ec);
     return nullptr;
   }
+  if (in_tls) *in_tls = false;
   return s;
 }
 

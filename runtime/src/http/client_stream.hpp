@@ -33,9 +33,11 @@ class ClientStream {
  public:
   /// Resolves, connects and, for https, performs the TLS handshake with `tls` (which must outlive the
   /// stream), all within `timeout`. Null when that fails, with `error` saying why (for TLS, the host
-  /// and OpenSSL's reason, tls_client.hpp).
+  /// and OpenSSL's reason, tls_client.hpp). `in_tls` (may be null) is set when the failure came in
+  /// the TLS part (the peer name, the handshake): the server was reached, its TLS was not accepted.
   static std::unique_ptr<ClientStream> open(const ClientEndpoint& endpoint, boost::asio::ssl::context* tls,
-                                            std::chrono::milliseconds timeout, std::string& error);
+                                            std::chrono::milliseconds timeout, std::string& error,
+                                            bool* in_tls = nullptr);
 
   ClientStream(const ClientStream&) = delete;
   ClientStream& operator=(const ClientStream&) = delete;

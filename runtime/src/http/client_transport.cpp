@@ -130,7 +130,9 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
   // A connection for the next exchange: a kept one the server has not closed (reused = true), or a
   // new one within `timeout`. Registered for close(). Null, with `error` saying why, when none can be
   // had or the transport is closing.
-  std::unique_ptr<ClientStream> take_connection(std::chrono::milliseconds timeout, bool& reused, std::string& error) {
+  // `in_tls` (may be null): set when a new connection failed in its TLS handshake.
+  std::unique_ptr<ClientStream> take_connection(std::chrono::milliseconds timeout, bool& reused, std::string& error,
+                                                bool* in_tls = nullptr) {
     reused = false;
     {
       std::lock_guard<std::mutex> lock(mutex);
@@ -144,7 +146,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
         }
       }
     }
-    auto fresh = ClientStream::open(endpoint, tls.get(), timeout, error);
+    auto fresh = ClientStream::open(endpoint, tls.get(), timeout, error, in_tls);
     if (!fresh) return nullptr;
     std::lock_guard<std::mutex> lock(mutex);
     if (closing) {
@@ -183,10 +185,12 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
     notification_done.notify_all();
   }
 
-  // The current access token on a request that is not retried after a 401 (the GET stream, DELETE):
-  // authorization must be on every request (MCP Authorization, "Token Requirements").
+  // The caller's HttpClientOptions::headers, and the current access token, on a request that is not
+  // retried after a 401 (the GET stream, DELETE): authorization must be on every request (MCP
+  // Authorization, "Token Requirements").
   template <class Request>
   void set_authorization(Request& req) {
+    for (const auto& [name, value] : options.headers) req.set(name, value);  // checked by the constructor
     if (!oauth) return;
     const auto value = oauth->authorization();
     if (!value.empty()) req.set(bhttp::field::authorization, value);
@@ -198,10 +202,10 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
   // one on a new connection, is left in `ec`. False, with `why`, when no connection can be had.
   bool send_and_read_head(bhttp::request<bhttp::string_body>& req, std::unique_ptr<ClientStream>& connection,
                           beast::flat_buffer& buffer, std::optional<bhttp::response_parser<bhttp::string_body>>& parser,
-                          beast::error_code& ec, std::string& why) {
+                          beast::error_code& ec, std::string& why, bool& in_tls) {
     for (int attempt = 0;; ++attempt) {
       bool reused = false;
-      connection = take_connection(options.connect_timeout, reused, why);
+      connection = take_connection(options.connect_timeout, reused, why, &in_tls);
       if (!connection) return false;
       ec = {};
       buffer.clear();
@@ -286,6 +290,7 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
                          l == "authorization";
         if (!own && sendable_field(name, value)) req.set(name, value);
       }
+      for (const auto& [name, value] : options.headers) req.set(name, value);  // checked by the constructor
       req.body() = text;
       req.prepare_payload();
     }
@@ -306,8 +311,11 @@ struct HttpClientTransport::Impl : std::enable_shared_from_this<Impl> {
         if (!sent_authorization.empty()) req.set(bhttp::field::authorization, sent_authorization);
       }
       std::string why;
-      if (!send_and_read_head(req, connection, buffer, parser_slot, ec, why)) {
-        fail_request(id, {"connect", "cannot connect to " + options.url + ": " + why});
+      bool in_tls = false;
+      if (!send_and_read_head(req, connection, buffer, parser_slot, ec, why, in_tls)) {
+        // A server reached whose TLS was not accepted (certificate, name, protocol) is told apart
+        // from one not reached at all.
+        fail_request(id, {in_tls ? "tls" : "connect", "cannot connect to " + options.url + ": " + why});
         return;
       }
       if (!oauth || ec) break;
@@ -627,6 +635,15 @@ HttpClientTransport::HttpClientTransport(HttpClientOptions options) : impl_(std:
     } catch (const std::runtime_error& e) {
       throw std::invalid_argument(std::string("HttpClientTransport: ") + e.what());
     }
+  }
+  for (const auto& [name, value] : i.options.headers) {
+    const auto l = ascii_lower(name);
+    const bool own = l == "host" || l.rfind("content-", 0) == 0 || l == "accept" || l == "connection" ||
+                     l == "transfer-encoding" || l == "te" || l == "upgrade" || l == "last-event-id" ||
+                     l == "authorization" || l.rfind("mcp-", 0) == 0;
+    if (own || !sendable_field(name, value))
+      throw std::invalid_argument("HttpClientTransport: header field '" + name + "' cannot be sent: " +
+                                  (own ? "the transport sets it" : "not a token name and a visible-ASCII value"));
   }
   if (i.options.authorization) {
     // OAuth 2.1 section 1.5: bearer tokens travel over TLS only (loopback is this machine).

@@ -22,7 +22,7 @@ std::string path_of(const std::string& url) {
 std::string transport_failure_hint(const TransportFailure& f, const std::string& url) {
   const bool https = url.rfind("https://", 0) == 0;
   const std::string kind = f.kind;
-  if (kind == "connect") {
+  if (kind == "connect" || kind == "tls") {
     if (has(f.why, "Connection refused")) return "nothing listens there: is the server running, on this host and port?";
     if (has(f.why, "wrong version number") || has(f.why, "packet length too long") || has(f.why, "http request"))
       return "the server does not speak TLS on this port: does it speak http:// rather than https://?";

@@ -39,4 +39,23 @@ class ClientAuthorization {
                          int step_ups_so_far) = 0;
 };
 
+/// A token the caller already holds (e.g. from a secret store or another sign-in), sent as
+/// `Authorization: Bearer TOKEN` with every request and never renewed (RFC 6750 section 2.1): a 401
+/// ends the request at once (unauthorized() throws std::runtime_error saying the server refused the
+/// token, with its challenges; the transport answers the request with -32000 and
+/// `transportFailure: "authorization"`), and a 403 stands. Immutable, so thread-safe. The token is
+/// never put in a message.
+class BearerToken final : public ClientAuthorization {
+ public:
+  /// Throws std::invalid_argument for an empty token or one with characters outside RFC 6750's
+  /// b64token (letters, digits, "-._~+/", then "=" padding).
+  explicit BearerToken(std::string token);
+  std::string authorization() override { return "Bearer " + token_; }
+  Renewal unauthorized(const std::string& sent_authorization, const std::string& www_authenticate) override;
+  bool forbidden(const std::string&, const std::string&, int) override { return false; }
+
+ private:
+  std::string token_;
+};
+
 }  // namespace elicit::http

@@ -10,6 +10,8 @@
 #include <cstddef>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "elicit/http/client_authorization.hpp"
 #include "elicit/jsonrpc/transport.hpp"
@@ -42,6 +44,13 @@ struct HttpClientOptions {
   /// options)` (elicit/auth/oauth_client.hpp, link elicit::auth). The constructor throws
   /// std::invalid_argument unless the URL is https (or plain http to a loopback host).
   std::shared_ptr<ClientAuthorization> authorization{};
+  /// Header fields sent with every request (POST, GET, DELETE), e.g. a gateway's key: {name, value}.
+  /// Not the transport's own (Host, Content-*, Accept, Connection, Transfer-Encoding, TE, Upgrade,
+  /// Last-Event-ID, Authorization: that is `authorization`'s) nor any `Mcp-*` or `MCP-*` field;
+  /// names are RFC 9110 tokens, values visible ASCII, spaces and tabs. The constructor throws
+  /// std::invalid_argument for one that is not. They travel as given: a secret belongs on https
+  /// (or loopback), which the caller checks (review_url).
+  std::vector<std::pair<std::string, std::string>> headers{};
 };
 
 /// One POST per message, each answered on a thread of its own that lives as long as its response

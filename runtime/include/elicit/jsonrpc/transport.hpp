@@ -13,7 +13,8 @@ namespace elicit::jsonrpc {
 
 /// The member of `error.data` that marks a JSON-RPC error a client transport made itself, for a
 /// request the peer never answered: {"transportFailure": KIND} with KIND "connect" (no connection:
-/// refused, name not found, TLS refused), "no_answer" (the connection broke before a response),
+/// refused, name not found, timed out), "tls" (the server was reached but its TLS was not accepted:
+/// the certificate, its name, the protocol), "no_answer" (the connection broke before a response),
 /// "http_status" (an HTTP status without a JSON-RPC body; `httpStatus` holds it), "authorization"
 /// or "exchange". Such an error says nothing of the server's protocol revision (elicit::Client
 /// falls back to 2025-11-25 only on answers from the server, as MCP 2026-07-28, Versioning,
