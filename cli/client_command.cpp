@@ -13,6 +13,7 @@
 #include <string>
 
 #include <elicit/client.hpp>
+#include <elicit/tasks.hpp>
 
 #include "answer_sources.hpp"
 #include "cancel_on_signal.hpp"
@@ -139,7 +140,13 @@ int run_client(const ClientCommand& command) {
       });
     }
     client->connect();
-    if (command.list) return out.tools(client->list_tools());
+    if (command.list) {
+      const auto& caps = client->server_capabilities();
+      const auto extensions = caps.is_object() ? caps.value("extensions", nlohmann::json::object()) : nlohmann::json();
+      const bool tasks = (extensions.is_object() && extensions.contains(elicit::tasks_extension)) ||
+                         (caps.is_object() && caps.contains("tasks"));
+      return out.tools(client->list_tools(), tasks);
+    }
     nlohmann::json result;
     // Ctrl-C (or SIGTERM) cancels the call where the server hears it, then exits 128 + the signal.
     // Not with a form on the terminal: a 2026-07-28 form reads the terminal on this thread, which a

@@ -134,10 +134,11 @@ int ClientOutput::failure(const Failure& f) {
   return exit_code_of(f.category);
 }
 
-int ClientOutput::tools(const nlohmann::json& tools) {
+int ClientOutput::tools(const nlohmann::json& tools, bool tasks) {
   if (json_) {
     auto j = envelope("tools");
     j["tools"] = tools;
+    j["tasks"] = tasks;
     print(j);
   } else if (tools.empty()) {
     std::cerr << "elicitgen client: the server offers no tools\n";

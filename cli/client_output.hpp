@@ -63,8 +63,11 @@ class ClientOutput {
   /// A failure: "elicitgen client: MESSAGE" on stderr; --json: {"outcome": "failure", "category",
   /// "message"[, "jsonrpc_error", "http_status"]} on stdout. Returns exit_code_of(category).
   int failure(const Failure& f);
-  /// `client ... list`: text: the table (tool_table.hpp); --json: {"outcome": "tools", "tools": [...]}.
-  int tools(const nlohmann::json& tools);
+  /// `client ... list`: text: the table (tool_table.hpp); --json: {"outcome": "tools", "tools": [...],
+  /// "tasks": bool}, `tasks` saying whether the server runs tools as tasks (it declared the
+  /// io.modelcontextprotocol/tasks extension, or the 2025-11-25 `tasks` capability; which tools,
+  /// each Tool's `execution.taskSupport` says where the revision has it).
+  int tools(const nlohmann::json& tools, bool tasks);
 
   /// The envelope every --json object starts with: {"elicitgen_output": 1, "outcome": OUTCOME}.
   static nlohmann::ordered_json envelope(const char* outcome);

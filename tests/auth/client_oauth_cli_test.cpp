@@ -22,6 +22,7 @@
 
 #include "../../runtime/src/auth/oauth_wire.hpp"
 #include "../../runtime/src/http/fetch.hpp"
+#include "../cli/output_schema.hpp"
 #include "../support/jwt_issuer.hpp"
 #include "../support/run_command.hpp"
 #include "../support/sample_http_server.hpp"
@@ -269,6 +270,12 @@ TEST_CASE("elicitgen client --bearer-token: a token the caller holds, from a fil
   CHECK_FALSE(refused.asked_to_sign_in);
   CHECK_THAT(refused.output, Catch::Contains("the server refused the bearer token given (HTTP 401"));
   CHECK(as.as.hits("/authorize") == 0);
+  const auto refused_json = test_support::run_command(
+      cli + "--json --bearer-token '" + dir + "/bad' call github_username --answers '" + answers + "' 2>/dev/null");
+  CHECK(refused_json.exit_code == 4);
+  const auto failure = json::parse(refused_json.out);
+  test_support::check_schema("client-output.schema.json", failure);
+  CHECK(failure["category"] == "auth");
 
   // Parked with the token: the park file names it, never holds it; resume needs it again.
   const auto park = dir + "/parked.json";

@@ -14,6 +14,7 @@
 
 #include "../support/run_command.hpp"
 #include "client_command.hpp"
+#include "output_schema.hpp"
 #include "test_paths.hpp"
 
 namespace cli_client_test {
@@ -177,8 +178,11 @@ TEST_CASE("elicitgen client list: every page of tools/list as a table or JSON, i
     REQUIRE(one_page.exit_code == 0);
     REQUIRE(paged.exit_code == 0);
     const auto listed = json::parse(one_page.out);
+    test_support::check_schema("client-output.schema.json", listed);
     CHECK(listed["elicitgen_output"] == 1);
     CHECK(listed["outcome"] == "tools");
+    // The sample runs its task tools (confirm_delete, ...) as tasks through the 2026-07-28 extension.
+    CHECK(listed["tasks"] == (std::string(version) == "2026-07-28"));
     const auto tools = listed["tools"];
     REQUIRE(tools.is_array());
     REQUIRE(tools.size() > 6);  // more than two pages
@@ -385,6 +389,7 @@ TEST_CASE("elicitgen client --json: one object on stdout for every outcome, and 
     INFO(o.out + o.err);
     const auto j = json::parse(o.out);  // one object and nothing else
     CHECK(j["elicitgen_output"] == 1);
+    test_support::check_schema("client-output.schema.json", j);
     return j;
   };
   const auto accept = write_tmp("json-accept.jsonl", "{\"action\":\"accept\",\"content\":{\"name\":\"octocat\"}}\n");

@@ -19,6 +19,7 @@
 #include "../support/sample_http_server.hpp"
 #include "client_command.hpp"
 #include "client_output.hpp"
+#include "output_schema.hpp"
 #include "test_paths.hpp"
 
 namespace park_http_test {
@@ -103,9 +104,11 @@ TEST_CASE("park over HTTP: a task in input_required, in Redis, answered after it
   INFO(parked.err);
   REQUIRE(parked.exit_code == elicitgen::kClientParked);
   const auto out = json::parse(parked.out);
+  test_support::check_schema("client-output.schema.json", out);
   CHECK(out["kind"] == "task");
   CHECK(out["questions"][0]["message"] == "Delete notes.txt?");
   const auto f = json::parse(test_support::read_file(file));
+  test_support::check_schema("parked-call.schema.json", f);
   CHECK(f["pending"]["kind"] == "task");
   CHECK(f["pending"]["taskId"] == out["task_id"]);
   const auto key = first_key(parked.out);

@@ -17,6 +17,7 @@
 #include "../support/run_command.hpp"
 #include "client_command.hpp"
 #include "client_output.hpp"
+#include "output_schema.hpp"
 #include "test_paths.hpp"
 
 namespace park_test {
@@ -74,6 +75,7 @@ TEST_CASE("park: a call stops at each round and goes on in a new process until i
   REQUIRE(::stat(file.c_str(), &st) == 0);
   CHECK((st.st_mode & 0777) == 0600);
   const auto f = read_json(file);
+  test_support::check_schema("parked-call.schema.json", f);
   CHECK(f["format"] == "elicitgen-parked-call");
   CHECK(f["version"] == 1);
   CHECK(f["round"] == 1);
@@ -86,6 +88,7 @@ TEST_CASE("park: a call stops at each round and goes on in a new process until i
   CHECK_FALSE(f.dump().find("token") != std::string::npos);
   // stdout: one object with the questions, each requestedSchema in the server's order.
   const auto out = json::parse(parked.out);
+  test_support::check_schema("client-output.schema.json", out);
   CHECK(out["outcome"] == "parked");
   CHECK(out["park_file"] == file);
   CHECK(out["kind"] == "input_required");
@@ -106,6 +109,7 @@ TEST_CASE("park: a call stops at each round and goes on in a new process until i
   INFO(second.err);
   REQUIRE(second.exit_code == elicitgen::kClientParked);
   const auto round2 = read_json(file);
+  test_support::check_schema("parked-call.schema.json", round2);
   CHECK(round2["round"] == 2);
   CHECK(round2["pending"]["requestState"] != f["pending"]["requestState"]);
   const auto out2 = json::parse(second.out);
@@ -170,6 +174,13 @@ TEST_CASE("park: a requestState the server no longer opens is exit 6, and the fi
   CHECK(r.out.empty());
   CHECK_THAT(r.err, Catch::Contains("(JSON-RPC error -32602)") && Catch::Contains("the file is kept"));
   CHECK(std::filesystem::exists(file));
+  // The same with --json: a failure of category "expired".
+  const auto j = run(s, "client --json resume " + file + " --answer '" + key + "={\"name\":\"octocat\"}'");
+  CHECK(j.exit_code == elicitgen::kClientExpired);
+  const auto failure = json::parse(j.out);
+  test_support::check_schema("client-output.schema.json", failure);
+  CHECK(failure["category"] == "expired");
+  CHECK(failure["jsonrpc_error"]["code"] == -32602);
   // Sealed with a key only that process had (a server without --state-keys): the next process
   // cannot open it either.
   const auto p2 = run(s, "client --stdio '" + std::string(SAMPLE_STDIO_SERVER) + "' call github_username --park " +
@@ -234,6 +245,12 @@ TEST_CASE("park: a 2025-11-25 server cannot park a question, and the tool is not
   CHECK(r.exit_code == elicitgen::kClientFailed);
   CHECK(r.out.empty());
   CHECK_THAT(r.err, Catch::Contains("the server speaks 2025-11-25") && Catch::Contains("the tool was not called"));
+  const auto j =
+      run(s, "client --json " + server(s) + " --protocol 2025-11-25 call github_username --park " + s.path("old.json"));
+  CHECK(j.exit_code == elicitgen::kClientFailed);
+  const auto failure = json::parse(j.out);
+  test_support::check_schema("client-output.schema.json", failure);
+  CHECK(failure["category"] == "cannot_park");
   CHECK_FALSE(std::filesystem::exists(s.path("old.json")));
 }
 

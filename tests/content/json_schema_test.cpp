@@ -100,6 +100,31 @@ TEST_CASE("2020-12 keywords the draft-07 suite does not have", "[json_schema]") 
   CHECK(s.validate(json{{"n", 3}, {"pair", {"a"}}}).empty());
 }
 
+TEST_CASE("pattern and patternProperties in a schema reached through $ref are applied", "[json_schema]") {
+  // Patterns were once looked up by the schema pointer of the path taken, so a schema reached
+  // through $ref (validated under ".../$ref") never found its own: pattern was skipped, and a
+  // patternProperties key counted as an additional property.
+  const JsonSchema s(json::parse(R"({
+    "$defs": {
+      "code": {"type": "string", "pattern": "^[A-Z]{3}$"},
+      "tagged": {"type": "object", "patternProperties": {"^x-": {"type": "string"}},
+                 "additionalProperties": false}
+    },
+    "type": "object",
+    "properties": {"code": {"$ref": "#/$defs/code"}, "meta": {"$ref": "#/$defs/tagged"}},
+    "oneOf": [{"$ref": "#/$defs/tagged"}, {"required": ["code"]}]
+  })"));
+  CHECK(s.validate(json{{"code", "ABC"}}).empty());
+  const auto bad_code = s.validate(json{{"code", "abc"}});
+  REQUIRE(bad_code.size() == 1);
+  CHECK(bad_code[0].instance_pointer == "/code");
+  CHECK_THAT(bad_code[0].message, Catch::Contains("must match the pattern"));
+  CHECK(s.validate(json{{"code", "ABC"}, {"meta", {{"x-a", "1"}}}}).empty());
+  CHECK_FALSE(s.validate(json{{"code", "ABC"}, {"meta", {{"x-a", 1}}}}).empty());  // the pattern's schema
+  CHECK_FALSE(s.validate(json{{"code", "ABC"}, {"meta", {{"y", "1"}}}}).empty());  // not matched: additional
+  CHECK(s.validate(json{{"x-only", "v"}}).empty());  // the first oneOf branch, through $ref
+}
+
 TEST_CASE("violations say where and why, every one up to the bound", "[json_schema]") {
   const JsonSchema s(json::parse(R"({
     "type": "object",

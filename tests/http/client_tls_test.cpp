@@ -15,6 +15,7 @@
 #include <elicit/client.hpp>
 #include <elicit/http/client_transport.hpp>
 
+#include "../cli/output_schema.hpp"
 #include "../support/free_port.hpp"
 #include "../support/run_command.hpp"
 #include "../support/sample_http_server.hpp"
@@ -242,6 +243,7 @@ TEST_CASE("elicitgen client --url https with --ca-file, and without it the certi
   CHECK(refused.exit_code == 5);
   INFO(refused.out);
   const auto failure = nlohmann::json::parse(refused.out);
+  test_support::check_schema("client-output.schema.json", failure);
   CHECK(failure["outcome"] == "failure");
   CHECK(failure["category"] == "tls");
   CHECK_THAT(failure["message"].get<std::string>(), Catch::Contains("not trusted for 127.0.0.1"));

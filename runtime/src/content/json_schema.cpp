@@ -89,7 +89,10 @@ bool pointer_tokens(const std::string& fragment, std::vector<std::string>& out) 
 
 struct JsonSchema::Compiled {
   json root;
-  std::map<std::string, Pattern> patterns;     // schema pointer of a pattern (or a patternProperties key)
+  // Each compiled pattern by the node it belongs to: a `pattern` string, or a patternProperties
+  // subschema. By node, not by schema pointer: a schema reached through $ref is validated under the
+  // referring pointer, and must still find its own patterns.
+  std::map<const json*, Pattern> patterns;
   std::map<std::string, std::string> anchors;  // "#name" or an $id as written -> schema pointer
   std::vector<std::string> unsupported;
   std::map<std::string, const json*> by_pointer;  // every subschema
@@ -142,7 +145,7 @@ struct JsonSchema::Compiled {
     if (const auto it = s.find("enum"); it != s.end()) need(it->is_array(), child(ptr, "enum"), "must be an array");
     if (const auto it = s.find("pattern"); it != s.end()) {
       need(it->is_string(), child(ptr, "pattern"), "must be a string");
-      add_pattern(child(ptr, "pattern"), it->get<std::string>());
+      add_pattern(&*it, child(ptr, "pattern"), it->get<std::string>());
     }
     if (const auto it = s.find("$anchor"); it != s.end() && it->is_string())
       anchors["#" + it->get<std::string>()] = ptr;
@@ -182,7 +185,7 @@ struct JsonSchema::Compiled {
       if (const auto it = s.find(k); it != s.end()) {
         need(it->is_object(), child(ptr, k), "must be an object of schemas");
         for (const auto& [name, sub] : it->items()) {
-          if (std::string(k) == "patternProperties") add_pattern(child(child(ptr, k), name), name);
+          if (std::string(k) == "patternProperties") add_pattern(&sub, child(child(ptr, k), name), name);
           compile(sub, child(child(ptr, k), name), depth + 1);
         }
       }
@@ -194,9 +197,9 @@ struct JsonSchema::Compiled {
     }
   }
 
-  void add_pattern(const std::string& ptr, const std::string& source) {
+  void add_pattern(const json* node, const std::string& ptr, const std::string& source) {
     try {
-      patterns.emplace(ptr, Pattern(source));
+      patterns.emplace(node, Pattern(source));
     } catch (const PatternError& e) {
       bad(ptr, std::string("pattern does not compile: ") + e.what());
     }
@@ -342,8 +345,8 @@ struct Run {
           it != s.end() && n < it->get<double>() &&
           bad("minLength", "must be at least " + describe(it->get<double>()) + " characters long"))
         return false;
-      if (s.contains("pattern")) {
-        const auto p = c.patterns.find(child(sp, "pattern"));
+      if (const auto node = s.find("pattern"); node != s.end()) {
+        const auto p = c.patterns.find(&*node);
         if (p != c.patterns.end() && !p->second.search(str) &&
             bad("pattern", "must match the pattern " + json(p->second.source()).dump()))
           return false;
@@ -488,7 +491,7 @@ struct Run {
         if (patterns != s.end() && patterns->is_object()) {
           for (const auto& [source, sub] : patterns->items()) {
             const auto pp = child(child(sp, "patternProperties"), source);
-            const auto p = c.patterns.find(pp);
+            const auto p = c.patterns.find(&sub);
             if (p == c.patterns.end() || !p->second.search(name)) continue;
             matched = true;
             if (!check(value, sub, ipn, pp, depth + 1)) {
