@@ -164,12 +164,8 @@ int run_client(const ClientCommand& command) {
     if (defaults_failed) return out.unanswered(result, "--defaults could not fill in a form (said above)");
     if (queue.exhausted()) return out.unanswered(result, command.answers_file + " had no answer left (said above)");
     return out.result(result);
-  } catch (const elicit::ClientError& e) {
-    return out.failure(classify(e));
-  } catch (const std::invalid_argument& e) {  // e.g. a URL the transport cannot take
-    return out.failure({"usage", e.what(), nullptr, 0});
-  } catch (const std::exception& e) {
-    return out.failure({"connect", e.what(), nullptr, 0});  // the server could not be started or reached
+  } catch (const std::exception&) {
+    return out.failure(current_failure());
   }
 }
 

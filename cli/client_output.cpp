@@ -2,6 +2,7 @@
 #include "client_output.hpp"
 
 #include <iostream>
+#include <stdexcept>
 
 #include <elicit/jsonrpc/message.hpp>
 #include <elicit/jsonrpc/transport.hpp>
@@ -47,6 +48,18 @@ Failure classify(const elicit::ClientError& e, bool resuming) {
   f.jsonrpc_error = {{"code", e.code()}, {"message", e.what()}};
   if (!data.is_null()) f.jsonrpc_error["data"] = data;
   return f;
+}
+
+Failure current_failure() {
+  try {
+    throw;
+  } catch (const elicit::ClientError& e) {
+    return classify(e);
+  } catch (const std::invalid_argument& e) {
+    return {"usage", e.what(), nullptr, 0};
+  } catch (const std::exception& e) {
+    return {"connect", e.what(), nullptr, 0};
+  }
 }
 
 int exit_code_of(const std::string& category) {

@@ -40,6 +40,11 @@ struct Failure {
 /// protocol; else the server's own error (server_error), or `expired` for -32602 when `resuming`.
 Failure classify(const elicit::ClientError& e, bool resuming = false);
 
+/// The failure of the exception being handled (call it inside a catch block): a ClientError as
+/// classify() says, std::invalid_argument as `usage` (e.g. a URL or a CA file the transport cannot
+/// take), anything else as `connect` (a server that could not be started or reached).
+Failure current_failure();
+
 /// The exit code of a failure's category.
 int exit_code_of(const std::string& category);
 

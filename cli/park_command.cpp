@@ -181,12 +181,8 @@ int call_and_park(const ClientCommand& command, const ServerTarget& target, cons
     }
     if (step.pending) return park(out, std::move(parked), std::move(*step.pending), path, false, url_safety);
     return out.result(*step.result);
-  } catch (const elicit::ClientError& e) {
-    return out.failure(classify(e));
-  } catch (const std::invalid_argument& e) {  // e.g. a URL the transport cannot take
-    return out.failure({"usage", e.what(), nullptr, 0});
-  } catch (const std::exception& e) {
-    return out.failure({"connect", e.what(), nullptr, 0});  // the server could not be started or reached
+  } catch (const std::exception&) {
+    return out.failure(current_failure());
   }
 }
 
@@ -337,14 +333,10 @@ int run_resume(const ClientCommand& command) {
     }
     std::filesystem::remove(path);
     return out.result(*step.result);
-  } catch (const elicit::ClientError& e) {
-    auto f = classify(e);
+  } catch (const std::exception&) {
+    auto f = current_failure();
     f.message += "; " + path + " is kept";
     return out.failure(f);
-  } catch (const std::invalid_argument& e) {
-    return out.failure({"usage", std::string(e.what()) + "; " + path + " is kept", nullptr, 0});
-  } catch (const std::exception& e) {
-    return out.failure({"connect", std::string(e.what()) + "; " + path + " is kept", nullptr, 0});
   }
 }
 

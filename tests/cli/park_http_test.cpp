@@ -20,6 +20,7 @@
 #include "client_command.hpp"
 #include "client_output.hpp"
 #include "output_schema.hpp"
+#include "park_scratch.hpp"
 #include "test_paths.hpp"
 
 namespace park_http_test {
@@ -29,28 +30,10 @@ using test_support::SampleHttpServer;
 
 namespace {
 
-struct Output {
-  int exit_code;
-  std::string out, err;
-};
+using Scratch = test_support::ParkScratch;
+using Output = test_support::ParkOutput;
 
-struct Scratch {
-  Scratch() {
-    dir = std::string(TEST_TMP_DIR) + "/park-http-" + std::to_string(getpid());
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    std::ofstream(dir + "/keys") << "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=\n";
-  }
-  ~Scratch() { std::filesystem::remove_all(dir); }
-  std::string path(const std::string& name) const { return dir + "/" + name; }
-  std::string dir;
-};
-
-Output run(const Scratch& s, const std::string& args) {
-  const auto err = s.path("stderr.txt");
-  const auto r = test_support::run_command(std::string(ELICITGEN_BIN) + " " + args + " < /dev/null 2>'" + err + "'");
-  return {r.exit_code, r.out, test_support::read_file(err)};
-}
+Output run(const Scratch& s, const std::string& args) { return test_support::run_elicitgen_split(s, args); }
 
 std::string first_key(const std::string& out) {
   INFO(out);
@@ -65,7 +48,7 @@ std::string text_of(const std::string& out) {
 }  // namespace
 
 TEST_CASE("park over HTTP: resumed after the server restarted with the same keys", "[client][cli][park][http]") {
-  Scratch s;
+  Scratch s("park-http");
   const auto file = s.path("github.json");
   std::optional<SampleHttpServer> server(std::in_place, std::vector<std::string>{"--state-keys", s.path("keys")});
   const auto url = server->url;
@@ -92,7 +75,7 @@ TEST_CASE("park over HTTP: resumed after the server restarted with the same keys
 
 TEST_CASE("park over HTTP: a task in input_required, in Redis, answered after its process died",
           "[client][cli][park][http][redis]") {
-  Scratch s;
+  Scratch s("park-http");
   test_support::RedisServer redis;
   const auto file = s.path("task.json");
   const std::vector<std::string> args{"--state-keys",     s.path("keys"),    "--redis", std::to_string(redis.port()),

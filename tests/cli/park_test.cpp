@@ -18,6 +18,7 @@
 #include "client_command.hpp"
 #include "client_output.hpp"
 #include "output_schema.hpp"
+#include "park_scratch.hpp"
 #include "test_paths.hpp"
 
 namespace park_test {
@@ -26,30 +27,10 @@ using nlohmann::json;
 
 namespace {
 
-struct Output {
-  int exit_code;
-  std::string out, err;
-};
+using Scratch = test_support::ParkScratch;
+using Output = test_support::ParkOutput;
 
-// A directory of this test run's own, with a requestState key file in it.
-struct Scratch {
-  Scratch() {
-    dir = std::string(TEST_TMP_DIR) + "/park-" + std::to_string(getpid());
-    std::filesystem::remove_all(dir);
-    std::filesystem::create_directories(dir);
-    // A fixed 32-byte key in base64: every server process of the test opens the others' states.
-    std::ofstream(dir + "/keys") << "MDEyMzQ1Njc4OWFiY2RlZjAxMjM0NTY3ODlhYmNkZWY=\n";
-  }
-  ~Scratch() { std::filesystem::remove_all(dir); }
-  std::string path(const std::string& name) const { return dir + "/" + name; }
-  std::string dir;
-};
-
-Output run(const Scratch& s, const std::string& args) {
-  const auto err = s.path("stderr.txt");
-  const auto r = test_support::run_command(std::string(ELICITGEN_BIN) + " " + args + " < /dev/null 2>'" + err + "'");
-  return {r.exit_code, r.out, test_support::read_file(err)};
-}
+Output run(const Scratch& s, const std::string& args) { return test_support::run_elicitgen_split(s, args); }
 
 std::string server(const Scratch& s, const std::string& extra = "") {
   return "--stdio '" + std::string(SAMPLE_STDIO_SERVER) + " --state-keys " + s.path("keys") + extra + "'";
@@ -65,7 +46,7 @@ std::string text_of(const std::string& out) {
 }  // namespace
 
 TEST_CASE("park: a call stops at each round and goes on in a new process until it completes", "[client][cli][park]") {
-  Scratch s;
+  Scratch s("park");
   const auto file = s.path("plan.json");
   const auto parked = run(s, "client " + server(s) + " call plan_delivery --park " + file);
   INFO(parked.err);
@@ -137,7 +118,7 @@ TEST_CASE("park: a call stops at each round and goes on in a new process until i
 
 TEST_CASE("park: three calls parked at once, resumed in another order, each get their own result",
           "[client][cli][park]") {
-  Scratch s;
+  Scratch s("park");
   const std::string tools[] = {"github_username", "confirm_deletion", "contact_information"};
   std::string keys[3];
   for (int i = 0; i < 3; ++i) {
@@ -162,7 +143,7 @@ TEST_CASE("park: three calls parked at once, resumed in another order, each get 
 }
 
 TEST_CASE("park: a requestState the server no longer opens is exit 6, and the file is kept", "[client][cli][park]") {
-  Scratch s;
+  Scratch s("park");
   const auto file = s.path("expired.json");
   // The state lives 1 ms: gone long before the next process starts.
   const auto p = run(s, "client " + server(s, " --state-ttl-ms 1") + " call github_username --park " + file);
@@ -192,7 +173,7 @@ TEST_CASE("park: a requestState the server no longer opens is exit 6, and the fi
 }
 
 TEST_CASE("park: what is refused before anything is sent", "[client][cli][park]") {
-  Scratch s;
+  Scratch s("park");
   const auto file = s.path("p.json");
   // A tool that asks nothing completes; no file.
   const auto plain = run(s, "client " + server(s) + " call test_simple_text --park " + file);
@@ -238,8 +219,45 @@ TEST_CASE("park: what is refused before anything is sent", "[client][cli][park]"
              Catch::Contains(s.path("short.json") + ": /pending/inputRequests: missing"));
 }
 
+TEST_CASE(
+    "park: a URL question is parked with its reviewed URL, and resumed before the page is finished it parks again",
+    "[client][cli][park][url]") {
+  Scratch s("park");
+  // connect_account takes the user's consent as the end of it.
+  const auto file = s.path("connect.json");
+  const auto parked = run(s, "client " + server(s) + " call connect_account --park " + file);
+  INFO(parked.err);
+  REQUIRE(parked.exit_code == elicitgen::kClientParked);
+  const auto out = json::parse(parked.out);
+  test_support::check_schema("client-output.schema.json", out);
+  const auto& q = out["questions"][0];
+  CHECK(q["mode"] == "url");
+  CHECK(q["url"] == "https://mcp.example.com/connect");
+  CHECK(q["host"] == "mcp.example.com");
+  CHECK(q["warnings"] == json::array());
+  CHECK_FALSE(q.contains("refused"));
+  const auto key = q["key"].get<std::string>();
+  const auto done = run(s, "client resume " + file + " --answer '" + key + "={\"action\":\"accept\"}'");
+  INFO(done.err);
+  CHECK(done.exit_code == 0);
+  CHECK(text_of(done.out) == "url accepted");
+  // sign_in is finished out of band (the page marks it complete), which never happens here: every
+  // resume is too early, so the server asks again and the call parks again, one round further on.
+  const auto sign_in = s.path("sign-in.json");
+  const auto first = run(s, "client " + server(s) + " call sign_in --park " + sign_in);
+  REQUIRE(first.exit_code == elicitgen::kClientParked);
+  const auto sign_key = json::parse(first.out)["questions"][0]["key"].get<std::string>();
+  const auto early = run(s, "client resume " + sign_in + " --answer '" + sign_key + "={\"action\":\"accept\"}'");
+  INFO(early.err);
+  CHECK(early.exit_code == elicitgen::kClientParked);
+  const auto again = json::parse(early.out);
+  CHECK(again["round"] == 2);
+  CHECK(again["questions"][0]["mode"] == "url");
+  CHECK(json::parse(test_support::read_file(sign_in))["round"] == 2);
+}
+
 TEST_CASE("park: a 2025-11-25 server cannot park a question, and the tool is not called", "[client][cli][park]") {
-  Scratch s;
+  Scratch s("park");
   const auto r =
       run(s, "client " + server(s) + " --protocol 2025-11-25 call github_username --park " + s.path("old.json"));
   CHECK(r.exit_code == elicitgen::kClientFailed);
