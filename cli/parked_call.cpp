@@ -44,6 +44,20 @@ class Reader {
     out = it->get<std::string>();
     return true;
   }
+  // An array of strings; `required`: present and not empty (then "a non-empty array of strings").
+  bool strings(const nlohmann::ordered_json& parent, const std::string& pointer, const char* key,
+               std::vector<std::string>& out, bool required) {
+    const auto it = parent.find(key);
+    if (it == parent.end() && !required) return true;
+    if (it == parent.end() || !it->is_array() || (required && it->empty()))
+      return fail(pointer + "/" + key,
+                  required ? "must be a non-empty array of strings" : "must be an array of strings");
+    for (std::size_t i = 0; i < it->size(); ++i) {
+      if (!(*it)[i].is_string()) return fail(pointer + "/" + key + "/" + std::to_string(i), "must be a string");
+      out.push_back((*it)[i].get<std::string>());
+    }
+    return true;
+  }
 
  private:
   const std::string& path_;
@@ -118,7 +132,8 @@ std::optional<ParkedCall> read_parked_call(const std::string& path, std::string&
     return std::nullopt;
   }
   ParkedCall call;
-  nlohmann::ordered_json server, c, pending, declared;
+  nlohmann::ordered_json server, c, pending;
+  nlohmann::ordered_json declared = nlohmann::ordered_json::object();  // optional: nothing declared beyond forms
   if (!r.string(j, "", "parked_at", call.parked_at, false) || !r.object(j, "", "server", server) ||
       !r.string(j, "", "protocol_version", call.protocol_version) || !r.object(j, "", "call", c) ||
       !r.object(j, "", "pending", pending) || !r.object(j, "", "declared", declared, false))
@@ -134,19 +149,9 @@ std::optional<ParkedCall> read_parked_call(const std::string& path, std::string&
   call.url_elicitation = declared.value("url", false);
   if (!r.string(server, "/server", "transport", call.server.transport)) return std::nullopt;
   if (call.server.transport == "stdio") {
-    const auto argv = server.find("argv");
-    if (argv == server.end() || !argv->is_array() || argv->empty()) {
-      r.fail("/server/argv", "must be a non-empty array of strings");
+    if (!r.strings(server, "/server", "argv", call.server.argv, true) ||
+        !r.string(server, "/server", "cwd", call.server.cwd))
       return std::nullopt;
-    }
-    for (std::size_t i = 0; i < argv->size(); ++i) {
-      if (!(*argv)[i].is_string()) {
-        r.fail("/server/argv/" + std::to_string(i), "must be a string");
-        return std::nullopt;
-      }
-      call.server.argv.push_back((*argv)[i].get<std::string>());
-    }
-    if (!r.string(server, "/server", "cwd", call.server.cwd)) return std::nullopt;
   } else if (call.server.transport == "http") {
     if (!r.string(server, "/server", "url", call.server.url) ||
         !r.string(server, "/server", "ca_file", call.server.ca_file, false) ||
@@ -159,19 +164,7 @@ std::optional<ParkedCall> read_parked_call(const std::string& path, std::string&
       return std::nullopt;
     }
     call.server.bearer = auth == "bearer";
-    if (const auto names = server.find("header_names"); names != server.end()) {
-      if (!names->is_array()) {
-        r.fail("/server/header_names", "must be an array of strings");
-        return std::nullopt;
-      }
-      for (std::size_t i = 0; i < names->size(); ++i) {
-        if (!(*names)[i].is_string()) {
-          r.fail("/server/header_names/" + std::to_string(i), "must be a string");
-          return std::nullopt;
-        }
-        call.server.header_names.push_back((*names)[i].get<std::string>());
-      }
-    }
+    if (!r.strings(server, "/server", "header_names", call.server.header_names, false)) return std::nullopt;
   } else {
     r.fail("/server/transport", "must be \"stdio\" or \"http\"");
     return std::nullopt;

@@ -217,6 +217,19 @@ TEST_CASE("park: what is refused before anything is sent", "[client][cli][park]"
   std::ofstream(s.path("short.json")) << newer.dump();
   CHECK_THAT(run(s, "client resume " + s.path("short.json")).err,
              Catch::Contains(s.path("short.json") + ": /pending/inputRequests: missing"));
+  // Optional members absent (declared) and malformed ones (argv): said where, never a crash.
+  auto lean = json::parse(before);
+  lean.erase("declared");
+  lean["server"]["argv"] = json::array();
+  std::ofstream(s.path("lean.json")) << lean.dump();
+  const auto empty_argv = run(s, "client resume " + s.path("lean.json"));
+  CHECK(empty_argv.exit_code == elicitgen::kClientFailed);
+  CHECK_THAT(empty_argv.err,
+             Catch::Contains(s.path("lean.json") + ": /server/argv: must be a non-empty array of strings"));
+  lean["server"]["argv"] = json{"server", 3};
+  std::ofstream(s.path("lean.json")) << lean.dump();
+  CHECK_THAT(run(s, "client resume " + s.path("lean.json")).err,
+             Catch::Contains(s.path("lean.json") + ": /server/argv/1: must be a string"));
 }
 
 TEST_CASE(
