@@ -186,10 +186,9 @@ std::optional<elicit::Answer> KeyedAnswers::take(const std::string& key) {
   return it->second;
 }
 
-std::vector<std::string> KeyedAnswers::unused() const {
+std::vector<std::string> KeyedAnswers::keys() const {
   std::vector<std::string> out;
-  for (const auto& [key, used] : used_)
-    if (!used) out.push_back(key);
+  for (const auto& [key, answer] : answers_) out.push_back(key);
   return out;
 }
 

@@ -75,8 +75,8 @@ class KeyedAnswers {
   /// The answer for `key`, taken (a second call for the same key finds none).
   std::optional<elicit::Answer> take(const std::string& key);
   bool empty() const noexcept { return answers_.empty(); }
-  /// Keys given but never asked for.
-  std::vector<std::string> unused() const;
+  /// The keys given, in order.
+  std::vector<std::string> keys() const;
 
  private:
   std::map<std::string, elicit::Answer> answers_;

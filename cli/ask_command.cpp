@@ -1,9 +1,6 @@
 // `elicitgen ask` (ask_command.hpp).
 #include "ask_command.hpp"
 
-#include <unistd.h>
-
-#include <cstdlib>
 #include <future>
 #include <iostream>
 #include <optional>
@@ -138,10 +135,7 @@ int run_ask(const AskCommand& command) {
     return kUnreadable;
 #endif
   }
-  // Highlighting only on a terminal that shows it (NO_COLOR: https://no-color.org).
-  const char* term = std::getenv("TERM");
-  const bool ansi = isatty(2) && std::getenv("NO_COLOR") == nullptr && term && std::string(term) != "dumb";
-  TerminalForm form(std::cin, std::cerr, ansi);
+  TerminalForm form(std::cin, std::cerr, stderr_shows_ansi());
   return print_answer(parsed->form, form.ask_form(parsed->source.message.value_or(""), parsed->form), command.jsonl);
 }
 

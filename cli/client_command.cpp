@@ -5,7 +5,6 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <cstdlib>
 #include <iostream>
 #include <mutex>
 #include <optional>
@@ -107,13 +106,9 @@ int run_client(const ClientCommand& command) {
   // and the person at the terminal, who is asked for consent; --defaults cannot consent.
   auto options = client_options(command, target, command.protocol, !command.defaults);
   const bool from_file = !command.answers_file.empty();
-  // The prompts go to stderr, so stdout carries only the tool result; highlighting only on a
-  // terminal that shows it (NO_COLOR: https://no-color.org).
-  const char* term = std::getenv("TERM");
-  const bool ansi = isatty(2) && std::getenv("NO_COLOR") == nullptr && term && std::string(term) != "dumb";
   // Declared before the client, so they outlive the handler's worker threads, which the client's
-  // destructor ends.
-  TerminalForm terminal(std::cin, std::cerr, ansi);
+  // destructor ends. The prompts go to stderr, so stdout carries only the tool result.
+  TerminalForm terminal(std::cin, std::cerr, stderr_shows_ansi());
   // 2025-11-25 answers elicitations on two worker threads: one dialogue on the terminal at a time.
   std::mutex terminal_mutex;
   std::atomic<bool> defaults_failed{false};  // --defaults declined a form it could not fill in

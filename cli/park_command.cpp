@@ -5,10 +5,8 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cctype>
 #include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <ctime>
 #include <filesystem>
 #include <iostream>
@@ -19,6 +17,7 @@
 #include <vector>
 
 #include <elicit/client.hpp>
+#include <elicit/http/ascii_case.hpp>
 #include <elicit/jsonrpc/message.hpp>
 #include <elicit/protocol/protocol_era.hpp>
 
@@ -237,13 +236,8 @@ int run_resume(const ClientCommand& command) {
   }
   for (const auto& name : parked->server.header_names) {
     // Field names are case-insensitive (RFC 9110 section 5.1).
-    const auto same = [](const std::string& a, const std::string& b) {
-      return a.size() == b.size() && std::equal(a.begin(), a.end(), b.begin(), [](char x, char y) {
-               return std::tolower(static_cast<unsigned char>(x)) == std::tolower(static_cast<unsigned char>(y));
-             });
-    };
-    const bool given =
-        std::any_of(target.headers.begin(), target.headers.end(), [&](const auto& h) { return same(h.first, name); });
+    const bool given = std::any_of(target.headers.begin(), target.headers.end(),
+                                   [&](const auto& h) { return elicit::http::equals_nocase(h.first, name); });
     if (!given) {
       return out.failure(
           {"usage",
@@ -258,26 +252,25 @@ int run_resume(const ClientCommand& command) {
 
   // The parked round, answered before anything is sent: every question, or nothing is.
   const auto questions = parked->pending.questions(url_safety);
-  for (const auto& key : command.answer_pairs.empty() ? std::vector<std::string>() : [&] {
-         std::vector<std::string> keys;
-         for (const auto& pair : command.answer_pairs) keys.push_back(pair.substr(0, pair.find('=')));
-         return keys;
-       }()) {
+  for (const auto& key : keyed.keys()) {
     const bool asked = std::any_of(questions.begin(), questions.end(), [&](const auto& q) { return q.key == key; });
     if (!asked)
       return out.failure({"usage", "--answer " + key + ": " + path + " has no question under that key", nullptr, 0});
   }
-  const char* term = std::getenv("TERM");
-  const bool ansi = isatty(2) && std::getenv("NO_COLOR") == nullptr && term && std::string(term) != "dumb";
-  TerminalForm terminal(std::cin, std::cerr, ansi);
+  TerminalForm terminal(std::cin, std::cerr, stderr_shows_ansi());
   Sources sources;
   sources.keyed = &keyed;
   sources.queue = &queue;
   sources.defaults = command.defaults;
-  // Later rounds: the same sources, then the person at the terminal; else the call parks again.
-  elicit::StepAnswerer later = [&](const elicit::ElicitationRequest& r) -> std::optional<elicit::Answer> {
+  // The sources, then the person at the terminal; nullopt when neither answers.
+  const auto take = [&](const elicit::ElicitationRequest& r) -> std::optional<elicit::Answer> {
     auto a = sources(r);
     if (!a && interactive) a = terminal.ask(r);
+    return a;
+  };
+  // Later rounds: taken the same way, said as they go; what nobody answers parks the call again.
+  elicit::StepAnswerer later = [&](const elicit::ElicitationRequest& r) {
+    auto a = take(r);
     if (a) out.answered(r, *a);
     return a;
   };
@@ -288,8 +281,7 @@ int run_resume(const ClientCommand& command) {
     if (q.url_mode && !q.url_review.allowed) {
       a = elicit::Answer::decline();  // never offered (Safe URL Handling)
     } else {
-      a = sources(q);
-      if (!a && interactive) a = terminal.ask(q);
+      a = take(q);
     }
     if (!a) {
       return out.failure({"unanswered",

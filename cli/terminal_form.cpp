@@ -3,8 +3,11 @@
 // values and shows what the schema says; it never decides validity itself.
 #include "terminal_form.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <istream>
 #include <ostream>
 #include <vector>
@@ -485,6 +488,11 @@ elicit::Answer TerminalForm::ask(const elicit::ElicitationRequest& r) {
     return elicit::Answer::cancel();
   }
   return ask_form(r.message, *r.form);
+}
+
+bool stderr_shows_ansi() {
+  const char* term = std::getenv("TERM");
+  return isatty(2) && std::getenv("NO_COLOR") == nullptr && term && std::string(term) != "dumb";
 }
 
 }  // namespace elicitgen

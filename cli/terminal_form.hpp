@@ -62,4 +62,8 @@ class TerminalForm {
 /// `\u{NN}` for C1); newlines are kept when `keep_newlines`. Other text is kept as is.
 std::string terminal_safe(std::string_view text, bool keep_newlines = false);
 
+/// Whether highlighting (ANSI escapes) may go to stderr, where the form writes: stderr is a terminal,
+/// TERM is set and not "dumb", and NO_COLOR is unset (https://no-color.org).
+bool stderr_shows_ansi();
+
 }  // namespace elicitgen

@@ -107,18 +107,30 @@ nlohmann::ordered_json Client::Impl::meta() const {
           {std::string(meta_key::client_info), options.client_info}};
 }
 
+// One question read as the handlers see it: the schema in the server's order, the URL reviewed,
+// and the inputRequests key it came under ("" for an elicitation/create).
+ElicitationRequest Client::Impl::question(const nlohmann::json& params, const nlohmann::ordered_json& ordered,
+                                          const std::string& key) const {
+  auto request = read_request(params, ordered, options.url_safety);
+  request.key = key;
+  return request;
+}
+
+// A URL the review refused is never offered to anyone, handler or step answerer (Safe URL
+// Handling): the decline to send for it, said in the log; nullopt for any other question.
+std::optional<nlohmann::json> Client::Impl::refused_url(const ElicitationRequest& request) {
+  if (!request.url_mode || request.url_review.allowed) return std::nullopt;
+  session.log("declined a URL-mode elicitation: " + request.url_review.refusal);
+  return Answer::decline().to_json(false);
+}
+
 // The answer to one elicitation/create: a typed handler whose schema it is, else the fallback,
 // else cancel (nobody here can show it).
 // `ordered`: the same params in the server's member order (null when unknown).
 nlohmann::json Client::Impl::answer(const nlohmann::json& params, const nlohmann::ordered_json& ordered,
                                     const std::string& key) {
-  auto request = read_request(params, ordered, options.url_safety);
-  request.key = key;
-  if (request.url_mode && !request.url_review.allowed) {
-    // Never offered to the user (Safe URL Handling): declined, and said in the log.
-    session.log("declined a URL-mode elicitation: " + request.url_review.refusal);
-    return Answer::decline().to_json(false);
-  }
+  const auto request = question(params, ordered, key);
+  if (const auto refused = refused_url(request)) return *refused;
   if (!request.url_mode) {
     const auto schema = params.is_object() ? params.find("requestedSchema") : params.end();
     if (schema != params.end()) {
@@ -155,12 +167,9 @@ std::optional<nlohmann::ordered_json> Client::Impl::answer_inputs(const std::str
       responses[key] = answer(params, ordered, key);
       continue;
     }
-    auto request = read_request(params, ordered, options.url_safety);
-    request.key = key;
-    if (request.url_mode && !request.url_review.allowed) {
-      // As answer() does: never offered (Safe URL Handling), so not left for later either.
-      session.log("declined a URL-mode elicitation: " + request.url_review.refusal);
-      responses[key] = Answer::decline().to_json(false);
+    const auto request = question(params, ordered, key);
+    if (auto refused = refused_url(request)) {  // never offered, so not left for later either
+      responses[key] = std::move(*refused);
       continue;
     }
     std::optional<Answer> given;

@@ -210,34 +210,39 @@ nlohmann::json Client::call_tool(const std::string& name, nlohmann::json argumen
 
 // A step call needs a round that can wait: a 2025-11-25 elicitation/create holds the session's
 // request open until it is answered, so it cannot be left for later (or for another process).
-static void require_stateless(bool stateless, const char* call) {
+// Checked before anything is sent, as call_tool() checks a cancelled scope.
+static void begin_step(bool stateless, const char* call, const std::shared_ptr<CancelScope>& scope) {
   if (!stateless)
     throw ClientError(0, std::string(call) +
                              ": the server speaks an initialize-based revision (2025-11-25), whose questions wait on "
                              "the open session: only MCP 2026-07-28 calls can stop at a question and go on later");
+  if (scope && scope->cancelled()) throw ClientError(0, "tools/call: cancelled by the caller");
 }
 
-CallStep Client::call_tool_step(const std::string& name, nlohmann::json arguments, const StepAnswerer& answer,
-                                const std::shared_ptr<CancelScope>& scope) {
-  require_stateless(impl_->stateless, "Client::call_tool_step");
-  if (scope && scope->cancelled()) throw ClientError(0, "tools/call: cancelled by the caller");
-  Impl::Step step;
-  step.answer = &answer;
+// Where a step call ended: the round it stopped at, else its result.
+static CallStep end_step(nlohmann::json result, std::optional<PendingInput>& pending) {
   CallStep out;
-  auto result = impl_->call_tool(name, std::move(arguments), scope, &step);
-  if (step.pending) {
-    out.pending = std::move(step.pending);
+  if (pending) {
+    out.pending = std::move(pending);
   } else {
     out.result = std::move(result);
   }
   return out;
 }
 
+CallStep Client::call_tool_step(const std::string& name, nlohmann::json arguments, const StepAnswerer& answer,
+                                const std::shared_ptr<CancelScope>& scope) {
+  begin_step(impl_->stateless, "Client::call_tool_step", scope);
+  Impl::Step step;
+  step.answer = &answer;
+  auto result = impl_->call_tool(name, std::move(arguments), scope, &step);
+  return end_step(std::move(result), step.pending);
+}
+
 CallStep Client::resume_tool_step(const std::string& name, nlohmann::json arguments, const PendingInput& pending,
                                   nlohmann::ordered_json input_responses, const StepAnswerer& answer,
                                   const std::shared_ptr<CancelScope>& scope) {
-  require_stateless(impl_->stateless, "Client::resume_tool_step");
-  if (scope && scope->cancelled()) throw ClientError(0, "tools/call: cancelled by the caller");
+  begin_step(impl_->stateless, "Client::resume_tool_step", scope);
   if (!input_responses.is_object())
     throw std::invalid_argument("Client::resume_tool_step: input_responses must be an object");
   Impl::Step step;
@@ -251,13 +256,7 @@ CallStep Client::resume_tool_step(const std::string& name, nlohmann::json argume
     if (!pending.request_state.is_null()) seeds["requestState"] = pending.request_state;
     result = impl_->call_tool(name, std::move(arguments), scope, &step, seeds);
   }
-  CallStep out;
-  if (step.pending) {
-    out.pending = std::move(step.pending);
-  } else {
-    out.result = std::move(result);
-  }
-  return out;
+  return end_step(std::move(result), step.pending);
 }
 
 nlohmann::json Client::get_prompt(const std::string& name, nlohmann::json arguments) {

@@ -98,6 +98,11 @@ struct Client::Impl {
   // them (form handlers never do), or a step call's answerer.
   bool handles_url() const { return options.url_elicitation && (fallback || options.declare_elicitation); }
   nlohmann::json capabilities() const;
+  // One question read as the handlers see it (schema in the server's order, URL reviewed, `key`).
+  ElicitationRequest question(const nlohmann::json& params, const nlohmann::ordered_json& ordered,
+                              const std::string& key) const;
+  // The decline for a URL the review refused (never offered to anyone; said in the log), else nullopt.
+  std::optional<nlohmann::json> refused_url(const ElicitationRequest& request);
   // 2026-07-28 requests also declare the tasks extension (the client follows a task to its end).
   nlohmann::json request_capabilities() const;
   nlohmann::ordered_json meta() const;
@@ -174,6 +179,10 @@ struct Client::Impl {
   nlohmann::json follow_task(const std::string& method, nlohmann::json task,
                              const std::shared_ptr<CancelScope>& scope = nullptr, Step* step = nullptr,
                              std::set<std::string> answered = {});
+  // A tasks/* request about task `id` (its taskId and this client's _meta added): the outcome with
+  // a result (its text too, for the server's member order), else the ClientError thrown.
+  RequestOutcome task_request(const char* method, const std::string& id, nlohmann::ordered_json params,
+                              const std::shared_ptr<CancelScope>& scope);
   // resume_tool_step of a task: tasks/update with the answers, then the task followed.
   nlohmann::json resume_task(const std::string& method, const PendingInput& pending, nlohmann::ordered_json responses,
                              const std::shared_ptr<CancelScope>& scope, Step& step);

@@ -102,11 +102,7 @@ nlohmann::json Client::Impl::follow_task(const std::string& method, nlohmann::js
   const auto id = task.value("taskId", std::string());
   if (id.empty()) throw ClientError(0, method + ": the server answered a task without a taskId");
   const auto ask = [&](const char* m, nlohmann::ordered_json params, const std::shared_ptr<CancelScope>& in) {
-    params["taskId"] = id;
-    params["_meta"] = meta();
-    auto o = call(m, std::move(params), {}, in);
-    if (!o.result) throw_outcome(o, m);
-    return o;
+    return task_request(m, id, std::move(params), in);
   };
   // The caller's cancel wakes the poll's wait, and so does a notification about the task.
   const auto wake = std::make_shared<TaskWake>();
@@ -206,6 +202,15 @@ nlohmann::json Client::Impl::follow_task(const std::string& method, nlohmann::js
   }
 }
 
+RequestOutcome Client::Impl::task_request(const char* method, const std::string& id, nlohmann::ordered_json params,
+                                          const std::shared_ptr<CancelScope>& scope) {
+  params["taskId"] = id;
+  params["_meta"] = meta();
+  auto o = call(method, std::move(params), {}, scope);
+  if (!o.result) throw_outcome(o, method);
+  return o;
+}
+
 // resume_tool_step of a task: its answers as tasks/update, then the task followed from a fresh
 // read, the answered keys never asked again.
 nlohmann::json Client::Impl::resume_task(const std::string& method, const PendingInput& pending,
@@ -213,15 +218,8 @@ nlohmann::json Client::Impl::resume_task(const std::string& method, const Pendin
                                          Step& step) {
   std::set<std::string> answered;
   for (const auto& [key, value] : responses.items()) answered.insert(key);
-  const auto ask = [&](const char* m, nlohmann::ordered_json params) {
-    params["taskId"] = pending.task_id;
-    params["_meta"] = meta();
-    auto o = call(m, std::move(params), {}, scope);
-    if (!o.result) throw_outcome(o, m);
-    return std::move(*o.result);
-  };
-  ask("tasks/update", {{"inputResponses", std::move(responses)}});
-  auto task = ask("tasks/get", nlohmann::ordered_json::object());
+  task_request("tasks/update", pending.task_id, {{"inputResponses", std::move(responses)}}, scope);
+  auto task = std::move(*task_request("tasks/get", pending.task_id, nlohmann::ordered_json::object(), scope).result);
   if (!task.is_object() || task.value("taskId", std::string()) != pending.task_id)
     throw ClientError(0, "tasks/get: the server answered for another task than " + pending.task_id);
   return follow_task(method, std::move(task), scope, &step, std::move(answered));
