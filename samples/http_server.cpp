@@ -1,5 +1,6 @@
 // The sample tools (sample_tools.cpp) over Streamable HTTP, on loopback.
 // Usage: elicitgen_http_server [--port N] [--state-keys FILE] [--state-ttl-ms N] [--instance NAME]
+//                              [--log json] [--drain-delay-ms N] [--drain-timeout-ms N]
 //                              [--redis PORT [--forms-in-redis] [--tasks-in-redis [--task-lease-ms N]]]
 //                              [--public-origin URL] [--tls-cert FILE --tls-key FILE]
 //                              [--authorization-server ISSUER --resource URL [--scope S]... [--ca-file FILE]
@@ -38,6 +39,14 @@
 //                     absent: a public client (PKCE alone)
 //   --forms-cookie-keys FILE  the pages' cookie keys, base64, one per line, the first sealing (every
 //                     process serving the pages shares them); absent: a random key of this process
+//   --log json        one JSON object per request on stderr (elicit::ops::RequestLog); absent: the
+//                     few lines of text below
+//   --drain-delay-ms N  on SIGTERM or SIGINT, how long to go on accepting with readiness false
+//                     (default 0), for a load balancer that learns of it from /readyz
+//   --drain-timeout-ms N  then how long requests in flight may take to finish (default 10000), no
+//                     connection accepted meanwhile
+// Serves /healthz (liveness), /readyz (readiness: listening, not draining, and the --redis Redis
+// answering PING) and /metrics (Prometheus), when built with prometheus-cpp (elicit::ops).
 // Serves the api_key tool's browser form pages under /forms/: without --authorization-server (to
 // loopback browsers only), or with it and --forms-client-id (to the signed-in user).
 // Prints the endpoint URL on stdout once listening, and serves until SIGINT or SIGTERM. Exits 1
@@ -56,6 +65,12 @@
 #include <elicit/auth/jwt_verifier.hpp>
 #include <elicit/forms/page_routes.hpp>
 #include <elicit/http/server.hpp>
+#ifdef ELICITGEN_SAMPLE_OPS
+#include <elicit/ops/health.hpp>
+#include <elicit/ops/metrics.hpp>
+#include <elicit/ops/observers.hpp>
+#include <elicit/ops/request_log.hpp>
+#endif
 #ifdef ELICITGEN_SAMPLE_REDIS
 #include <elicit/forms/redis_page_store.hpp>
 #include <elicit/redis/check.hpp>
@@ -107,6 +122,7 @@ int main(int argc, char** argv) {
   bool forms_in_redis = false;
   bool tasks_in_redis = false;
   [[maybe_unused]] long task_lease_ms = 10000;
+  bool json_log = false;
   std::string error;
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
@@ -161,6 +177,13 @@ int main(int argc, char** argv) {
 #else
       return no_redis("--redis");
 #endif
+    } else if (std::strcmp(argv[i], "--log") == 0 && i + 1 < argc && std::strcmp(argv[i + 1], "json") == 0) {
+      json_log = true;
+      ++i;
+    } else if (std::strcmp(argv[i], "--drain-delay-ms") == 0 && i + 1 < argc) {
+      options.drain_delay = std::chrono::milliseconds(std::atol(argv[++i]));
+    } else if (std::strcmp(argv[i], "--drain-timeout-ms") == 0 && i + 1 < argc) {
+      options.drain_timeout = std::chrono::milliseconds(std::atol(argv[++i]));
     } else if (std::strcmp(argv[i], "--public-origin") == 0 && i + 1 < argc) {
       pages.public_origin = argv[++i];
     } else if (std::strcmp(argv[i], "--forms-in-redis") == 0) {
@@ -171,7 +194,8 @@ int main(int argc, char** argv) {
       task_lease_ms = std::atol(argv[++i]);
     } else {
       std::cerr << "usage: " << argv[0]
-                << " [--port N] [--state-keys FILE] [--state-ttl-ms N] [--instance NAME]"
+                << " [--port N] [--state-keys FILE] [--state-ttl-ms N] [--instance NAME] [--log json]"
+                   " [--drain-delay-ms N] [--drain-timeout-ms N]"
                    " [--redis PORT [--forms-in-redis] [--tasks-in-redis [--task-lease-ms N]]]"
                    " [--public-origin URL] [--tls-cert FILE --tls-key FILE]"
                    " [--authorization-server ISSUER --resource URL [--scope S]... [--ca-file FILE]"
@@ -241,6 +265,37 @@ int main(int argc, char** argv) {
 #endif
   }
   if (!pages.prefix.empty()) options.routes.push_back(elicit::forms::routes(std::move(pages)));
+#ifdef ELICITGEN_SAMPLE_OPS
+  // The operator's view: probes, metrics and (--log json) a structured request log.
+  std::shared_ptr<elicit::ops::RequestLog> log;
+  if (json_log) log = std::make_shared<elicit::ops::RequestLog>();
+  auto metrics = std::make_shared<elicit::ops::Metrics>();
+  options.server.observer = elicit::ops::observers({metrics, log});
+  elicit::ops::HealthOptions health;
+#ifdef ELICITGEN_SAMPLE_REDIS
+  if (redis_port != 0) {
+    elicit::RedisOptions redis;
+    redis.port = redis_port;
+    // The stores' Redis answering: without it no task, page or URL completion can be served.
+    health.checks.push_back({"redis", [redis] { return !elicit::check_redis(redis).has_value(); }});
+  }
+#endif
+  health.on_change = [log](const std::string& name, bool ready) {
+    if (log) {
+      log->event(ready ? elicit::LoggingLevel::info : elicit::LoggingLevel::warning, "readiness_check",
+                 {{"check", name}, {"ready", ready}});
+    } else {
+      std::cerr << "elicitgen-sample-server: readiness check " << name << (ready ? " passes\n" : " fails\n");
+    }
+  };
+  options.routes.push_back(elicit::ops::health_routes(std::move(health)));
+  options.routes.push_back(metrics->routes());
+#else
+  if (json_log) {
+    std::cerr << "--log json: this build has no operations wing (prometheus-cpp was not found)\n";
+    return 2;
+  }
+#endif
   elicit::http::StreamableHttpServer server(
       {"elicitgen-sample-server", "0.1.0", title, std::nullopt},
       [completions, tasks](elicit::Server& s) {
@@ -262,11 +317,21 @@ int main(int argc, char** argv) {
     std::cerr << "elicitgen-sample-server: cannot start: " << e.what() << "\n";
     return 1;
   }
+#ifdef ELICITGEN_SAMPLE_OPS
+  metrics->track(server);
+#endif
   const bool tls = !options.tls_certificate_chain_file.empty();
   std::cout << (tls ? "https" : "http") << "://127.0.0.1:" << server.port() << options.path << std::endl;
   int signal_number = 0;
   sigwait(&stop_signals, &signal_number);
-  server.stop();
+#ifdef ELICITGEN_SAMPLE_OPS
+  if (log) log->event(elicit::LoggingLevel::notice, "draining", {{"in_flight", server.requests_in_flight()}});
+#endif
+  // Not ready at once, no new connection; what is in flight finishes (up to --drain-timeout-ms).
+  server.drain(options.drain_timeout);
+#ifdef ELICITGEN_SAMPLE_OPS
+  if (log) log->event(elicit::LoggingLevel::notice, "stopped");
+#endif
   std::cerr << "elicitgen-sample-server: stopped\n";
   return 0;
 }

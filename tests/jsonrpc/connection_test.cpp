@@ -11,6 +11,7 @@
 
 #include "../support/collector.hpp"
 #include "../support/fake_client.hpp"
+#include "../support/patience.hpp"
 
 namespace connection_test {
 
@@ -275,6 +276,89 @@ TEST_CASE("a request the peer cancels is not answered", "[session][cancel]") {
   responder.result({{"too", "late"}});
   f.client.request(3, "no/such");
   CHECK((*f.client.next())["id"] == 3);
+}
+
+namespace {
+
+// What Responder::on_answered reported, from whichever thread.
+struct Ends {
+  std::mutex mutex;
+  std::vector<jsonrpc::Answered> seen;
+  std::vector<int> codes;  // the error's code while the callback ran, 0 without one
+  std::function<void(const jsonrpc::Answered&)> observer() {
+    return [this](const jsonrpc::Answered& a) {
+      std::lock_guard<std::mutex> lock(mutex);
+      seen.push_back(a);
+      codes.push_back(a.error ? a.error->code : 0);
+    };
+  }
+  std::size_t count() {
+    std::lock_guard<std::mutex> lock(mutex);
+    return seen.size();
+  }
+};
+
+}  // namespace
+
+TEST_CASE("on_answered reports how each request ended, once", "[session][observe]") {
+  Fixture f;
+  Ends ends;
+  std::promise<Responder> held;
+  f.session->on_request("answer", [&](const Request& r, Responder out) {
+    out.on_answered(ends.observer());
+    const auto how = r.params.value("how", std::string());
+    if (how == "result") out.result({{"resultType", "complete"}});
+    if (how == "input_required") out.result({{"resultType", "input_required"}, {"inputRequests", json::object()}});
+    if (how == "text") out.result_text(R"({"resultType":"input_required"})", true, true);
+    if (how == "ordered") out.result_ordered({{"resultType", "input_required"}});
+    if (how == "error") out.error({error_code::invalid_params, "no", std::nullopt});
+    if (how == "abandon") out.abandon();
+    if (how == "twice") {
+      out.result(json::object());
+      out.error({error_code::internal_error, "late", std::nullopt});  // ignored, and not reported
+    }
+    if (how == "hold") held.set_value(out);
+  });
+  f.session->start();
+  for (const auto* how : {"result", "input_required", "text", "ordered", "error", "abandon", "twice"}) {
+    f.client.request(how, "answer", {{"how", how}});
+    if (std::string(how) != "abandon") REQUIRE(f.client.next());
+  }
+  REQUIRE(ends.count() == 7);
+  using Kind = jsonrpc::Answered::Kind;
+  CHECK(ends.seen[0].kind == Kind::result);
+  CHECK_FALSE(ends.seen[0].input_required);
+  CHECK(ends.seen[1].input_required);  // read from the result's resultType
+  CHECK(ends.seen[2].input_required);  // as the sender of the text said
+  CHECK(ends.seen[3].input_required);
+  CHECK(ends.seen[4].kind == Kind::error);
+  CHECK(ends.codes[4] == error_code::invalid_params);
+  CHECK(ends.seen[5].kind == Kind::abandoned);
+  CHECK(ends.seen[6].kind == Kind::result);
+  CHECK(ends.codes[6] == 0);
+
+  SECTION("a request the peer cancels ends cancelled, and the handler's late answer is not reported") {
+    f.client.request("c", "answer", {{"how", "hold"}});
+    auto out = held.get_future().get();
+    f.client.notify("notifications/cancelled", {{"requestId", "c"}});
+    REQUIRE(test_support::eventually([&] { return ends.count() == 8; }));
+    out.result(json::object());
+    CHECK(ends.count() == 8);
+    CHECK(ends.seen[7].kind == Kind::cancelled);
+    // An observer set after the end hears of it at once.
+    Ends late;
+    out.on_answered(late.observer());
+    REQUIRE(late.count() == 1);
+    CHECK(late.seen[0].kind == Kind::cancelled);
+  }
+  SECTION("a request whose session ends unanswered ends cancelled") {
+    f.client.request("d", "answer", {{"how", "hold"}});
+    auto out = held.get_future().get();
+    f.client.transport().close();
+    f.session->wait_closed();
+    REQUIRE(test_support::eventually([&] { return ends.count() == 8; }));
+    CHECK(ends.seen[7].kind == Kind::cancelled);
+  }
 }
 
 TEST_CASE("closing fails every pending request with transport_closed", "[session][close]") {

@@ -42,6 +42,11 @@ struct RequestStateOptions {
   std::function<std::chrono::system_clock::time_point()> clock;
 };
 
+/// The message of the -32602 error a 2026-07-28 retry gets when its requestState does not open
+/// (expired, tampered with, sealed for another principal or request): MCP 2026-07-28, Basic,
+/// Patterns, "Multi Round-Trip Requests", "Server Requirements" (it says nothing more).
+inline constexpr std::string_view invalid_request_state_message = "Invalid or expired requestState";
+
 /// Seals JSON payloads into requestState strings and opens them. Thread-safe: immutable after
 /// construction. Copies share the same keys (cheap); a moved-from sealer stays usable (a move is
 /// a copy). Keys are zeroed in memory when the last copy is destroyed.

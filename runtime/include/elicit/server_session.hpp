@@ -13,6 +13,7 @@
 #include "elicit/jsonrpc/transport.hpp"
 #include "elicit/jsonrpc/worker_pool.hpp"
 #include "elicit/logging.hpp"
+#include "elicit/observer.hpp"
 #include "elicit/request_context.hpp"
 #include "elicit/request_state.hpp"
 #include "elicit/server.hpp"
@@ -50,6 +51,9 @@ struct ServerSessionOptions {
   /// 2025-11-25 session whose client declares `userInteraction` and not `elicitation` gets its
   /// elicitations as interaction/create, and interaction/notify is served.
   UserInteractionOptions user_interaction;
+  /// Sees each request served and how it ended, for metrics and logs (observer.hpp). Null (the
+  /// default): nothing is recorded and nothing is paid.
+  std::shared_ptr<ServerObserver> observer;
   jsonrpc::ConnectionOptions session;
 };
 

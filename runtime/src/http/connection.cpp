@@ -134,6 +134,21 @@ void Connection::arm_deadline() {
   });
 }
 
+void Connection::wind_down() {
+  net::post(socket_.get_executor(), [self = shared_from_this()] {
+    self->winding_down_ = true;
+    // Idle between requests, nothing of the next one here (read, or waiting in the socket's buffer:
+    // closing with unread bytes would reset the connection, and a proxy would answer 502):
+    // nobody loses anything by its closing.
+    beast::error_code ec;
+    const auto unread = self->socket_.available(ec);
+    if (self->between_requests_ && self->buffer_.size() == 0 && !(self->parser_ && self->parser_->got_some()) && !ec &&
+        unread == 0) {
+      self->shutdown();
+    }
+  });
+}
+
 void Connection::read_request() {
   if (closed_) return;
   // The last request's fields go with its parser, then the arena starts its block afresh: nothing
@@ -151,6 +166,7 @@ void Connection::read_request() {
   parser_->body_limit(limits_.max_body_bytes);
   // One deadline for the whole request, set once: bytes trickling in do not extend it.
   expires_after(limits_.request_timeout);
+  between_requests_ = true;
   // The whole request in one operation (header and body): a body already in the buffer is parsed
   // at once, not in a second turn of the event loop.
   with_stream([&](auto& stream) {
@@ -175,6 +191,7 @@ void Connection::fit_read_buffer() {
 }
 
 void Connection::on_request(beast::error_code ec) {
+  between_requests_ = false;
   if (ec == bhttp::error::header_limit) return reject(431, "Request Header Fields Too Large");
   if (ec == bhttp::error::body_limit) return reject(413, "Payload Too Large");
   if (ec == bhttp::error::end_of_stream || ec == beast::error::timeout || ec == net::error::operation_aborted ||
@@ -188,7 +205,7 @@ void Connection::on_request(beast::error_code ec) {
   if (fields > limits_.max_header_fields) return reject(431, "Request Header Fields Too Large: too many fields");
   fit_read_buffer();
   const auto& request = parser_->get();
-  keep_alive_ = request.keep_alive();
+  keep_alive_ = request.keep_alive() && !winding_down_;
   Reply reply;
   try {
     reply = handler_(request);
@@ -303,6 +320,7 @@ void Connection::write_plain(Reply reply) {
   }
   if (!reply.content_type.empty()) add("Content-Type", reply.content_type);
   if (!bodiless) add("Content-Length", std::to_string(body.size()));
+  if (winding_down_) keep_alive_ = false;  // a reply that came while the server began draining
   if (!keep_alive_) add("Connection", "close");
   head += "\r\n";
   // What an asynchronous write needs: head and body moved out of this frame (and out of head_).
@@ -354,6 +372,7 @@ void Connection::start_sse(Reply reply) {
   for (auto& [name, value] : reply.headers) sse_head_->set(name, value);
   sse_head_->set(bhttp::field::content_type, "text/event-stream");
   sse_head_->set(bhttp::field::cache_control, "no-cache");
+  if (winding_down_) keep_alive_ = false;
   sse_head_->keep_alive(keep_alive_);
   sse_head_->chunked(true);
   sse_serializer_ = std::make_shared<bhttp::response_serializer<bhttp::empty_body>>(*sse_head_);

@@ -54,6 +54,10 @@ class Connection : public std::enable_shared_from_this<Connection> {
   void start();
   /// Closes the socket (from any thread); pending operations end.
   void close();
+  /// The server is draining (from any thread): the connection ends once idle. Closed at once if it
+  /// waits for a next request with nothing of it read yet; else the response in progress says
+  /// `Connection: close` and the connection ends after it.
+  void wind_down();
 
  private:
   // The block for a request's header fields (Beast takes about 60 bytes per field besides its name
@@ -112,6 +116,8 @@ class Connection : public std::enable_shared_from_this<Connection> {
   std::optional<beast::http::request_parser<beast::http::string_body, std::pmr::polymorphic_allocator<char>>> parser_;
   bool keep_alive_ = false;
   bool closed_ = false;
+  bool between_requests_ = false;  // reading a next request (wind_down may close)
+  bool winding_down_ = false;
   std::string head_;  // the head of the reply being written (write_plain); its block kept for the next
 
   // The SSE response in progress.

@@ -107,6 +107,26 @@ std::optional<Reply> StreamableHttpServer::Impl::serve_routes(const HttpRequest&
   return std::nullopt;
 }
 
+namespace {
+
+// The reason a reply of the MCP endpoint is a refusal an operator counts (ServerObserver::
+// request_refused), or empty: a bearer token refused (RFC 6750 section 3.1's error code, or
+// "no_token" for a challenge without one) or the server at capacity.
+std::string_view refusal_reason(const Reply& reply) {
+  if (reply.status == 503) return "capacity";
+  if (reply.status != 400 && reply.status != 401 && reply.status != 403) return {};
+  for (const auto& [name, value] : reply.headers) {
+    if (!equals_nocase(name, "WWW-Authenticate")) continue;
+    for (const std::string_view code : {"invalid_request", "invalid_token", "insufficient_scope"}) {
+      if (value.find("error=\"" + std::string(code) + "\"") != std::string::npos) return code;
+    }
+    return "no_token";
+  }
+  return {};
+}
+
+}  // namespace
+
 Reply StreamableHttpServer::Impl::handle(const HttpRequest& req, bool loopback_peer) {
   const auto target = std::string_view(req.target().data(), req.target().size());
   const auto path = target.substr(0, target.find('?'));
@@ -115,6 +135,19 @@ Reply StreamableHttpServer::Impl::handle(const HttpRequest& req, bool loopback_p
     if (auto r = serve_metadata(req, path)) return std::move(*r);
     return error_reply(404, -32000, "Not Found");
   }
+  auto reply = handle_endpoint(req);
+  if (const auto& observer = options.server.observer) {
+    if (const auto reason = refusal_reason(reply); !reason.empty()) {
+      try {
+        observer->request_refused(reply.status, reason);
+      } catch (...) {  // an observer must not throw; the reply goes out all the same
+      }
+    }
+  }
+  return reply;
+}
+
+Reply StreamableHttpServer::Impl::handle_endpoint(const HttpRequest& req) {
   if (auto r = refuse(req)) return std::move(*r);
   Authorized authorized;
   const Authorized* who = nullptr;
@@ -135,6 +168,11 @@ Reply StreamableHttpServer::Impl::handle(const HttpRequest& req, bool loopback_p
       return r;
     }
   }
+}
+
+std::size_t StreamableHttpServer::Impl::in_flight() const {
+  std::lock_guard<std::mutex> lock(mutex);
+  return stateless.size() + session_requests;
 }
 
 StreamableHttpServer::StreamableHttpServer(std::shared_ptr<Server> core, HttpServerOptions options) {
@@ -201,7 +239,8 @@ void StreamableHttpServer::start() {
     throw std::runtime_error("cannot listen on " + o.host + ":" + std::to_string(o.port) + ": " + e.code().message());
   }
   {
-    const http::RoutesStart started{impl.listener_origin(), impl.tls != nullptr, *impl.core};
+    const http::RoutesStart started{impl.listener_origin(), impl.tls != nullptr, *impl.core,
+                                    [&impl] { return impl.accepting(); }};
     try {
       for (const auto& routes : o.routes) routes->start(started);
     } catch (...) {
@@ -248,8 +287,47 @@ void StreamableHttpServer::wait() {
     boost::system::error_code ec;
     signals->cancel(ec);
   });
+  drain(impl.options.drain_timeout);
+}
+
+void StreamableHttpServer::drain(std::chrono::milliseconds timeout) {
+  auto& impl = *impl_;
+  {
+    std::lock_guard<std::mutex> lock(impl.mutex);
+    if (!impl.started || impl.stopped) return;
+    if (impl.draining.exchange(true)) return;  // another thread drains: its stop() ends this one's wait
+  }
+  // Not ready from now on (readiness probes, RoutesStart::accepting); after drain_delay, no new
+  // connection: the load balancer sends new work elsewhere. Connections that wait for a next
+  // request end then; the others after their response.
+  {
+    std::unique_lock<std::mutex> lock(impl.mutex);
+    if (impl.stopped_cv.wait_for(lock, impl.options.drain_delay, [&] { return impl.stopped; })) return;
+  }
+  net::post(impl.main_loop(), [&impl] {
+    boost::beast::error_code ec;
+    if (impl.acceptor) impl.acceptor->close(ec);
+  });
+  std::list<std::weak_ptr<http::Connection>> connections;
+  {
+    std::lock_guard<std::mutex> lock(impl.mutex);
+    connections = impl.connections;
+  }
+  for (auto& weak : connections) {
+    if (auto c = weak.lock()) c->wind_down();
+  }
+  // Requests in flight finish, up to the deadline, polled: a request's end has no one place to
+  // signal from (an answer from a worker, an SSE stream's last event, a client gone).
+  const auto deadline = std::chrono::steady_clock::now() + timeout;
+  while (impl.in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   stop();
 }
+
+bool StreamableHttpServer::draining() const noexcept { return impl_->draining.load(); }
+
+std::size_t StreamableHttpServer::requests_in_flight() const { return impl_->in_flight(); }
 
 int StreamableHttpServer::port() const noexcept { return impl_->port; }
 
@@ -277,6 +355,7 @@ void StreamableHttpServer::stop() {
     std::lock_guard<std::mutex> lock(impl.mutex);
     if (impl.stopped) return;
     impl.stopped = true;
+    impl.stopped_cv.notify_all();  // a drain() waiting out its drain_delay
     sessions.swap(impl.sessions);
     stateless.swap(impl.stateless);
     connections = impl.connections;

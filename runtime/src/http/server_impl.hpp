@@ -173,6 +173,19 @@ struct StreamableHttpServer::Impl {
   std::list<std::weak_ptr<http::Connection>> connections;
   bool started = false;
   bool stopped = false;
+  std::condition_variable stopped_cv;  // with `mutex`: stop() has begun
+  // drain() began: not ready, accepting nothing new.
+  std::atomic<bool> draining{false};
+  // 2025-11-25 requests whose POST stream is open (with `stateless`: what drain() waits for).
+  std::size_t session_requests = 0;
+
+  // Requests being served now: 2026-07-28 ones and 2025-11-25 POST streams.
+  std::size_t in_flight() const;
+  // Ready for new work: started, neither draining nor stopped.
+  bool accepting() const {
+    std::lock_guard<std::mutex> lock(mutex);
+    return started && !stopped && !draining.load();
+  }
 
   // --- accepting ------------------------------------------------------------------------------
 
@@ -219,6 +232,8 @@ struct StreamableHttpServer::Impl {
 
   // `loopback_peer`: the connection comes from a loopback address (127.0.0.0/8, ::1).
   Reply handle(const HttpRequest& req, bool loopback_peer);
+  // The MCP endpoint's requests (handle() reports its refusals to the observer).
+  Reply handle_endpoint(const HttpRequest& req);
 
   // --- authorization (MCP Authorization; authorization_routes.cpp) ----------------------------
 

@@ -164,6 +164,16 @@ Reply StreamableHttpServer::Impl::handle_post(const HttpRequest& req, const Auth
   }
   if (!stream) return error_reply(404, -32001, "Session not found");
   attach_stream(session, stream, reply);
+  {
+    // In flight until its stream ends (drain() waits for it).
+    std::lock_guard<std::mutex> lock(mutex);
+    ++session_requests;
+  }
+  reply.on_sse_end = [this, detach = std::move(reply.on_sse_end)] {
+    detach();
+    std::lock_guard<std::mutex> lock(mutex);
+    --session_requests;
+  };
   if (session->priming) {
     // An event id before anything else, so a client that loses the connection can resume, and
     // how long to wait before it does (MCP 2025-11-25, Streamable HTTP, SSE polling).

@@ -38,6 +38,10 @@ struct Responder::State {
   std::mutex mutex;
   bool ended = false;  // cancelled, or the session ended: the callbacks have run
   std::vector<std::function<void()>> cancel_callbacks;
+  // Responder::on_answered: taken by the first end it sees.
+  std::function<void(const Answered&)> observer;
+  bool observed = false;
+  Answered how;  // once observed (its `error` not kept)
 
   // Runs the cancel callbacks once (peer cancel or session end).
   void fire() {
@@ -49,8 +53,39 @@ struct Responder::State {
       callbacks.swap(cancel_callbacks);
     }
     for (auto& f : callbacks) f();
+    // Not answered by now: it never will be (a handler's later answer is ignored or dropped).
+    if (!answered) observe(Answered{Answered::Kind::cancelled, nullptr, false});
+  }
+
+  // Reports how the request ended to the observer, once.
+  void observe(const Answered& a) {
+    std::function<void(const Answered&)> f;
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (observed) return;
+      observed = true;
+      how = Answered{a.kind, nullptr, a.input_required};
+      f.swap(observer);
+    }
+    if (f) f(a);
   }
 };
+
+namespace {
+
+bool names_input_required(const nlohmann::json& result) {
+  if (!result.is_object()) return false;
+  const auto it = result.find("resultType");
+  return it != result.end() && it->is_string() && it->get_ref<const std::string&>() == "input_required";
+}
+
+bool names_input_required(const nlohmann::ordered_json& result) {
+  if (!result.is_object()) return false;
+  const auto it = result.find("resultType");
+  return it != result.end() && it->is_string() && it->get_ref<const std::string&>() == "input_required";
+}
+
+}  // namespace
 
 struct Connection::Impl : std::enable_shared_from_this<Connection::Impl> {
   struct Pending {
@@ -342,32 +377,37 @@ bool Responder::answered() const noexcept { return state_->answered; }
 
 void Responder::result(nlohmann::json result) const {
   if (state_->answered.exchange(true)) return;
+  const bool input_required = names_input_required(result);
   if (auto s = state_->session.lock()) {
     Response response{state_->id, std::move(result), std::nullopt};
     s->answer(*state_, serialize(response));
     detail::dispose(*response.result);  // after the send: the peer need not wait for it
   }
+  state_->observe(Answered{Answered::Kind::result, nullptr, input_required});
 }
 
 void Responder::result_ordered(nlohmann::ordered_json result) const {
   if (state_->answered.exchange(true)) return;
   if (auto s = state_->session.lock()) s->answer(*state_, serialize_response(state_->id, result));
+  state_->observe(Answered{Answered::Kind::result, nullptr, names_input_required(result)});
 }
 
-void Responder::result_text(std::string_view result_json, bool sorted) const {
+void Responder::result_text(std::string_view result_json, bool sorted, bool input_required) const {
   if (state_->answered.exchange(true)) return;
   if (auto s = state_->session.lock()) s->answer(*state_, serialize_response_text(state_->id, result_json, sorted));
+  state_->observe(Answered{Answered::Kind::result, nullptr, input_required});
 }
 
 void Responder::error(RpcError error) const {
   if (state_->answered.exchange(true)) return;
-  if (auto s = state_->session.lock())
-    s->answer(*state_, serialize(Response{state_->id, std::nullopt, std::move(error)}));
+  if (auto s = state_->session.lock()) s->answer(*state_, serialize(Response{state_->id, std::nullopt, error}));
+  state_->observe(Answered{Answered::Kind::error, &error, false});
 }
 
 void Responder::abandon() const {
   if (state_->answered.exchange(true)) return;
   if (auto s = state_->session.lock()) s->drop(*state_);
+  state_->observe(Answered{Answered::Kind::abandoned, nullptr, false});
 }
 
 void Responder::on_cancel(std::function<void()> f) const {
@@ -379,6 +419,19 @@ void Responder::on_cancel(std::function<void()> f) const {
     }
   }
   f();
+}
+
+void Responder::on_answered(std::function<void(const Answered&)> f) const {
+  Answered how;
+  {
+    std::lock_guard<std::mutex> lock(state_->mutex);
+    if (!state_->observed) {
+      state_->observer = std::move(f);
+      return;
+    }
+    how = state_->how;
+  }
+  f(how);  // over already (an error's text is no longer kept)
 }
 
 // --- Connection ------------------------------------------------------------------------------------

@@ -2,12 +2,14 @@
 
 #include <sys/random.h>
 
+#include <atomic>
 #include <cctype>
 #include <cerrno>
 #include <cstdio>
 #include <mutex>
 
 #include "elicit/content/formats.hpp"
+#include "elicit/observer.hpp"
 #include "elicitation_dialect.hpp"
 #include "json_fast.hpp"
 
@@ -174,11 +176,32 @@ void detail::close_params(std::string& params, const ElicitOptions& options) {
   params += '}';
 }
 
+namespace {
+
+// waiting_elicitations(): one count for the process, as an operator reads it (a gauge per process).
+std::atomic<std::size_t>& waiting_count() {
+  static std::atomic<std::size_t> count{0};
+  return count;
+}
+
+}  // namespace
+
+std::size_t waiting_elicitations() noexcept { return waiting_count().load(std::memory_order_relaxed); }
+
 // Sends `method`; `on_done` gets the outcome exactly once. Returns the id, or nullopt when the scope
 // was already cancelled (nothing sent; on_done got `cancelled`, or `transport_closed`).
 std::optional<RequestId> detail::send_scoped_request(jsonrpc::Connection& session, const char* method,
                                                      std::string params, ResponseHandler on_done,
                                                      const ElicitOptions& options) {
+  const std::string_view m(method);
+  if (m == "elicitation/create" || m == "interaction/create") {
+    // on_done runs exactly once whatever happens (answer, timeout, cancel, closed, never sent).
+    waiting_count().fetch_add(1, std::memory_order_relaxed);
+    on_done = [on_done = std::move(on_done)](jsonrpc::RequestOutcome outcome) {
+      waiting_count().fetch_sub(1, std::memory_order_relaxed);
+      on_done(std::move(outcome));
+    };
+  }
   return jsonrpc::send_request_in_scope(session, method, std::move(params), std::move(on_done), call_options(options),
                                         options.cancel_scope, kCancelReason);
 }

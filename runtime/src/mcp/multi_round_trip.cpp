@@ -261,7 +261,7 @@ std::shared_ptr<StatelessCall> open_stateless_call(const std::shared_ptr<Server>
     auto opened = server->sealer().open(s->get_ref<const std::string&>(), binding);
     if (!opened) {
       // MCP 2026-07-28, MRTR, "Server Requirements": the state answers nothing more than this.
-      responder.error({error_code::invalid_params, "Invalid or expired requestState", std::nullopt});
+      responder.error({error_code::invalid_params, std::string(invalid_request_state_message), std::nullopt});
       return nullptr;
     }
     carried = std::move(*opened);
@@ -304,7 +304,7 @@ std::shared_ptr<StatelessCall> open_stateless_call(const std::shared_ptr<Server>
     result += ':';
     jsonrpc::detail::append_dump(result, server->info_json());
     result += "}}";
-    responder.result_text(result, false);
+    responder.result_text(result, false, true);
   };
   return m;
 }

@@ -7,6 +7,8 @@
 #include <unordered_map>
 #include <variant>
 
+#include "elicit/observer.hpp"
+
 #include "completion_request.hpp"
 #include "elicit/typed_tool.hpp"
 #include "elicitation_dialect.hpp"
@@ -221,7 +223,46 @@ const std::shared_ptr<Subscriptions::Subscriber>& Serving::subscriber() {
 // The era is decided once per request: a connection that carries one checked 2026-07-28 request
 // knows it; else a 2025-11-25 session once initialize was received; else 2026-07-28 when the
 // request's _meta says so (or the error that refuses it); else 2025-11-25.
+void Serving::observe(const Request& r, const Responder& out) const {
+  // The era as dispatch will decide it: this connection's one 2026-07-28 request, the session's
+  // version, or what the request's _meta names (refused later if it is not one we serve).
+  std::string revision;
+  bool task_run = false;
+  if (stateless_) {
+    revision = stateless_->protocol_version;
+    task_run = !stateless_->task_id.empty();
+  } else if (initialized_) {
+    revision = session_version_;
+  } else if (r.params.is_object()) {
+    if (const auto meta = r.params.find("_meta"); meta != r.params.end() && meta->is_object()) {
+      if (const auto v = meta->find("io.modelcontextprotocol/protocolVersion"); v != meta->end() && v->is_string()) {
+        revision = v->get<std::string>();
+      }
+    }
+  }
+  std::string name;
+  if (r.params.is_object() && (r.method == "tools/call" || r.method == "prompts/get" || r.method == "resources/read")) {
+    if (const auto n = r.params.find(r.method == "resources/read" ? "uri" : "name");
+        n != r.params.end() && n->is_string()) {
+      name = n->get<std::string>();
+    }
+  }
+  auto token = caller_.access_token;
+  if (!token && options_.access_token) token = options_.access_token->get();
+  out.on_answered([observer = options_.observer, id = r.id, method = r.method, name = std::move(name),
+                   revision = std::move(revision), token = std::move(token), task_run,
+                   start = std::chrono::steady_clock::now()](const jsonrpc::Answered& answered) {
+    const RequestRecord record{
+        id, method, name, revision, token.get(), answered, std::chrono::steady_clock::now() - start, task_run};
+    try {
+      observer->request_ended(record);
+    } catch (...) {  // an observer must not throw; if it does, the request is over all the same
+    }
+  });
+}
+
 void Serving::dispatch(const Request& r, const Responder& out) {
+  if (options_.observer) observe(r, out);
   const auto& table = method_table();
   const auto it = table.find(r.method);
   if (it == table.end()) {
@@ -281,6 +322,7 @@ void Serving::initialize(const Request& r, const Responder& out) {
       if (s == *v) version = s;
     }
   }
+  session_version_ = version;
   nlohmann::json result{
       {"protocolVersion", version}, {"capabilities", server_->capabilities()}, {"serverInfo", server_->info_json()}};
   // A dialect chosen for this client may declare something of its own (the userInteraction

@@ -106,6 +106,8 @@ class Serving {
   void serve_call(const Request& r, const Responder& out, StatelessFields* fields, Call c);
   // This connection as a listener of the Server's changes (2025-11-25 sessions), made on first use.
   const std::shared_ptr<Subscriptions::Subscriber>& subscriber();
+  // Tells options_.observer how `r` ends (observer.hpp), once it does.
+  void observe(const Request& r, const Responder& out) const;
 
   jsonrpc::Connection& rpc_;
   std::shared_ptr<Server> server_;
@@ -117,6 +119,7 @@ class Serving {
   SessionState state_;
   std::shared_ptr<JobGate> gate_ = std::make_shared<JobGate>();
   std::atomic<bool> initialized_{false};
+  std::string session_version_;                               // negotiated by initialize (dispatch thread only)
   std::shared_ptr<Subscriptions::Subscriber> subscriber_;     // dispatch thread only, until destroyed
   std::mutex listens_mutex_;                                  // guards listens_ (close() is any thread)
   std::shared_ptr<ListenStreams> listens_;                    // made at the first subscriptions/listen

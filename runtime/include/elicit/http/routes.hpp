@@ -106,6 +106,9 @@ struct RoutesStart {
   /// The Server every session and 2026-07-28 request of the listener is served from (where a feature
   /// sets what handlers reach, e.g. Server::set_browser_forms).
   Server& server;
+  /// Whether the listener takes new work now: false once StreamableHttpServer::drain() began, or
+  /// after stop() (a readiness probe's answer). Thread-safe, quick; valid while the server lives.
+  std::function<bool()> accepting;
 };
 
 /// Paths of a feature on the listener. Served in the order of HttpServerOptions::routes, before the

@@ -72,6 +72,15 @@ struct HttpServerOptions {
   std::chrono::milliseconds request_timeout = std::chrono::seconds(30);
   /// Time for one write to the client; a client that stops reading is disconnected. Milliseconds.
   std::chrono::milliseconds write_timeout = std::chrono::seconds(30);
+  /// How long drain() (and so wait() on SIGTERM or SIGINT) lets requests in flight finish before
+  /// it stops the server (after drain_delay). Milliseconds.
+  std::chrono::milliseconds drain_timeout = std::chrono::seconds(10);
+  /// How long drain() goes on accepting and serving after readiness turned false, before it closes
+  /// the listener: for a load balancer that learns of the drain only from readiness probes (a
+  /// Kubernetes Service: until its endpoint is removed it still sends new connections, which would
+  /// otherwise be refused). Set it to the probe period times the failure threshold. Milliseconds;
+  /// 0 (the default): the listener closes at once.
+  std::chrono::milliseconds drain_delay = std::chrono::milliseconds(0);
   /// Idle SSE streams get a comment line this often, so a vanished client is noticed. Milliseconds.
   std::chrono::milliseconds keepalive = std::chrono::seconds(15);
   /// The `retry` of the priming event that starts each POST stream of a 2025-11-25 client: how
@@ -174,13 +183,29 @@ class StreamableHttpServer {
   /// start(), then wait(). Throws what start() throws.
   void run();
   /// Blocks until stop() (called on another thread; wait() returns once it has finished) or until
-  /// the process receives SIGINT or SIGTERM (then it stop()s and returns). The signals are caught
+  /// the process receives SIGINT or SIGTERM (then it drain()s with HttpServerOptions::drain_timeout
+  /// and returns). The signals are caught
   /// with Asio's signal_set while wait() blocks: do not block them in the process's threads. A
   /// signal that arrives between start() and wait() takes its default action (the process ends): a
   /// program that announces it is ready (prints its port) before waiting, and must stop cleanly on
   /// the first signal, blocks SIGINT/SIGTERM before start(), sigwait()s and calls stop() instead, as
   /// samples/http_server.cpp does. Throws std::logic_error before start().
   void wait();
+  /// Shuts down gracefully, for a process behind a load balancer (SIGTERM): at once the server stops
+  /// being ready (draining(); RoutesStart::accepting, e.g. the readiness probe of elicit/ops,
+  /// turns false); after HttpServerOptions::drain_delay (serving as usual meanwhile) it stops
+  /// accepting connections; connections waiting for a next request are closed, the others answer
+  /// what they are serving with `Connection: close`. Requests in flight
+  /// (2026-07-28 requests, 2025-11-25 POST streams, e.g. a user filling in a form) finish, for at
+  /// most `timeout` milliseconds from then; then stop(). Returns once stopped. A 2026-07-28 client whose
+  /// request arrives meanwhile at another process loses nothing (its requestState opens there
+  /// when the processes share their keys). Blocks: never call it on an I/O thread. A second call
+  /// while one drains returns at once; after stop(), nothing happens.
+  void drain(std::chrono::milliseconds timeout);
+  /// True from the start of drain() on.
+  bool draining() const noexcept;
+  /// Requests being served now: 2026-07-28 requests and 2025-11-25 requests whose stream is open.
+  std::size_t requests_in_flight() const;
   /// The bound port (after start()).
   int port() const noexcept;
   /// Sessions currently open.

@@ -49,6 +49,22 @@ struct CallOptions {
 
 class Connection;
 
+/// How a request from the peer ended (Responder::on_answered): for metrics and logs.
+struct Answered {
+  enum class Kind {
+    result,     ///< result(), result_ordered() or result_text()
+    error,      ///< error(); `error` points at it
+    abandoned,  ///< abandon(): answered by a rule that says not to respond
+    cancelled,  ///< never answered: the peer cancelled it, or the session ended first
+  };
+  Kind kind = Kind::result;
+  /// The error sent (kind == error), valid during the callback only; else null.
+  const RpcError* error = nullptr;
+  /// The result is a 2026-07-28 InputRequiredResult (the sender said so: result_text's
+  /// `input_required`, or a `resultType` of "input_required" in result() / result_ordered()).
+  bool input_required = false;
+};
+
 /// Answers one request from the peer, exactly once, from any thread. Copies share the answer:
 /// the first result() / error() wins, later ones are ignored. If the peer cancelled the request
 /// (notifications/cancelled), no answer is sent (MCP 2025-11-25, Cancellation).
@@ -61,8 +77,9 @@ class Responder {
   void result_ordered(nlohmann::ordered_json result) const;
   /// A result already serialised as JSON text (`result_json`, sent as written), in the envelope
   /// result() writes (`sorted`: {"id", "jsonrpc", "result"}) or result_ordered() writes
-  /// ({"jsonrpc", "id", "result"}).
-  void result_text(std::string_view result_json, bool sorted) const;
+  /// ({"jsonrpc", "id", "result"}). `input_required`: the text is an InputRequiredResult (the text
+  /// is not read to find out; on_answered reports it).
+  void result_text(std::string_view result_json, bool sorted, bool input_required = false) const;
   void error(RpcError error) const;
   /// Never answers this request: for a protocol rule that says not to respond (e.g. a progress
   /// request the server must not answer). It counts as answered (later answers are ignored), the
@@ -78,6 +95,11 @@ class Responder {
   /// either has happened. Otherwise it runs on the session's dispatch thread (an event thread):
   /// keep it short and do not block.
   void on_cancel(std::function<void()> f) const;
+  /// Runs `f` once when the request is over: answered (result, error, abandon) or never answered
+  /// (the peer cancelled it, the session ended). On the thread that answers (any) or that ends the
+  /// session; at once if it is over already (then Answered::error is null). One observer per request: a second call
+  /// replaces the first. It must be quick, must not block and must not answer this request.
+  void on_answered(std::function<void(const Answered&)> f) const;
 
   struct State;
   explicit Responder(std::shared_ptr<State> state) : state_(std::move(state)) {}
