@@ -482,8 +482,7 @@ TEST_CASE("authorization: each operation's scopes in one 403 challenge, then ser
 TEST_CASE("authorization: what an operation needs beyond required_scopes is asked only of that operation",
           "[http][auth][scopes]") {
   ScopeFixture f;
-  // The low token serves what needs no more than the baseline: listings, and tools with no scopes of their own
-  // but the method's.
+  // The low token serves what needs no more than the baseline: the listings.
   CHECK(f.call(kLow, "tools/list", json::object()).status == 200);
   CHECK(f.call(kLow, "resources/templates/list", json::object()).status == 200);
   // Another item of the template needs its own scope, which the full token lacks.
