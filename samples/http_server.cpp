@@ -30,7 +30,8 @@
 //   --authorization-server ISSUER  every request needs a JWT access token (RFC 9068) issued by this
 //                     OAuth authorization server (its keys found through its metadata) for
 //   --resource URL    this server's canonical URI (the token's audience), e.g. https://host:8443/mcp
-//   --scope S         a scope every request needs (repeatable; also advertised as scopes_supported)
+//   --scope S         a scope every request needs (repeatable; also advertised as scopes_supported);
+//                     the tools confirm_deletion and connect_account need mcp:write and mcp:account besides
 //   --ca-file FILE    CA certificates (PEM) to trust when fetching the authorization server's keys
 //   --forms-client-id ID  with --authorization-server: serve the browser form pages, which sign the
 //                     browser in at that server (OpenID Connect, this pre-registered client, redirect
@@ -213,6 +214,11 @@ int main(int argc, char** argv) {
     a.authorization_servers = {jwt.issuer};
     a.scopes_supported = scopes;
     a.required_scopes = scopes;
+    // Scopes per operation (MCP Authorization, "Runtime Insufficient Scope Errors"): a call of these
+    // tools needs one more, and a token without it gets 403 insufficient_scope naming every scope the
+    // call needs, which the client asks for in a step-up authorization. Not in scopes_supported,
+    // what a client asks for at first: a user who never calls them is not asked to grant them.
+    a.tool_scopes = {{"confirm_deletion", {"mcp:write"}}, {"connect_account", {"mcp:account"}}};
     try {
       a.verify = elicit::auth::jwt_verifier(jwt);
     } catch (const std::exception& e) {

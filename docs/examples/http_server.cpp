@@ -11,6 +11,7 @@
 #include <elicit/forms/elicit_in_browser.hpp>
 #include <elicit/forms/page_routes.hpp>
 #include <elicit/http/server.hpp>
+#include <elicit/uri_template.hpp>
 #ifdef EXAMPLE_REDIS
 #include <elicit/redis/completion_store.hpp>
 #endif
@@ -46,6 +47,25 @@ elicit::http::ResourceServerOptions oauth(const char* issuer) {
   a.scopes_supported = a.required_scopes = {"rooms"};
   a.verify = elicit::auth::jwt_verifier(jwt);
   return a;  // for elicit::http::HttpServerOptions::authorization
+}
+
+// Scopes per operation: besides "rooms", booking needs "rooms:book", and the calendar of a room
+// "rooms:calendar:<room>", which a token granting "rooms:calendar" has for every room.
+void scopes_per_operation(elicit::http::ResourceServerOptions& a) {
+  a.tool_scopes = {{"book_room", {"rooms:book"}}};
+  // What a map cannot say: a scope per URI of a resource template (I/O thread: quick, no blocking).
+  a.operation_scopes = [calendar = elicit::UriTemplate("rooms://{room}/calendar")](const elicit::Request& r) {
+    std::vector<std::string> scopes;
+    const auto uri = r.params.find("uri");  // params are not validated yet: null, or any type
+    if (r.method != "resources/read" || uri == r.params.end() || !uri->is_string()) return scopes;
+    if (const auto v = calendar.match(uri->get<std::string>())) scopes.push_back("rooms:calendar:" + v->at("room"));
+    return scopes;
+  };
+  // A scope implies those it prefixes, up to a ':'.
+  a.scope_implies = [](std::string_view granted, std::string_view needed) {
+    return needed.size() > granted.size() && needed.substr(0, granted.size()) == granted &&
+           needed[granted.size()] == ':';
+  };
 }
 
 // The browser form pages sign the browser in themselves at the authorization server
@@ -98,6 +118,7 @@ int main(int argc, char** argv) {
   pages.principal = [](const auto& header) { return std::string(header("x-authenticated-user")); };
   if (const char* issuer = std::getenv("ROOMS_ISSUER")) {
     options.authorization = oauth(issuer);
+    scopes_per_operation(*options.authorization);
     if (const char* secret = std::getenv("ROOMS_FORMS_SECRET")) {
       pages.principal = nullptr;  // one way to know the browser: its own sign-in
       sign_in_pages(pages, secret, elicit::RequestStateSealer::generate_key());

@@ -268,6 +268,27 @@ TEST_CASE("the sample HTTP server with --authorization-server accepts only that 
   const auto ok = call(token(resource, "mcp"));
   INFO(ok.body);
   CHECK(ok.status == 200);
+  // A tool with a scope of its own: 403 naming every scope the call needs, served with them.
+  const auto call_tool = [&](const std::string& bearer, const std::string& name) {
+    auto h = http_test::kAccept;
+    h.emplace_back("MCP-Protocol-Version", "2026-07-28");
+    h.emplace_back("Mcp-Method", "tools/call");
+    h.emplace_back("Mcp-Name", name);
+    h.emplace_back("Authorization", "Bearer " + bearer);
+    json params = {{"name", name}, {"arguments", json::object()}, {"_meta", test_support::stateless_meta()}};
+    params["_meta"]["io.modelcontextprotocol/clientCapabilities"] = {{"elicitation", {{"form", json::object()}}}};
+    http_test::Connection c(child.port);
+    return c.request(verb::post, "/mcp", h,
+                     json{{"jsonrpc", "2.0"}, {"id", 2}, {"method", "tools/call"}, {"params", params}}.dump());
+  };
+  const auto refused = call_tool(token(resource, "mcp"), "confirm_deletion");
+  CHECK(refused.status == 403);
+  CHECK(refused.header("www-authenticate").find("scope=\"mcp mcp:write\"") != std::string::npos);
+  for (const auto& [scope, tool] : {std::pair{"mcp mcp:write", "confirm_deletion"}, {"mcp", "contact_information"}}) {
+    const auto served = call_tool(token(resource, scope), tool);
+    INFO(tool << ": " << served.body);
+    CHECK(served.status == 200);
+  }
   kill(child.pid, SIGTERM);
   CHECK(wait_exit(child.pid) == 0);
 }

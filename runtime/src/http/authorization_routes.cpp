@@ -1,6 +1,6 @@
 // MCP Authorization, resource-server side (Basic / Authorization; OAuth 2.1 sections 5.2-5.3,
 // RFC 6750, RFC 9728): the Protected Resource Metadata document, the bearer token check of every
-// request, and the scopes a tool call needs.
+// request, and the scopes each operation needs.
 #include "server_impl.hpp"
 
 namespace elicit::http {
@@ -59,11 +59,33 @@ bool query_has_token(std::string_view target) {
   return false;
 }
 
-// Whether every scope in `needed` was granted.
-bool has_all(const std::vector<std::string>& granted, const std::vector<std::string>& needed) {
-  return std::all_of(needed.begin(), needed.end(), [&](const std::string& s) {
-    return std::find(granted.begin(), granted.end(), s) != granted.end();
+// Whether every scope in `needed` was granted, as such or through a broader one (scope_implies).
+// May throw what scope_implies throws.
+bool has_all(const ResourceServerOptions& a, const std::vector<std::string>& granted,
+             const std::vector<std::string>& needed) {
+  return std::all_of(needed.begin(), needed.end(), [&](const std::string& n) {
+    if (std::find(granted.begin(), granted.end(), n) != granted.end()) return true;
+    return a.scope_implies &&
+           std::any_of(granted.begin(), granted.end(), [&](const std::string& g) { return a.scope_implies(g, n); });
   });
+}
+
+// Appends the scopes `to` does not hold yet, in their order.
+void add_scopes(std::vector<std::string>& to, const std::vector<std::string>& scopes) {
+  for (const auto& s : scopes) {
+    if (std::find(to.begin(), to.end(), s) == to.end()) to.push_back(s);
+  }
+}
+
+using ScopeMap = std::map<std::string, std::vector<std::string>, std::less<>>;
+
+// The entry of `scopes` for the string member `key` of `params`, or null.
+const ScopeMap::value_type* entry_for(const ScopeMap& scopes, const nlohmann::json& params, const char* key) {
+  if (scopes.empty() || !params.is_object()) return nullptr;
+  const auto member = params.find(key);
+  if (member == params.end() || !member->is_string()) return nullptr;
+  const auto it = scopes.find(member->get_ref<const std::string&>());
+  return it == scopes.end() ? nullptr : &*it;
 }
 
 }  // namespace
@@ -150,27 +172,60 @@ std::optional<Reply> StreamableHttpServer::Impl::authorize(const HttpRequest& re
   who.principal =
       nlohmann::json::array({t.issuer, t.subject}).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
   who.token = std::make_shared<const AccessToken>(std::move(t));
-  if (!has_all(who.token->scopes, a.required_scopes)) {
-    return challenge(403, "insufficient_scope", "the token lacks a required scope", a.required_scopes);
+  // A JSON POST is checked once its body is read (check_scopes): the scopes its operation needs go
+  // into one challenge with these, so that one authorization round gets them all.
+  if (req.method() == boost::beast::http::verb::post &&
+      starts_with_nocase(header(req, "Content-Type"), "application/json")) {
+    return std::nullopt;
   }
-  return std::nullopt;
+  try {
+    if (has_all(a, who.token->scopes, a.required_scopes)) return std::nullopt;
+  } catch (...) {  // from scope_implies
+    return error_reply(500, -32603, "Internal error: the token's scopes could not be checked");
+  }
+  return challenge(403, "insufficient_scope", "the token lacks a required scope", a.required_scopes);
 }
 
-std::optional<Reply> StreamableHttpServer::Impl::check_tool_scopes(const ::elicit::Request& r,
-                                                                   const Authorized& who) const {
+std::optional<Reply> StreamableHttpServer::Impl::check_scopes(const ::elicit::Request* r, const Authorized& who) const {
   const auto& a = *options.authorization;
-  if (r.method != "tools/call" || !r.params.is_object() || a.tool_scopes.empty()) return std::nullopt;
-  const auto name = r.params.find("name");
-  if (name == r.params.end() || !name->is_string()) return std::nullopt;
-  const auto it = a.tool_scopes.find(name->get_ref<const std::string&>());
-  if (it == a.tool_scopes.end()) return std::nullopt;
-  if (has_all(who.token->scopes, it->second)) return std::nullopt;
-  // Every scope the call needs in one challenge, so one authorization round gets them all.
-  auto needed = a.required_scopes;
-  for (const auto& s : it->second) {
-    if (std::find(needed.begin(), needed.end(), s) == needed.end()) needed.push_back(s);
+  const auto& granted = who.token->scopes;
+  try {
+    // What the operation needs besides required_scopes, and what it is, for the description (only a
+    // name found in a map: the text of the request is not echoed).
+    std::vector<std::string> more;
+    std::string what = "the operation";
+    if (r) {
+      if (const auto it = a.method_scopes.find(r->method); it != a.method_scopes.end()) add_scopes(more, it->second);
+      const ScopeMap::value_type* named = nullptr;
+      const char* kind = "";
+      if (r->method == "tools/call") {
+        named = entry_for(a.tool_scopes, r->params, "name");
+        kind = "the tool ";
+      } else if (r->method == "prompts/get") {
+        named = entry_for(a.prompt_scopes, r->params, "name");
+        kind = "the prompt ";
+      } else if (r->method == "resources/read") {
+        named = entry_for(a.resource_scopes, r->params, "uri");
+        kind = "the resource ";
+      }
+      if (named) {
+        add_scopes(more, named->second);
+        what = kind + named->first;
+      }
+      if (a.operation_scopes) add_scopes(more, a.operation_scopes(*r));
+    }
+    if (more.empty()) {
+      if (has_all(a, granted, a.required_scopes)) return std::nullopt;
+      return challenge(403, "insufficient_scope", "the token lacks a required scope", a.required_scopes);
+    }
+    // Every scope the request needs in one challenge, required_scopes first.
+    auto needed = a.required_scopes;
+    add_scopes(needed, more);
+    if (has_all(a, granted, needed)) return std::nullopt;
+    return challenge(403, "insufficient_scope", what + " needs more scopes", needed);
+  } catch (...) {  // from operation_scopes or scope_implies: the application's reasons stay in it
+    return error_reply(500, -32603, "Internal error: the scopes of the request could not be determined");
   }
-  return challenge(403, "insufficient_scope", "the tool " + it->first + " needs more scopes", needed);
 }
 
 }  // namespace elicit::http

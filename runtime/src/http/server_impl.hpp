@@ -243,9 +243,9 @@ struct StreamableHttpServer::Impl {
   // The bearer token check of every request to the MCP endpoint: an error reply (400, 401, 403,
   // 500), or nullopt with `who` filled in.
   std::optional<Reply> authorize(const HttpRequest& req, Authorized& who) const;
-  // A tools/call of a tool with scopes of its own (ResourceServerOptions::tool_scopes): 403 naming
-  // every scope the call needs when the token lacks one.
-  std::optional<Reply> check_tool_scopes(const ::elicit::Request& r, const Authorized& who) const;
+  // The scopes a JSON POST needs (required_scopes, and those of its request `r` if any): 403 naming
+  // every one when the token lacks one, 500 when a callback throws.
+  std::optional<Reply> check_scopes(const ::elicit::Request* r, const Authorized& who) const;
   // 401/403 with the RFC 6750 challenge naming the metadata document.
   Reply challenge(unsigned status, const char* error, const std::string& description,
                   const std::vector<std::string>& scopes) const;

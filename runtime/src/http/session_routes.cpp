@@ -108,14 +108,13 @@ Reply StreamableHttpServer::Impl::handle_post(const HttpRequest& req, const Auth
   std::string meta_json;
   auto parsed =
       stateless_header ? jsonrpc::detail::parse_message_meta_apart(body, meta_json) : jsonrpc::parse_message(body);
+  if (who) {  // before anything else: authorize() left the scopes of a JSON POST to this check
+    const auto* r = parsed.message ? std::get_if<::elicit::Request>(&*parsed.message) : nullptr;
+    if (auto refused = check_scopes(r, *who)) return std::move(*refused);
+  }
   if (parsed.error) {
     if (parsed.error_id) return rpc_error_reply(400, *parsed.error_id, std::move(*parsed.error));
     return error_reply(400, parsed.error->code, parsed.error->message);
-  }
-  if (who && parsed.message) {
-    if (const auto* r = std::get_if<::elicit::Request>(&*parsed.message)) {
-      if (auto refused = check_tool_scopes(*r, *who)) return std::move(*refused);
-    }
   }
   if (no_session && (stateless_header || is_stateless(req, parsed))) {
     return handle_stateless(req, parsed, std::move(meta_json), who);

@@ -107,8 +107,10 @@ struct HttpServerOptions {
   /// Every request to the MCP endpoint needs `Authorization: Bearer <token>` that `verify` accepts:
   /// none (or another scheme) is 401 with `WWW-Authenticate: Bearer resource_metadata="…",
   /// scope="…"`; a malformed one, or a token in the query string, 400 `invalid_request`; a token
-  /// `verify` refuses (InvalidToken), 401 `invalid_token`; missing required_scopes or a tool's
-  /// tool_scopes, 403 `insufficient_scope` naming every scope needed. The principal is the token's
+  /// `verify` refuses (InvalidToken), 401 `invalid_token`; a token without a scope the request needs
+  /// (required_scopes, and for a JSON-RPC request those its method, tool, prompt or resource needs:
+  /// ResourceServerOptions, "scopes per operation"; scope_implies for scope hierarchies), 403
+  /// `insufficient_scope` naming every scope needed, in one challenge. The principal is the token's
   /// issuer and subject: a 2025-11-25 session belongs to the principal that initialized it (another
   /// one's requests on it get 404), and every requestState is sealed to it (it replaces `principal`
   /// above). The start() throws std::invalid_argument without resource, authorization_servers or verify.
