@@ -33,7 +33,8 @@ if [[ -z ${ELICITGEN_SKIP_SANITIZE:-} ]]; then
   # transports, timers and workers (jsonrpc_tests); the MCP server, its workers, elicitation and the
   # in-memory completion store (mcp_tests); the Redis completion and task stores (redis_tests);
   # Streamable HTTP on its I/O threads (http_tests), the token verifiers and the OAuth client
-  # (auth_tests), the browser form pages and their stores (forms_tests, forms_redis_tests).
+  # (auth_tests), the browser form pages and their stores (forms_tests, forms_redis_tests), the
+  # probes, drain, metrics and request log of the operations wing (ops_tests).
   # -Wno-tsan: GCC 12 warns that TSan does not model the atomic_thread_fence Asio uses; the tests
   # show no race there.
   tsan=${TSAN_BUILD_DIR:-build-tsan}
@@ -41,9 +42,9 @@ if [[ -z ${ELICITGEN_SKIP_SANITIZE:-} ]]; then
     -DCMAKE_EXE_LINKER_FLAGS=-fsanitize=thread -DELICITGEN_BUILD_SAMPLES=OFF -DELICITGEN_BUILD_SAMPLE_SERVERS=OFF \
     -DELICITGEN_BUILD_BENCHMARKS=OFF -DELICITGEN_UNITY_BUILD=ON >/dev/null
   timed "tsan build" cmake --build "$tsan" --target jsonrpc_tests mcp_tests redis_tests http_tests auth_tests forms_tests \
-    forms_redis_tests
+    forms_redis_tests ops_tests
   TSAN_OPTIONS="halt_on_error=1 suppressions=$PWD/tests/support/tsan.supp" timed "tsan tests" \
-    ctest --test-dir "$tsan" --output-on-failure -j "$jobs" -R '^(jsonrpc_tests|mcp_tests|redis_tests|http_tests|auth_tests|forms_tests|forms_redis_tests)'
+    ctest --test-dir "$tsan" --output-on-failure -j "$jobs" -R '^(jsonrpc_tests|mcp_tests|redis_tests|http_tests|auth_tests|forms_tests|forms_redis_tests|ops_tests)'
 fi
 
 if [[ -z ${ELICITGEN_SKIP_FUZZ:-} ]]; then
