@@ -4,6 +4,7 @@
 
 #include <atomic>
 #include <future>
+#include <set>
 #include <thread>
 
 #include <elicit/jsonrpc/connection.hpp>
@@ -359,6 +360,33 @@ TEST_CASE("on_answered reports how each request ended, once", "[session][observe
     REQUIRE(test_support::eventually([&] { return ends.count() == 8; }));
     CHECK(ends.seen[7].kind == Kind::cancelled);
   }
+}
+
+TEST_CASE("cancel_pending cancels every request still pending, each on the wire once", "[session][cancel]") {
+  Fixture f;
+  f.session->start();
+  Collector c;
+  for (int i = 0; i < 3; ++i) f.session->send_request("test/x", json::object(), c.handler(i));
+  std::vector<json> ids;
+  for (int i = 0; i < 3; ++i) ids.push_back((*f.client.next())["id"]);
+  f.client.respond(ids[1], json::object());  // answered before: not cancelled
+  REQUIRE(c.wait_for(1));
+  CHECK(f.session->cancel_pending("shutting down") == 2);
+  REQUIRE(c.wait_for(3));
+  CHECK(c.got[0][0].failure == RequestFailure::cancelled);
+  CHECK(c.got[1][0].result);
+  CHECK(c.got[2][0].failure == RequestFailure::cancelled);
+  std::set<json> told;  // in no particular order
+  for (int i = 0; i < 2; ++i) {
+    const auto n = f.client.next();
+    REQUIRE(n);
+    CHECK((*n)["method"] == "notifications/cancelled");
+    CHECK((*n)["params"]["reason"] == "shutting down");
+    told.insert((*n)["params"]["requestId"]);
+  }
+  CHECK(told == std::set<json>{ids[0], ids[2]});
+  CHECK(f.session->pending_requests() == 0);
+  CHECK(f.session->cancel_pending("again") == 0);
 }
 
 TEST_CASE("closing fails every pending request with transport_closed", "[session][close]") {

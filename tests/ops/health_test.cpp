@@ -10,6 +10,7 @@
 
 #include <elicit/ops/health.hpp>
 
+#include "../support/session_initialize.hpp"
 #include "ops_fixture.hpp"
 
 namespace ops_test {
@@ -177,6 +178,40 @@ TEST_CASE("drain_delay: readiness false at once while new connections are still 
   // Work that still arrives (the load balancer has not heard yet) is served.
   CHECK(s.call(tool_call(1, "echo", {{"text", "late"}})).status == 200);
   s.server->stop();  // ends the delay
+  drained.get();
+}
+
+TEST_CASE("drain tells a 2025-11-25 client still in a form: the elicitation cancelled on its stream, then the answer",
+          "[ops][drain]") {
+  elicit::http::HttpServerOptions o;
+  o.write_timeout = test_support::kPatience;  // the handler's time to answer once told
+  Server s(o);
+  const auto port = s.server->port();
+  auto init =
+      http_test::Connection(port).request(verb::post, "/mcp", http_test::kAccept,
+                                          test_support::session_initialize({{"elicitation", json::object()}}).dump());
+  REQUIRE(init.status == 200);
+  auto headers = http_test::kAccept;
+  headers.emplace_back("Mcp-Session-Id", init.header("mcp-session-id"));
+  headers.emplace_back("MCP-Protocol-Version", "2025-11-25");
+  http_test::Connection stream(port);
+  stream.send(verb::post, "/mcp", headers,
+              json{{"jsonrpc", "2.0"}, {"id", 5}, {"method", "tools/call"}, {"params", {{"name", "ask"}}}}.dump());
+  REQUIRE(stream.read_head().status == 200);
+  const auto ask = stream.next_message();
+  REQUIRE(ask);
+  REQUIRE((*ask)["method"] == "elicitation/create");
+  // The person does not answer within the drain's timeout.
+  auto drained = std::async(std::launch::async, [&] { s.server->drain(1ms); });
+  const auto cancelled = stream.next_message();
+  REQUIRE(cancelled);
+  CHECK((*cancelled)["method"] == "notifications/cancelled");
+  CHECK((*cancelled)["params"]["requestId"] == (*ask)["id"]);
+  CHECK((*cancelled)["params"]["reason"] == "the server is shutting down");
+  const auto answer = stream.next_message();
+  REQUIRE(answer);
+  CHECK((*answer)["id"] == 5);
+  CHECK((*answer)["result"]["content"][0]["text"] == "no answer");
   drained.get();
 }
 

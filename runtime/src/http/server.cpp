@@ -318,9 +318,24 @@ void StreamableHttpServer::drain(std::chrono::milliseconds timeout) {
   }
   // Requests in flight finish, up to the deadline, polled: a request's end has no one place to
   // signal from (an answer from a worker, an SSE stream's last event, a client gone).
-  const auto deadline = std::chrono::steady_clock::now() + timeout;
-  while (impl.in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  const auto wait_until = [&impl](std::chrono::steady_clock::time_point deadline) {
+    while (impl.in_flight() > 0 && std::chrono::steady_clock::now() < deadline) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+  };
+  wait_until(std::chrono::steady_clock::now() + timeout);
+  if (impl.in_flight() > 0) {
+    // Still in flight: mostly 2025-11-25 requests waiting for a person. Their clients are told, as the
+    // spec allows (Cancellation): each elicitation still open is cancelled on its stream, so the form
+    // closes, and its handler answers (it sees the elicitation cancelled) before the stream ends.
+    std::vector<std::shared_ptr<HttpSession>> sessions;
+    {
+      std::lock_guard<std::mutex> lock(impl.mutex);
+      for (const auto& [id, s] : impl.sessions) sessions.push_back(s);
+    }
+    for (const auto& s : sessions) s->server->state().rpc().cancel_pending("the server is shutting down");
+    // The handlers' answers are writes: they get what a write gets.
+    wait_until(std::chrono::steady_clock::now() + impl.options.write_timeout);
   }
   stop();
 }

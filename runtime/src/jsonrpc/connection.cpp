@@ -91,6 +91,9 @@ struct Connection::Impl : std::enable_shared_from_this<Connection::Impl> {
   struct Pending {
     ResponseHandler handler;
     std::optional<TimerService::TimerId> timer;
+    // The request's place among the peer's (a Streamable HTTP session: the stream of the request it
+    // was sent for): its notifications/cancelled goes there too, where the peer is listening.
+    std::optional<RequestId> related_request;
   };
 
   Impl(Transport& t, ConnectionOptions o) : transport(t), options(std::move(o)) {
@@ -141,10 +144,10 @@ struct Connection::Impl : std::enable_shared_from_this<Connection::Impl> {
     }
   }
 
-  void send_cancelled(std::int64_t id, const std::string& reason) {
+  void send_cancelled(std::int64_t id, const std::string& reason, const std::optional<RequestId>& related) {
     nlohmann::json params{{"requestId", id}};
     if (!reason.empty()) params["reason"] = reason;
-    transport.send(serialize(Notification{"notifications/cancelled", std::move(params)}), {});
+    transport.send(serialize(Notification{"notifications/cancelled", std::move(params)}), SendContext{related});
   }
 
   // On the timer thread (holding a strong reference taken from a weak one).
@@ -156,7 +159,7 @@ struct Connection::Impl : std::enable_shared_from_this<Connection::Impl> {
       if (!p) return;
       ++timeouts_running;  // ~Connection waits for this before the transport may go away
     }
-    send_cancelled(id, "timed out");
+    send_cancelled(id, "timed out", p->related_request);
     complete(*p, RequestOutcome{std::nullopt, std::nullopt, RequestFailure::timed_out});
     std::lock_guard<std::mutex> lock(mutex);
     --timeouts_running;
@@ -317,11 +320,11 @@ struct Connection::Impl : std::enable_shared_from_this<Connection::Impl> {
       full = !closed && pending.size() >= options.max_pending_requests;
       if (!closed && !full) {
         accepted = true;
-        pending.emplace(id, Pending{std::move(on_done), std::nullopt});
+        pending.emplace(id, Pending{std::move(on_done), std::nullopt, call.context.related_request});
       }
     }
     if (!accepted) {
-      Pending p{std::move(on_done), std::nullopt};
+      Pending p{std::move(on_done), std::nullopt, std::nullopt};
       complete(p, RequestOutcome{std::nullopt, std::nullopt,
                                  full ? RequestFailure::too_many_pending : RequestFailure::transport_closed});
       return id;
@@ -518,9 +521,20 @@ bool Connection::cancel(const RequestId& id, std::string reason) {
     p = impl_->take_locked(*n);
   }
   if (!p) return false;
-  impl_->send_cancelled(*n, reason);
+  impl_->send_cancelled(*n, reason, p->related_request);
   impl_->complete(*p, RequestOutcome{std::nullopt, std::nullopt, RequestFailure::cancelled});
   return true;
+}
+
+std::size_t Connection::cancel_pending(const std::string& reason) {
+  std::vector<std::int64_t> ids;
+  {
+    std::lock_guard<std::mutex> lock(impl_->mutex);
+    for (const auto& [id, p] : impl_->pending) ids.push_back(id);
+  }
+  std::size_t cancelled = 0;
+  for (const auto id : ids) cancelled += cancel(RequestId{id}, reason) ? 1 : 0;  // answered meanwhile: not
+  return cancelled;
 }
 
 void Connection::disconnect_stream(const RequestId& id) { impl_->transport.disconnect(id); }

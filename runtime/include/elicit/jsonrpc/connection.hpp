@@ -181,9 +181,13 @@ class Connection {
   RequestOutcome call(std::string method, nlohmann::ordered_json params, CallOptions options = {});
 
   /// Cancels a pending request: sends notifications/cancelled (MCP 2025-11-25, Base Protocol,
-  /// "Cancellation") and completes it with `cancelled`, on the calling thread. False when it is not
+  /// "Cancellation"; with the request's SendContext::related_request, so that it travels where the
+  /// request did) and completes it with `cancelled`, on the calling thread. False when it is not
   /// pending (already answered, timed out or unknown).
   bool cancel(const RequestId& id, std::string reason = "");
+  /// cancel() of every request pending now, with `reason` (e.g. the server is shutting down: the
+  /// peer closes the forms it shows). Returns how many were cancelled.
+  std::size_t cancel_pending(const std::string& reason);
 
   bool notify(std::string method, nlohmann::ordered_json params, const SendContext& context = {});
 
