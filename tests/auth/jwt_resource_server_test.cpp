@@ -7,6 +7,7 @@
 #include <elicit/auth/jwt_verifier.hpp>
 #include <elicit/http/server.hpp>
 
+#include "../support/bearer_headers.hpp"
 #include "../support/http_client.hpp"
 #include "../support/jwt_issuer.hpp"
 #include "../support/session_initialize.hpp"
@@ -253,14 +254,8 @@ TEST_CASE("refused token: insufficient scope (403 naming every scope the call ne
 
 TEST_CASE("refused token: principal A's token on principal B's session (404)", "[http][jwt][refused]") {
   Fixture f;
-  auto as = [](const std::string& token, const std::string& session = "") {
-    auto h = http_test::kAccept;
-    h.emplace_back("Authorization", "Bearer " + token);
-    if (!session.empty()) {
-      h.emplace_back("Mcp-Session-Id", session);
-      h.emplace_back("MCP-Protocol-Version", "2025-11-25");
-    }
-    return h;
+  const auto as = [](const std::string& token, const std::string& session = "") {
+    return test_support::bearer_headers(token, session);
   };
   const auto init = f.request(verb::post, "/mcp", as(f.token("bob")), test_support::session_initialize().dump());
   REQUIRE(init.status == 200);
@@ -302,14 +297,8 @@ TEST_CASE("authorization: a handler sees the request's access token and principa
         "alice mcp:read extra | " + principal);
 
   // 2025-11-25: the session's latest token, e.g. after a step-up to more scopes.
-  auto as = [](const std::string& token, const std::string& session = "") {
-    auto h = http_test::kAccept;
-    h.emplace_back("Authorization", "Bearer " + token);
-    if (!session.empty()) {
-      h.emplace_back("Mcp-Session-Id", session);
-      h.emplace_back("MCP-Protocol-Version", "2025-11-25");
-    }
-    return h;
+  const auto as = [](const std::string& token, const std::string& session = "") {
+    return test_support::bearer_headers(token, session);
   };
   const auto init = f.request(verb::post, "/mcp", as(f.token()), test_support::session_initialize().dump());
   REQUIRE(init.status == 200);

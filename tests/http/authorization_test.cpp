@@ -13,6 +13,7 @@
 #include <elicit/http/server.hpp>
 #include <elicit/uri_template.hpp>
 
+#include "../support/bearer_headers.hpp"
 #include "../support/free_port.hpp"
 #include "../support/http_client.hpp"
 #include "../support/session_initialize.hpp"
@@ -213,14 +214,8 @@ TEST_CASE("authorization: a requestState sealed for one principal does not open 
 TEST_CASE("authorization: a 2025-11-25 session belongs to the principal that initialized it", "[http][auth]") {
   Fixture f;
   const auto initialize = test_support::session_initialize().dump();
-  auto as = [](const std::string& token, const std::string& session = "") {
-    auto h = http_test::kAccept;
-    h.emplace_back("Authorization", "Bearer " + token);
-    if (!session.empty()) {
-      h.emplace_back("Mcp-Session-Id", session);
-      h.emplace_back("MCP-Protocol-Version", "2025-11-25");
-    }
-    return h;
+  const auto as = [](const std::string& token, const std::string& session = "") {
+    return test_support::bearer_headers(token, session);
   };
   const auto init = f.request(verb::post, "/mcp", as("alice.read"), initialize);
   REQUIRE(init.status == 200);
@@ -502,14 +497,8 @@ TEST_CASE("authorization: what an operation needs beyond required_scopes is aske
 TEST_CASE("authorization: a 2025-11-25 session gets the same challenges, and the next token counts at once",
           "[http][auth][scopes]") {
   ScopeFixture f;
-  auto as = [](const std::string& token, const std::string& session = "") {
-    auto h = http_test::kAccept;
-    h.emplace_back("Authorization", "Bearer " + token);
-    if (!session.empty()) {
-      h.emplace_back("Mcp-Session-Id", session);
-      h.emplace_back("MCP-Protocol-Version", "2025-11-25");
-    }
-    return h;
+  const auto as = [](const std::string& token, const std::string& session = "") {
+    return test_support::bearer_headers(token, session);
   };
   auto post = [&](const std::string& token, const std::string& session, const json& message) {
     http_test::Connection c(f.server->port());

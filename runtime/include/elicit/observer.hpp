@@ -37,6 +37,22 @@ struct RequestRecord {
   bool task_run = false;
 };
 
+/// How a request ended, as metrics and logs name it: "result", "input_required", "error",
+/// "abandoned" or "cancelled".
+inline std::string_view outcome_name(const jsonrpc::Answered& a) noexcept {
+  switch (a.kind) {
+    case jsonrpc::Answered::Kind::result:
+      return a.input_required ? "input_required" : "result";
+    case jsonrpc::Answered::Kind::error:
+      return "error";
+    case jsonrpc::Answered::Kind::abandoned:
+      return "abandoned";
+    case jsonrpc::Answered::Kind::cancelled:
+      break;
+  }
+  return "cancelled";
+}
+
 /// Sees what a server does (ServerSessionOptions::observer; HttpServerOptions::server's one sees
 /// every session's and every 2026-07-28 request's). Its members run on any thread, concurrently,
 /// often on an I/O thread: they must be thread-safe, quick, must not block and must not throw

@@ -144,9 +144,17 @@ struct Connection::Impl : std::enable_shared_from_this<Connection::Impl> {
     }
   }
 
-  void send_cancelled(std::int64_t id, const std::string& reason, const std::optional<RequestId>& related) {
+  void send_cancelled(std::int64_t id, const std::string& reason, std::optional<RequestId> related) {
     nlohmann::json params{{"requestId", id}};
     if (!reason.empty()) params["reason"] = reason;
+    if (related) {
+      // A request the peer cancelled is over for it (it may have stopped reading its stream): the
+      // notification goes where messages of no request go.
+      std::lock_guard<std::mutex> lock(mutex);
+      const auto it = incoming.find(to_string(*related));
+      const auto state = it == incoming.end() ? nullptr : it->second.lock();
+      if (state && state->cancelled) related.reset();
+    }
     transport.send(serialize(Notification{"notifications/cancelled", std::move(params)}), SendContext{related});
   }
 

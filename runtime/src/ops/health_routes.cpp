@@ -7,12 +7,11 @@
 
 #include "elicit/http/server.hpp"
 #include "elicit/ops/health.hpp"
+#include "plain_reply.hpp"
 
 namespace elicit::ops {
 
 namespace {
-
-namespace bhttp = boost::beast::http;
 
 class HealthRoutes final : public http::Routes {
  public:
@@ -52,20 +51,9 @@ class HealthRoutes final : public http::Routes {
     const bool live = !options_.liveness_path.empty() && request.path == options_.liveness_path;
     const bool ready = !options_.readiness_path.empty() && request.path == options_.readiness_path;
     if (!live && !ready) return std::nullopt;
-    http::Reply reply;
-    reply.content_type = "text/plain; charset=utf-8";
-    reply.headers.emplace_back("Cache-Control", "no-store");
-    const auto method = request.request.method();
-    if (method != bhttp::verb::get && method != bhttp::verb::head) {
-      reply.status = 405;
-      reply.headers.emplace_back("Allow", "GET, HEAD");
-      reply.body = "method not allowed\n";
-      return reply;
-    }
+    if (auto refused = detail::refuse_unless_get(request)) return refused;
     const bool ok = live || (checks_passed_.load() && accepting_ && accepting_());
-    reply.status = ok ? 200 : 503;
-    if (method == bhttp::verb::get) reply.body = ok ? "ok\n" : "not ready\n";
-    return reply;
+    return detail::plain_reply(request, ok ? 200 : 503, ok ? "ok\n" : "not ready\n");
   }
 
  private:

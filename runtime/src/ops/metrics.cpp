@@ -21,26 +21,11 @@
 #include "elicit/http/server.hpp"
 #include "elicit/protocol/protocol_era.hpp"
 #include "elicit/request_state.hpp"
+#include "plain_reply.hpp"
 
 namespace elicit::ops {
 
 namespace {
-
-namespace bhttp = boost::beast::http;
-
-std::string_view outcome_label(const jsonrpc::Answered& a) {
-  switch (a.kind) {
-    case jsonrpc::Answered::Kind::result:
-      return a.input_required ? "input_required" : "result";
-    case jsonrpc::Answered::Kind::error:
-      return "error";
-    case jsonrpc::Answered::Kind::abandoned:
-      return "abandoned";
-    case jsonrpc::Answered::Kind::cancelled:
-      break;
-  }
-  return "cancelled";
-}
 
 // A method the server knows (it did not answer -32601) is one of its table's, a bounded set; any
 // other name is the client's invention.
@@ -156,7 +141,7 @@ void Metrics::request_ended(const RequestRecord& r) {
   auto& impl = *impl_;
   auto method = method_label(r);
   auto revision = revision_label(r.revision);
-  impl.requests.Add({{"method", method}, {"revision", revision}, {"outcome", std::string(outcome_label(r.answered))}})
+  impl.requests.Add({{"method", method}, {"revision", revision}, {"outcome", std::string(outcome_name(r.answered))}})
       .Increment();
   impl.durations.Add({{"method", method}, {"revision", revision}}, impl.options.duration_buckets)
       .Observe(std::chrono::duration<double>(r.latency).count());
@@ -219,19 +204,8 @@ class MetricsRoutes final : public http::Routes {
   std::optional<http::Reply> serve(const http::RouteRequest& request) override {
     if (request.path != impl_->options.path) return std::nullopt;
     if (impl_->options.loopback_only && !request.loopback_peer) return std::nullopt;  // 404, as for no route
-    http::Reply reply;
-    reply.headers.emplace_back("Cache-Control", "no-store");
-    const auto method = request.request.method();
-    if (method != bhttp::verb::get && method != bhttp::verb::head) {
-      reply.status = 405;
-      reply.headers.emplace_back("Allow", "GET, HEAD");
-      reply.content_type = "text/plain; charset=utf-8";
-      reply.body = "method not allowed\n";
-      return reply;
-    }
-    reply.content_type = "text/plain; version=0.0.4; charset=utf-8";
-    if (method == bhttp::verb::get) reply.body = impl_->scrape();
-    return reply;
+    if (auto refused = detail::refuse_unless_get(request)) return refused;
+    return detail::plain_reply(request, 200, impl_->scrape(), "text/plain; version=0.0.4; charset=utf-8");
   }
 
  private:

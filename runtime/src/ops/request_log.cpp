@@ -50,20 +50,6 @@ void write_stderr(std::string_view line) {
   }
 }
 
-const char* outcome_name(const jsonrpc::Answered& a) {
-  switch (a.kind) {
-    case jsonrpc::Answered::Kind::result:
-      return a.input_required ? "input_required" : "result";
-    case jsonrpc::Answered::Kind::error:
-      return "error";
-    case jsonrpc::Answered::Kind::abandoned:
-      return "abandoned";
-    case jsonrpc::Answered::Kind::cancelled:
-      break;
-  }
-  return "cancelled";
-}
-
 }  // namespace
 
 RequestLog::RequestLog(RequestLogOptions options) : options_(std::move(options)) {
@@ -102,7 +88,7 @@ void RequestLog::request_ended(const RequestRecord& r) {
   }
   if (r.token) line["principal"] = {{"iss", bounded(r.token->issuer)}, {"sub", bounded(r.token->subject)}};
   if (r.task_run) line["task_run"] = true;
-  line["outcome"] = outcome_name(r.answered);
+  line["outcome"] = std::string(outcome_name(r.answered));
   if (r.answered.error) line["error_code"] = r.answered.error->code;
   line["latency_ms"] = std::chrono::duration<double, std::milli>(r.latency).count();
   emit(line);

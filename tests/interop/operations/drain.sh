@@ -37,22 +37,7 @@ redis_bin=$(command -v redis-server || echo /usr/bin/redis-server)
 command -v node >/dev/null || { echo "node is not installed (Debian: nodejs)" >&2; exit 1; }
 command -v curl >/dev/null || { echo "curl is not installed (Debian: curl)" >&2; exit 1; }
 
-work=$(mktemp -d)
-chmod 755 "$work"  # nginx workers may run as another user
-pids=()
-# Stops every process started here: SIGTERM, then up to 10 s each, then SIGKILL.
-cleanup() {
-  local rc=$?
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do
-    for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$p" 2>/dev/null || true
-    wait "$p" 2>/dev/null || true
-  done
-  rm -rf "$work"
-  exit "$rc"
-}
-trap cleanup EXIT
+source "$here/lib.sh"
 fail() {
   echo "FAIL: $*" >&2
   for f in A.err B.err load.err slow.out slow.err nginx/logs/error.log; do
@@ -60,24 +45,6 @@ fail() {
   done
   exit 1
 }
-now_ms() { date +%s%3N; }
-
-# N distinct free loopback ports, each held open until all are known.
-free_ports() {
-  node -e "const net=require('net');const n=+process.argv[1];const held=[];
-const next=()=>{if(held.length===n){console.log(held.map((s)=>s.address().port).join(' '));held.forEach((s)=>s.close());return;}
-const s=net.createServer().listen(0,'127.0.0.1',()=>{held.push(s);next();});};next();" "$1"
-}
-wait_port() {
-  for _ in $(seq 1 600); do
-    if node -e "require('net').connect($1,'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))"; then
-      return 0
-    fi
-    sleep 0.1
-  done
-  fail "nothing listens on port $1"
-}
-
 head -c 32 /dev/urandom | base64 >"$work/shared.keys"
 read -r redis_port port < <(free_ports 2)
 "$redis_bin" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >"$work/redis.log" 2>&1 &
@@ -89,19 +56,11 @@ start_server() {
     >"$work/$1.out" 2>"$work/$1.err" &
   pids+=($!)
 }
-url_of() {
-  for _ in $(seq 1 600); do
-    if [[ -s $work/$1.out ]]; then head -n1 "$work/$1.out"; return 0; fi
-    sleep 0.1
-  done
-  fail "server $1 printed no URL within 60 s"
-}
 start_server A --drain-delay-ms "$DRAIN_DELAY_MS" --drain-timeout-ms "$DRAIN_TIMEOUT_MS"
 pid_a=${pids[-1]}
 start_server B
 url_a=$(url_of A)
 url_b=$(url_of B)
-hostport() { local u=${1#http://}; echo "${u%%/*}"; }
 base_a="http://$(hostport "$url_a")"
 for u in "$url_a" "$url_b"; do
   ready=$(curl -s -o /dev/null -w '%{http_code}' --max-time 5 "http://$(hostport "$u")/readyz" || true)

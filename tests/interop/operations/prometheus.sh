@@ -25,21 +25,7 @@ promtool_bin=$(command -v promtool || echo /usr/bin/promtool)
 command -v node >/dev/null || { echo "node is not installed (Debian: nodejs)" >&2; exit 1; }
 command -v curl >/dev/null || { echo "curl is not installed (Debian: curl)" >&2; exit 1; }
 
-work=$(mktemp -d)
-pids=()
-# Stops every process started here: SIGTERM, then up to 10 s each, then SIGKILL.
-cleanup() {
-  local rc=$?
-  for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done
-  for p in "${pids[@]}"; do
-    for _ in $(seq 1 100); do kill -0 "$p" 2>/dev/null || break; sleep 0.1; done
-    kill -9 "$p" 2>/dev/null || true
-    wait "$p" 2>/dev/null || true
-  done
-  rm -rf "$work"
-  exit "$rc"
-}
-trap cleanup EXIT
+source "$here/lib.sh"
 fail() {
   echo "FAIL: $*" >&2
   echo "--- server stderr (last 30 lines)" >&2; tail -n 30 "$work/server.err" >&2 || true
@@ -47,16 +33,10 @@ fail() {
   exit 1
 }
 
-free_port() {
-  node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
-}
-
 "$server" --port 0 --instance prometheus >"$work/server.out" 2>"$work/server.err" &
 pids+=($!)
-for _ in $(seq 1 600); do [[ -s $work/server.out ]] && break; sleep 0.1; done
-[[ -s $work/server.out ]] || fail "the server printed no URL within 60 s"
-url=$(head -n1 "$work/server.out")
-hostport=${url#http://}; hostport=${hostport%%/*}
+url=$(url_of server)
+hostport=$(hostport "$url")
 base="http://$hostport"
 echo "server: $url"
 
@@ -72,7 +52,7 @@ lint_metrics() {
 }
 lint_metrics "at start"
 
-prom_port=$(free_port)
+prom_port=$(free_ports 1)
 cat >"$work/prometheus.yml" <<YML
 global:
   scrape_interval: 1s
