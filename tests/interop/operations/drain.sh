@@ -12,6 +12,8 @@
 # - A exits 0 within its drain delay (2 s) and timeout (15 s) plus a margin, having logged
 #   {"event":"draining"} (with the slow request in flight) and {"event":"stopped"};
 # - the load goes on through B (at least 100 more calls complete after A exited);
+# - the tasks made through A (--tasks-in-redis) and waiting in input_required when it drained
+#   are answered through nginx once A has exited, and complete (through B);
 # - no request of the load failed: not one non-200, network error, JSON-RPC error or wrong result.
 #   The load never retries, so a request A drops is a failure here. Prints "requests sent N,
 #   failed 0, calls completed C (A served x, B served y)", the counts per process from their JSON
@@ -28,6 +30,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 CLIENTS=8
 SLOW_SECONDS=3
 DRAIN_TIMEOUT_MS=15000
+TASKS=5  # confirm_delete tasks waiting in input_required on A when it drains
 DRAIN_DELAY_MS=2000  # A accepts this long with readiness false (a probe-driven load balancer's notice)
 
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
@@ -52,7 +55,8 @@ pids+=($!)
 wait_port "$redis_port"
 
 start_server() {
-  "$server" --port 0 --instance "$1" --state-keys "$work/shared.keys" --redis "$redis_port" --log json "${@:2}" \
+  "$server" --port 0 --instance "$1" --state-keys "$work/shared.keys" --redis "$redis_port" --tasks-in-redis \
+    --log json "${@:2}" \
     >"$work/$1.out" 2>"$work/$1.err" &
   pids+=($!)
 }
@@ -140,6 +144,12 @@ wait_completed() {
 wait_completed 100 60
 echo "load: $CLIENTS clients, $completed calls completed so far"
 
+# Tasks waiting for a person when A drains: made through A (kept in the shared Redis), each in
+# input_required, holding no run in any process; answered through nginx once A has exited.
+node "$here/tasks.mjs" make "$url_a" "$TASKS" "$work/tasks.json" >"$work/tasks.out" 2>"$work/tasks.err" ||
+  fail "making $TASKS tasks through A failed: $(cat "$work/tasks.err")"
+echo "tasks waiting on A: $(cat "$work/tasks.out")"
+
 # The slow request, in flight on A when it gets SIGTERM: on the wire, and A counting a request in
 # flight (the load's requests take about a millisecond each, so mostly this one).
 node "$here/slow.mjs" "$url_a" "$SLOW_SECONDS" "$work/slow.sent" >"$work/slow.out" 2>"$work/slow.err" &
@@ -215,6 +225,10 @@ echo "load while A drained: $((completed_at_exit - completed_at_term)) calls com
 wait_completed $((completed_at_exit + 100)) 30
 status
 echo "load after A exited: $((completed - completed_at_exit)) more calls completed (through B)"
+node "$here/tasks.mjs" finish "http://127.0.0.1:$port/mcp" "$work/tasks.json" >"$work/tasks.out" 2>"$work/tasks.err" ||
+  fail "the tasks made on A did not complete through B: $(cat "$work/tasks.err")"
+tasks_completed=$(sed -n 's/^completed \([0-9]*\)$/\1/p' "$work/tasks.out")
+[[ $tasks_completed == "$TASKS" ]] || fail "$tasks_completed of $TASKS tasks completed"
 
 touch "$work/load.stop"
 for _ in $(seq 1 600); do kill -0 "$load_pid" 2>/dev/null || break; sleep 0.05; done
@@ -236,7 +250,8 @@ outcomes() {
 served_a=$(per A) served_b=$(per B)
 passed_on=$(grep -c ', ' "$work/nginx/logs/access.log" || true)
 upstream_errors=$(grep -c 'upstream' "$work/nginx/logs/error.log" 2>/dev/null || true)
-echo "requests sent $sent, failed $failed, calls completed $completed (A served $served_a, B served $served_b)"
+echo "requests sent $sent, failed $failed, calls completed $completed (A served $served_a, B served $served_b);" \
+  "tasks waiting on A when it drained $TASKS, completed through B $tasks_completed"
 echo "  outcomes logged: A: $(outcomes A); B: $(outcomes B)"
 echo "  nginx passed $passed_on request(s) on to B after A failed them; its error log has $upstream_errors upstream line(s)"
 grep 'upstream' "$work/nginx/logs/error.log" 2>/dev/null | sed 's/^[0-9/]* [0-9:]* //; s/, client: .*//' | sort | uniq -c | sed 's/^/    /' || true

@@ -1,0 +1,63 @@
+// Tasks waiting for a person survive a drain: tasks (io.modelcontextprotocol/tasks) kept in Redis
+// (--tasks-in-redis) and made through process A wait in input_required, holding no run; after A has
+// drained and exited, each is answered through nginx (so by B) and completes.
+// Usage: node tasks.mjs make <A /mcp> <count> <ids file>   (prints "made N")
+//        node tasks.mjs finish <nginx /mcp> <ids file>      (prints "completed N")
+import assert from 'node:assert/strict';
+import { readFileSync, writeFileSync } from 'node:fs';
+
+import { rpcClient } from '../multiprocess/rpc.mjs';
+
+const extension = 'io.modelcontextprotocol/tasks';
+const rpc = rpcClient({
+  'io.modelcontextprotocol/protocolVersion': '2026-07-28',
+  'io.modelcontextprotocol/clientInfo': { name: 'operations-tasks', version: '1' },
+  'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { [extension]: {} } },
+});
+const get = (url, taskId) => rpc(url, 'tasks/get', { taskId }, taskId);
+
+// tasks/get until the status is `status`; bounded in count and time (60 s).
+async function until(url, taskId, status) {
+  const end = Date.now() + 60_000;
+  let last;
+  for (let i = 0; i < 6000 && Date.now() < end; ++i) {
+    last = await get(url, taskId);
+    assert.ok(last.result, `tasks/get failed: ${JSON.stringify(last)}`);
+    if (last.result.status === status) return last;
+    assert.ok(!['completed', 'failed', 'cancelled'].includes(last.result.status),
+      `task ${taskId} ended ${last.result.status}, not ${status}: ${JSON.stringify(last.result)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.fail(`task ${taskId} never reached ${status}; last: ${JSON.stringify(last)}`);
+}
+
+const [mode, url, ...rest] = process.argv.slice(2);
+if (mode === 'make') {
+  const [count, file] = rest;
+  const tasks = [];
+  for (let i = 0; i < Number(count); ++i) {
+    const filename = `drain-${i}.txt`;
+    const made = await rpc(url, 'tools/call', { name: 'confirm_delete', arguments: { filename } }, 'confirm_delete');
+    assert.equal(made.result?.resultType, 'task', JSON.stringify(made));
+    const asked = await until(url, made.result.taskId, 'input_required');
+    tasks.push({ id: made.result.taskId, filename, key: Object.keys(asked.result.inputRequests)[0] });
+  }
+  writeFileSync(file, JSON.stringify(tasks));
+  console.log(`made ${tasks.length}`);
+} else if (mode === 'finish') {
+  const [file] = rest;
+  const tasks = JSON.parse(readFileSync(file, 'utf8'));
+  let completed = 0;
+  for (const t of tasks) {
+    const ack = await rpc(url, 'tasks/update',
+      { taskId: t.id, inputResponses: { [t.key]: { action: 'accept', content: { confirm: true } } } }, t.id);
+    assert.ok(ack.result, JSON.stringify(ack));
+    const done = await until(url, t.id, 'completed');
+    assert.equal(done.result.result.content[0].text, `deleted ${t.filename}`);
+    ++completed;
+  }
+  console.log(`completed ${completed}`);
+} else {
+  console.error('usage: node tasks.mjs make <A /mcp> <count> <ids file> | finish <nginx /mcp> <ids file>');
+  process.exit(2);
+}
