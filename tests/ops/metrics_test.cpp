@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <fstream>
+#include <functional>
 #include <map>
 #include <sstream>
 
@@ -53,6 +54,13 @@ struct Metered {
     metrics->track(*server->server);
   }
   std::string scrape() const { return server->get("/metrics").body; }
+  // A scrape once `ready` holds of it (bounded): a request is counted just after its answer is sent,
+  // so the client can read the answer a moment before the count moves.
+  std::string scrape_when(const std::function<bool(const std::string&)>& ready) const {
+    std::string text;
+    test_support::eventually([&] { return ready(text = scrape()); });
+    return text;
+  }
 
   std::shared_ptr<elicit::ops::Metrics> metrics;
   std::unique_ptr<Server> server;
@@ -69,9 +77,13 @@ TEST_CASE("requests are counted by method, revision and outcome, and timed", "[o
     CHECK(done["result"]["content"][0]["text"] == "hello octocat");
   }
   CHECK(m.server->call(stateless(20, "tools/list")).status == 200);
-  const auto text = m.scrape();
-  INFO(text);
   const Labels call{{"method", "tools/call"}, {"revision", "2026-07-28"}};
+  const auto text = m.scrape_when([&](const std::string& t) {
+    return sample(t, "elicit_request_duration_seconds_count", call) == 4 &&
+           sample(t, "elicit_request_duration_seconds_count", {{"method", "tools/list"}, {"revision", "2026-07-28"}}) ==
+               1;
+  });
+  INFO(text);
   auto with = [](Labels l, const std::string& k, const std::string& v) {
     l[k] = v;
     return l;
@@ -100,7 +112,8 @@ TEST_CASE("a requestState that does not open is counted, and its error by code",
   retry["params"]["requestState"] = state;
   const auto refused = json::parse(m.server->call(retry).body);
   CHECK(refused["error"]["code"] == -32602);
-  const auto text = m.scrape();
+  const auto text =
+      m.scrape_when([](const std::string& t) { return sample(t, "elicit_request_states_refused_total") == 1; });
   INFO(text);
   CHECK(sample(text, "elicit_request_states_refused_total") == 1);
   CHECK(sample(text, "elicit_request_errors_total", {{"method", "tools/call"}, {"code", "-32602"}}) == 1);
@@ -145,7 +158,10 @@ TEST_CASE("bearer tokens refused are counted by reason", "[ops][metrics]") {
   CHECK(m.server->call(tool_call(4, "echo"), {{"Authorization", "Bearer narrow"}}).status == 403);
   CHECK(m.server->call(tool_call(5, "echo"), {{"Authorization", "Bearer no good"}}).status == 400);
   CHECK(m.server->call(tool_call(6, "echo"), {{"Authorization", "Bearer good"}}).status == 200);
-  const auto text = m.scrape();
+  const auto text = m.scrape_when([](const std::string& t) {
+    return sample(t, "elicit_requests_total",
+                  {{"method", "tools/call"}, {"revision", "2026-07-28"}, {"outcome", "result"}}) == 1;
+  });
   INFO(text);
   CHECK(sample(text, "elicit_http_refusals_total", {{"reason", "no_token"}}) == 1);
   CHECK(sample(text, "elicit_http_refusals_total", {{"reason", "invalid_token"}}) == 2);
@@ -187,7 +203,10 @@ TEST_CASE("a 2025-11-25 elicitation waiting for a person shows in the gauge unti
   REQUIRE(done);
   CHECK((*done)["result"]["content"][0]["text"] == "hello octocat");
   CHECK(test_support::eventually([&] { return sample(m.scrape(), "elicit_elicitations_waiting") == waiting_before; }));
-  text = m.scrape();
+  text = m.scrape_when([](const std::string& t) {
+    return sample(t, "elicit_requests_total",
+                  {{"method", "tools/call"}, {"revision", "2025-11-25"}, {"outcome", "result"}}) == 1;
+  });
   CHECK(sample(text, "elicit_requests_total",
                {{"method", "tools/call"}, {"revision", "2025-11-25"}, {"outcome", "result"}}) == 1);
   CHECK(sample(text, "elicit_requests_total", {{"method", "initialize"}, {"revision", ""}, {"outcome", "result"}}) ==
