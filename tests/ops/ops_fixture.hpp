@@ -50,10 +50,18 @@ inline std::shared_ptr<elicit::Server> make_core(const std::shared_ptr<Gate>& ga
                   }});
   core->add_tool(
       {"hold", "waits for the test's gate", {{"type", "object"}}, std::nullopt, [gate](elicit::RequestContext& call) {
+         // Ended by the gate, or by the call's end: the client cancelling, or the server stopping
+         // (which runs on_cancel without marking the call cancelled()).
+         auto ended = std::make_shared<bool>(false);
+         call.on_cancel([gate, ended] {
+           std::lock_guard<std::mutex> lock(gate->mutex);
+           *ended = true;
+           gate->cv.notify_all();
+         });
          std::unique_lock<std::mutex> lock(gate->mutex);
          ++gate->started;
          gate->cv.notify_all();
-         gate->cv.wait_for(lock, test_support::kPatience, [&] { return gate->open || call.cancelled(); });
+         gate->cv.wait_for(lock, test_support::kPatience, [&] { return gate->open || *ended; });
          return elicit::ToolResult::text("released");
        }});
   return core;

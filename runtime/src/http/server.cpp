@@ -333,9 +333,10 @@ void StreamableHttpServer::drain(std::chrono::milliseconds timeout) {
       std::lock_guard<std::mutex> lock(impl.mutex);
       for (const auto& [id, s] : impl.sessions) sessions.push_back(s);
     }
-    for (const auto& s : sessions) s->server->state().rpc().cancel_pending("the server is shutting down");
-    // The handlers' answers are writes: they get what a write gets.
-    wait_until(std::chrono::steady_clock::now() + impl.options.write_timeout);
+    std::size_t told = 0;
+    for (const auto& s : sessions) told += s->server->state().rpc().cancel_pending("the server is shutting down");
+    // The handlers' answers are writes: they get what a write gets. (None told: nothing to wait for.)
+    if (told > 0) wait_until(std::chrono::steady_clock::now() + impl.options.write_timeout);
   }
   stop();
 }

@@ -7,9 +7,8 @@
 #include <unordered_map>
 #include <variant>
 
-#include "elicit/observer.hpp"
-
 #include "completion_request.hpp"
+#include "elicit/observer.hpp"
 #include "elicit/typed_tool.hpp"
 #include "elicitation_dialect.hpp"
 #include "json_fast.hpp"
@@ -220,9 +219,6 @@ const std::shared_ptr<Subscriptions::Subscriber>& Serving::subscriber() {
   return subscriber_;
 }
 
-// The era is decided once per request: a connection that carries one checked 2026-07-28 request
-// knows it; else a 2025-11-25 session once initialize was received; else 2026-07-28 when the
-// request's _meta says so (or the error that refuses it); else 2025-11-25.
 void Serving::observe(const Request& r, const Responder& out) const {
   // The era as dispatch will decide it: this connection's one 2026-07-28 request, the session's
   // version, or what the request's _meta names (refused later if it is not one we serve).
@@ -261,6 +257,9 @@ void Serving::observe(const Request& r, const Responder& out) const {
   });
 }
 
+// The era is decided once per request: a connection that carries one checked 2026-07-28 request
+// knows it; else a 2025-11-25 session once initialize was received; else 2026-07-28 when the
+// request's _meta says so (or the error that refuses it); else 2025-11-25.
 void Serving::dispatch(const Request& r, const Responder& out) {
   if (options_.observer) observe(r, out);
   const auto& table = method_table();

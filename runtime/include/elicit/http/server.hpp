@@ -202,8 +202,8 @@ class StreamableHttpServer {
   /// most `timeout` milliseconds from then. Then the 2025-11-25 clients still waiting are told:
   /// each elicitation still open is cancelled (notifications/cancelled on its request's stream,
   /// reason "the server is shutting down"; MCP 2025-11-25, Cancellation), and its handler, which
-  /// sees the elicitation cancelled, has up to HttpServerOptions::write_timeout to answer; then
-  /// stop(). Returns once stopped. A 2026-07-28 client whose
+  /// sees the elicitation cancelled, has up to HttpServerOptions::write_timeout to answer (when
+  /// there was one to cancel); then stop(). Returns once stopped. A 2026-07-28 client whose
   /// request arrives meanwhile at another process loses nothing (its requestState opens there
   /// when the processes share their keys). Blocks: never call it on an I/O thread. A second call
   /// while one drains returns at once; after stop(), nothing happens.
