@@ -25,3 +25,19 @@ export function rpcClient(meta) {
     return JSON.parse(line);
   };
 }
+
+// tasks/get (with `rpc`, a poster of rpcClient) through `url` until the task's status is `status`,
+// failing when it ends otherwise; bounded in count and time (60 s). The last tasks/get's response.
+export async function taskUntil(rpc, url, taskId, status) {
+  const end = Date.now() + 60_000;
+  let last;
+  for (let i = 0; i < 6000 && Date.now() < end; ++i) {
+    last = await rpc(url, 'tasks/get', { taskId }, taskId);
+    assert.ok(last.result, `tasks/get failed: ${JSON.stringify(last)}`);
+    if (last.result.status === status) return last;
+    assert.ok(!['completed', 'failed', 'cancelled'].includes(last.result.status),
+      `task ${taskId} ended ${last.result.status}, not ${status}: ${JSON.stringify(last.result)}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  assert.fail(`task ${taskId} never reached ${status}; last: ${JSON.stringify(last)}`);
+}

@@ -6,7 +6,7 @@
 // Usage: node tasks.mjs <balanced /mcp> <A /mcp> <B /mcp> <C /mcp (other keys)> <D /mcp> <pid of D>
 import assert from 'node:assert/strict';
 
-import { rpcClient } from './rpc.mjs';
+import { rpcClient, taskUntil } from './rpc.mjs';
 
 const [balanced, urlA, urlB, urlC, urlD, pidD] = process.argv.slice(2);
 const extension = 'io.modelcontextprotocol/tasks';
@@ -20,20 +20,8 @@ const call = (url, name, args) => rpc(url, 'tools/call', { name, arguments: args
 const get = (url, taskId) => rpc(url, 'tasks/get', { taskId }, taskId);
 const served = (m) => m.result?._meta?.['io.modelcontextprotocol/serverInfo']?.title ?? '';
 
-// tasks/get through `url` until the status is `status`; bounded in count and time (60 s).
-async function until(url, taskId, status) {
-  const end = Date.now() + 60_000;
-  let last;
-  for (let i = 0; i < 6000 && Date.now() < end; ++i) {
-    last = await get(url, taskId);
-    assert.ok(last.result, `tasks/get failed: ${JSON.stringify(last)}`);
-    if (last.result.status === status) return last;
-    assert.ok(!['completed', 'failed', 'cancelled'].includes(last.result.status) || last.result.status === status,
-      `task ${taskId} ended ${last.result.status}, not ${status}: ${JSON.stringify(last.result)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  assert.fail(`task ${taskId} never reached ${status}; last: ${JSON.stringify(last)}`);
-}
+// tasks/get through `url` until the status is `status` (bounded: rpc.mjs).
+const until = (url, taskId, status) => taskUntil(rpc, url, taskId, status);
 
 // 1. confirm_delete made on A; read and answered on B; the result read on A and through nginx.
 const made = await call(urlA, 'confirm_delete', { filename: 'notes.txt' });

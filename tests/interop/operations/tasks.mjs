@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 
-import { rpcClient } from '../multiprocess/rpc.mjs';
+import { rpcClient, taskUntil } from '../multiprocess/rpc.mjs';
 
 const extension = 'io.modelcontextprotocol/tasks';
 const rpc = rpcClient({
@@ -14,22 +14,7 @@ const rpc = rpcClient({
   'io.modelcontextprotocol/clientInfo': { name: 'operations-tasks', version: '1' },
   'io.modelcontextprotocol/clientCapabilities': { elicitation: { form: {} }, extensions: { [extension]: {} } },
 });
-const get = (url, taskId) => rpc(url, 'tasks/get', { taskId }, taskId);
-
-// tasks/get until the status is `status`; bounded in count and time (60 s).
-async function until(url, taskId, status) {
-  const end = Date.now() + 60_000;
-  let last;
-  for (let i = 0; i < 6000 && Date.now() < end; ++i) {
-    last = await get(url, taskId);
-    assert.ok(last.result, `tasks/get failed: ${JSON.stringify(last)}`);
-    if (last.result.status === status) return last;
-    assert.ok(!['completed', 'failed', 'cancelled'].includes(last.result.status),
-      `task ${taskId} ended ${last.result.status}, not ${status}: ${JSON.stringify(last.result)}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-  assert.fail(`task ${taskId} never reached ${status}; last: ${JSON.stringify(last)}`);
-}
+const until = (url, taskId, status) => taskUntil(rpc, url, taskId, status);
 
 const [mode, url, ...rest] = process.argv.slice(2);
 if (mode === 'make') {
