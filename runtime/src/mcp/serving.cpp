@@ -231,7 +231,7 @@ void Serving::observe(const Request& r, const Responder& out) const {
     revision = session_version_;
   } else if (r.params.is_object()) {
     if (const auto meta = r.params.find("_meta"); meta != r.params.end() && meta->is_object()) {
-      if (const auto v = meta->find("io.modelcontextprotocol/protocolVersion"); v != meta->end() && v->is_string()) {
+      if (const auto v = meta->find(meta_key::protocol_version); v != meta->end() && v->is_string()) {
         revision = v->get<std::string>();
       }
     }

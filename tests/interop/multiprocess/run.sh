@@ -29,6 +29,7 @@
 # log ($upstream_addr) and printed.
 # Usage: run.sh <elicitgen_http_server> [<elicitgen>]
 #        run.sh chromium <elicitgen_http_server>
+# shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 browser=
 if [[ ${1:-} == chromium ]]; then browser=1; shift; fi
@@ -59,36 +60,18 @@ nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 head -c 32 /dev/urandom | base64 > "$work/shared.keys"
 head -c 32 /dev/urandom | base64 > "$work/other.keys"
 
-free_port() {
-  node -e "const s=require('net').createServer().listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})"
-}
-# N distinct free loopback ports, each held open until all are known.
-free_ports() {
-  node -e "const net=require('net');const n=+process.argv[1];const held=[];
-const next=()=>{if(held.length===n){console.log(held.map((s)=>s.address().port).join(' '));held.forEach((s)=>s.close());return;}
-const s=net.createServer().listen(0,'127.0.0.1',()=>{held.push(s);next();});};next();" "$1"
-}
-wait_port() {
-  for _ in $(seq 1 600); do
-    if node -e "require('net').connect($1,'127.0.0.1').on('connect',()=>process.exit(0)).on('error',()=>process.exit(1))"; then
-      return 0
-    fi
-    sleep 0.1
-  done
-  echo "nothing listens on port $1" >&2
-  return 1
-}
+source "$here/../ports.sh"
 
 redis_bin=$(command -v redis-server || echo /usr/bin/redis-server)
 [[ -x $redis_bin ]] || { echo "redis-server is not installed (Debian: redis-server; scripts/setup-debian.sh installs it)"; exit 1; }
-redis_port=$(free_port)
+redis_port=$(free_ports 1)
 "$redis_bin" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >"$work/redis.log" 2>&1 &
 pids+=($!)
 wait_port "$redis_port"
 
 # Starts a server in the background (in this shell, so cleanup knows its pid).
 # nginx's ports, chosen now: the servers name the plain one as their pages' public origin.
-# Both in one call: two free_port calls can return the same port (the first is not held), and nginx
+# Both in one call: two separate lookups can return the same port (the first is not held), and nginx
 # then refuses the plain listener as an ssl one without a certificate (seen once in CI).
 read -r port tls_port < <(free_ports 2)
 start_server() {

@@ -23,6 +23,7 @@
 # carries it), so any process can serve the next round, and only a request A is in the middle of
 # when it stops, or one it refuses, can be lost: A finishes the former, nginx moves the latter on.
 # Usage: drain.sh <elicitgen_http_server>
+# shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 [[ $# -eq 1 && -x $1 ]] || { echo "usage: $0 <elicitgen_http_server>" >&2; exit 2; }
 server=$1
@@ -52,7 +53,7 @@ head -c 32 /dev/urandom | base64 >"$work/shared.keys"
 read -r redis_port port < <(free_ports 2)
 "$redis_bin" --port "$redis_port" --bind 127.0.0.1 --save "" --appendonly no --dir "$work" >"$work/redis.log" 2>&1 &
 pids+=($!)
-wait_port "$redis_port"
+wait_port "$redis_port" || fail "redis-server did not start"
 
 start_server() {
   "$server" --port 0 --instance "$1" --state-keys "$work/shared.keys" --redis "$redis_port" --tasks-in-redis \
@@ -118,7 +119,7 @@ http {
 CONF
 "$nginx_bin" -p "$work/nginx" -c "$work/nginx/nginx.conf" &
 pids+=($!)
-wait_port "$port"
+wait_port "$port" || fail "nginx did not start"
 echo "A: $url_a (--drain-delay-ms $DRAIN_DELAY_MS --drain-timeout-ms $DRAIN_TIMEOUT_MS), B: $url_b, behind nginx at http://127.0.0.1:$port/mcp"
 
 # Load: reads "sent failed completed" from its status file.

@@ -11,6 +11,7 @@
 # Why: the counters are only worth something if a stock Prometheus accepts, scrapes and sums them
 # as the names and labels promise (counters that count each request once, in the right outcome).
 # Usage: prometheus.sh <elicitgen_http_server>
+# shellcheck source-path=SCRIPTDIR
 set -euo pipefail
 [[ $# -eq 1 && -x $1 ]] || { echo "usage: $0 <elicitgen_http_server>" >&2; exit 2; }
 server=$1
