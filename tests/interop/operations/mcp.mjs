@@ -1,7 +1,10 @@
 // One MCP 2026-07-28 request over Streamable HTTP with fetch() (no npm packages), shared by the
 // operations tests: the request's _meta (protocol version, client info and capabilities), the
 // Mcp-Method and Mcp-Name headers, and the JSON-RPC message read from a JSON body or from the SSE
-// data line that holds it. Never retries: what the server (or nginx) answered is what the test sees.
+// data line that holds it (postRpc). Never retries: what the server (or nginx) answered is what the
+// test sees.
+
+import { postRpc } from '../multiprocess/rpc.mjs';
 
 const meta = {
   'io.modelcontextprotocol/protocolVersion': '2026-07-28',
@@ -16,31 +19,10 @@ export const expectedText = (name) => `accept: ${JSON.stringify({ name })}`;
 
 let nextId = 1;
 
-// POSTs one request; resolves to { status, headers, message } (message: the JSON-RPC response, or
-// undefined when the body held none), or rejects on a network error or after `timeoutMs`.
-export async function rpc(url, method, params, name, timeoutMs = 30_000) {
+// POSTs one request; resolves to { status, headers, message, text } (../multiprocess/rpc.mjs).
+export function rpc(url, method, params, name, timeoutMs = 30_000) {
   const body = { jsonrpc: '2.0', id: nextId++, method, params: { ...params, _meta: meta } };
-  const res = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      'mcp-protocol-version': '2026-07-28',
-      'mcp-method': method,
-      ...(name ? { 'mcp-name': name } : {}),
-    },
-    body: JSON.stringify(body),
-    signal: AbortSignal.timeout(timeoutMs),
-  });
-  const text = await res.text();
-  const line = text.trim().startsWith('{') ? text : text.split('\n').find((l) => l.startsWith('data: {'))?.slice(6);
-  let message;
-  try {
-    message = line ? JSON.parse(line) : undefined;
-  } catch {
-    message = undefined;
-  }
-  return { status: res.status, headers: res.headers, message, text };
+  return postRpc(url, body, name, timeoutMs);
 }
 
 // tools/call of `tool`; `extra` adds params (inputResponses, requestState).
