@@ -93,7 +93,6 @@ std::vector<std::string> everything_in(const RedisServer& server) {
   return out;
 }
 
-
 }  // namespace
 
 TEST_CASE("redis tasks: a task made by one store is read and changed by another with the same keys, sealed",
@@ -326,7 +325,10 @@ TEST_CASE("redis tasks: a task made through server A is read, answered and cance
   state.keys = {test_support::shared_key()};
   auto make = [&](std::shared_ptr<Gate> gate) {
     auto s = std::make_shared<elicit::Server>(elicit::ServerInfo{"tasks", "1", std::nullopt, std::nullopt}, state);
-    s->set_task_store(std::make_shared<RedisTaskStore>(task_options(server)));
+    auto o = task_options(server);
+    // Far longer than any test waits: a task taken by another process was released, never lapsed.
+    o.lease = 10min;
+    s->set_task_store(std::make_shared<RedisTaskStore>(o));
     s->add_tool(Tool::blocking("echo", [](RequestContext& call) {
                   const auto n = call.elicit_keyed<samples::UserName>("word", "A name?");
                   if (!n) return ToolResult::text("no name");
@@ -367,6 +369,49 @@ TEST_CASE("redis tasks: a task made through server A is read, answered and cance
     std::unique_lock<std::mutex> lock(gate_a->mutex);
     CHECK(gate_a->cv.wait_for(lock, kPatience, [&] { return gate_a->cancelled_seen; }));
     CHECK(gate_b->runs == 0);
+  }
+
+  SECTION("running on A when A stops (a drain): released, and B's next tasks/get runs it again at once") {
+    const std::string id = a.tool("wait")["result"]["taskId"];
+    {
+      std::unique_lock<std::mutex> lock(gate_a->mutex);
+      REQUIRE(gate_a->cv.wait_for(lock, kPatience, [&] { return gate_a->runs == 1; }));
+    }
+    a.session->server()->stop_task_runs(nullptr);  // what StreamableHttpServer::drain() does
+    {
+      std::unique_lock<std::mutex> lock(gate_a->mutex);
+      CHECK(gate_a->cv.wait_for(lock, kPatience, [&] { return gate_a->cancelled_seen; }));
+    }
+    // As Redis holds it: still working, run 1 let go, no lease (so it never lapses into failed).
+    RedisTaskStore reader(task_options(server));
+    const auto released = reader.get(id);
+    REQUIRE(released);
+    CHECK(released->status == TaskStatus::working);
+    CHECK(released->run == 1);
+    CHECK(released->run_released);
+    CHECK(released->lease_expires_ms == 0);
+
+    // B's tasks/get takes it: run 2 begins on B, with a fresh lease.
+    const auto seen = b.get(id)["result"];
+    CHECK(seen["status"] == "working");
+    {
+      std::unique_lock<std::mutex> lock(gate_b->mutex);
+      REQUIRE(gate_b->cv.wait_for(lock, kPatience, [&] { return gate_b->runs == 1; }));
+    }
+    const auto taken = reader.get(id);
+    REQUIRE(taken);
+    CHECK(taken->run == 2);
+    CHECK_FALSE(taken->run_released);
+    CHECK(taken->lease_expires_ms > 0);
+    // Another read takes nothing more: one run, B's.
+    CHECK(a.get(id)["result"]["status"] == "working");
+    CHECK(reader.get(id)->run == 2);
+    CHECK(gate_a->runs == 1);
+
+    // B's run is the task's: its cancel reaches B's handler.
+    CHECK(a.call("tasks/cancel", {{"taskId", id}, {"_meta", with_tasks()}}).contains("result"));
+    std::unique_lock<std::mutex> lock(gate_b->mutex);
+    CHECK(gate_b->cv.wait_for(lock, kPatience, [&] { return gate_b->cancelled_seen; }));
   }
 }
 

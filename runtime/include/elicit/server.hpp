@@ -218,8 +218,11 @@ class Server : public std::enable_shared_from_this<Server> {
   /// The runs of tasks going on in this process (internal to the runtime).
   detail::TaskRuns& task_runs() const noexcept { return *task_runs_; }
   /// Cancels the runs of tasks going on in this process on `pool` (null: all) and waits until they
-  /// have ended; their tasks end `failed`. ServerSession (with its own pool) and
-  /// StreamableHttpServer::stop() call it, so no task handler runs after them. Not from a handler.
+  /// have ended. Their tasks end `failed`, or, with a store several processes share
+  /// (TaskStore::run_lease() > 0), are released: the next process to read one runs it again at once
+  /// (TaskRecord::run_released). ServerSession (with its own pool) and StreamableHttpServer::stop()
+  /// call it, so no task handler runs after them (and StreamableHttpServer::drain(), at its start,
+  /// with a shared store). Not from a handler.
   void stop_task_runs(const std::shared_ptr<jsonrpc::WorkerPool>& pool);
 
  private:

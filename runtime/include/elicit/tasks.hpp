@@ -88,6 +88,12 @@ struct TaskRecord {
   /// until when its run's process has promised to report (milliseconds since the Unix epoch). The
   /// store sets and renews it; 0 in a store without leases.
   std::int64_t lease_expires_ms = 0;
+  /// A store shared by several processes: the process running run `run` stopped (a drain, or its
+  /// ServerSession ended) before the run ended, and let the task go while it was still working. The
+  /// next process to serve a tasks/get of the task, or to tell a subscriptions/listen stream of it,
+  /// begins run `run + 1` at once (the same tools/call, requestState and answers), instead
+  /// of the task failing when the lease lapses. A released task holds no lease.
+  bool run_released = false;
 
   /// The record as JSON text (what stores keep) and back; from_json throws nlohmann::json's
   /// exceptions for a text that is not a record.
@@ -127,6 +133,7 @@ class TaskStore {
   virtual std::shared_ptr<void> watch(const std::string& id, std::function<void(TaskStatus)> changed);
   /// Keeps the lease of run `task.run` of `task` renewed while the returned handle lives, so that
   /// other processes do not take the task for lost (run_lease()). Null when the store has no leases.
+  /// A store with leases never fails a task whose run was released (TaskRecord::run_released).
   virtual std::shared_ptr<void> hold_lease(const TaskRecord& task);
   /// 0 for a store that lives and dies with the one process running its tasks. Otherwise, how long
   /// a run's lease lasts: a working task whose lease has passed (the process running it stopped,

@@ -2,6 +2,7 @@
 // 2025-11-25 session routes or the 2026-07-28 stateless routes), the public API.
 #include "elicit/http/host_names.hpp"
 #include "elicit/http/routes.hpp"
+#include "elicit/tasks.hpp"
 #include "server_impl.hpp"
 
 namespace elicit::http {
@@ -316,6 +317,14 @@ void StreamableHttpServer::drain(std::chrono::milliseconds timeout) {
   for (auto& weak : connections) {
     if (auto c = weak.lock()) c->wind_down();
   }
+  // Runs of tasks kept in a store other processes share are let go at once: each task runs again in
+  // the next process that reads it (TaskRecord::run_released), rather than wait here for the deadline
+  // or, were this process killed, for its lease to lapse (and fail). With a store of this process's
+  // own, they go on until stop().
+  if (impl.core) {
+    if (const auto store = impl.core->task_store(); store && store->run_lease().count() > 0)
+      impl.core->stop_task_runs(impl.options.server.workers);
+  }
   // Requests in flight finish, up to the deadline, polled: a request's end has no one place to
   // signal from (an answer from a worker, an SSE stream's last event, a client gone).
   const auto wait_until = [&impl](std::chrono::steady_clock::time_point deadline) {
@@ -406,7 +415,7 @@ void StreamableHttpServer::stop() {
     std::unique_lock<std::mutex> lock(impl.exchanges->mutex);
     impl.exchanges->cv.wait(lock, [&] { return impl.exchanges->live == 0; });
   }
-  // Runs of tasks (the tasks extension) go on the same pool: stopped too, their tasks end failed.
+  // Runs of tasks (the tasks extension) go on the same pool: stopped too (Server::stop_task_runs).
   if (impl.core) impl.core->stop_task_runs(impl.options.server.workers);
   std::lock_guard<std::mutex> lock(impl.run_mutex);  // run() returns once this has finished
   impl.run_wake = true;

@@ -238,6 +238,8 @@ void ListenStreams::send_task(const RequestId& id, const std::string& task_id) {
   std::optional<TaskRecord> task;
   try {
     task = find_owned_task(stream->tasks, task_id);
+    // A task another process let go of runs again here (the client may never poll tasks/get).
+    if (task) task = stream->tasks.server->task_runs().resume_released(stream->tasks, std::move(*task));
   } catch (const std::exception&) {
     return;  // the store cannot be reached: the next change (or the client's poll) tells
   }

@@ -27,6 +27,12 @@ RpcError tasks_required_error() {
 
 namespace {
 
+// Several processes share the store: a run one of them lets go, another can take.
+bool shared_store(const TaskServing& serving) {
+  const auto store = serving.server->task_store();
+  return store && store->run_lease().count() > 0;
+}
+
 void reply(const TaskServing& serving, const Responder& out, nlohmann::json result) {
   stamp_stateless_result(result, serving.server->info_json());
   out.result(std::move(result));
@@ -177,6 +183,12 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
 
   const std::shared_ptr<WorkerPool>& pool() const noexcept { return serving_.options->workers; }
 
+  // Cancels the run for stop(): with a shared store, its task is released rather than failed.
+  void let_go() {
+    releasing_ = shared_store(serving_);
+    cancel();
+  }
+
   void cancel() {
     {
       std::lock_guard<std::mutex> lock(deliver_mutex_);
@@ -260,6 +272,11 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
       store->update(task_.id, [&](TaskRecord& t) {
         if (t.run != run || is_terminal(t.status)) return false;  // cancelled, expired, or another run's
         t.updated_ms = unix_time_ms();
+        if (!message.is_object() && releasing_) {
+          t.run_released = true;  // still working: the next process to read it runs it again
+          t.updated_ms = unix_time_ms();
+          return true;
+        }
         if (!message.is_object()) {
           t.status = TaskStatus::failed;
           t.error = {{"code", error_code::internal_error}, {"message", "the task's run ended without an answer"}};
@@ -336,6 +353,7 @@ class TaskRuns::Run final : public Transport, public std::enable_shared_from_thi
   std::shared_ptr<void> lease_;  // TaskStore::hold_lease; guarded by handles_mutex_
   std::shared_ptr<void> watch_;  // TaskStore::watch; guarded by handles_mutex_
   std::atomic<bool> destroying_{false};
+  std::atomic<bool> releasing_{false};  // let_go(): the run ends without an answer, for another process
 };
 
 void TaskRuns::start(const TaskServing& serving, const TaskRecord& task) { begin(serving, task, false); }
@@ -363,7 +381,7 @@ void TaskRuns::begin(const TaskServing& serving, const TaskRecord& task, bool qu
     }
   }
   if (stopping) {
-    fail(serving, task.id, task.run, "the server stopped before the task's run began");
+    let_go(serving, task.id, task.run, "the server stopped before the task's run began");
     return;
   }
   try {
@@ -443,6 +461,41 @@ void TaskRuns::fail(const TaskServing& serving, const std::string& id, std::uint
   }
 }
 
+void TaskRuns::let_go(const TaskServing& serving, const std::string& id, std::uint64_t run, const std::string& why) {
+  if (!shared_store(serving)) {
+    fail(serving, id, run, why);
+    return;
+  }
+  try {
+    serving.server->task_store()->update(id, [&](TaskRecord& t) {
+      if (t.run != run || t.status != TaskStatus::working || t.run_released) return false;
+      t.run_released = true;
+      t.updated_ms = unix_time_ms();
+      return true;
+    });
+  } catch (const std::exception&) {
+    // The store cannot be reached: the lease lapses, and the task fails then.
+  }
+}
+
+TaskRecord TaskRuns::resume_released(const TaskServing& serving, TaskRecord task) {
+  if (task.status != TaskStatus::working || !task.run_released) return task;
+  const auto run = task.run;
+  bool taken = false;
+  auto after = serving.server->task_store()->update(task.id, [&](TaskRecord& t) {
+    taken = false;  // the change may be tried again
+    if (t.run != run || t.status != TaskStatus::working || !t.run_released) return false;
+    t.run_released = false;
+    ++t.run;
+    t.updated_ms = unix_time_ms();
+    taken = true;
+    return true;
+  });
+  if (!after) return task;  // expired meanwhile: the caller answers from what it read
+  if (taken) start(serving, *after);
+  return *after;
+}
+
 void TaskRuns::cancel(const std::string& id) {
   std::shared_ptr<Run> run;
   std::optional<Waiting> waiting;  // its lease goes after the lock
@@ -502,9 +555,9 @@ void TaskRuns::stop(const std::shared_ptr<WorkerPool>& pool) {
     for (auto& [id, run] : runs_)
       if (mine(run)) runs.push_back(run);
   }
-  for (auto& run : runs) run->cancel();
+  for (auto& run : runs) run->let_go();
   runs.clear();
-  for (auto& w : waiting) fail(w.serving, w.id, w.run, "the server stopped before the task's run began");
+  for (auto& w : waiting) let_go(w.serving, w.id, w.run, "the server stopped before the task's run began");
   waiting.clear();
   // Until the runs have ended and no drain is still beginning runs it took before the lanes stopped
   // (each of those fails now).
@@ -570,8 +623,14 @@ void create_task_now(const TaskServing& serving, const nlohmann::json& params, c
 void tasks_get_now(const TaskServing& serving, const Request& r, const Responder& out) {
   const auto id = task_id_of(r, out);
   if (!id) return;
-  const auto task = owned_task(serving, *id, out);
+  auto task = owned_task(serving, *id, out);
   if (!task) return;
+  try {
+    *task = serving.server->task_runs().resume_released(serving, std::move(*task));
+  } catch (const std::exception&) {
+    out.error({error_code::internal_error, "The task store cannot be reached", std::nullopt});
+    return;
+  }
   auto result = detailed_task(*task);
   result["resultType"] = "complete";  // tasks.md, "tasks/get": the result of tasks/get is complete
   reply_ordered(serving, out, std::move(result));

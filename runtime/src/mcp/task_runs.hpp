@@ -65,11 +65,18 @@ class TaskRuns : public std::enable_shared_from_this<TaskRuns> {
   /// handler sees RequestContext::cancelled(), its elicitations end aborted.
   void cancel(const std::string& id);
   /// Cancels every run served on `pool` (null: every run) and waits until each has ended: called
-  /// when what owns the pool stops (a ServerSession with its own pool, a StreamableHttpServer), so
-  /// no task handler runs after it. A cancelled run's task ends `failed` (its run ended without an
-  /// answer) unless it had ended already; so does the task of a run that was waiting to begin.
+  /// when what owns the pool stops (a ServerSession with its own pool, a StreamableHttpServer, which
+  /// does it as soon as it drains when its store is shared), so no task handler runs after it. A
+  /// cancelled run's task, and the task of a run that was waiting to begin, unless it had ended
+  /// already: with a shared store (run_lease() > 0), released (TaskRecord::run_released), so the next
+  /// process that reads it runs it again at once; else `failed` (its run ended without an answer).
   /// Waits as long as a handler takes to look at cancelled().
   void stop(const std::shared_ptr<WorkerPool>& pool);
+  /// `task` as read for `serving`'s caller; when another process released its run (still working,
+  /// TaskRecord::run_released), takes it: run + 1 begins here, and the task as it is then is
+  /// returned (unchanged when another reader took it first). Throws std::runtime_error when the store
+  /// cannot be reached. Blocks on a blocking store.
+  TaskRecord resume_released(const TaskServing& serving, TaskRecord task);
 
   /// How many runs are going on (begun, not yet ended) and how many wait to begin.
   struct Counts {
@@ -107,6 +114,8 @@ class TaskRuns : public std::enable_shared_from_this<TaskRuns> {
   void drain(WorkerPool* pool);
   void finished(const std::string& id, const Run* run);
   static void fail(const TaskServing& serving, const std::string& id, std::uint64_t run, const std::string& why);
+  // A run that cannot go on here: released for another process with a shared store, else failed.
+  static void let_go(const TaskServing& serving, const std::string& id, std::uint64_t run, const std::string& why);
 
   mutable std::mutex mutex_;
   std::condition_variable ended_;  // a run left runs_

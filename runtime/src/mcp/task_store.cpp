@@ -151,7 +151,8 @@ nlohmann::json TaskRecord::to_json() const {
                         {"result", result},
                         {"error", error},
                         {"run", run},
-                        {"lease", lease_expires_ms}};
+                        {"lease", lease_expires_ms},
+                        {"released", run_released}};
 }
 
 TaskRecord TaskRecord::from_json(const nlohmann::json& j) {
@@ -175,6 +176,7 @@ TaskRecord TaskRecord::from_json(const nlohmann::json& j) {
   t.error = j.at("error");
   t.run = j.at("run").get<std::uint64_t>();
   t.lease_expires_ms = j.value("lease", std::int64_t{0});
+  t.run_released = j.value("released", false);  // absent in records of earlier versions
   return t;
 }
 

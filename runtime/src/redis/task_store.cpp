@@ -88,9 +88,14 @@ RequestStateOptions sealer_options(const RedisTaskStoreOptions& o) {
 
 RequestStateBinding binding(const std::string& id) { return {"elicitgen task record", id, nullptr, ""}; }
 
-// A working task whose lease passed is failed: its process stopped, or lost Redis for that long.
+// A working task whose lease passed is failed: its process stopped, or lost Redis for that long. (A
+// released run holds no lease: the next process to read the task begins the next run.)
+bool lapsed(const TaskRecord& t, std::int64_t now) {
+  return t.status == TaskStatus::working && !t.run_released && t.lease_expires_ms != 0 && t.lease_expires_ms < now;
+}
+
 bool fail_if_lapsed(TaskRecord& t, std::int64_t now) {
-  if (t.status != TaskStatus::working || t.lease_expires_ms == 0 || t.lease_expires_ms >= now) return false;
+  if (!lapsed(t, now)) return false;
   t.status = TaskStatus::failed;
   t.status_message = kLapsed;
   t.error = {{"code", -32603}, {"message", kLapsed}};
@@ -178,7 +183,7 @@ struct RedisTaskStore::Shared {
       // run gets a fresh one; one that is not working holds none).
       after.id = before.id;
       after.expires_ms = before.expires_ms;
-      if (after.status != TaskStatus::working) {
+      if (after.status != TaskStatus::working || after.run_released) {
         after.lease_expires_ms = 0;
       } else if (before.status != TaskStatus::working || after.run != before.run) {
         after.lease_expires_ms = now + options.lease.count();
@@ -237,7 +242,7 @@ struct RedisTaskStore::Shared {
         const auto& [id, run] = lease;
         try {
           update(id, [&, run = run](TaskRecord& t) {
-            if (t.run != run || t.status != TaskStatus::working) return false;
+            if (t.run != run || t.status != TaskStatus::working || t.run_released) return false;
             t.lease_expires_ms = unix_time_ms() + options.lease.count();
             return true;
           });
@@ -295,8 +300,7 @@ std::optional<TaskRecord> RedisTaskStore::get(const std::string& id) {
   auto current = shared_->read(id, redis::id_hash(id));
   if (!current) return std::nullopt;
   auto& record = current->first;
-  if (record.status == TaskStatus::working && record.lease_expires_ms != 0 &&
-      record.lease_expires_ms < unix_time_ms()) {
+  if (lapsed(record, unix_time_ms())) {
     return shared_->update(id, [](TaskRecord&) { return false; });  // fails it (fail_if_lapsed)
   }
   return std::move(record);

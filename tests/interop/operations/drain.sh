@@ -14,6 +14,9 @@
 # - the load goes on through B (at least 100 more calls complete after A exited);
 # - the tasks made through A (--tasks-in-redis) and waiting in input_required when it drained
 #   are answered through nginx once A has exited, and complete (through B);
+# - a task whose run is going on in A when it drains (slow_compute as a task, RUN_SECONDS) completes
+#   through B: A released the run (A's log shows its run cancelled), B ran it again (B's log shows the
+#   run's result) although the run's lease (TASK_LEASE_MS) had not lapsed (a lapsed lease fails a task);
 # - no request of the load failed: not one non-200, network error, JSON-RPC error or wrong result.
 #   The load never retries, so a request A drops is a failure here. Prints "requests sent N,
 #   failed 0, calls completed C (A served x, B served y)", the counts per process from their JSON
@@ -33,6 +36,8 @@ SLOW_SECONDS=3
 DRAIN_TIMEOUT_MS=15000
 TASKS=5  # confirm_delete tasks waiting in input_required on A when it drains
 DRAIN_DELAY_MS=2000  # A accepts this long with readiness false (a probe-driven load balancer's notice)
+RUN_SECONDS=20  # the task running on A when it drains: long enough to be running then, however busy the machine
+TASK_LEASE_MS=120000  # longer than the test: the running task must be taken from A, not left to lapse
 
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
 [[ -x $nginx_bin ]] || { echo "nginx is not installed (Debian: nginx)" >&2; exit 1; }
@@ -57,7 +62,7 @@ wait_port "$redis_port" || fail "redis-server did not start"
 
 start_server() {
   "$server" --port 0 --instance "$1" --state-keys "$work/shared.keys" --redis "$redis_port" --tasks-in-redis \
-    --log json "${@:2}" \
+    --task-lease-ms "$TASK_LEASE_MS" --log json "${@:2}" \
     >"$work/$1.out" 2>"$work/$1.err" &
   pids+=($!)
 }
@@ -150,6 +155,10 @@ echo "load: $CLIENTS clients, $completed calls completed so far"
 node "$here/tasks.mjs" make "$url_a" "$TASKS" "$work/tasks.json" >"$work/tasks.out" 2>"$work/tasks.err" ||
   fail "making $TASKS tasks through A failed: $(cat "$work/tasks.err")"
 echo "tasks waiting on A: $(cat "$work/tasks.out")"
+# A task running on A when it drains.
+node "$here/tasks.mjs" start "$url_a" "$RUN_SECONDS" "$work/run.id" >"$work/run.out" 2>"$work/run.err" ||
+  fail "starting a task run on A failed: $(cat "$work/run.err")"
+echo "task run on A: $(cat "$work/run.out")"
 
 # The slow request, in flight on A when it gets SIGTERM: on the wire, and A counting a request in
 # flight (the load's requests take about a millisecond each, so mostly this one).
@@ -211,6 +220,12 @@ draining_in_flight=$(sed -n 's/.*"event":"draining".*"in_flight":\([0-9]*\).*/\1
 [[ $(grep -n '"event":"draining"' "$work/A.err" | cut -d: -f1) -lt $(grep -n '"event":"stopped"' "$work/A.err" | cut -d: -f1) ]] ||
   fail "A logged stopped before draining"
 
+# The task that was running on A: followed through nginx (so B) from now; B runs it again at the
+# first tasks/get that reaches it.
+node "$here/tasks.mjs" follow "http://127.0.0.1:$port/mcp" "$RUN_SECONDS" "$work/run.id" >"$work/run.out" 2>"$work/run.err" &
+follow_pid=$!
+pids+=("$follow_pid")
+
 # The slow request finished.
 for _ in $(seq 1 600); do kill -0 "$slow_pid" 2>/dev/null || break; sleep 0.05; done
 rc_slow=0
@@ -230,6 +245,18 @@ node "$here/tasks.mjs" finish "http://127.0.0.1:$port/mcp" "$work/tasks.json" >"
   fail "the tasks made on A did not complete through B: $(cat "$work/tasks.err")"
 tasks_completed=$(sed -n 's/^completed \([0-9]*\)$/\1/p' "$work/tasks.out")
 [[ $tasks_completed == "$TASKS" ]] || fail "$tasks_completed of $TASKS tasks completed"
+for _ in $(seq 1 $(((RUN_SECONDS + 40) * 20))); do kill -0 "$follow_pid" 2>/dev/null || break; sleep 0.05; done
+rc_follow=0
+wait "$follow_pid" || rc_follow=$?
+[[ $rc_follow -eq 0 ]] || fail "the task running on A when it drained did not complete through B: $(cat "$work/run.err")"
+run_done_ms=$(($(now_ms) - term_ms))
+# Whose run was it: A's ended cancelled (released at the drain), B's with the result.
+run_lines() { grep '"event":"request"' "$work/$1.err" | grep '"task_run":true' | grep '"tool":"slow_compute"' || true; }
+run_a=$(run_lines A | sed -n 's/.*"outcome":"\([a-z_]*\)".*/\1/p' | paste -sd, -)
+run_b=$(run_lines B | sed -n 's/.*"outcome":"\([a-z_]*\)".*/\1/p' | paste -sd, -)
+[[ $run_b == *result* ]] || fail "B's log shows no run of the task with a result (A: ${run_a:-none}; B: ${run_b:-none})"
+[[ $run_a != *result* ]] || fail "A finished the task's run itself: it was not running when A drained (A: $run_a)"
+echo "task running on A at SIGTERM: completed through B by +${run_done_ms} ms (its run ${RUN_SECONDS} s; runs: A ${run_a:-none}, B $run_b; lease ${TASK_LEASE_MS} ms, not lapsed)"
 
 touch "$work/load.stop"
 for _ in $(seq 1 600); do kill -0 "$load_pid" 2>/dev/null || break; sleep 0.05; done
@@ -252,7 +279,7 @@ served_a=$(per A) served_b=$(per B)
 passed_on=$(grep -c ', ' "$work/nginx/logs/access.log" || true)
 upstream_errors=$(grep -c 'upstream' "$work/nginx/logs/error.log" 2>/dev/null || true)
 echo "requests sent $sent, failed $failed, calls completed $completed (A served $served_a, B served $served_b);" \
-  "tasks waiting on A when it drained $TASKS, completed through B $tasks_completed"
+  "tasks waiting on A when it drained $TASKS, completed through B $tasks_completed; task running on A 1, completed through B 1"
 echo "  outcomes logged: A: $(outcomes A); B: $(outcomes B)"
 echo "  nginx passed $passed_on request(s) on to B after A failed them; its error log has $upstream_errors upstream line(s)"
 grep 'upstream' "$work/nginx/logs/error.log" 2>/dev/null | sed 's/^[0-9/]* [0-9:]* //; s/, client: .*//' | sort | uniq -c | sed 's/^/    /' || true

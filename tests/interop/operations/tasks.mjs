@@ -1,8 +1,12 @@
 // Tasks waiting for a person survive a drain: tasks (io.modelcontextprotocol/tasks) kept in Redis
 // (--tasks-in-redis) and made through process A wait in input_required, holding no run; after A has
-// drained and exited, each is answered through nginx (so by B) and completes.
-// Usage: node tasks.mjs make <A /mcp> <count> <ids file>   (prints "made N")
-//        node tasks.mjs finish <nginx /mcp> <ids file>      (prints "completed N")
+// drained and exited, each is answered through nginx (so by B) and completes. And a task whose run
+// is going on in A when it drains (slow_compute as a task): A releases the run, and the first
+// tasks/get that reaches B runs it again there, at once (not after the run's lease).
+// Usage: node tasks.mjs make <A /mcp> <count> <ids file>       (prints "made N")
+//        node tasks.mjs finish <nginx /mcp> <ids file>          (prints "completed N")
+//        node tasks.mjs start <A /mcp> <seconds> <id file>      (prints "running <id>")
+//        node tasks.mjs follow <nginx /mcp> <seconds> <id file> (prints "completed <id>")
 import assert from 'node:assert/strict';
 import { readFileSync, writeFileSync } from 'node:fs';
 
@@ -42,7 +46,21 @@ if (mode === 'make') {
     ++completed;
   }
   console.log(`completed ${completed}`);
+} else if (mode === 'start') {
+  const [seconds, file] = rest;
+  const made = await rpc(url, 'tools/call', { name: 'slow_compute', arguments: { seconds: Number(seconds), label: 'drain-run' } },
+    'slow_compute');
+  assert.equal(made.result?.resultType, 'task', JSON.stringify(made));
+  await until(url, made.result.taskId, 'working');
+  writeFileSync(file, made.result.taskId);
+  console.log(`running ${made.result.taskId}`);
+} else if (mode === 'follow') {
+  const [seconds, file] = rest;
+  const id = readFileSync(file, 'utf8');
+  const done = await until(url, id, 'completed');
+  assert.equal(done.result.result.content[0].text, `computed drain-run in ${Number(seconds).toFixed(6)} s`);
+  console.log(`completed ${id}`);
 } else {
-  console.error('usage: node tasks.mjs make <A /mcp> <count> <ids file> | finish <nginx /mcp> <ids file>');
+  console.error('usage: node tasks.mjs make|finish|start|follow ... (see the comment at the top)');
   process.exit(2);
 }

@@ -197,7 +197,9 @@ class StreamableHttpServer {
   /// being ready (draining(); RoutesStart::accepting, e.g. the readiness probe of elicit/ops,
   /// turns false); after HttpServerOptions::drain_delay (serving as usual meanwhile) it stops
   /// accepting connections; connections waiting for a next request are closed, the others answer
-  /// what they are serving with `Connection: close`. Requests in flight
+  /// what they are serving with `Connection: close`; runs of tasks (the tasks extension) kept in a
+  /// store several processes share are cancelled and released, so the next process a client's
+  /// tasks/get reaches runs each again at once (TaskRecord::run_released). Requests in flight
   /// (2026-07-28 requests, 2025-11-25 POST streams, e.g. a user filling in a form) finish, for at
   /// most `timeout` milliseconds from then. Then the 2025-11-25 clients still waiting are told:
   /// each elicitation still open is cancelled (notifications/cancelled on its request's stream,

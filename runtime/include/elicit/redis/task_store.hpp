@@ -65,7 +65,9 @@ struct RedisTaskStoreOptions {
 /// Leases: a task that becomes working (created, or answered) gets `lease_expires_ms` = now +
 /// lease; hold_lease() renews it from one thread of the store's every lease / 3 while the run goes
 /// on. get() and update() of a working task whose lease has passed make it failed ("the process
-/// running the task stopped"), so a task never stays working after its process died.
+/// running the task stopped"), so a task never stays working after its process died. A process that
+/// stops in order (a drain) does not leave its runs to lapse: it releases them
+/// (TaskRecord::run_released, no lease), and the next process to read such a task runs it again at once.
 ///
 /// Redis unreachable: create, get and update throw std::runtime_error (the server answers -32603);
 /// the subscriber and the lease thread reconnect by themselves.
