@@ -1,12 +1,21 @@
 # Writes OUTPUT: a C++ file defining one NUL-terminated char array per input file, as hex bytes so
 # that no file text can break the C++ that carries it, inside NAMESPACE. Run as `cmake -P` at build
 # time with -DINPUTS=file1,file2,... -DSYMBOLS=kName1,kName2,... (same order) -DNAMESPACE=ns
-# -DOUTPUT=path. The file is rewritten only when its content changes (no needless rebuilds).
+# -DOUTPUT=path, and optionally -DALIGN=N to align each array to N bytes and -DBINARY=ON to make it
+# unsigned char (data read in place as words, such as an ICU data package). The file is rewritten only when its content changes.
 function(embed_file path symbol out_var)
   file(READ "${path}" hex HEX)
   string(REGEX REPLACE "([0-9a-f][0-9a-f])" "0x\\1," bytes "${hex}")
   string(REGEX REPLACE "((0x[0-9a-f][0-9a-f],){20})" "\\1\n  " bytes "${bytes}")
-  set(${out_var} "extern const char ${symbol}[];\nconst char ${symbol}[] = {\n  ${bytes}0x00};\n" PARENT_SCOPE)
+  set(align "")
+  if(ALIGN)
+    set(align "alignas(${ALIGN}) ")
+  endif()
+  set(type "char")
+  if(BINARY)
+    set(type "unsigned char")
+  endif()
+  set(${out_var} "extern const ${type} ${symbol}[];\n${align}const ${type} ${symbol}[] = {\n  ${bytes}0x00};\n" PARENT_SCOPE)
 endfunction()
 
 string(REPLACE "," ";" inputs "${INPUTS}")

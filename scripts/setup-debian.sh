@@ -4,7 +4,7 @@
 # already installed.
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config nlohmann-json3-dev libcli11-dev catch2
-          libkainjow-mustache-dev libre2-dev libboost-dev libssl-dev openssl libbenchmark-dev libsodium-dev libhiredis-dev
+          libkainjow-mustache-dev libre2-dev libicu-dev icu-devtools libboost-dev libssl-dev openssl libbenchmark-dev libsodium-dev libhiredis-dev
           prometheus-cpp-dev prometheus  # the operations wing's metrics; its scrape test runs a real Prometheus
           redis-server nginx json-schema-test-suite tmux doxygen ccache
           chromium)  # the browser form test (tests/interop/browser/) drives it with puppeteer-core

@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include <elicit/content/schema.hpp>
 
 namespace content_validate_test {
@@ -137,8 +139,43 @@ TEST_CASE("huge enums keep error messages short", "[validate][hostile]") {
   REQUIRE(form.ok());
   const auto r = validate_content(form.form, nlohmann::json::parse(R"({"e":"nope"})"));
   REQUIRE(r.errors.size() == 1);
-  CHECK_THAT(r.errors[0].message, Catch::EndsWith("... (5000 in all)"));
+  CHECK_THAT(r.errors[0].message, Catch::EndsWith("... (5,000 in all)"));  // digits grouped, as English groups them
   CHECK(r.errors[0].message.size() < 200);
+}
+
+TEST_CASE("validation errors in another language: only the human text changes", "[validate][messages]") {
+  const auto r = validate_content(
+      contact_form(), nlohmann::json::parse(R"({"name":"A","age":7,"tags":["a","a","b"],"ok":"yes","x":1})"));
+  struct Expected {
+    const char* pointer;
+    const char* keyword;
+    const char* english;
+    const char* korean;
+  };
+  const Expected expected[] = {
+      {"/name", "minLength", "must be at least 2 characters long", "2자 이상이어야 합니다"},
+      {"/age", "minimum", "must be >= 18", "18 이상이어야 합니다"},
+      {"/ok", "type", "must be a boolean", "참 또는 거짓이어야 합니다"},
+      {"/tags", "maxItems", "must select at most 2 options", "2개 이하로 선택해야 합니다"},
+      {"/tags/1", "uniqueItems", "\"a\" is selected twice (also at /tags/0)",
+       "\"a\"이(가) 두 번 선택되었습니다 (/tags/0에도 있음)"},
+  };
+  for (const auto& e : expected) {
+    INFO(e.pointer << " " << e.keyword);
+    const auto found = std::find_if(r.errors.begin(), r.errors.end(), [&](const ValidationError& x) {
+      return x.pointer == e.pointer && x.keyword == e.keyword;
+    });
+    REQUIRE(found != r.errors.end());
+    CHECK(found->message == e.english);  // what the runtime reports: English whatever the person reads
+    CHECK(found->in("en") == e.english);
+    CHECK(found->in("ko") == e.korean);
+    CHECK(found->in("ko-KR") == e.korean);
+    CHECK(found->in("fr") == e.english);  // no French catalog: English
+  }
+  // An error the catalog has no message for is said as it is, in every language.
+  ValidationResult general;
+  general.add("/x", "contains", "must contain at least 1 matching item(s)");
+  CHECK(general.errors[0].in("ko") == "must contain at least 1 matching item(s)");
 }
 
 }  // namespace content_validate_test

@@ -14,97 +14,127 @@ std::string quoted(std::string_view s) {
   return nlohmann::json(std::string(s)).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
-std::string count_noun(std::size_t n, const char* singular, const char* plural) {
-  return std::to_string(n) + " " + (n == 1 ? singular : plural);
-}
+using messages::Message;
+
+Message message(const char* id) { return Message{id, {}}; }
+Message limit(const char* id, std::size_t n) { return Message{id, {{"limit", static_cast<std::int64_t>(n)}}}; }
+Message limit(const char* id, std::string_view bound_text) { return Message{id, {{"limit", std::string(bound_text)}}}; }
 }  // namespace
 
-void required(ValidationResult& out, std::string_view ptr) { out.add(std::string(ptr), "required", "is required"); }
+void required(ValidationResult& out, std::string_view ptr) {
+  out.add(std::string(ptr), "required", message("validation.required"));
+}
 
 void not_allowed(ValidationResult& out, std::string_view ptr) {
-  out.add(std::string(ptr), "additionalProperties", "is not allowed (additionalProperties: false)");
+  out.add(std::string(ptr), "additionalProperties", message("validation.additional_property"));
 }
 
 void min_length(ValidationResult& out, std::string_view ptr, std::string_view value, std::size_t min) {
-  if (code_point_length(value) < min)
-    out.add(std::string(ptr), "minLength", "must be at least " + count_noun(min, "character", "characters") + " long");
+  if (code_point_length(value) < min) out.add(std::string(ptr), "minLength", limit("validation.min_length", min));
 }
 
 void max_length(ValidationResult& out, std::string_view ptr, std::string_view value, std::size_t max) {
-  if (code_point_length(value) > max)
-    out.add(std::string(ptr), "maxLength", "must be at most " + count_noun(max, "character", "characters") + " long");
+  if (code_point_length(value) > max) out.add(std::string(ptr), "maxLength", limit("validation.max_length", max));
 }
 
 void format(ValidationResult& out, std::string_view ptr, std::string_view value, StringFormat f) {
   if (matches_format(value, f)) return;
-  std::string what;
+  const char* id = nullptr;
   switch (f) {
     case StringFormat::email:
-      what = "an email address (RFC 5321)";
+      id = "validation.format.email";
       break;
     case StringFormat::uri:
-      what = "an absolute URI (RFC 3986)";
+      id = "validation.format.uri";
       break;
     case StringFormat::date:
-      what = "a date as YYYY-MM-DD (RFC 3339 full-date)";
+      id = "validation.format.date";
       break;
     case StringFormat::date_time:
-      what = "a date-time such as 2025-11-25T10:00:00Z (RFC 3339)";
+      id = "validation.format.date_time";
       break;
     case StringFormat::none:
       return;
   }
-  out.add(std::string(ptr), "format", "must be " + what);
+  out.add(std::string(ptr), "format", message(id));
 }
 
 void pattern(ValidationResult& out, std::string_view ptr, std::string_view value, const Pattern& p) {
-  if (!p.search(value)) out.add(std::string(ptr), "pattern", "must match the pattern " + p.source());
+  if (!p.search(value)) out.add(std::string(ptr), "pattern", Message{"validation.pattern", {{"pattern", p.source()}}});
 }
 
 void minimum(ValidationResult& out, std::string_view ptr, double value, double bound, std::string_view bound_text) {
-  if (value < bound) out.add(std::string(ptr), "minimum", "must be >= " + std::string(bound_text));
+  if (value < bound) out.add(std::string(ptr), "minimum", limit("validation.minimum", bound_text));
 }
 
 void maximum(ValidationResult& out, std::string_view ptr, double value, double bound, std::string_view bound_text) {
-  if (value > bound) out.add(std::string(ptr), "maximum", "must be <= " + std::string(bound_text));
+  if (value > bound) out.add(std::string(ptr), "maximum", limit("validation.maximum", bound_text));
 }
 
 void minimum(ValidationResult& out, std::string_view ptr, std::int64_t value, double bound,
              std::string_view bound_text) {
-  if (int_less_than(value, bound)) out.add(std::string(ptr), "minimum", "must be >= " + std::string(bound_text));
+  if (int_less_than(value, bound)) out.add(std::string(ptr), "minimum", limit("validation.minimum", bound_text));
 }
 
 void maximum(ValidationResult& out, std::string_view ptr, std::int64_t value, double bound,
              std::string_view bound_text) {
-  if (int_greater_than(value, bound)) out.add(std::string(ptr), "maximum", "must be <= " + std::string(bound_text));
+  if (int_greater_than(value, bound)) out.add(std::string(ptr), "maximum", limit("validation.maximum", bound_text));
 }
 
 void min_items(ValidationResult& out, std::string_view ptr, std::size_t count, std::size_t min) {
-  if (count < min)
-    out.add(std::string(ptr), "minItems", "must select at least " + count_noun(min, "option", "options"));
+  if (count < min) out.add(std::string(ptr), "minItems", limit("validation.min_items", min));
 }
 
 void max_items(ValidationResult& out, std::string_view ptr, std::size_t count, std::size_t max) {
-  if (count > max) out.add(std::string(ptr), "maxItems", "must select at most " + count_noun(max, "option", "options"));
+  if (count > max) out.add(std::string(ptr), "maxItems", limit("validation.max_items", max));
 }
 
 void repeated(ValidationResult& out, std::string_view ptr, std::string_view wire, std::string_view first) {
-  out.add(std::string(ptr), "uniqueItems", quoted(wire) + " is selected twice (also at " + std::string(first) + ")");
+  out.add(std::string(ptr), "uniqueItems",
+          Message{"validation.repeated", {{"value", quoted(wire)}, {"first", std::string(first)}}});
 }
 
-void type(ValidationResult& out, std::string_view ptr, std::string_view expected) {
-  out.add(std::string(ptr), "type", "must be " + std::string(expected));
+void type(ValidationResult& out, std::string_view ptr, Expected expected) {
+  const char* id = "validation.type.object";
+  switch (expected) {
+    case Expected::object:
+      id = "validation.type.object";
+      break;
+    case Expected::string:
+      id = "validation.type.string";
+      break;
+    case Expected::integer:
+      id = "validation.type.integer";
+      break;
+    case Expected::int64:
+      id = "validation.type.int64";
+      break;
+    case Expected::number:
+      id = "validation.type.number";
+      break;
+    case Expected::boolean:
+      id = "validation.type.boolean";
+      break;
+    case Expected::string_array:
+      id = "validation.type.string_array";
+      break;
+  }
+  out.add(std::string(ptr), "type", message(id));
 }
 
 void not_in_enum(ValidationResult& out, std::string_view ptr, const std::string_view* allowed, std::size_t count) {
   constexpr std::size_t kShown = 10;  // a 5,000-option enum must not make a 100 KB message
-  std::string msg = "must be one of ";
+  std::string values;
   for (std::size_t i = 0; i < count && i < kShown; ++i) {
-    if (i) msg += ", ";
-    msg += quoted(allowed[i]);
+    if (i) values += ", ";
+    values += quoted(allowed[i]);
   }
-  if (count > kShown) msg += ", ... (" + std::to_string(count) + " in all)";
-  out.add(std::string(ptr), "enum", std::move(msg));
+  if (count > kShown) {
+    out.add(std::string(ptr), "enum",
+            Message{"validation.enum_many", {{"values", values}, {"count", static_cast<std::int64_t>(count)}}});
+  } else {
+    out.add(std::string(ptr), "enum", Message{"validation.enum", {{"values", values}}});
+  }
 }
 
 // 2^63 as a double, exactly.

@@ -12,7 +12,7 @@ namespace {
 
 bool read_string(const nlohmann::json& j, std::string_view ptr, std::string& out, ValidationResult& errors) {
   if (!j.is_string()) {
-    check::type(errors, ptr, "a string");
+    check::type(errors, ptr, check::Expected::string);
     return false;
   }
   out = j.get_ref<const std::string&>();
@@ -26,20 +26,20 @@ bool read_integer(const nlohmann::json& j, std::string_view ptr, std::int64_t& o
   }
   if (j.is_number_unsigned()) {
     if (check::exact_int64(j.get<std::uint64_t>(), out)) return true;
-    check::type(errors, ptr, "an integer within the 64-bit signed range");
+    check::type(errors, ptr, check::Expected::int64);
     return false;
   }
   if (j.is_number_float()) {
     const double d = j.get<double>();
     if (!std::isfinite(d) || std::trunc(d) != d) {
-      check::type(errors, ptr, "an integer");
+      check::type(errors, ptr, check::Expected::integer);
       return false;
     }
     if (check::exact_int64(d, out)) return true;
-    check::type(errors, ptr, "an integer within the 64-bit signed range");
+    check::type(errors, ptr, check::Expected::int64);
     return false;
   }
-  check::type(errors, ptr, "an integer");
+  check::type(errors, ptr, check::Expected::integer);
   return false;
 }
 
@@ -70,14 +70,14 @@ bool find_option(const Field& f, const std::string& wire, std::size_t& index) {
 bool read_multi(const Field& f, const nlohmann::json& j, std::string_view ptr, FieldValue& out,
                 ValidationResult& errors) {
   if (!j.is_array()) {
-    check::type(errors, ptr, "an array of strings");
+    check::type(errors, ptr, check::Expected::string_array);
     return false;
   }
   // Type errors of every item first, then values outside the enum: the order content is read in.
   bool strings = true;
   for (std::size_t i = 0; i < j.size(); ++i) {
     if (!j[i].is_string()) {
-      check::type(errors, check::child_pointer(ptr, std::to_string(i)), "a string");
+      check::type(errors, check::child_pointer(ptr, std::to_string(i)), check::Expected::string);
       strings = false;
     }
   }
@@ -130,7 +130,7 @@ bool read_value(const Field& f, const nlohmann::json& j, std::string_view ptr, F
       if (ok) {
         out.number = j.get<double>();
       } else {
-        check::type(errors, ptr, "a number");
+        check::type(errors, ptr, check::Expected::number);
       }
       break;
     case FieldKind::boolean:
@@ -138,7 +138,7 @@ bool read_value(const Field& f, const nlohmann::json& j, std::string_view ptr, F
       if (ok) {
         out.boolean = j.get<bool>();
       } else {
-        check::type(errors, ptr, "a boolean");
+        check::type(errors, ptr, check::Expected::boolean);
       }
       break;
     case FieldKind::single_select: {

@@ -11,7 +11,7 @@ namespace elicit {
 bool read_content(const Form& form, const nlohmann::json& content, std::vector<FieldValue>& values,
                   ValidationResult& errors, bool constraints) {
   if (!content.is_object()) {
-    check::type(errors, "", "an object");
+    check::type(errors, "", check::Expected::object);
     return false;
   }
   const auto before = errors.errors.size();

@@ -12,7 +12,9 @@
 
 namespace elicit::check {
 
-/// Each function appends at most one error to `out` at JSON Pointer `ptr` when the rule fails.
+/// Each function appends at most one error to `out` at JSON Pointer `ptr` when the rule fails, with
+/// its English message and its catalog message (ValidationError::text, ids `validation.*` of
+/// runtime/messages/root.txt).
 void required(ValidationResult& out, std::string_view ptr);
 /// A property the schema does not list, when it says `additionalProperties: false`.
 void not_allowed(ValidationResult& out, std::string_view ptr);
@@ -34,8 +36,10 @@ void max_items(ValidationResult& out, std::string_view ptr, std::size_t count, s
 /// its first occurrence, `wire` its wire value (keyword "uniqueItems").
 void repeated(ValidationResult& out, std::string_view ptr, std::string_view wire, std::string_view first);
 
+/// What a value should have been (its catalog message `validation.type.<name>`).
+enum class Expected { object, string, integer, int64, number, boolean, string_array };
 /// Type errors found while reading content.
-void type(ValidationResult& out, std::string_view ptr, std::string_view expected_article_and_type);
+void type(ValidationResult& out, std::string_view ptr, Expected expected);
 /// A value outside a single- or multi-select enum; `allowed` lists the wire values.
 void not_in_enum(ValidationResult& out, std::string_view ptr, const std::string_view* allowed, std::size_t count);
 
