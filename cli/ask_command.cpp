@@ -7,6 +7,7 @@
 
 #include <elicit/client.hpp>
 #include <elicit/content/schema.hpp>
+#include <elicit/messages/language.hpp>
 
 #ifdef ELICITGEN_HAS_HTTP
 #include <elicit/browser_forms.hpp>
@@ -16,6 +17,7 @@
 #endif
 
 #include "diagnostics.hpp"
+#include "display_width.hpp"
 #include "load.hpp"
 #include "names.hpp"
 #include "terminal_form.hpp"
@@ -135,7 +137,7 @@ int run_ask(const AskCommand& command) {
     return kUnreadable;
 #endif
   }
-  TerminalForm form(std::cin, std::cerr, stderr_shows_ansi());
+  TerminalForm form(std::cin, std::cerr, stderr_shows_ansi(), elicit::messages::from_environment(), stderr_columns());
   return print_answer(parsed->form, form.ask_form(parsed->source.message.value_or(""), parsed->form), command.jsonl);
 }
 

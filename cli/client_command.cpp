@@ -12,12 +12,14 @@
 #include <string>
 
 #include <elicit/client.hpp>
+#include <elicit/messages/language.hpp>
 #include <elicit/tasks.hpp>
 
 #include "answer_sources.hpp"
 #include "cancel_on_signal.hpp"
 #include "client_connect.hpp"
 #include "client_output.hpp"
+#include "display_width.hpp"
 #include "park_command.hpp"
 #include "terminal_form.hpp"
 #include "tool_table.hpp"
@@ -108,7 +110,8 @@ int run_client(const ClientCommand& command) {
   const bool from_file = !command.answers_file.empty();
   // Declared before the client, so they outlive the handler's worker threads, which the client's
   // destructor ends. The prompts go to stderr, so stdout carries only the tool result.
-  TerminalForm terminal(std::cin, std::cerr, stderr_shows_ansi());
+  TerminalForm terminal(std::cin, std::cerr, stderr_shows_ansi(), elicit::messages::from_environment(),
+                        stderr_columns());
   // 2025-11-25 answers elicitations on two worker threads: one dialogue on the terminal at a time.
   std::mutex terminal_mutex;
   std::atomic<bool> defaults_failed{false};  // --defaults declined a form it could not fill in

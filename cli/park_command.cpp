@@ -19,11 +19,13 @@
 #include <elicit/client.hpp>
 #include <elicit/http/ascii_case.hpp>
 #include <elicit/jsonrpc/message.hpp>
+#include <elicit/messages/language.hpp>
 #include <elicit/protocol/protocol_era.hpp>
 
 #include "answer_sources.hpp"
 #include "cancel_on_signal.hpp"
 #include "client_output.hpp"
+#include "display_width.hpp"
 #include "parked_call.hpp"
 #include "terminal_form.hpp"
 
@@ -257,7 +259,8 @@ int run_resume(const ClientCommand& command) {
     if (!asked)
       return out.failure({"usage", "--answer " + key + ": " + path + " has no question under that key", nullptr, 0});
   }
-  TerminalForm terminal(std::cin, std::cerr, stderr_shows_ansi());
+  TerminalForm terminal(std::cin, std::cerr, stderr_shows_ansi(), elicit::messages::from_environment(),
+                        stderr_columns());
   Sources sources;
   sources.keyed = &keyed;
   sources.queue = &queue;

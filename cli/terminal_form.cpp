@@ -14,13 +14,32 @@
 
 #include <elicit/content/checks.hpp>
 #include <elicit/content/formats.hpp>
+#include <elicit/messages/catalog.hpp>
+
+#include "display_width.hpp"
 
 namespace elicitgen {
 namespace {
 
-constexpr const char* kCommands =
-    "Enter keeps the default (or leaves an optional field out); :skip leaves an optional field out.\n"
-    ":decline declines the form; :cancel or Ctrl-D cancels it; ::x types a value starting with ':'.";
+using elicit::messages::Argument;
+
+// The form's own words in `language` (runtime/messages: terminal.*).
+std::string say(const std::string& language, std::string_view id,
+                std::initializer_list<std::pair<std::string_view, Argument>> args = {}) {
+  return elicit::messages::text(language, id, args);
+}
+
+// Whether `typed` (lower case) is one of the words of `id` ("y|yes|true"), in English or `language`.
+bool is_word(const std::string& language, std::string_view id, const std::string& typed) {
+  for (const auto& l : {std::string("en"), language}) {
+    const auto words = say(l, id) + "|";
+    std::size_t start = 0;
+    for (auto bar = words.find('|'); bar != std::string::npos; start = bar + 1, bar = words.find('|', start)) {
+      if (words.compare(start, bar - start, typed) == 0) return true;
+    }
+  }
+  return false;
+}
 
 std::string trim(std::string_view s) {
   const auto b = s.find_first_not_of(" \t");
@@ -79,11 +98,12 @@ bool is_select(const elicit::Field& f) {
 
 // A value as the user reads it: an option's title, yes/no, JSON otherwise (strings quoted, so an
 // empty or blank string is visible).
-std::string show_value(const elicit::Field& f, const nlohmann::json& v) {
+std::string show_value(const std::string& language, const elicit::Field& f, const nlohmann::json& v) {
   const auto dump = [](const nlohmann::json& j) {
     return terminal_safe(j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
   };
-  if (f.kind == elicit::FieldKind::boolean && v.is_boolean()) return v.get<bool>() ? "yes" : "no";
+  if (f.kind == elicit::FieldKind::boolean && v.is_boolean())
+    return say(language, v.get<bool>() ? "terminal.value.yes" : "terminal.value.no");
   const auto one = [&](const nlohmann::json& x) {
     if (x.is_string()) {
       for (const auto& o : f.options) {
@@ -95,62 +115,71 @@ std::string show_value(const elicit::Field& f, const nlohmann::json& v) {
   if (is_select(f) && v.is_array()) {
     std::string s;
     for (const auto& x : v) s += (s.empty() ? "" : ", ") + one(x);
-    return s.empty() ? "(none)" : s;
+    return s.empty() ? say(language, "terminal.value.none") : s;
   }
   return is_select(f) ? one(v) : dump(v);
 }
 
 // What the field takes, in one line: kind, format, lengths, bounds, item counts.
-std::string hint(const elicit::Field& f) {
-  std::string s;
-  // `unit` is plural (" characters"); a single bound of 1 reads "at least 1 character".
-  const auto range = [](const std::string& lo, const std::string& hi, const std::string& unit) {
-    if (!lo.empty() && !hi.empty()) return "from " + lo + " to " + hi + unit;
-    const auto& n = lo.empty() ? hi : lo;
-    const auto u = n == "1" && !unit.empty() ? unit.substr(0, unit.size() - 1) : unit;
-    return (lo.empty() ? "at most " : "at least ") + n + u;
+std::string hint(const std::string& language, const elicit::Field& f) {
+  const auto sep = say(language, "terminal.hint.separator");
+  // A range by its bounds: both ("from 2 to 5 characters"), or one ("at least 1 character"); counts
+  // are integers (plural forms), number bounds the schema's own text.
+  const auto count = [&](const std::optional<std::size_t>& lo, const std::optional<std::size_t>& hi, const char* both,
+                         const char* min, const char* max) {
+    const auto n = [](std::size_t v) { return Argument(static_cast<std::int64_t>(v)); };
+    if (lo && hi) return say(language, both, {{"min", n(*lo)}, {"max", n(*hi)}});
+    if (lo) return say(language, min, {{"min", n(*lo)}});
+    return say(language, max, {{"max", n(*hi)}});
   };
+  std::string s;
   switch (f.kind) {
     case elicit::FieldKind::string:
-      s = "text";
+      s = say(language, "terminal.hint.text");
       switch (f.format) {
         case elicit::StringFormat::email:
-          s += ", an email address (name@example.com)";
+          s += sep + say(language, "terminal.hint.email");
           break;
         case elicit::StringFormat::uri:
-          s += ", a URI (https://example.com/page)";
+          s += sep + say(language, "terminal.hint.uri");
           break;
         case elicit::StringFormat::date:
-          s += ", a date (YYYY-MM-DD)";
+          s += sep + say(language, "terminal.hint.date");
           break;
         case elicit::StringFormat::date_time:
-          s += ", a date and time (2026-07-28T09:30:00Z)";
+          s += sep + say(language, "terminal.hint.date_time");
           break;
         case elicit::StringFormat::none:
           break;
       }
       if (f.min_length || f.max_length)
-        s += ", " + range(f.min_length ? std::to_string(*f.min_length) : "",
-                          f.max_length ? std::to_string(*f.max_length) : "", " characters");
-      if (f.pattern) s += ", matching /" + terminal_safe(*f.pattern) + "/";
+        s += sep + count(f.min_length, f.max_length, "terminal.hint.length_range", "terminal.hint.length_min",
+                         "terminal.hint.length_max");
+      if (f.pattern) s += sep + say(language, "terminal.hint.pattern", {{"pattern", terminal_safe(*f.pattern)}});
       break;
     case elicit::FieldKind::number:
     case elicit::FieldKind::integer:
-      s = f.kind == elicit::FieldKind::integer ? "a whole number" : "a number";
-      if (f.minimum || f.maximum)
-        s += ", " + range(f.minimum ? f.minimum->text : "", f.maximum ? f.maximum->text : "", "");
+      s = say(language, f.kind == elicit::FieldKind::integer ? "terminal.hint.integer" : "terminal.hint.number");
+      if (f.minimum && f.maximum) {
+        s += sep + say(language, "terminal.hint.range", {{"min", f.minimum->text}, {"max", f.maximum->text}});
+      } else if (f.minimum) {
+        s += sep + say(language, "terminal.hint.min", {{"min", f.minimum->text}});
+      } else if (f.maximum) {
+        s += sep + say(language, "terminal.hint.max", {{"max", f.maximum->text}});
+      }
       break;
     case elicit::FieldKind::boolean:
-      s = "y or n";
+      s = say(language, "terminal.hint.boolean");
       break;
     case elicit::FieldKind::single_select:
-      s = "one option: its number or its value";
+      s = say(language, "terminal.hint.single_select");
       break;
     case elicit::FieldKind::multi_select:
-      s = "any options, each once: numbers or values separated by commas (e.g. 1,3); :none for none";
+      s = say(language, "terminal.hint.multi_select");
       if (f.min_items || f.max_items)
-        s += "; " + range(f.min_items ? std::to_string(*f.min_items) : "",
-                          f.max_items ? std::to_string(*f.max_items) : "", " options");
+        s += say(language, "terminal.hint.items_separator") +
+             count(f.min_items, f.max_items, "terminal.hint.items_range", "terminal.hint.items_min",
+                   "terminal.hint.items_max");
       break;
   }
   return s;
@@ -170,12 +199,13 @@ std::optional<std::string> pick(const elicit::Field& f, const std::string& text)
 
 // The typed text as the field's JSON value, or the reason it is not one (the value's constraints
 // are left to validate_value).
-std::optional<nlohmann::json> read_value(const elicit::Field& f, const std::string& typed, std::string& why) {
+std::optional<nlohmann::json> read_value(const std::string& language, const elicit::Field& f, const std::string& typed,
+                                         std::string& why) {
   const auto t = trim(typed);
   switch (f.kind) {
     case elicit::FieldKind::string:
       if (!is_utf8(typed)) {
-        why = "the text is not valid UTF-8";
+        why = say(language, "terminal.read.utf8");
         return std::nullopt;
       }
       return nlohmann::json(typed);
@@ -188,21 +218,21 @@ std::optional<nlohmann::json> read_value(const elicit::Field& f, const std::stri
         j = nlohmann::json::value_t::discarded;
       }
       if (j.is_discarded() || !j.is_number()) {
-        why = f.kind == elicit::FieldKind::integer ? "enter a whole number, e.g. 42" : "enter a number, e.g. 42 or 3.5";
+        why = say(language, f.kind == elicit::FieldKind::integer ? "terminal.read.integer" : "terminal.read.number");
         return std::nullopt;
       }
       return j;
     }
     case elicit::FieldKind::boolean: {
       const auto l = lower(t);
-      if (l == "y" || l == "yes" || l == "true") return nlohmann::json(true);
-      if (l == "n" || l == "no" || l == "false") return nlohmann::json(false);
-      why = "answer y or n";
+      if (is_word(language, "terminal.answer.yes_words", l)) return nlohmann::json(true);
+      if (is_word(language, "terminal.answer.no_words", l)) return nlohmann::json(false);
+      why = say(language, "terminal.read.boolean");
       return std::nullopt;
     }
     case elicit::FieldKind::single_select:
       if (const auto v = pick(f, t)) return nlohmann::json(*v);
-      why = "choose a number from 1 to " + std::to_string(f.options.size()) + " or one of the values";
+      why = say(language, "terminal.read.single_select", {{"count", static_cast<std::int64_t>(f.options.size())}});
       return std::nullopt;
     case elicit::FieldKind::multi_select: {
       nlohmann::json out = nlohmann::json::array();
@@ -211,8 +241,9 @@ std::optional<nlohmann::json> read_value(const elicit::Field& f, const std::stri
         if (token.empty()) return true;
         const auto v = pick(f, token);
         if (!v) {
-          why = "\"" + terminal_safe(token) + "\" is not an option: use numbers from 1 to " +
-                std::to_string(f.options.size()) + " or the values";
+          why = say(
+              language, "terminal.read.not_an_option",
+              {{"token", "\"" + terminal_safe(token) + "\""}, {"count", static_cast<std::int64_t>(f.options.size())}});
           return false;
         }
         // A multi-select is a set (a repeated option is invalid content): "1,3,3" is refused, not
@@ -220,8 +251,8 @@ std::optional<nlohmann::json> read_value(const elicit::Field& f, const std::stri
         if (std::find(out.begin(), out.end(), *v) != out.end()) {
           const auto o = std::find_if(f.options.begin(), f.options.end(),
                                       [&](const elicit::EnumChoice& c) { return c.value == *v; });
-          why = "option " + std::to_string(o - f.options.begin() + 1) + " (" + option_label(*o) +
-                ") is chosen twice: name each option once";
+          why = say(language, "terminal.read.chosen_twice",
+                    {{"number", static_cast<std::int64_t>(o - f.options.begin() + 1)}, {"option", option_label(*o)}});
           return false;
         }
         out.push_back(*v);
@@ -239,7 +270,7 @@ std::optional<nlohmann::json> read_value(const elicit::Field& f, const std::stri
       return out;
     }
   }
-  why = "unknown field kind";
+  why = "unknown field kind";  // a Form never has one: no catalog message
   return std::nullopt;
 }
 
@@ -272,11 +303,24 @@ std::string terminal_safe(std::string_view text, bool keep_newlines) {
   return out;
 }
 
-TerminalForm::TerminalForm(std::istream& in, std::ostream& out, bool ansi) : in_(in), out_(out), ansi_(ansi) {}
+TerminalForm::TerminalForm(std::istream& in, std::ostream& out, bool ansi, std::string language, std::size_t columns)
+    : in_(in), out_(out), ansi_(ansi), language_(elicit::messages::resolve(language)), columns_(columns) {}
 
 std::string TerminalForm::highlight(std::string_view text) const {
   if (!ansi_) return std::string(text);
   return "\x1b[1;7m" + std::string(text) + "\x1b[0m";
+}
+
+std::string TerminalForm::say(
+    std::string_view id, std::initializer_list<std::pair<std::string_view, elicit::messages::Argument>> args) const {
+  return elicit::messages::text(language_, id, args);
+}
+
+void TerminalForm::error(std::string_view pointer, std::string_view message) {
+  out_ << "  "
+       << wrap(say("terminal.error", {{"pointer", std::string(pointer)}, {"message", std::string(message)}}), columns_,
+               "    ")
+       << "\n";
 }
 
 bool TerminalForm::read_line(std::string& line) {
@@ -286,25 +330,49 @@ bool TerminalForm::read_line(std::string& line) {
   return true;
 }
 
+void TerminalForm::show_options(const elicit::Field& f) {
+  // Aligned by display width (a Hangul title takes two columns a syllable): the numbers to the
+  // right, the wire values of titled options in one column.
+  const auto digits = std::to_string(f.options.size()).size();
+  std::size_t title_width = 0;
+  for (const auto& o : f.options) {
+    if (o.title) title_width = std::max(title_width, display_width(terminal_safe(*o.title)));
+  }
+  for (std::size_t i = 0; i < f.options.size(); ++i) {
+    const auto& o = f.options[i];
+    const auto n = std::to_string(i + 1);
+    out_ << "    " << std::string(digits - n.size(), ' ') << n << ") ";
+    if (o.title) {
+      out_ << pad_to(terminal_safe(*o.title), title_width) << " [" << terminal_safe(o.value) << "]";
+    } else {
+      out_ << terminal_safe(o.value);
+    }
+    out_ << "\n";
+  }
+}
+
 TerminalForm::Entry TerminalForm::ask_field(const elicit::Field& f, std::size_t index, std::size_t count,
                                             const std::optional<nlohmann::json>& current) {
   const auto pointer = elicit::check::child_pointer("", f.name);
-  out_ << "\n[" << index + 1 << "/" << count << "] " << (ansi_ ? "\x1b[1m" + label(f) + "\x1b[0m" : label(f))
-       << (f.required ? "  (required)" : "  (optional)") << "\n";
-  if (f.description) out_ << "  " << terminal_safe(*f.description) << "\n";
-  out_ << "  " << hint(f) << "\n";
-  for (std::size_t i = 0; i < f.options.size(); ++i)
-    out_ << "    " << i + 1 << ") " << option_label(f.options[i]) << "\n";
+  out_ << "\n[" << index + 1 << "/" << count << "] " << (ansi_ ? "\x1b[1m" + label(f) + "\x1b[0m" : label(f)) << "  "
+       << say(f.required ? "terminal.field.required" : "terminal.field.optional") << "\n";
+  if (f.description) out_ << "  " << wrap(terminal_safe(*f.description), columns_, "  ") << "\n";
+  out_ << "  " << wrap(hint(language_, f), columns_, "  ") << "\n";
+  show_options(f);
   // What Enter gives: the value entered before (when the form is filled in again), else the default.
   const std::optional<nlohmann::json> keep = current           ? current
                                              : f.default_value ? std::optional<nlohmann::json>(*f.default_value)
                                                                : std::nullopt;
-  if (keep) out_ << "  " << (current ? "current: " : "default: ") << show_value(f, *keep) << "\n";
+  if (keep)
+    out_ << "  "
+         << say(current ? "terminal.value.current" : "terminal.value.default",
+                {{"value", show_value(language_, f, *keep)}})
+         << "\n";
   while (true) {
     out_ << "> ";
     std::string line;
     if (!read_line(line)) {
-      out_ << "\n(end of input: cancel)\n";
+      out_ << "\n" << say("terminal.end_of_input") << "\n";
       return {Step::cancel, nullptr};
     }
     const auto t = trim(line);
@@ -313,7 +381,7 @@ TerminalForm::Entry TerminalForm::ask_field(const elicit::Field& f, std::size_t 
     if (t == ":cancel") return {Step::cancel, nullptr};
     if (t == ":skip") {
       if (!f.required) return {Step::skipped, nullptr};
-      out_ << "  error: " << pointer << ": required: it cannot be left out\n";
+      error(pointer, say("terminal.error.cannot_skip"));
       continue;
     }
     if (t == ":none" && f.kind == elicit::FieldKind::multi_select) {
@@ -324,35 +392,37 @@ TerminalForm::Entry TerminalForm::ask_field(const elicit::Field& f, std::size_t 
       } else if (!f.required) {
         return {Step::skipped, nullptr};
       } else {
-        out_ << "  error: " << pointer << ": required: enter a value\n";
+        error(pointer, say("terminal.error.enter_value"));
         continue;
       }
     } else if (t[0] == ':' && (t.size() < 2 || t[1] != ':')) {
-      out_ << "  error: unknown command " << terminal_safe(t)
-           << " (:decline, :cancel, :skip, :none; ::x for a value starting with ':')\n";
+      out_ << "  "
+           << say("terminal.error.plain",
+                  {{"message", say("terminal.error.unknown_command", {{"command", terminal_safe(t)}})}})
+           << "\n";
       continue;
     } else {
       // "::x" is the value ":x"; the rest is taken as typed.
       std::string typed = line;
       if (t[0] == ':') typed.erase(typed.find(':'), 1);
       std::string why;
-      value = read_value(f, typed, why);
+      value = read_value(language_, f, typed, why);
       if (!value) {
-        out_ << "  error: " << pointer << ": " << why << "\n";
+        error(pointer, why);
         continue;
       }
     }
     const auto result = elicit::validate_value(f, *value, pointer);
     if (result.ok()) return {Step::value, std::move(*value)};
-    for (const auto& e : result.errors) out_ << "  error: " << e.pointer << ": " << terminal_safe(e.message) << "\n";
+    for (const auto& e : result.errors) error(e.pointer, terminal_safe(e.in(language_)));
   }
 }
 
 elicit::Answer TerminalForm::ask_form(std::string_view message, const elicit::Form& form) {
   in_.clear();  // a Ctrl-D that cancelled an earlier form does not cancel this one
-  out_ << "\n== The server asks for information ==\n";
-  if (!message.empty()) out_ << terminal_safe(message, true) << "\n";
-  out_ << kCommands << "\n";
+  out_ << "\n" << say("terminal.form.title") << "\n";
+  if (!message.empty()) out_ << wrap(terminal_safe(message, true), columns_) << "\n";
+  out_ << wrap(say("terminal.form.commands"), columns_) << "\n";
   const auto n = form.fields.size();
   std::vector<std::optional<nlohmann::json>> values(n);
   std::vector<bool> todo(n, true);
@@ -362,11 +432,11 @@ elicit::Answer TerminalForm::ask_form(std::string_view message, const elicit::Fo
       if (!todo[i]) continue;
       auto entry = ask_field(form.fields[i], i, n, again ? values[i] : std::nullopt);
       if (entry.step == Step::decline) {
-        out_ << "(declined)\n";
+        out_ << say("terminal.declined") << "\n";
         return elicit::Answer::decline();
       }
       if (entry.step == Step::cancel) {
-        out_ << "(cancelled)\n";
+        out_ << say("terminal.cancelled") << "\n";
         return elicit::Answer::cancel();
       }
       values[i] = entry.step == Step::value ? std::optional<nlohmann::json>(std::move(entry.value)) : std::nullopt;
@@ -383,42 +453,46 @@ elicit::Answer TerminalForm::ask_form(std::string_view message, const elicit::Fo
       std::fill(todo.begin(), todo.end(), false);
       bool any = false;
       for (const auto& e : whole.errors) {
-        out_ << "  error: " << e.pointer << ": " << terminal_safe(e.message) << "\n";
+        error(e.pointer, terminal_safe(e.in(language_)));
         for (std::size_t i = 0; i < n; ++i) {
           const auto p = elicit::check::child_pointer("", form.fields[i].name);
           if (e.pointer == p || e.pointer.rfind(p + "/", 0) == 0) todo[i] = any = true;
         }
       }
       if (!any) {
-        out_ << "(the content cannot be made valid here: cancelled)\n";
+        out_ << say("terminal.cannot_be_valid") << "\n";
         return elicit::Answer::cancel();
       }
       continue;
     }
-    out_ << "\nReview:\n";
+    // The review table: labels and their colons, then the values in one column (display width).
+    out_ << "\n" << say("terminal.review.title") << "\n";
+    std::size_t label_width = 0;
+    for (const auto& f : form.fields) label_width = std::max(label_width, display_width(label(f)) + 1);
     for (std::size_t i = 0; i < n; ++i) {
-      out_ << "  " << label(form.fields[i]) << ": "
-           << (values[i] ? show_value(form.fields[i], *values[i]) : std::string("(left out)")) << "\n";
+      out_ << "  " << pad_to(label(form.fields[i]) + ":", label_width) << " "
+           << (values[i] ? show_value(language_, form.fields[i], *values[i]) : say("terminal.value.left_out")) << "\n";
     }
     while (true) {
-      out_ << "Send this? [Y/n] (n: fill in again) > ";
+      out_ << say("terminal.review.send");
       std::string line;
       if (!read_line(line)) {
-        out_ << "\n(end of input: cancel)\n";
+        out_ << "\n" << say("terminal.end_of_input") << "\n";
         return elicit::Answer::cancel();
       }
       const auto t = lower(trim(line));
-      if (t.empty() || t == "y" || t == "yes") return elicit::Answer::accept(std::move(content));
+      if (t.empty() || is_word(language_, "terminal.answer.yes_words", t))
+        return elicit::Answer::accept(std::move(content));
       if (t == ":decline") {
-        out_ << "(declined)\n";
+        out_ << say("terminal.declined") << "\n";
         return elicit::Answer::decline();
       }
       if (t == ":cancel") {
-        out_ << "(cancelled)\n";
+        out_ << say("terminal.cancelled") << "\n";
         return elicit::Answer::cancel();
       }
-      if (t == "n" || t == "no") break;
-      out_ << "  answer y or n\n";
+      if (is_word(language_, "terminal.answer.no_words", t)) break;
+      out_ << "  " << say("terminal.read.boolean") << "\n";
     }
     std::fill(todo.begin(), todo.end(), true);
   }
@@ -427,46 +501,52 @@ elicit::Answer TerminalForm::ask_form(std::string_view message, const elicit::Fo
 elicit::Answer TerminalForm::ask_url(const elicit::ElicitationRequest& r) {
   in_.clear();
   const auto& review = r.url_review;
-  out_ << "\n== The server asks you to open a page ==\n";
-  if (!r.message.empty()) out_ << terminal_safe(r.message, true) << "\n";
+  out_ << "\n" << say("terminal.url.title") << "\n";
+  if (!r.message.empty()) out_ << wrap(terminal_safe(r.message, true), columns_) << "\n";
   // review_url refused control characters, so the URL prints as sent. The host is marked where it
   // is written in the URL (carets, and reverse video on a terminal); it is also shown on its own
   // as the review read it (lower case, Punycode), which is the name that decides where it goes.
+  // The two labels share one column, whatever their language's width.
+  const auto url_label = say("terminal.url.url");
+  const auto host_label = say("terminal.url.host");
+  const auto column = std::max(display_width(url_label), display_width(host_label));
   const std::string url = terminal_safe(r.url);
   const auto authority = url.find("://");
   const auto at = authority == std::string::npos ? std::string::npos : lower(url).find(review.host, authority + 3);
   const bool ascii = std::all_of(url.begin(), url.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
   if (at != std::string::npos && ascii) {
-    out_ << "  URL:  " << url.substr(0, at) << highlight(url.substr(at, review.host.size()))
-         << url.substr(at + review.host.size()) << "\n";
-    out_ << "        " << std::string(at, ' ') << std::string(review.host.size(), '^') << "\n";
+    out_ << "  " << pad_to(url_label, column) << " " << url.substr(0, at)
+         << highlight(url.substr(at, review.host.size())) << url.substr(at + review.host.size()) << "\n";
+    out_ << "  " << std::string(column + 1, ' ') << std::string(at, ' ') << std::string(review.host.size(), '^')
+         << "\n";
   } else {
-    out_ << "  URL:  " << url << "\n";
+    out_ << "  " << pad_to(url_label, column) << " " << url << "\n";
   }
-  out_ << "  Host: " << highlight(review.host) << "\n";
-  for (const auto& w : review.warnings) out_ << "  warning: " << terminal_safe(w) << "\n";
-  out_ << "elicitgen does not open or fetch it. :cancel or Ctrl-D cancels.\n";
+  out_ << "  " << pad_to(host_label, column) << " " << highlight(review.host) << "\n";
+  for (const auto& w : review.warnings)
+    out_ << "  " << wrap(say("terminal.url.warning", {{"warning", terminal_safe(w)}}), columns_, "    ") << "\n";
+  out_ << wrap(say("terminal.url.note"), columns_) << "\n";
   while (true) {
-    out_ << "Open this page? [y/N] > ";
+    out_ << say("terminal.url.ask");
     std::string line;
     if (!read_line(line)) {
-      out_ << "\n(end of input: cancel)\n";
+      out_ << "\n" << say("terminal.end_of_input") << "\n";
       return elicit::Answer::cancel();
     }
     const auto t = lower(trim(line));
-    if (t == "y" || t == "yes") {
-      out_ << "Open it yourself: " << url << "\n";
+    if (is_word(language_, "terminal.answer.yes_words", t) && t != "true") {
+      out_ << say("terminal.url.open_yourself", {{"url", url}}) << "\n";
       return elicit::Answer::accept();
     }
-    if (t.empty() || t == "n" || t == "no" || t == ":decline") {
-      out_ << "(declined)\n";
+    if (t.empty() || (is_word(language_, "terminal.answer.no_words", t) && t != "false") || t == ":decline") {
+      out_ << say("terminal.declined") << "\n";
       return elicit::Answer::decline();
     }
     if (t == ":cancel") {
-      out_ << "(cancelled)\n";
+      out_ << say("terminal.cancelled") << "\n";
       return elicit::Answer::cancel();
     }
-    out_ << "  answer y or n\n";
+    out_ << "  " << say("terminal.read.boolean") << "\n";
   }
 }
 
@@ -474,17 +554,16 @@ elicit::Answer TerminalForm::ask(const elicit::ElicitationRequest& r) {
   if (r.url_mode) {
     if (r.url_review.allowed) return ask_url(r);
     // Never offered (Safe URL Handling); declined, as elicit::Client does before any handler runs.
-    out_ << "\nThe server sent a URL that is not safe to offer (" << terminal_safe(r.url_review.refusal)
-         << "): declined\n";
+    out_ << "\n" << say("terminal.url.unsafe", {{"reason", terminal_safe(r.url_review.refusal)}}) << "\n";
     return elicit::Answer::decline();
   }
   if (!r.form) {
-    out_ << "\nThe server sent a form outside the spec's subset:";
+    out_ << "\n" << say("terminal.schema.outside");
     for (const auto& d : r.schema_problems) {
       if (d.severity == elicit::Diagnostic::Severity::error)
         out_ << "\n  " << terminal_safe(d.pointer) << ": " << terminal_safe(d.message);
     }
-    out_ << "\n(cancelled)\n";
+    out_ << "\n" << say("terminal.cancelled") << "\n";
     return elicit::Answer::cancel();
   }
   return ask_form(r.message, *r.form);

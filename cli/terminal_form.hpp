@@ -4,6 +4,8 @@
 // given, so the dialogue runs the same on a terminal and on string streams in tests.
 #pragma once
 
+#include <cstddef>
+#include <initializer_list>
 #include <iosfwd>
 #include <optional>
 #include <string>
@@ -13,6 +15,7 @@
 
 #include <elicit/client.hpp>
 #include <elicit/content/schema.hpp>
+#include <elicit/messages/catalog.hpp>
 
 namespace elicitgen {
 
@@ -23,7 +26,13 @@ namespace elicitgen {
 class TerminalForm {
  public:
   /// `ansi`: highlight with ANSI escapes (for a terminal that shows them); the text is the same.
-  TerminalForm(std::istream& in, std::ostream& out, bool ansi = false);
+  /// `language`: a BCP 47 tag (elicit::messages::resolve; e.g. from_environment()) for the form's
+  /// own words and the validation messages (the server's words are shown as sent); English when the
+  /// catalog lacks it. y/yes/true and n/no/false are understood in every language, with the
+  /// language's own words for yes and no. `columns`: the terminal's width, to wrap paragraphs at
+  /// (display columns; 0, as for a pipe: not wrapped).
+  TerminalForm(std::istream& in, std::ostream& out, bool ansi = false, std::string language = "en",
+               std::size_t columns = 0);
 
   /// Asks for every field of `form` in its order, each value checked as typed with
   /// elicit::validate_value and the whole with elicit::validate_content, then shows the content for
@@ -51,10 +60,16 @@ class TerminalForm {
   Entry ask_field(const elicit::Field& field, std::size_t index, std::size_t count,
                   const std::optional<nlohmann::json>& current);
   std::string highlight(std::string_view text) const;
+  std::string say(std::string_view id,
+                  std::initializer_list<std::pair<std::string_view, elicit::messages::Argument>> args = {}) const;
+  void error(std::string_view pointer, std::string_view message);
+  void show_options(const elicit::Field& field);
 
   std::istream& in_;
   std::ostream& out_;
   bool ansi_;
+  std::string language_;
+  std::size_t columns_;
 };
 
 /// `text` (from a server) safe to print on a terminal: control characters (C0, DEL, C1), which

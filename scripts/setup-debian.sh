@@ -4,7 +4,9 @@
 # already installed.
 set -euo pipefail
 packages=(build-essential cmake ninja-build pkg-config nlohmann-json3-dev libcli11-dev catch2
-          libkainjow-mustache-dev libre2-dev libicu-dev icu-devtools libboost-dev libssl-dev openssl libbenchmark-dev libsodium-dev libhiredis-dev
+          libkainjow-mustache-dev libre2-dev libboost-dev libssl-dev openssl libbenchmark-dev libsodium-dev libhiredis-dev
+          libicu-dev icu-devtools  # the message catalog (ICU resource bundles, MessageFormat)
+          libunistring-dev locales  # the terminal form's display widths; its Korean test's locale (below)
           prometheus-cpp-dev prometheus  # the operations wing's metrics; its scrape test runs a real Prometheus
           redis-server nginx json-schema-test-suite tmux doxygen ccache
           chromium)  # the browser form test (tests/interop/browser/) drives it with puppeteer-core
@@ -23,4 +25,11 @@ if ((${#missing[@]})); then
   [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
+fi
+# The terminal form's test in Korean runs with LANG=ko_KR.UTF-8 (tests/cli/terminal_form_tmux.sh).
+if ! locale -a 2>/dev/null | grep -qix 'ko_KR.utf8'; then
+  echo "setup: generating the locale ko_KR.UTF-8"
+  sudo_cmd=()
+  [[ $(id -u) -eq 0 ]] || sudo_cmd=(sudo)
+  "${sudo_cmd[@]}" localedef -i ko_KR -f UTF-8 ko_KR.UTF-8
 fi

@@ -10,6 +10,7 @@
 #include <elicit/client.hpp>
 #include <elicit/content/schema.hpp>
 
+#include "display_width.hpp"
 #include "terminal_form.hpp"
 
 namespace terminal_form_test {
@@ -121,9 +122,10 @@ TEST_CASE("terminal form: every kind, in the schema's order, wrong values re-pro
   CHECK(r.screen.find("error: /toppings: \"4\" is not an option") != std::string::npos);
   // 7 fields + 10 re-prompts = 17 prompts.
   CHECK(count(r.screen, "\n> ") == 17);
-  CHECK(r.screen.find("Review:\n  Your name: \"Ada\"") != std::string::npos);
-  CHECK(r.screen.find("  Toppings: leek, ham\n") != std::string::npos);
-  CHECK(r.screen.find("  Size: Large\n") != std::string::npos);
+  // The review table: the values in one column, after the widest label ("Subscribe?:").
+  CHECK(r.screen.find("Review:\n  Your name:  \"Ada\"\n") != std::string::npos);
+  CHECK(r.screen.find("\n  Toppings:   leek, ham\n") != std::string::npos);
+  CHECK(r.screen.find("\n  Subscribe?: yes\n  Size:       Large\n") != std::string::npos);
 }
 
 TEST_CASE("terminal form: Enter takes the default or skips an optional field, a required one cannot be skipped",
@@ -273,6 +275,88 @@ TEST_CASE("terminal form: a form outside the subset is cancelled, saying why", "
   elicitgen::TerminalForm tf(in, out);
   CHECK(tf.ask(request).action == elicit::ElicitAction::cancel);
   CHECK(out.str().find("/requestedSchema/properties/x") != std::string::npos);
+}
+
+namespace {
+
+// A Korean server's form: Korean titles (two columns a syllable), options of different widths.
+const char* kKorean = R"({
+  "type": "object",
+  "properties": {
+    "name": {"type": "string", "title": "이름", "minLength": 2},
+    "age": {"type": "integer", "title": "나이", "minimum": 14},
+    "plan": {"type": "string", "title": "요금제", "oneOf": [{"const": "basic", "title": "기본"},
+                                                         {"const": "premium", "title": "프리미엄 요금제"},
+                                                         {"const": "pro", "title": "Pro"}]},
+    "news": {"type": "boolean", "title": "소식 받기"}
+  },
+  "required": ["name", "age", "plan", "news"]
+})";
+
+Run fill_in(const std::string& language, const elicit::Form& form, const std::string& typed, std::size_t columns = 0,
+            const std::string& message = "가입 정보를 입력해 주세요") {
+  std::istringstream in(typed);
+  std::ostringstream out;
+  elicitgen::TerminalForm tf(in, out, false, language, columns);
+  auto answer = tf.ask_form(message, form);
+  return {std::move(answer), out.str()};
+}
+
+}  // namespace
+
+TEST_CASE("terminal form in Korean: its own words, the validation messages, columns by display width",
+          "[terminal][messages]") {
+  const auto r = fill_in("ko", form_of(kKorean), "A\n홍길동\n열\n10\n30\n9\n2\n아마도\n네\n예\n");
+  INFO(r.screen);
+  REQUIRE(r.answer.action == elicit::ElicitAction::accept);
+  CHECK(r.answer.content == json{{"name", "홍길동"}, {"age", 30}, {"plan", "premium"}, {"news", true}});
+  CHECK(r.screen.find("== 서버가 정보를 요청합니다 ==") != std::string::npos);
+  CHECK(r.screen.find("[1/4] 이름  (필수)") != std::string::npos);
+  CHECK(r.screen.find("텍스트, 2자 이상") != std::string::npos);
+  CHECK(r.screen.find("오류: /name: 2자 이상이어야 합니다") != std::string::npos);      // the runtime's check
+  CHECK(r.screen.find("오류: /age: 정수를 입력하세요 (예: 42)") != std::string::npos);  // the form's reading
+  CHECK(r.screen.find("오류: /age: 14 이상이어야 합니다") != std::string::npos);
+  CHECK(r.screen.find("오류: /plan: 1부터 3까지의 번호나 값 중 하나를 고르세요") != std::string::npos);
+  CHECK(r.screen.find("오류: /news: y 또는 n으로 답하세요") != std::string::npos);
+  // The options: the wire values in one column after the widest title ("프리미엄 요금제", 15 columns).
+  CHECK(r.screen.find("    1) 기본            [basic]\n"
+                      "    2) 프리미엄 요금제 [premium]\n"
+                      "    3) Pro             [pro]\n") != std::string::npos);
+  // The review table: values in one column after the widest label ("소식 받기:", 10 columns).
+  CHECK(r.screen.find("확인:\n"
+                      "  이름:      \"홍길동\"\n"
+                      "  나이:      30\n"
+                      "  요금제:    프리미엄 요금제\n"
+                      "  소식 받기: 예\n"
+                      "이대로 보낼까요? [Y/n] (n: 다시 입력) > ") != std::string::npos);
+}
+
+TEST_CASE("terminal form: a language without a catalog is English, and English words work in every language",
+          "[terminal][messages]") {
+  const auto fr = fill_in("fr", form_of(kKorean), "홍길동\n30\n1\ny\n\n");
+  INFO(fr.screen);
+  CHECK(fr.answer.action == elicit::ElicitAction::accept);
+  CHECK(fr.screen.find("== The server asks for information ==") != std::string::npos);
+  CHECK(fr.screen.find("[1/4] 이름  (required)") != std::string::npos);
+  // y/n in a Korean form too; :decline is a command whatever the language.
+  const auto ko = fill_in("ko", form_of(kKorean), "홍길동\n30\n3\nn\nyes\n");
+  CHECK(ko.answer.content == json{{"name", "홍길동"}, {"age", 30}, {"plan", "pro"}, {"news", false}});
+  CHECK(fill_in("ko", form_of(kKorean), ":decline\n").answer.action == elicit::ElicitAction::decline);
+}
+
+TEST_CASE("terminal form: paragraphs wrapped at the terminal's width, Korean between words", "[terminal][messages]") {
+  const auto r = fill_in("ko", form_of(kKorean), ":cancel\n", 30,
+                         "서버가 가입 정보를 요청합니다 이름과 나이와 요금제를 입력해 주세요");
+  INFO(r.screen);
+  CHECK(r.screen.find("서버가 가입 정보를 요청합니다\n"
+                      "이름과 나이와 요금제를 입력해\n"
+                      "주세요\n") != std::string::npos);
+  // No line of the screen is wider than 30 columns but for a word longer than a line.
+  std::istringstream lines(r.screen);
+  for (std::string line; std::getline(lines, line);) {
+    INFO(line);
+    CHECK(elicitgen::display_width(line) <= 30);
+  }
 }
 
 }  // namespace terminal_form_test
