@@ -155,10 +155,6 @@ echo "load: $CLIENTS clients, $completed calls completed so far"
 node "$here/tasks.mjs" make "$url_a" "$TASKS" "$work/tasks.json" >"$work/tasks.out" 2>"$work/tasks.err" ||
   fail "making $TASKS tasks through A failed: $(cat "$work/tasks.err")"
 echo "tasks waiting on A: $(cat "$work/tasks.out")"
-# A task running on A when it drains.
-node "$here/tasks.mjs" start "$url_a" "$RUN_SECONDS" "$work/run.id" >"$work/run.out" 2>"$work/run.err" ||
-  fail "starting a task run on A failed: $(cat "$work/run.err")"
-echo "task run on A: $(cat "$work/run.out")"
 
 # The slow request, in flight on A when it gets SIGTERM: on the wire, and A counting a request in
 # flight (the load's requests take about a millisecond each, so mostly this one).
@@ -174,6 +170,13 @@ for _ in $(seq 1 200); do
   sleep 0.05
 done
 [[ ${in_flight:-0} -ge 1 ]] || fail "A shows no request in flight within 10 s of the slow request"
+
+# A task running on A when it drains: started just before the signal, so that its run (RUN_SECONDS)
+# is still going when A lets it go, however busy the machine (a run started earlier, then a slow
+# machine, once let A finish it first).
+node "$here/tasks.mjs" start "$url_a" "$RUN_SECONDS" "$work/run.id" >"$work/run.out" 2>"$work/run.err" ||
+  fail "starting a task run on A failed: $(cat "$work/run.err")"
+echo "task run on A: $(cat "$work/run.out")"
 
 status
 completed_at_term=$completed
