@@ -58,6 +58,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -65,7 +66,9 @@
 
 #include <elicit/auth/jwt_verifier.hpp>
 #include <elicit/forms/page_routes.hpp>
+#include <elicit/forms/page_store.hpp>
 #include <elicit/http/server.hpp>
+#include <elicit/tasks.hpp>
 #ifdef ELICITGEN_SAMPLE_OPS
 #include <elicit/ops/health.hpp>
 #include <elicit/ops/metrics.hpp>
@@ -125,6 +128,19 @@ int main(int argc, char** argv) {
   [[maybe_unused]] long task_lease_ms = 10000;
   bool json_log = false;
   std::string error;
+#ifdef ELICITGEN_SAMPLE_OPS
+  // Made first: each Redis store made below reports its failures to it (elicit_redis_errors_total).
+  auto metrics = std::make_shared<elicit::ops::Metrics>();
+#endif
+  // RedisOptions::on_error of the Redis store `store` ("completion", "pages", "tasks").
+  [[maybe_unused]] const auto redis_errors = [&](const std::string& store) -> std::function<void()> {
+#ifdef ELICITGEN_SAMPLE_OPS
+    return metrics->redis_errors(store);
+#else
+    (void)store;
+    return nullptr;
+#endif
+  };
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
       options.port = std::atoi(argv[++i]);
@@ -170,6 +186,7 @@ int main(int argc, char** argv) {
           std::cerr << "--redis " << argv[i] << ": " << *why << "\n";
           return 2;
         }
+        redis.on_error = redis_errors("completion");
         completions = std::make_shared<elicit::RedisCompletionStore>(redis);
       } catch (const std::exception& e) {
         std::cerr << "--redis " << argv[i] << ": " << e.what() << "\n";
@@ -249,6 +266,7 @@ int main(int argc, char** argv) {
     // (the associated data tells a page from a requestState, so neither opens as the other).
     elicit::forms::RedisPageStoreOptions forms;
     forms.keys = options.server.request_state.keys;
+    forms.redis.on_error = redis_errors("pages");
     pages.store = in_redis<elicit::forms::RedisPageStore>("--forms-in-redis", redis_port, std::move(forms));
     if (!pages.store) return 2;
 #else
@@ -264,18 +282,27 @@ int main(int argc, char** argv) {
     o.redis.port = redis_port;
     o.keys = options.server.request_state.keys;
     o.lease = std::chrono::milliseconds(task_lease_ms);
+    o.redis.on_error = redis_errors("tasks");
     tasks = in_redis<elicit::RedisTaskStore>("--tasks-in-redis", redis_port, std::move(o));
     if (!tasks) return 2;
 #else
     return no_redis("--tasks-in-redis");
 #endif
   }
+  // Made here rather than left to the Server and the routes (the same default stores) so that the
+  // metrics can count what they keep.
+  if (!tasks) tasks = std::make_shared<elicit::InMemoryTaskStore>();
+  if (!pages.prefix.empty() && !pages.store) pages.store = std::make_shared<elicit::forms::InMemoryPageStore>();
+#ifdef ELICITGEN_SAMPLE_OPS
+  // Tasks by status and pages open, counted off the I/O threads every 5 s (a count in Redis blocks).
+  metrics->track_tasks(tasks);
+  if (pages.store) metrics->track_pages(pages.store);
+#endif
   if (!pages.prefix.empty()) options.routes.push_back(elicit::forms::routes(std::move(pages)));
 #ifdef ELICITGEN_SAMPLE_OPS
   // The operator's view: probes, metrics and (--log json) a structured request log.
   std::shared_ptr<elicit::ops::RequestLog> log;
   if (json_log) log = std::make_shared<elicit::ops::RequestLog>();
-  auto metrics = std::make_shared<elicit::ops::Metrics>();
   options.server.observer = elicit::ops::observers({metrics, log});
   elicit::ops::HealthOptions health;
 #ifdef ELICITGEN_SAMPLE_REDIS
