@@ -54,7 +54,8 @@ struct RedisTaskStoreOptions {
 ///                       (`<n>` = 0 working, 1 input_required, 2 completed, 3 failed, 4 cancelled):
 ///                       its expiry, or for a working task its lease's end if sooner. Plain (a
 ///                       status is no secret; `<h>` reveals no id), moved by the create and update
-///                       scripts, pruned where `{tasks}:expiry` is: for count_by_status()
+///                       scripts, pruned where `{tasks}:expiry` is: for count_by_status() (a
+///                       task made by a version without it is counted from its next change)
 ///
 /// Records are sealed with XChaCha20-Poly1305-IETF under `keys` (RequestStateSealer), the
 /// associated data binding the task id: a record moved to another key does not open, and a store
