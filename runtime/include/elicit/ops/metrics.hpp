@@ -65,7 +65,9 @@ struct MetricsOptions {
 ///  - the gauges of add_gauge().
 /// A label a client could make up (an unknown method, a protocol version nobody serves) is
 /// recorded as `other`: the number of series stays bounded whatever clients send.
-/// Thread rules: every member is thread-safe.
+/// Thread rules: every member is thread-safe. track_tasks() and track_pages() start one thread of
+/// this object's, which the destructor stops and joins (waiting for a count in progress, up to the
+/// store's own timeouts).
 class Metrics : public ServerObserver {
  public:
   explicit Metrics(MetricsOptions options = {});
@@ -101,10 +103,11 @@ class Metrics : public ServerObserver {
   /// this object (it keeps what it counts alive). Thread-safe.
   std::function<void()> redis_errors(const std::string& store);
 
-  /// A gauge read at each scrape, e.g. browser form pages open or tasks of a status; `labels` are
-  /// fixed name/value pairs (several gauges may share a name with different labels). `value` runs on
-  /// the scraping thread (an I/O thread): quick, never blocking. Throws std::invalid_argument for a
-  /// name or label name Prometheus does not allow, or a name taken by another kind of series.
+  /// A gauge read at each scrape, e.g. a queue's length (a count that may block goes through
+  /// track_tasks() or track_pages() instead); `labels` are fixed name/value pairs (several gauges may
+  /// share a name with different labels). `value` runs on the scraping thread (an I/O thread): quick,
+  /// never blocking. Throws std::invalid_argument for a name or label name Prometheus does not allow,
+  /// or a name of the series above (Metrics' own).
   void add_gauge(const std::string& name, const std::string& help,
                  std::vector<std::pair<std::string, std::string>> labels, std::function<double()> value);
 
