@@ -292,12 +292,13 @@ int main(int argc, char** argv) {
   // Made here rather than left to the Server and the routes (the same default stores) so that the
   // metrics can count what they keep.
   if (!tasks) tasks = std::make_shared<elicit::InMemoryTaskStore>();
-  if (!pages.prefix.empty() && !pages.store) pages.store = std::make_shared<elicit::forms::InMemoryPageStore>();
-#ifdef ELICITGEN_SAMPLE_OPS
-  // Tasks by status and pages open, counted off the I/O threads every 5 s (a count in Redis blocks).
-  metrics->track_tasks(tasks);
-  if (pages.store) metrics->track_pages(pages.store);
-#endif
+  try {
+    if (!pages.prefix.empty() && !pages.store) pages.store = std::make_shared<elicit::forms::InMemoryPageStore>();
+  } catch (const std::exception& e) {  // its timers' thread could not be created
+    std::cerr << "elicitgen-sample-server: cannot start: " << e.what() << "\n";
+    return 1;
+  }
+  [[maybe_unused]] const auto page_store = pages.store;  // null when no pages are served
   if (!pages.prefix.empty()) options.routes.push_back(elicit::forms::routes(std::move(pages)));
 #ifdef ELICITGEN_SAMPLE_OPS
   // The operator's view: probes, metrics and (--log json) a structured request log.
@@ -346,6 +347,12 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   try {
     server.start();
+#ifdef ELICITGEN_SAMPLE_OPS
+    // Tasks by status and pages open, counted every 5 s on a thread of the metrics' (a count in Redis
+    // blocks: never on an I/O thread), started with the server's threads.
+    metrics->track_tasks(tasks);
+    if (page_store) metrics->track_pages(page_store);
+#endif
   } catch (const std::exception& e) {  // cannot listen, no thread could be created, bad TLS files
     std::cerr << "elicitgen-sample-server: cannot start: " << e.what() << "\n";
     return 1;
