@@ -83,7 +83,8 @@ return counts
 )lua";
 
 // A task's score in its status index: until when it counts. Its expiry; for a working task with a
-// lease, the lease's end if sooner (a run whose process stopped no longer counts as working).
+// lease, the lease's end if sooner (a run whose process stopped no longer counts as working; a
+// released run holds no lease and counts until it is taken up).
 std::string status_score(const TaskRecord& t) {
   auto until = t.expires_ms;
   if (t.status == TaskStatus::working && t.lease_expires_ms != 0) until = std::min(until, t.lease_expires_ms);
