@@ -126,14 +126,23 @@ TEST_CASE("redis tasks: counted by status across stores, after expiry and after 
     CHECK(counts(b) == Counts{0, 0, 2, 0, 1});
     CHECK(keys_like(server, std::string(kTaskPrefix) + "{tasks}:status:1").empty());  // pruned
   }
-  SECTION("a working task whose process stopped stops counting as working, and counts as failed once read") {
+  SECTION(
+      "a working task whose process stopped stops counting as working, and counts as failed once read; a released "
+      "one counts as working") {
     const auto lapsing = new_task(TaskStatus::working);
     REQUIRE(a.create(lapsing));  // no hold_lease(): as if A died at once
-    CHECK(counts(b)[0] <= 1);
-    REQUIRE(eventually([&] { return counts(b)[0] == 0; }));    // its lease passed
-    CHECK(counts(b) == Counts{0, 0, 1, 0, 1});                 // counted nowhere until read
+    // A's drain released this one's run: no lease, working until another process takes it up.
+    const auto released = new_task(TaskStatus::working);
+    REQUIRE(a.create(released));
+    REQUIRE(a.update(released.id, [](TaskRecord& r) {
+      r.run_released = true;
+      return true;
+    }));
+    CHECK(counts(b)[0] <= 2);
+    REQUIRE(eventually([&] { return counts(b)[0] == 1; }));    // the lapsing one's lease passed
+    CHECK(counts(b) == Counts{1, 0, 1, 0, 1});                 // the lapsed one counted nowhere until read
     REQUIRE(b.get(lapsing.id)->status == TaskStatus::failed);  // any process's read fails it
-    CHECK(counts(a) == Counts{0, 0, 1, 1, 1});
+    CHECK(counts(a) == Counts{1, 0, 1, 1, 1});
   }
   SECTION("a working task whose lease is held keeps counting as working across renewals") {
     const auto running = new_task(TaskStatus::working);
