@@ -58,6 +58,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <memory>
 #include <string>
@@ -65,7 +66,9 @@
 
 #include <elicit/auth/jwt_verifier.hpp>
 #include <elicit/forms/page_routes.hpp>
+#include <elicit/forms/page_store.hpp>
 #include <elicit/http/server.hpp>
+#include <elicit/tasks.hpp>
 #ifdef ELICITGEN_SAMPLE_OPS
 #include <elicit/ops/health.hpp>
 #include <elicit/ops/metrics.hpp>
@@ -125,6 +128,19 @@ int main(int argc, char** argv) {
   [[maybe_unused]] long task_lease_ms = 10000;
   bool json_log = false;
   std::string error;
+#ifdef ELICITGEN_SAMPLE_OPS
+  // Made first: each Redis store made below reports its failures to it (elicit_redis_errors_total).
+  auto metrics = std::make_shared<elicit::ops::Metrics>();
+#endif
+  // RedisOptions::on_error of the Redis store `store` ("completion", "pages", "tasks").
+  [[maybe_unused]] const auto redis_errors = [&](const std::string& store) -> std::function<void()> {
+#ifdef ELICITGEN_SAMPLE_OPS
+    return metrics->redis_errors(store);
+#else
+    (void)store;
+    return nullptr;
+#endif
+  };
   for (int i = 1; i < argc; ++i) {
     if (std::strcmp(argv[i], "--port") == 0 && i + 1 < argc) {
       options.port = std::atoi(argv[++i]);
@@ -170,6 +186,7 @@ int main(int argc, char** argv) {
           std::cerr << "--redis " << argv[i] << ": " << *why << "\n";
           return 2;
         }
+        redis.on_error = redis_errors("completion");
         completions = std::make_shared<elicit::RedisCompletionStore>(redis);
       } catch (const std::exception& e) {
         std::cerr << "--redis " << argv[i] << ": " << e.what() << "\n";
@@ -249,6 +266,7 @@ int main(int argc, char** argv) {
     // (the associated data tells a page from a requestState, so neither opens as the other).
     elicit::forms::RedisPageStoreOptions forms;
     forms.keys = options.server.request_state.keys;
+    forms.redis.on_error = redis_errors("pages");
     pages.store = in_redis<elicit::forms::RedisPageStore>("--forms-in-redis", redis_port, std::move(forms));
     if (!pages.store) return 2;
 #else
@@ -264,18 +282,28 @@ int main(int argc, char** argv) {
     o.redis.port = redis_port;
     o.keys = options.server.request_state.keys;
     o.lease = std::chrono::milliseconds(task_lease_ms);
+    o.redis.on_error = redis_errors("tasks");
     tasks = in_redis<elicit::RedisTaskStore>("--tasks-in-redis", redis_port, std::move(o));
     if (!tasks) return 2;
 #else
     return no_redis("--tasks-in-redis");
 #endif
   }
+  // Made here rather than left to the Server and the routes (the same default stores) so that the
+  // metrics can count what they keep.
+  if (!tasks) tasks = std::make_shared<elicit::InMemoryTaskStore>();
+  try {
+    if (!pages.prefix.empty() && !pages.store) pages.store = std::make_shared<elicit::forms::InMemoryPageStore>();
+  } catch (const std::exception& e) {  // its timers' thread could not be created
+    std::cerr << "elicitgen-sample-server: cannot start: " << e.what() << "\n";
+    return 1;
+  }
+  [[maybe_unused]] const auto page_store = pages.store;  // null when no pages are served
   if (!pages.prefix.empty()) options.routes.push_back(elicit::forms::routes(std::move(pages)));
 #ifdef ELICITGEN_SAMPLE_OPS
   // The operator's view: probes, metrics and (--log json) a structured request log.
   std::shared_ptr<elicit::ops::RequestLog> log;
   if (json_log) log = std::make_shared<elicit::ops::RequestLog>();
-  auto metrics = std::make_shared<elicit::ops::Metrics>();
   options.server.observer = elicit::ops::observers({metrics, log});
   elicit::ops::HealthOptions health;
 #ifdef ELICITGEN_SAMPLE_REDIS
@@ -319,6 +347,12 @@ int main(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   try {
     server.start();
+#ifdef ELICITGEN_SAMPLE_OPS
+    // Tasks by status and pages open, counted every 5 s on a thread of the metrics' (a count in Redis
+    // blocks: never on an I/O thread), started with the server's threads.
+    metrics->track_tasks(tasks);
+    if (page_store) metrics->track_pages(page_store);
+#endif
   } catch (const std::exception& e) {  // cannot listen, no thread could be created, bad TLS files
     std::cerr << "elicitgen-sample-server: cannot start: " << e.what() << "\n";
     return 1;

@@ -659,4 +659,36 @@ TEST_CASE("browser forms: a closed page's id is not opened again", "[browser_for
   CHECK(await_now(forms, id, 50ms)->status == ElicitStatus::timed_out);
 }
 
+TEST_CASE("browser forms: pages_open counts the pages opened and not yet answered, closed or expired",
+          "[browser_forms]") {
+  ManualClock clock;
+  forms::InMemoryPageStore forms(options_with(&clock));
+  CHECK(forms.pages_open() == 0u);
+  const auto answered = elicit::browser_form_id();
+  const auto declined = elicit::browser_form_id();
+  const auto closed = elicit::browser_form_id();
+  const auto expiring = elicit::browser_form_id();
+  forms.open(answered, defaults_page());
+  forms.open(declined, defaults_page());
+  forms.open(closed, defaults_page());
+  auto short_page = defaults_page();
+  short_page.expires_in = 1min;
+  forms.open(expiring, short_page);
+  forms.open(answered, defaults_page());  // a reopen keeps the page: counted once
+  CHECK(forms.pages_open() == 4u);
+
+  REQUIRE(forms.handle(post(answered, body_for(forms, answered, "accept"))).status == 200);
+  CHECK(forms.pages_open() == 3u);
+  CHECK(forms.size() == 4);  // answered, its answer kept until close()
+  REQUIRE(forms.handle(post(declined, body_for(forms, declined, "decline"))).status == 200);
+  CHECK(forms.pages_open() == 2u);
+  forms.close(closed);
+  CHECK(forms.pages_open() == 1u);
+  clock.advance(1min);
+  CHECK(forms.pages_open() == 0u);
+  // Through the MCP layer's seam, as a metrics thread reads it.
+  elicit::BrowserForms& seam = forms;
+  CHECK(seam.pages_open() == 0u);
+}
+
 }  // namespace page_store_test

@@ -119,7 +119,25 @@ std::optional<BrowserFormAnswer> await_for(forms::RedisPageStore& forms, const s
   return a.get();
 }
 
-// Every key in Redis with its raw value (strings only: the store writes nothing else).
+// The open pages' index (a sorted set of <h>, for pages_open()): left out of dump().
+const std::string kOpenIndex = std::string(kFormPrefix) + "{pages}:open";
+
+// The members of the open pages' index.
+std::vector<std::string> open_index(const RedisServer& server) {
+  std::vector<std::string> out;
+  redisContext* c = server.connect();
+  REQUIRE(c != nullptr);
+  auto* members = static_cast<redisReply*>(redisCommand(c, "ZRANGE %b 0 -1", kOpenIndex.data(), kOpenIndex.size()));
+  REQUIRE(members != nullptr);
+  for (std::size_t i = 0; i < members->elements; ++i)
+    out.emplace_back(members->element[i]->str, members->element[i]->len);
+  freeReplyObject(members);
+  redisFree(c);
+  return out;
+}
+
+// Every key in Redis with its raw value (strings only: the store writes nothing else but the open
+// pages' index).
 std::vector<std::pair<std::string, std::string>> dump(const RedisServer& server) {
   std::vector<std::pair<std::string, std::string>> out;
   redisContext* c = server.connect();
@@ -129,6 +147,7 @@ std::vector<std::pair<std::string, std::string>> dump(const RedisServer& server)
   REQUIRE(keys->type == REDIS_REPLY_ARRAY);
   for (std::size_t i = 0; i < keys->elements; ++i) {
     const std::string key(keys->element[i]->str, keys->element[i]->len);
+    if (key == kOpenIndex) continue;
     auto* value = static_cast<redisReply*>(redisCommand(c, "GET %b", key.data(), key.size()));
     REQUIRE(value != nullptr);
     // Nil: the key expired between KEYS and GET.
@@ -515,6 +534,55 @@ TEST_CASE("redis browser forms: destroying a store answers its waiters, which ma
   // closed (aborted). Either way exactly once (Awaited checks it).
   const auto looked = queued.get();
   CHECK((!looked || looked->status == ElicitStatus::aborted));
+}
+
+TEST_CASE("redis browser forms: pages open are counted across processes, without a scan", "[browser_forms][redis]") {
+  RedisServer server;
+  auto options = form_options(server);
+  std::atomic<int> errors{0};
+  options.redis.on_error = [&errors] { ++errors; };
+  forms::RedisPageStore a(options);
+  forms::RedisPageStore b(options);
+  CHECK(b.pages_open() == 0u);
+
+  const auto answered = elicit::browser_form_id();
+  const auto closed = elicit::browser_form_id();
+  a.open(answered, api_key_page());
+  a.open(closed, api_key_page());
+  CHECK(b.pages_open() == 2u);       // opened in A, counted in B
+  a.open(answered, api_key_page());  // a retry keeps the page: counted once
+  CHECK(a.pages_open() == 2u);
+  // The index holds the pages' hashes only, never an id (a page's URL).
+  const auto index = open_index(server);
+  CHECK(index.size() == 2);
+  for (const auto& h : index) {
+    CHECK(h.size() == 32);
+    CHECK(h != answered);
+    CHECK(h != closed);
+  }
+
+  // Answered through B: no longer open (written before the thank-you page is given).
+  const auto csrf = http_test::csrf_of(serve(b, get(answered)).html);
+  REQUIRE(serve(b, post(answered, body(csrf, "accept"))).status == 200);
+  CHECK(a.pages_open() == 1u);
+  a.open(answered, api_key_page());  // a retry of the answered page's request: not open again
+  CHECK(a.pages_open() == 1u);
+  // Closed: the deletion runs on a thread of A's.
+  a.close(closed);
+  CHECK(eventually([&] { return b.pages_open() == 0u; }));
+  // Expired: not counted once its deadline passes; the next open prunes it from the index.
+  a.open(elicit::browser_form_id(), api_key_page(300ms));
+  CHECK(b.pages_open() <= 1u);
+  CHECK(eventually([&] { return b.pages_open() == 0u; }));
+  a.open(elicit::browser_form_id(), api_key_page());
+  CHECK(open_index(server).size() == 1);
+  CHECK(a.pages_open() == 1u);
+  CHECK(errors == 0);
+
+  // Redis down: the count throws, and the failure is reported.
+  server.stop();
+  CHECK_THROWS_AS(a.pages_open(), std::runtime_error);
+  CHECK(errors >= 1);
 }
 
 }  // namespace redis_page_store_test

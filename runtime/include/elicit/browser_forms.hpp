@@ -87,6 +87,12 @@ class BrowserForms {
   /// "no longer available" from now on, and a waiting await() gets `aborted`. No-op for an unknown
   /// id.
   virtual void close(const std::string& id) = 0;
+
+  /// How many pages are open now: opened, not answered, not closed, not expired. A store shared by
+  /// several processes counts every process's pages. Nullopt (the default) for a store that cannot
+  /// count. May block (a store in Redis: one round trip): call it from a thread that may wait, never
+  /// from an I/O thread. Throws std::runtime_error when the store cannot be reached. Thread-safe.
+  virtual std::optional<std::size_t> pages_open() { return std::nullopt; }
 };
 
 /// A fresh page id: 32 bytes from the CSPRNG (libsodium), base64url without padding (43 characters).

@@ -8,6 +8,7 @@
 // task's `inputRequests`, and a run that ends with questions holds no thread while the user answers.
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
@@ -142,6 +143,14 @@ class TaskStore {
   /// Whether create, get and update wait on I/O (a network store): the server then calls them on
   /// its worker threads, never on an I/O thread.
   virtual bool blocking() const noexcept { return false; }
+
+  /// How many tasks of each status the store keeps now, indexed by static_cast<std::size_t>(TaskStatus)
+  /// (working, input_required, completed, failed, cancelled); expired tasks are not counted. A store
+  /// shared by several processes counts every process's tasks. Nullopt (the default) for a store that
+  /// cannot count. May block like get() when blocking() (RedisTaskStore: one round trip to Redis): call
+  /// it from a thread that may wait, never from an I/O thread. Throws std::runtime_error when the store
+  /// cannot be reached. Thread-safe.
+  virtual std::optional<std::array<std::size_t, 5>> count_by_status() { return std::nullopt; }
 };
 
 /// Callbacks by key for TaskStore::watch implementations: add() registers one until its handle
@@ -174,6 +183,8 @@ class InMemoryTaskStore final : public TaskStore {
   std::optional<TaskRecord> update(const std::string& id, const std::function<bool(TaskRecord&)>& change) override;
   /// Called on the thread of the update, after it.
   std::shared_ptr<void> watch(const std::string& id, std::function<void(TaskStatus)> changed) override;
+  /// Counts the unexpired tasks (dropping the expired ones first) under the store's lock: O(tasks).
+  std::optional<std::array<std::size_t, 5>> count_by_status() override;
   /// Tasks kept now (expired ones not yet dropped included) and their bytes.
   std::size_t size() const;
   std::size_t bytes() const;

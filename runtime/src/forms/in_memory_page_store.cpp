@@ -300,6 +300,14 @@ std::size_t InMemoryPageStore::size() const {
                                                 [&](const auto& entry) { return !State::expired(entry.second, t); }));
 }
 
+std::optional<std::size_t> InMemoryPageStore::pages_open() {
+  std::lock_guard<std::mutex> lock(state_->mutex);
+  const auto t = state_->now();
+  return static_cast<std::size_t>(std::count_if(state_->pages.begin(), state_->pages.end(), [&](const auto& entry) {
+    return !entry.second.answer && !State::expired(entry.second, t);
+  }));
+}
+
 PageResponse InMemoryPageStore::handle(const PageRequest& request) {
   // Nothing here is logged: the body may hold a secret.
   auto& s = *state_;

@@ -63,6 +63,14 @@ RedisPageStoreOptions checked(RedisPageStoreOptions o) {
   return o;
 }
 
+// KEYS the open pages' index; ARGV now (ms), the page's deadline (ms), <h>. Drops the pages past
+// their deadline from the index, then adds this one.
+constexpr const char* kIndexOpenScript = R"lua(
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+redis.call('ZADD', KEYS[1], ARGV[2], ARGV[3])
+return 1
+)lua";
+
 }  // namespace
 
 struct RedisPageStore::Shared {
@@ -85,6 +93,7 @@ struct RedisPageStore::Shared {
         sealer(options.keys, options.max_page_bytes, options.clock),
         redis(options.redis, std::max<std::size_t>(options.redis.threads, 1) + 2),
         channel(redis_records::answers_channel(options.redis.key_prefix)),
+        open_key(options.redis.key_prefix + "{pages}:open"),
         timers(TimerService::shared()),
         base_url(options.base_url) {
     for (auto& key : options.keys) std::fill(key.begin(), key.end(), '\0');  // the sealer has its copies
@@ -95,6 +104,9 @@ struct RedisPageStore::Shared {
   const RecordSealer sealer;
   ConnectionPool redis;
   const std::string channel;
+  // Sorted set of the <h> of pages open unanswered, by deadline (ms): pages_open() counts it. Apart
+  // from the pages' keys (another hash slot), so written after them, best effort.
+  const std::string open_key;
   const std::shared_ptr<TimerService> timers;
   std::unique_ptr<WorkerPool> workers;           // set by the constructor; reset by the destructor
   std::unique_ptr<AnswerSubscriber> subscriber;  // likewise
@@ -359,7 +371,23 @@ std::string RedisPageStore::open(const std::string& id, const BrowserFormPage& p
     throw std::runtime_error("RedisPageStore: Redis refused the page: " +
                              (reply->type == REDIS_REPLY_ERROR ? std::string(reply->str, reply->len) : "?"));
   }
+  if (reply->integer == 1) {
+    // Counted once set (not when kept: it may have been answered since). A failure here is reported
+    // to on_error by the pool; the page stands.
+    s.redis.run({"EVAL", kIndexOpenScript, "1", s.open_key, std::to_string(ms_since_epoch(s.now())),
+                 std::to_string(record.deadline_ms), keys.hash});
+  }
   return base + id;  // set now, or kept as it was (a retry opens the same page)
+}
+
+std::optional<std::size_t> RedisPageStore::pages_open() {
+  auto& s = *shared_;
+  const auto reply = s.redis.run({"ZCOUNT", s.open_key, "(" + std::to_string(ms_since_epoch(s.now())), "+inf"});
+  if (!reply) throw std::runtime_error("RedisPageStore: Redis cannot be reached");
+  if (reply->type != REDIS_REPLY_INTEGER || reply->integer < 0) {
+    throw std::runtime_error("RedisPageStore: Redis did not answer the count");
+  }
+  return static_cast<std::size_t>(reply->integer);
 }
 
 void RedisPageStore::await(const std::string& id, std::chrono::milliseconds wait,
@@ -442,6 +470,7 @@ void RedisPageStore::close(const std::string& id) {
     if (const auto sh = weak.lock()) {
       sh->redis.run({"EVAL", redis_records::kCloseScript, "3", keys.page, keys.answer, keys.gone,
                      sh->gone_px(std::chrono::milliseconds(0)), sh->channel, keys.hash});
+      sh->redis.run({"ZREM", sh->open_key, keys.hash});
     }
   });
 }
@@ -491,7 +520,10 @@ void RedisPageStore::handle(const PageRequest& request, std::function<void(PageR
                                   *sealed_page, sealed_answer, px,
                                   s.gone_px(std::chrono::milliseconds(page->expires_in_ms)), s.channel, keys.hash});
     if (!won || won->type != REDIS_REPLY_INTEGER) return done(rules.unavailable());
-    if (won->integer == 1) return done(rules.submitted(status));
+    if (won->integer == 1) {
+      s.redis.run({"ZREM", s.open_key, keys.hash});  // answered: no longer open (best effort)
+      return done(rules.submitted(status));
+    }
     if (won->integer == 2) return done(rules.already_answered());
     return done(rules.gone(s.now() >= deadline ? Gone::expired : Gone::closed));
   };

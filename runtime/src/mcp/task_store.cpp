@@ -305,6 +305,14 @@ std::shared_ptr<void> InMemoryTaskStore::watch(const std::string& id, std::funct
   return watchers_.add(id, std::move(changed));
 }
 
+std::optional<std::array<std::size_t, 5>> InMemoryTaskStore::count_by_status() {
+  std::array<std::size_t, 5> counts{};
+  std::lock_guard<std::mutex> lock(mutex_);
+  drop_expired(now_ms_());
+  for (const auto& [id, entry] : tasks_) ++counts[static_cast<std::size_t>(entry.head.status)];
+  return counts;
+}
+
 std::size_t InMemoryTaskStore::size() const {
   std::lock_guard<std::mutex> lock(mutex_);
   return tasks_.size();

@@ -5,9 +5,12 @@
 
 #include <algorithm>
 #include <atomic>
+#include <condition_variable>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <stdexcept>
+#include <thread>
 
 #include <prometheus/check_names.h>
 #include <prometheus/collectable.h>
@@ -18,9 +21,11 @@
 #include <prometheus/registry.h>
 #include <prometheus/text_serializer.h>
 
+#include "elicit/browser_forms.hpp"
 #include "elicit/http/server.hpp"
 #include "elicit/protocol/protocol_era.hpp"
 #include "elicit/request_state.hpp"
+#include "elicit/tasks.hpp"
 #include "plain_reply.hpp"
 
 namespace elicit::ops {
@@ -47,6 +52,37 @@ struct LiveGauge {
   std::vector<prometheus::ClientMetric::Label> labels;
   std::function<double()> value;
 };
+
+// A gauge's value as last read by the refresh thread.
+struct Sample {
+  std::string name;
+  std::string help;
+  std::vector<prometheus::ClientMetric::Label> labels;
+  double value = 0;
+};
+
+void add_sample(std::vector<prometheus::MetricFamily>& out, const std::string& name, const std::string& help,
+                const std::vector<prometheus::ClientMetric::Label>& labels, double value) {
+  auto it = std::find_if(out.begin(), out.end(), [&](const auto& f) { return f.name == name; });
+  if (it == out.end()) {
+    prometheus::MetricFamily f;
+    f.name = name;
+    f.help = help;
+    f.type = prometheus::MetricType::Gauge;
+    out.push_back(std::move(f));
+    it = out.end() - 1;
+  }
+  prometheus::ClientMetric m;
+  m.label = labels;
+  m.gauge.value = value;
+  it->metric.push_back(std::move(m));
+}
+
+// Names of the series of ours: add_gauge() refuses them.
+constexpr std::string_view kTaken[] = {"elicit_requests_total",       "elicit_request_duration_seconds",
+                                       "elicit_request_errors_total", "elicit_request_states_refused_total",
+                                       "elicit_http_refusals_total",  "elicit_tasks",
+                                       "elicit_form_pages_open",      "elicit_redis_errors_total"};
 
 }  // namespace
 
@@ -75,7 +111,11 @@ struct Metrics::Impl : prometheus::Collectable {
         refusals(prometheus::BuildCounter()
                      .Name("elicit_http_refusals_total")
                      .Help("HTTP requests refused before any server saw them, by reason (bearer token, capacity)")
-                     .Register(*registry)) {
+                     .Register(*registry)),
+        redis_errors(prometheus::BuildCounter()
+                         .Name("elicit_redis_errors_total")
+                         .Help("Failures talking to Redis (no connection, a broken one, an error reply), by store")
+                         .Register(*registry)) {
     if (!std::is_sorted(options.duration_buckets.begin(), options.duration_buckets.end()) ||
         std::adjacent_find(options.duration_buckets.begin(), options.duration_buckets.end()) !=
             options.duration_buckets.end()) {
@@ -97,21 +137,23 @@ struct Metrics::Impl : prometheus::Collectable {
       } catch (...) {  // a gauge that cannot be read is left out of this scrape
         continue;
       }
-      auto it = std::find_if(out.begin(), out.end(), [&](const auto& f) { return f.name == g.name; });
-      if (it == out.end()) {
-        prometheus::MetricFamily f;
-        f.name = g.name;
-        f.help = g.help;
-        f.type = prometheus::MetricType::Gauge;
-        out.push_back(std::move(f));
-        it = out.end() - 1;
-      }
-      prometheus::ClientMetric m;
-      m.label = g.labels;
-      m.gauge.value = v;
-      it->metric.push_back(std::move(m));
+      add_sample(out, g.name, g.help, g.labels, v);
+    }
+    std::lock_guard<std::mutex> refreshed_lock(refreshed_mutex);
+    for (const auto& [slot, samples] : refreshed) {
+      for (const auto& r : samples) add_sample(out, r.name, r.help, r.labels, r.value);
     }
     return out;
+  }
+
+  // The refresh thread's latest read of `slot`: its samples, or none (the read failed).
+  void set_refreshed(std::size_t slot, std::optional<std::vector<Sample>> samples) {
+    std::lock_guard<std::mutex> lock(refreshed_mutex);
+    if (samples) {
+      refreshed[slot] = std::move(*samples);
+    } else {
+      refreshed.erase(slot);
+    }
   }
 
   // Every series now, in the text exposition format.
@@ -129,13 +171,133 @@ struct Metrics::Impl : prometheus::Collectable {
   prometheus::Family<prometheus::Counter>& errors;
   prometheus::Counter& states_refused;
   prometheus::Family<prometheus::Counter>& refusals;
+  prometheus::Family<prometheus::Counter>& redis_errors;
   mutable std::mutex gauges_mutex;
   std::vector<LiveGauge> gauges;
+  mutable std::mutex refreshed_mutex;
+  std::map<std::size_t, std::vector<Sample>> refreshed;  // by refresh job; guarded by refreshed_mutex
 };
 
-Metrics::Metrics(MetricsOptions options) : impl_(std::make_shared<Impl>(std::move(options))) {}
+// One thread that reads the gauges whose reading may block (a store's count over the network), each
+// every interval of its own, and leaves the values in Impl::refreshed for the scrapes.
+struct Metrics::Refresher {
+  using Read = std::function<std::optional<std::vector<Sample>>()>;
+  struct Job {
+    std::string what;  // "tasks", "pages": each at most once
+    Read read;
+    std::chrono::milliseconds interval;
+    std::chrono::steady_clock::time_point due;
+  };
 
-Metrics::~Metrics() = default;
+  explicit Refresher(std::shared_ptr<Impl> i) : impl(std::move(i)) {}
+  ~Refresher() { stop(); }
+
+  void add(std::string what, Read read, std::chrono::milliseconds interval) {
+    if (interval.count() <= 0) throw std::invalid_argument("Metrics: a refresh interval must be positive");
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      if (stopping) return;
+      for (const auto& j : jobs) {
+        if (j.what == what) throw std::logic_error("Metrics: track_" + what + "() called twice");
+      }
+      jobs.push_back({std::move(what), std::move(read), interval, std::chrono::steady_clock::now()});
+      if (!thread.joinable()) thread = std::thread([this] { run(); });  // std::system_error: nothing added runs
+    }
+    wake.notify_all();
+  }
+
+  void run() {
+    std::unique_lock<std::mutex> lock(mutex);
+    while (!stopping) {
+      auto next = std::chrono::steady_clock::time_point::max();
+      std::optional<std::size_t> due;
+      const auto now = std::chrono::steady_clock::now();
+      for (std::size_t i = 0; i < jobs.size(); ++i) {
+        if (jobs[i].due <= now) {
+          due = i;
+          break;
+        }
+        next = std::min(next, jobs[i].due);
+      }
+      if (!due) {
+        wake.wait_until(lock, next);
+        continue;
+      }
+      const auto read = jobs[*due].read;  // a copy: add() may grow `jobs` meanwhile
+      lock.unlock();
+      std::optional<std::vector<Sample>> samples;
+      try {
+        samples = read();
+      } catch (...) {
+        // the store cannot be reached (counted by its on_error) or cannot count: absent until it can
+      }
+      impl->set_refreshed(*due, std::move(samples));
+      lock.lock();
+      jobs[*due].due = std::chrono::steady_clock::now() + jobs[*due].interval;
+    }
+  }
+
+  void stop() {
+    {
+      std::lock_guard<std::mutex> lock(mutex);
+      stopping = true;
+    }
+    wake.notify_all();
+    if (thread.joinable()) thread.join();
+    jobs.clear();  // the stores are let go (the routes may keep impl alive longer)
+  }
+
+  const std::shared_ptr<Impl> impl;
+  std::mutex mutex;
+  std::condition_variable wake;
+  std::vector<Job> jobs;  // guarded by mutex
+  bool stopping = false;  // guarded by mutex
+  std::thread thread;
+};
+
+Metrics::Metrics(MetricsOptions options)
+    : impl_(std::make_shared<Impl>(std::move(options))), refresher_(std::make_unique<Refresher>(impl_)) {}
+
+Metrics::~Metrics() { refresher_->stop(); }
+
+void Metrics::track_tasks(std::shared_ptr<TaskStore> store, std::chrono::milliseconds interval) {
+  if (!store) throw std::invalid_argument("Metrics::track_tasks needs a store");
+  refresher_->add(
+      "tasks",
+      [store]() -> std::optional<std::vector<Sample>> {
+        const auto counts = store->count_by_status();
+        if (!counts) return std::nullopt;
+        std::vector<Sample> out;
+        for (std::size_t i = 0; i < counts->size(); ++i) {
+          out.push_back({"elicit_tasks",
+                         "Tasks kept in the task store (every process sharing it), by status",
+                         {{"status", std::string(to_string(static_cast<TaskStatus>(i)))}},
+                         static_cast<double>((*counts)[i])});
+        }
+        return out;
+      },
+      interval);
+}
+
+void Metrics::track_pages(std::shared_ptr<BrowserForms> pages, std::chrono::milliseconds interval) {
+  if (!pages) throw std::invalid_argument("Metrics::track_pages needs a page store");
+  refresher_->add(
+      "pages",
+      [pages]() -> std::optional<std::vector<Sample>> {
+        const auto open = pages->pages_open();
+        if (!open) return std::nullopt;
+        return std::vector<Sample>{{"elicit_form_pages_open",
+                                    "Browser form pages opened and not yet answered, closed or expired",
+                                    {},
+                                    static_cast<double>(*open)}};
+      },
+      interval);
+}
+
+std::function<void()> Metrics::redis_errors(const std::string& store) {
+  auto* counter = &impl_->redis_errors.Add({{"store", store}});
+  return [registry = impl_->registry, counter]() noexcept { counter->Increment(); };
+}
 
 void Metrics::request_ended(const RequestRecord& r) {
   auto& impl = *impl_;
@@ -172,11 +334,8 @@ void Metrics::track(const http::StreamableHttpServer& server) {
 void Metrics::add_gauge(const std::string& name, const std::string& help,
                         std::vector<std::pair<std::string, std::string>> labels, std::function<double()> value) {
   if (!prometheus::CheckMetricName(name)) throw std::invalid_argument("not a Prometheus metric name: " + name);
-  static constexpr std::string_view taken[] = {"elicit_requests_total", "elicit_request_duration_seconds",
-                                               "elicit_request_errors_total", "elicit_request_states_refused_total",
-                                               "elicit_http_refusals_total"};
-  if (std::find(std::begin(taken), std::end(taken), name) != std::end(taken)) {
-    throw std::invalid_argument("metric name taken by a counter or histogram: " + name);
+  if (std::find(std::begin(kTaken), std::end(kTaken), name) != std::end(kTaken)) {
+    throw std::invalid_argument("metric name taken by a series of Metrics' own: " + name);
   }
   LiveGauge g{name, help, {}, std::move(value)};
   for (auto& [n, v] : labels) {

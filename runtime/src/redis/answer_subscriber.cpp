@@ -39,6 +39,11 @@ void AnswerSubscriber::stop() {
   if (thread_.joinable()) thread_.join();
 }
 
+bool AnswerSubscriber::stopping() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  return stopping_;
+}
+
 void AnswerSubscriber::run() {
   const SigpipeBlock block;
   auto pause = std::chrono::milliseconds(50);
@@ -61,12 +66,16 @@ void AnswerSubscriber::run() {
       subscribed = reply && c->err == 0 && reply->type == REDIS_REPLY_ARRAY &&
                    redisSetTimeout(c.get(), timeval{0, 0}) == REDIS_OK && redisEnableKeepAlive(c.get()) == REDIS_OK;
     }
+    if (!subscribed && !stopping()) report_error(options_);
     if (subscribed) {
       pause = std::chrono::milliseconds(50);
       on_subscribed_();
       for (;;) {
         void* raw = nullptr;
-        if (redisGetReply(c.get(), &raw) != REDIS_OK || raw == nullptr) break;
+        if (redisGetReply(c.get(), &raw) != REDIS_OK || raw == nullptr) {
+          if (!stopping()) report_error(options_);  // stop() shuts the socket down: no failure
+          break;
+        }
         const Reply message(static_cast<redisReply*>(raw));
         // ["message", channel, payload]
         if (message->type == REDIS_REPLY_ARRAY && message->elements == 3 &&

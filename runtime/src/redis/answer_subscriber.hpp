@@ -27,7 +27,9 @@ class AnswerSubscriber {
 
   /// Starts the thread on the first call (later calls do nothing). Throws std::system_error when
   /// the thread cannot be started. It connects, subscribes, reads; when the connection fails it
-  /// connects again after a pause that grows from 50 ms to 1 s, until stop().
+  /// connects again after a pause that grows from 50 ms to 1 s, until stop(). Each failure to
+  /// connect or subscribe, and each break of the connection not caused by stop(), is reported to
+  /// options.on_error (on the subscriber's thread, under no lock).
   void start();
   /// Wakes the thread (shutting its socket down, so a blocked read returns) and joins it.
   /// Idempotent; not from on_message or on_subscribed.
@@ -35,6 +37,7 @@ class AnswerSubscriber {
 
  private:
   void run();
+  bool stopping();  // takes mutex_
 
   const RedisOptions options_;
   const std::string channel_;

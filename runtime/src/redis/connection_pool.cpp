@@ -68,7 +68,22 @@ Connection connect(const RedisOptions& options, std::string* why) {
 ConnectionPool::ConnectionPool(RedisOptions options, std::size_t max_idle)
     : options_(std::move(options)), max_idle_(max_idle) {}
 
+void report_error(const RedisOptions& options) noexcept {
+  if (!options.on_error) return;
+  try {
+    options.on_error();
+  } catch (...) {
+    // documented: swallowed; a metric's failure must not fail the store
+  }
+}
+
 Reply ConnectionPool::run(const std::vector<std::string_view>& argv) {
+  auto reply = attempt(argv);
+  if (!reply || reply->type == REDIS_REPLY_ERROR) report_error(options_);
+  return reply;
+}
+
+Reply ConnectionPool::attempt(const std::vector<std::string_view>& argv) {
   const SigpipeBlock block;
   Connection c;
   {

@@ -55,6 +55,9 @@ void check_options(const RedisOptions& options, const char* who);
 /// connect_timeout (+ command_timeout).
 Connection connect(const RedisOptions& options, std::string* why = nullptr);
 
+/// Calls options.on_error, when set, swallowing what it throws.
+void report_error(const RedisOptions& options) noexcept;
+
 /// Connections not in use, at most `max_idle`, shared by the threads running commands. Thread-safe.
 class ConnectionPool {
  public:
@@ -65,11 +68,13 @@ class ConnectionPool {
   /// Runs the command `argv` (binary-safe arguments, never command text) on an idle connection or
   /// a new one. A failure on an idle connection, which Redis may have closed since (restart,
   /// failover), closes every idle one and is retried once on a new one. Null when Redis could not
-  /// be reached; otherwise the reply, which may be an error reply. Blocks the calling thread up to
-  /// about twice connect_timeout + command_timeout.
+  /// be reached; otherwise the reply, which may be an error reply. Either failure (null, an error
+  /// reply) is reported to options.on_error, outside the pool's lock. Blocks the calling thread up
+  /// to about twice connect_timeout + command_timeout.
   Reply run(const std::vector<std::string_view>& argv);
 
  private:
+  Reply attempt(const std::vector<std::string_view>& argv);
   Reply command_on(Connection c, const std::vector<std::string_view>& argv);
 
   const RedisOptions options_;

@@ -3,6 +3,7 @@
 #include "elicit/redis/task_store.hpp"
 
 #include <algorithm>
+#include <array>
 #include <condition_variable>
 #include <map>
 #include <mutex>
@@ -23,10 +24,12 @@ namespace {
 using redis_detail::ConnectionPool;
 using redis_detail::Reply;
 
-// KEYS task, expiry index, bytes index; ARGV sealed record, px, now (ms), expires (ms), <h>, bytes,
-// max_tasks, max_bytes. Drops the index entries of expired tasks, then admits the task within the
-// bounds. 1: made; 0: the store is full; 2: the id is in use.
+// KEYS task, expiry index, bytes index, the five status indexes (TaskStatus order); ARGV sealed
+// record, px, now (ms), expires (ms), <h>, bytes, max_tasks, max_bytes, status (0..4), status score
+// (ms). Drops the index entries of expired tasks, then admits the task within the bounds. 1: made;
+// 0: the store is full; 2: the id is in use.
 constexpr const char* kCreateScript = R"lua(
+for i = 4, 8 do redis.call('ZREMRANGEBYSCORE', KEYS[i], '-inf', ARGV[3]) end
 local gone = redis.call('ZRANGEBYSCORE', KEYS[2], '-inf', ARGV[3])
 for _, h in ipairs(gone) do
   local b = redis.call('HGET', KEYS[3], h)
@@ -43,15 +46,25 @@ if not redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2], 'NX') then return 2 en
 redis.call('ZADD', KEYS[2], ARGV[4], ARGV[5])
 redis.call('HSET', KEYS[3], ARGV[5], ARGV[6])
 redis.call('HINCRBY', KEYS[3], '#total', ARGV[6])
+redis.call('ZADD', KEYS[4 + tonumber(ARGV[9])], ARGV[10], ARGV[5])
 return 1
 )lua";
 
-// KEYS task, bytes index; ARGV the sealed record as read, the new one, <h>, its bytes, channel,
-// message ("" publishes nothing). Writes only if the record is still the one read (a seal is never
-// repeated: each has a fresh nonce), keeping its expiry. 1: written; 0: changed meanwhile or gone.
+// KEYS task, bytes index, the five status indexes; ARGV the sealed record as read, the new one,
+// <h>, its bytes, channel, message ("" publishes nothing), status (0..4), status score (ms). Writes
+// only if the record is still the one read (a seal is never repeated: each has a fresh nonce),
+// keeping its expiry, and moves <h> to its status's index. 1: written; 0: changed meanwhile or gone.
 constexpr const char* kUpdateScript = R"lua(
 if redis.call('GET', KEYS[1]) ~= ARGV[1] then return 0 end
 redis.call('SET', KEYS[1], ARGV[2], 'KEEPTTL')
+local status = tonumber(ARGV[7])
+for i = 0, 4 do
+  if i == status then
+    redis.call('ZADD', KEYS[3 + i], ARGV[8], ARGV[3])
+  else
+    redis.call('ZREM', KEYS[3 + i], ARGV[3])
+  end
+end
 local old = redis.call('HGET', KEYS[2], ARGV[3])
 if old then
   redis.call('HINCRBY', KEYS[2], '#total', tonumber(ARGV[4]) - tonumber(old))
@@ -60,6 +73,23 @@ end
 if ARGV[6] ~= '' then redis.call('PUBLISH', ARGV[5], ARGV[6]) end
 return 1
 )lua";
+
+// KEYS the five status indexes; ARGV now (ms). How many tasks of each status have not expired
+// (nor, working, lapsed), each counted in O(log n).
+constexpr const char* kCountScript = R"lua(
+local counts = {}
+for i = 1, 5 do counts[i] = redis.call('ZCOUNT', KEYS[i], '(' .. ARGV[1], '+inf') end
+return counts
+)lua";
+
+// A task's score in its status index: until when it counts. Its expiry; for a working task with a
+// lease, the lease's end if sooner (a run whose process stopped no longer counts as working; a
+// released run holds no lease and counts until it is taken up).
+std::string status_score(const TaskRecord& t) {
+  auto until = t.expires_ms;
+  if (t.status == TaskStatus::working && t.lease_expires_ms != 0) until = std::min(until, t.lease_expires_ms);
+  return std::to_string(until);
+}
 
 constexpr int kUpdateTries = 64;
 constexpr const char* kLapsed = "the process running the task stopped (its lease lapsed)";
@@ -114,6 +144,8 @@ struct RedisTaskStore::Shared {
         prefix(options.redis.key_prefix + "{tasks}:"),
         expiry_key(prefix + "expiry"),
         bytes_key(prefix + "bytes"),
+        status_keys{prefix + "status:0", prefix + "status:1", prefix + "status:2", prefix + "status:3",
+                    prefix + "status:4"},
         channel(options.redis.key_prefix + "changed") {
     for (auto& key : options.keys) std::fill(key.begin(), key.end(), '\0');  // the sealer has its copies
   }
@@ -124,6 +156,7 @@ struct RedisTaskStore::Shared {
   const std::string prefix;
   const std::string expiry_key;
   const std::string bytes_key;
+  const std::array<std::string, 5> status_keys;  // by TaskStatus
   const std::string channel;
   TaskWatchers watchers;  // by <h>
   // The ids watched here, by <h>, with how many watch()es hold each: what a fresh subscription
@@ -194,8 +227,9 @@ struct RedisTaskStore::Shared {
       const bool visible = after.status != before.status || after.updated_ms != before.updated_ms;
       const auto message = visible ? h + " " + std::to_string(static_cast<int>(after.status)) : std::string();
       const auto bytes = std::to_string(text.size());
-      const auto reply =
-          run({"EVAL", kUpdateScript, "2", task_key(h), bytes_key, sealed_before, sealed, h, bytes, channel, message});
+      const auto reply = run({"EVAL", kUpdateScript, "7", task_key(h), bytes_key, status_keys[0], status_keys[1],
+                              status_keys[2], status_keys[3], status_keys[4], sealed_before, sealed, h, bytes, channel,
+                              message, std::to_string(static_cast<int>(after.status)), status_score(after)});
       if (reply->type == REDIS_REPLY_INTEGER && reply->integer == 1) return after;
       // Lost to another writer: a short random pause, growing, so that two writers in step part.
       thread_local std::minstd_rand jitter(std::random_device{}());
@@ -290,9 +324,27 @@ bool RedisTaskStore::create(const TaskRecord& task) {
   const auto sealed = s.sealer.seal_text(text, binding(record.id));
   const auto h = redis::id_hash(record.id);
   const auto px = std::to_string(std::max<std::int64_t>(record.expires_ms - now, 1));
-  const auto reply = s.run({"EVAL", kCreateScript, "3", s.task_key(h), s.expiry_key, s.bytes_key, sealed, px,
-                            std::to_string(now), std::to_string(record.expires_ms), h, std::to_string(text.size()),
-                            std::to_string(s.options.tasks.max_tasks), std::to_string(s.options.tasks.max_bytes)});
+  const auto reply = s.run({"EVAL",
+                            kCreateScript,
+                            "8",
+                            s.task_key(h),
+                            s.expiry_key,
+                            s.bytes_key,
+                            s.status_keys[0],
+                            s.status_keys[1],
+                            s.status_keys[2],
+                            s.status_keys[3],
+                            s.status_keys[4],
+                            sealed,
+                            px,
+                            std::to_string(now),
+                            std::to_string(record.expires_ms),
+                            h,
+                            std::to_string(text.size()),
+                            std::to_string(s.options.tasks.max_tasks),
+                            std::to_string(s.options.tasks.max_bytes),
+                            std::to_string(static_cast<int>(record.status)),
+                            status_score(record)});
   return reply->type == REDIS_REPLY_INTEGER && reply->integer == 1;
 }
 
@@ -309,6 +361,24 @@ std::optional<TaskRecord> RedisTaskStore::get(const std::string& id) {
 std::optional<TaskRecord> RedisTaskStore::update(const std::string& id,
                                                  const std::function<bool(TaskRecord&)>& change) {
   return shared_->update(id, change);
+}
+
+std::optional<std::array<std::size_t, 5>> RedisTaskStore::count_by_status() {
+  auto& s = *shared_;
+  const auto reply = s.run({"EVAL", kCountScript, "5", s.status_keys[0], s.status_keys[1], s.status_keys[2],
+                            s.status_keys[3], s.status_keys[4], std::to_string(unix_time_ms())});
+  if (reply->type != REDIS_REPLY_ARRAY || reply->elements != 5) {
+    throw std::runtime_error("RedisTaskStore: Redis answered the count with something else");
+  }
+  std::array<std::size_t, 5> counts{};
+  for (std::size_t i = 0; i < 5; ++i) {
+    const auto* e = reply->element[i];
+    if (e->type != REDIS_REPLY_INTEGER || e->integer < 0) {
+      throw std::runtime_error("RedisTaskStore: Redis answered the count with something else");
+    }
+    counts[i] = static_cast<std::size_t>(e->integer);
+  }
+  return counts;
 }
 
 std::shared_ptr<void> RedisTaskStore::watch(const std::string& id, std::function<void(TaskStatus)> changed) {

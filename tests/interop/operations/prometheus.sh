@@ -93,7 +93,10 @@ node "$here/promql.mjs" "$prom" 60 \
   'sum(elicit_request_errors_total{method="tools/call",code="-32602"})=1' \
   "sum(elicit_request_duration_seconds_count{method=\"tools/call\",revision=\"2026-07-28\"})=$((2 * N + 1))" \
   'elicit_request_states_refused_total{job="elicitgen"}=1' \
-  'elicit_http_draining{job="elicitgen"}=0' ||
+  'elicit_http_draining{job="elicitgen"}=0' \
+  'count(elicit_tasks{job="elicitgen"})=5' \
+  'sum(elicit_tasks{job="elicitgen"})=0' \
+  'elicit_form_pages_open{job="elicitgen"}=0' ||
   fail "Prometheus did not see the first $N calls"
 lint_metrics "after the calls"
 

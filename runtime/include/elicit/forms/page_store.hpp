@@ -134,6 +134,9 @@ class InMemoryPageStore final : public PageStore {
 
   /// Pages open now (answered or not, not expired).
   std::size_t size() const;
+  /// Pages open now and not answered (nor expired, nor closed), counted under the store's lock:
+  /// O(pages). Never blocks on I/O.
+  std::optional<std::size_t> pages_open() override;
 
  private:
   struct State;

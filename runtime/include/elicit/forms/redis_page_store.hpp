@@ -66,6 +66,11 @@ struct RedisPageStoreOptions {
 ///   `answer:<h>` the answer (status and content); PX expires_in; deleted by close()
 ///   `gone:<h>`  "expired" or "closed", no data: why the id answers 410 once its page is gone; PX
 ///               the page's time plus gone_for (none when gone_for is 0)
+///   `{pages}:open` sorted set of the `<h>` of pages open unanswered, by deadline (ms): for
+///               pages_open(). Added by open(), removed by the winning answer and by close(), pruned
+///               of pages past their deadline by open(); written after the page's keys (another hash
+///               slot, so not in their scripts): a process that dies between the two leaves its page
+///               counted until its deadline at most
 ///
 /// Page and answer are sealed with XChaCha20-Poly1305-IETF (libsodium) under `keys`, as
 /// RequestStateSealer seals (elicit/request_state.hpp), the associated data binding the record's
@@ -123,6 +128,11 @@ class RedisPageStore final : public PageStore {
   /// be reached, 413 for an answer larger than max_page_bytes); `done` runs on a thread of the
   /// store's, or on the calling thread for a request refused before any lookup (405, a bad id).
   void handle(const PageRequest& request, std::function<void(PageResponse)> done) override;
+  /// Pages of every process sharing the Redis open now, unanswered and before their deadline: a
+  /// ZCOUNT of `{pages}:open` (O(log pages), never a scan). Blocks on Redis on the calling thread (up
+  /// to about twice connect_timeout + command_timeout); throws std::runtime_error when Redis cannot
+  /// be reached.
+  std::optional<std::size_t> pages_open() override;
   void set_base_url(std::string base_url) override;
   const std::string& content_security_policy() const noexcept override;
   const HtmlTemplates& templates() const noexcept override;

@@ -4,6 +4,7 @@
 // serializer); nothing of prometheus-cpp shows in this header.
 #pragma once
 
+#include <chrono>
 #include <functional>
 #include <memory>
 #include <string>
@@ -12,6 +13,11 @@
 
 #include "elicit/http/routes.hpp"
 #include "elicit/observer.hpp"
+
+namespace elicit {
+class TaskStore;
+class BrowserForms;
+}  // namespace elicit
 
 namespace elicit::http {
 class StreamableHttpServer;
@@ -49,10 +55,19 @@ struct MetricsOptions {
 ///  - `elicit_elicitations_waiting` gauge: 2025-11-25 elicitations of this process awaiting a person.
 ///  - with track(): `elicit_http_sessions`, `elicit_http_requests_in_flight`, `elicit_http_draining`
 ///    gauges.
+///  - with track_tasks(): `elicit_tasks{status}` gauge: tasks kept in the TaskStore, by status
+///    (`working`, `input_required`, `completed`, `failed`, `cancelled`); a store shared by several
+///    processes (RedisTaskStore) counts them all.
+///  - with track_pages(): `elicit_form_pages_open` gauge: browser form pages opened and not yet
+///    answered, closed or expired (a shared store: every process's).
+///  - with redis_errors(): `elicit_redis_errors_total{store}` counter: failures talking to Redis, by
+///    the store that met them (RedisOptions::on_error).
 ///  - the gauges of add_gauge().
 /// A label a client could make up (an unknown method, a protocol version nobody serves) is
 /// recorded as `other`: the number of series stays bounded whatever clients send.
-/// Thread rules: every member is thread-safe.
+/// Thread rules: every member is thread-safe. track_tasks() and track_pages() start one thread of
+/// this object's, which the destructor stops and joins (waiting for a count in progress, up to the
+/// store's own timeouts).
 class Metrics : public ServerObserver {
  public:
   explicit Metrics(MetricsOptions options = {});
@@ -66,10 +81,33 @@ class Metrics : public ServerObserver {
   /// Shows `server`'s sessions, requests in flight and drain state. It must outlive this object's
   /// scrapes (as it does when routes() is served by `server` itself).
   void track(const http::StreamableHttpServer& server);
-  /// A gauge read at each scrape, e.g. browser form pages open or tasks of a status; `labels` are
-  /// fixed name/value pairs (several gauges may share a name with different labels). `value` runs on
-  /// the scraping thread (an I/O thread): quick, never blocking. Throws std::invalid_argument for a
-  /// name or label name Prometheus does not allow, or a name taken by another kind of series.
+  /// Shows `elicit_tasks{status}`: `store`'s count_by_status(), refreshed every `interval`
+  /// (milliseconds, > 0; std::invalid_argument otherwise) on this object's refresh thread (started by
+  /// the first track_tasks() or track_pages(), stopped and joined by the destructor), never on the
+  /// scraping I/O thread: a scrape shows the last count, at most `interval` old (plus one count's
+  /// time). The first count is taken at once on that thread; until it is, and after a count that
+  /// failed (it threw, or the store cannot count) until one succeeds, the series are absent from the
+  /// scrapes (not a stale value; `absent(elicit_tasks)` alerts on it). The failure itself is counted
+  /// by the store's own RedisOptions::on_error (redis_errors()), not again here. The store is held
+  /// until this object is destroyed. Throws std::invalid_argument for a null store,
+  /// std::logic_error when called a second time, std::system_error when the thread cannot be
+  /// started. Thread-safe.
+  void track_tasks(std::shared_ptr<TaskStore> store, std::chrono::milliseconds interval = std::chrono::seconds(5));
+  /// Shows `elicit_form_pages_open`: `pages`' pages_open() (a forms::PageStore), refreshed as
+  /// track_tasks() refreshes its counts, with the same rules and throws. Thread-safe.
+  void track_pages(std::shared_ptr<BrowserForms> pages, std::chrono::milliseconds interval = std::chrono::seconds(5));
+  /// A callback for RedisOptions::on_error of a store of the application's: each call adds one to
+  /// `elicit_redis_errors_total{store="<store>"}` (the series shows 0 from this call on). `store`
+  /// names the store ("tasks", "pages", "completion", ...: a fixed set, not client input). The
+  /// callback is quick, never blocks and never throws, may be called on any thread, and may outlive
+  /// this object (it keeps what it counts alive). Thread-safe.
+  std::function<void()> redis_errors(const std::string& store);
+
+  /// A gauge read at each scrape, e.g. a queue's length (a count that may block goes through
+  /// track_tasks() or track_pages() instead); `labels` are fixed name/value pairs (several gauges may
+  /// share a name with different labels). `value` runs on the scraping thread (an I/O thread): quick,
+  /// never blocking. Throws std::invalid_argument for a name or label name Prometheus does not allow,
+  /// or a name of the series above (Metrics' own).
   void add_gauge(const std::string& name, const std::string& help,
                  std::vector<std::pair<std::string, std::string>> labels, std::function<double()> value);
 
@@ -82,9 +120,11 @@ class Metrics : public ServerObserver {
   std::shared_ptr<http::Routes> routes();
 
   struct Impl;
+  struct Refresher;
 
  private:
   std::shared_ptr<Impl> impl_;
+  std::unique_ptr<Refresher> refresher_;  // the refresh thread of track_tasks() and track_pages()
 };
 
 }  // namespace elicit::ops

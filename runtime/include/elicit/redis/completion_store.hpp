@@ -31,6 +31,14 @@ struct RedisOptions {
   std::size_t threads = 2;
   /// Sent with AUTH after each connect, when set (Redis `requirepass`).
   std::optional<std::string> password;
+  /// Called once for each failure talking to Redis: a command that could not be run (no connection
+  /// could be made, or it broke and the one retry on a fresh connection failed too), a command
+  /// Redis answered with an error, and each time a store's subscriber connection cannot connect or
+  /// subscribe, or breaks. A failed attempt that the retry recovers is not one. Called on the thread
+  /// that met the failure (a caller's, or a thread of the store's), never under a lock of the
+  /// store's; it must be quick and must not block (Metrics::redis_errors() counts). An exception
+  /// from it is swallowed. Null: nothing is called. check_redis() does not call it (it says why).
+  std::function<void()> on_error;
 };
 
 /// A CompletionStore on a Redis server (hiredis, synchronous API). Thread-safe.

@@ -4,6 +4,7 @@
 // (hiredis, libsodium).
 #pragma once
 
+#include <array>
 #include <chrono>
 #include <cstddef>
 #include <memory>
@@ -49,6 +50,12 @@ struct RedisTaskStoreOptions {
 ///   `{tasks}:task:<h>`  the record (TaskRecord::to_json), sealed; PX until the task's expiry
 ///   `{tasks}:expiry`    sorted set of `<h>` by expiry (ms): the tasks kept, for max_tasks
 ///   `{tasks}:bytes`     hash `<h>` -> record bytes, and "#total": for max_bytes
+///   `{tasks}:status:<n>` sorted set of `<h>` by the ms until which the task counts, one per status
+///                       (`<n>` = 0 working, 1 input_required, 2 completed, 3 failed, 4 cancelled):
+///                       its expiry, or for a working task its lease's end if sooner. Plain (a
+///                       status is no secret; `<h>` reveals no id), moved by the create and update
+///                       scripts, pruned where `{tasks}:expiry` is: for count_by_status() (a
+///                       task made by a version without it is counted from its next change)
 ///
 /// Records are sealed with XChaCha20-Poly1305-IETF under `keys` (RequestStateSealer), the
 /// associated data binding the task id: a record moved to another key does not open, and a store
@@ -95,6 +102,11 @@ class RedisTaskStore final : public TaskStore {
   std::shared_ptr<void> hold_lease(const TaskRecord& task) override;
   std::chrono::milliseconds run_lease() const noexcept override;
   bool blocking() const noexcept override { return true; }
+  /// The tasks of every process sharing the Redis, by status: one script, a ZCOUNT of each
+  /// `{tasks}:status:<n>` from now on (O(log tasks) each, never a scan). A working task whose lease
+  /// lapsed is counted nowhere until a get() or update() of it, in any process, makes it failed.
+  /// Blocks on Redis like get(); throws std::runtime_error when Redis cannot be reached.
+  std::optional<std::array<std::size_t, 5>> count_by_status() override;
 
   struct Shared;
 
