@@ -67,8 +67,8 @@ TaskRecord task(std::int64_t now, std::int64_t ttl_ms) {
   return t;
 }
 
-// A store that counts what the test says, throws while `failing`, and says how often it was asked.
-class CountingStore final : public elicit::TaskStore {
+// A store that keeps nothing: what the stores below add is their count.
+class StubStore : public elicit::TaskStore {
  public:
   const elicit::TaskOptions& options() const noexcept override { return options_; }
   bool create(const TaskRecord&) override { return false; }
@@ -76,6 +76,14 @@ class CountingStore final : public elicit::TaskStore {
   std::optional<TaskRecord> update(const std::string&, const std::function<bool(TaskRecord&)>&) override {
     return std::nullopt;
   }
+
+ private:
+  elicit::TaskOptions options_;
+};
+
+// A store that counts what the test says, throws while `failing`, and says how often it was asked.
+class CountingStore final : public StubStore {
+ public:
   std::optional<std::array<std::size_t, 5>> count_by_status() override {
     ++asked;
     if (failing) throw std::runtime_error("Redis cannot be reached");
@@ -84,24 +92,10 @@ class CountingStore final : public elicit::TaskStore {
 
   std::atomic<bool> failing{true};
   std::atomic<int> asked{0};
-
- private:
-  elicit::TaskOptions options_;
 };
 
 // A store without a count (TaskStore's default).
-class MuteStore final : public elicit::TaskStore {
- public:
-  const elicit::TaskOptions& options() const noexcept override { return options_; }
-  bool create(const TaskRecord&) override { return false; }
-  std::optional<TaskRecord> get(const std::string&) override { return std::nullopt; }
-  std::optional<TaskRecord> update(const std::string&, const std::function<bool(TaskRecord&)>&) override {
-    return std::nullopt;
-  }
-
- private:
-  elicit::TaskOptions options_;
-};
+class MuteStore final : public StubStore {};
 
 // Pages the test opens and answers by number (forms::InMemoryPageStore's count is tested in
 // forms_tests: the operations wing does not link the forms wing). pages_open() may be made to block,

@@ -19,6 +19,7 @@
 #include "../support/free_port.hpp"
 #include "../support/patience.hpp"
 #include "redis_server.hpp"
+#include "task_records.hpp"
 
 namespace redis_store_counts_test {
 
@@ -46,17 +47,7 @@ RedisTaskStoreOptions task_options(const RedisServer& server) {
 }
 
 TaskRecord new_task(TaskStatus status = TaskStatus::input_required, std::int64_t ttl_ms = 60'000) {
-  TaskRecord t;
-  t.id = elicit::new_task_id();
-  t.owner = R"(["https://issuer.example","octocat"])";
-  t.created_ms = t.updated_ms = elicit::unix_time_ms();
-  t.ttl_ms = ttl_ms;
-  t.expires_ms = t.created_ms + ttl_ms;
-  t.poll_interval_ms = 500;
-  t.request = {{"name", "confirm_delete"}, {"arguments", {{"path", "/tmp/x"}}}};
-  t.status = status;
-  t.run = 1;
-  return t;
+  return test_support::task_record(status, ttl_ms);
 }
 
 Counts counts(RedisTaskStore& store) {

@@ -20,6 +20,7 @@
 #include "../support/patience.hpp"
 #include "../support/task_session.hpp"
 #include "redis_server.hpp"
+#include "task_records.hpp"
 #include "user_name.hpp"
 
 namespace redis_task_store_test {
@@ -47,18 +48,9 @@ RedisTaskStoreOptions task_options(const RedisServer& server, std::string key = 
 }
 
 TaskRecord new_task(std::int64_t ttl_ms = 60'000) {
-  TaskRecord t;
-  t.id = elicit::new_task_id();
-  t.owner = R"(["https://issuer.example","octocat"])";
-  t.created_ms = t.updated_ms = elicit::unix_time_ms();
-  t.ttl_ms = ttl_ms;
-  t.expires_ms = t.created_ms + ttl_ms;
-  t.poll_interval_ms = 500;
-  t.request = {{"name", "confirm_delete"}, {"arguments", {{"path", "/tmp/x"}}}};
-  t.status = TaskStatus::input_required;
+  auto t = test_support::task_record(TaskStatus::input_required, ttl_ms);
   t.request_state = "sealed-state";
   t.input_requests = nlohmann::ordered_json::parse(R"({"confirm":{"method":"elicitation/create"}})");
-  t.run = 1;
   return t;
 }
 

@@ -1,6 +1,8 @@
 // The message catalog over ICU: the compiled catalog (a common data package, embedded) registered
 // with ICU once, one resource bundle per language, one MessageFormat per language and message,
-// kept for the process's life (a few hundred, parsed on first use).
+// kept for the process's life (a few hundred, parsed on first use). A MessageFormat is used by one
+// thread at a time: its format() is const but fills caches of its own (number formatters) on first
+// use without a lock, which two threads at once race on (ASan saw the loser's objects leak).
 #include "elicit/messages/catalog.hpp"
 
 #include <unicode/msgfmt.h>
@@ -39,6 +41,12 @@ std::string utf8(const icu::UnicodeString& s) {
   return out;
 }
 
+// A parsed pattern and the lock its use takes.
+struct Format {
+  std::mutex mutex;
+  std::unique_ptr<icu::MessageFormat> format;
+};
+
 class Catalog {
  public:
   Catalog() {
@@ -48,7 +56,7 @@ class Catalog {
   }
 
   // The format of `id` in `language` (falling back to English), or null when no language has it.
-  std::shared_ptr<const icu::MessageFormat> format(const std::string& language, std::string_view id) {
+  std::shared_ptr<Format> format(const std::string& language, std::string_view id) {
     const std::string key(id);
     std::lock_guard<std::mutex> lock(mutex_);
     auto& slot = formats_[{language, key}];
@@ -62,9 +70,10 @@ class Catalog {
     if (U_FAILURE(e)) return nullptr;
     e = U_ZERO_ERROR;
     // Formatted by the language's rules (English's plural forms are not the root's).
-    auto f = std::make_shared<icu::MessageFormat>(pattern, icu::Locale(language.c_str()), e);
+    auto f = std::make_unique<icu::MessageFormat>(pattern, icu::Locale(language.c_str()), e);
     if (U_FAILURE(e)) return nullptr;
-    slot = std::move(f);
+    slot = std::make_shared<Format>();
+    slot->format = std::move(f);
     return slot;
   }
 
@@ -115,7 +124,7 @@ class Catalog {
   std::mutex mutex_;
   bool registered_ = false;
   std::map<std::string, std::unique_ptr<icu::ResourceBundle>> bundles_;
-  std::map<std::pair<std::string, std::string>, std::shared_ptr<const icu::MessageFormat>> formats_;
+  std::map<std::pair<std::string, std::string>, std::shared_ptr<Format>> formats_;
   std::set<std::pair<std::string, std::string>> tried_;
 };
 
@@ -144,7 +153,10 @@ std::string say(std::string_view language, std::string_view id,
   }
   icu::UnicodeString out;
   UErrorCode e = U_ZERO_ERROR;
-  format->format(names.data(), values.data(), static_cast<int32_t>(names.size()), out, e);
+  {
+    std::lock_guard<std::mutex> lock(format->mutex);
+    format->format->format(names.data(), values.data(), static_cast<int32_t>(names.size()), out, e);
+  }
   if (U_FAILURE(e) || out.isEmpty()) return std::string(id);
   return utf8(out);
 }

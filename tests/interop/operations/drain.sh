@@ -36,7 +36,7 @@ SLOW_SECONDS=3
 DRAIN_TIMEOUT_MS=15000
 TASKS=5  # confirm_delete tasks waiting in input_required on A when it drains
 DRAIN_DELAY_MS=2000  # A accepts this long with readiness false (a probe-driven load balancer's notice)
-RUN_SECONDS=20  # the task running on A when it drains: long enough to be running then, however busy the machine
+RUN_SECONDS=40  # the task running on A when it drains: long enough to be running then, however busy the machine
 TASK_LEASE_MS=120000  # longer than the test: the running task must be taken from A, not left to lapse
 
 nginx_bin=$(command -v nginx || echo /usr/sbin/nginx)
@@ -156,6 +156,14 @@ node "$here/tasks.mjs" make "$url_a" "$TASKS" "$work/tasks.json" >"$work/tasks.o
   fail "making $TASKS tasks through A failed: $(cat "$work/tasks.err")"
 echo "tasks waiting on A: $(cat "$work/tasks.out")"
 
+# A task running on A when it drains: started before the slow request (started between the slow
+# request and the signal, it once delayed the signal until the slow request had ended), with a run
+# long enough to be still going when A lets it go however busy the machine (with 20 s, a loaded
+# machine once let A finish it first).
+node "$here/tasks.mjs" start "$url_a" "$RUN_SECONDS" "$work/run.id" >"$work/run.out" 2>"$work/run.err" ||
+  fail "starting a task run on A failed: $(cat "$work/run.err")"
+echo "task run on A: $(cat "$work/run.out")"
+
 # The slow request, in flight on A when it gets SIGTERM: on the wire, and A counting a request in
 # flight (the load's requests take about a millisecond each, so mostly this one).
 node "$here/slow.mjs" "$url_a" "$SLOW_SECONDS" "$work/slow.sent" >"$work/slow.out" 2>"$work/slow.err" &
@@ -170,13 +178,6 @@ for _ in $(seq 1 200); do
   sleep 0.05
 done
 [[ ${in_flight:-0} -ge 1 ]] || fail "A shows no request in flight within 10 s of the slow request"
-
-# A task running on A when it drains: started just before the signal, so that its run (RUN_SECONDS)
-# is still going when A lets it go, however busy the machine (a run started earlier, then a slow
-# machine, once let A finish it first).
-node "$here/tasks.mjs" start "$url_a" "$RUN_SECONDS" "$work/run.id" >"$work/run.out" 2>"$work/run.err" ||
-  fail "starting a task run on A failed: $(cat "$work/run.err")"
-echo "task run on A: $(cat "$work/run.out")"
 
 status
 completed_at_term=$completed
