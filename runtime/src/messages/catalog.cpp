@@ -14,7 +14,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <set>
 
 namespace elicit::messages {
 
@@ -59,9 +58,10 @@ class Catalog {
   std::shared_ptr<Format> format(const std::string& language, std::string_view id) {
     const std::string key(id);
     std::lock_guard<std::mutex> lock(mutex_);
-    auto& slot = formats_[{language, key}];
-    if (slot || tried_.count({language, key})) return slot;
-    tried_.insert({language, key});
+    // A pattern is looked up once: a miss is kept too (a null slot), so it is not looked up again.
+    const auto [it, inserted] = formats_.try_emplace({language, key});
+    auto& slot = it->second;
+    if (!inserted) return slot;
     if (!registered_) return nullptr;
     auto* b = bundle(language);
     if (!b) return nullptr;
@@ -125,7 +125,6 @@ class Catalog {
   bool registered_ = false;
   std::map<std::string, std::unique_ptr<icu::ResourceBundle>> bundles_;
   std::map<std::pair<std::string, std::string>, std::shared_ptr<Format>> formats_;
-  std::set<std::pair<std::string, std::string>> tried_;
 };
 
 Catalog& catalog() {
