@@ -423,6 +423,10 @@ TEST_CASE("the pages match their golden files", "[html_form][golden]") {
     for (const auto& e : input.value("errors", ordered_json::array())) {
       page.errors.add(e.at("pointer"), e.at("keyword"), e.at("message"));
     }
+    // "validate": the errors are validate_content()'s on the values, each with its catalog text, so
+    // that the page says them in its language.
+    if (input.value("validate", false)) page.errors = validate_content(parsed.form, page.values);
+    page.language = input.value("language", "");
     page.csrf_token = input.at("csrf");
     page.action = input.at("action");
     const auto html = forms::render_form_page(page);
@@ -434,6 +438,77 @@ TEST_CASE("the pages match their golden files", "[html_form][golden]") {
     REQUIRE(fs::exists(expected));
     CHECK(html == read_file(expected));
   }
+}
+
+TEST_CASE("the page's own words in its language, the server's as given", "[html_form][messages]") {
+  forms::FormPage page{form_of(kEveryKind)};
+  page.message = "Tell us about you";
+  page.values = json{{"name", ""}, {"age", 200}, {"tags", json::array({"a", "b", "c"})}};
+  page.errors = validate_content(page.form, page.values);
+  const auto english = forms::render_form_page(page);
+  page.language = "ko-KR";
+  const auto korean = forms::render_form_page(page);
+
+  CHECK(english.find("<html lang=\"en\">") != std::string::npos);
+  CHECK(korean.find("<html lang=\"ko\">") != std::string::npos);
+  for (const char* word :
+       {"<h1>정보 요청</h1>", "<span class=\"req\">*</span> 표시가 있는 항목은 필수입니다.",
+        "<span class=\"visually-hidden\"> (필수)</span>", "<option value=\"\">(하나를 선택하세요)</option>",
+        ">예</label>", ">아니요</label>", "날짜와 시각은 UTC 기준입니다.", "1개에서 2개까지 선택하세요.",
+        ">수락</button>", ">거절</button>", ">취소</button>"}) {
+    INFO(word);
+    CHECK(korean.find(word) != std::string::npos);
+  }
+  for (const char* word :
+       {"<h1>Information requested</h1>", "Fields marked <span class=\"req\">*</span> are required.", "(choose one)",
+        ">Yes</label>", "Date and time in UTC.", "Choose between 1 and 2 options.", ">Accept</button>"}) {
+    INFO(word);
+    CHECK(english.find(word) != std::string::npos);
+    CHECK(korean.find(word) == std::string::npos);
+  }
+  // Every error in the page's language, by its field and in the summary, which is focused first.
+  REQUIRE(page.errors.errors.size() >= 5);
+  const auto n = std::to_string(page.errors.errors.size());
+  CHECK(korean.find("<h2 id=\"summary-title\">문제가 " + n + "개 있습니다</h2>") != std::string::npos);
+  CHECK(english.find("<h2 id=\"summary-title\">There are " + n + " problems</h2>") != std::string::npos);
+  CHECK(korean.find("class=\"summary\" role=\"alert\" aria-labelledby=\"summary-title\" tabindex=\"-1\" autofocus>") !=
+        std::string::npos);
+  for (const auto& e : page.errors.errors) {
+    INFO(e.pointer << " " << e.keyword);
+    CHECK(korean.find(escape(e.in("ko"))) != std::string::npos);
+    CHECK(korean.find(escape(e.message)) == std::string::npos);
+    CHECK(english.find(escape(e.message)) != std::string::npos);
+  }
+  CHECK(korean.find("Name: " + escape(page.errors.errors[0].in("ko"))) != std::string::npos);
+  // The server's own texts are not translated.
+  CHECK(korean.find("Tell us about you") != std::string::npos);
+  CHECK(korean.find(">Small</label>") != std::string::npos);
+
+  // One error: the singular.
+  page.errors.errors.resize(1);
+  page.language = "en";
+  CHECK(forms::render_form_page(page).find(">There is a problem</h2>") != std::string::npos);
+  page.language = "ko";
+  CHECK(forms::render_form_page(page).find(">문제가 1개 있습니다</h2>") != std::string::npos);
+
+  // A language the catalog lacks is English, and says so.
+  page.language = "fr";
+  const auto french = forms::render_form_page(page);
+  CHECK(french.find("<html lang=\"en\">") != std::string::npos);
+  CHECK(french.find(">Accept</button>") != std::string::npos);
+}
+
+TEST_CASE("the short pages in their language", "[html_form][messages]") {
+  const auto en = forms::render_form_status_page_of("page.expired", "");
+  const auto ko = forms::render_form_status_page_of("page.expired", "ko");
+  CHECK(en.find("<html lang=\"en\">") != std::string::npos);
+  CHECK(en.find("<h1>This form has expired</h1>") != std::string::npos);
+  CHECK(ko.find("<html lang=\"ko\">") != std::string::npos);
+  CHECK(ko.find("<h1>양식이 만료되었습니다</h1>") != std::string::npos);
+  CHECK(ko.find("<title>양식이 만료되었습니다</title>") != std::string::npos);
+  // A language the catalog lacks: English, and lang says so (never a tag the text is not in).
+  CHECK(forms::render_form_status_page_of("page.expired", "de").find("<html lang=\"en\">") != std::string::npos);
+  CHECK(forms::render_form_status_page("T", "x", {}, "ko").find("<html lang=\"ko\">") != std::string::npos);
 }
 
 TEST_CASE("every text of the page is HTML-escaped", "[html_form]") {

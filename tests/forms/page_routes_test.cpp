@@ -69,9 +69,13 @@ http_test::Response request(int port, verb method, const std::string& target, co
   return c.request(method, target, headers, body);
 }
 
-// The headers every page answer carries.
-void check_page_headers(const http_test::Response& r, const elicit::forms::PageStore& store) {
+// The headers every page answer carries; `language` the page's.
+void check_page_headers(const http_test::Response& r, const elicit::forms::PageStore& store,
+                        const std::string& language = "en") {
   CHECK(r.header("content-type") == "text/html; charset=utf-8");
+  CHECK(r.header("content-language") == language);
+  CHECK(r.header("vary") == "Accept-Language");
+  CHECK(r.body.find("<html lang=\"" + language + "\">") != std::string::npos);
   CHECK(r.header("content-security-policy") == store.content_security_policy());
   CHECK(r.header("cache-control") == "no-store");
   CHECK(r.header("referrer-policy") == "no-referrer");
@@ -228,6 +232,76 @@ TEST_CASE("browser form routes: a StreamableHttpServer serves the pages under it
     CHECK(r.status == 200);
     CHECK(!r.header("mcp-session-id").empty());
     CHECK(request(port, verb::get, "/other").status == 404);
+  }
+}
+
+TEST_CASE("browser form routes: each page in the language the browser asks for, or the one pinned",
+          "[browser_form_routes][messages]") {
+  auto store = std::make_shared<elicit::forms::InMemoryPageStore>();
+  auto server = start_server(options_with(store));
+  const auto port = server->port();
+  const auto id = elicit::browser_form_id();
+  store->open(id, name_page());
+  const auto target = "/forms/" + id;
+  const http_test::Headers korean{{"Accept-Language", "ko-KR,ko;q=0.9,en;q=0.8"}};
+  const http_test::Headers korean_form{{"Accept-Language", "ko-KR,ko;q=0.9,en;q=0.8"},
+                                       {"Content-Type", "application/x-www-form-urlencoded"}};
+
+  auto page = request(port, verb::get, target, korean);
+  REQUIRE(page.status == 200);
+  check_page_headers(page, *store, "ko");
+  CHECK(page.body.find(">수락</button>") != std::string::npos);
+  CHECK(page.body.find("<span class=\"req\">*</span> 표시가 있는 항목은 필수입니다.") != std::string::npos);
+  CHECK(page.body.find("Who are you?") != std::string::npos);  // the server's text as given
+  CHECK(page.body.find("Accept") == std::string::npos);
+  const auto token = http_test::csrf_of(page.body);
+
+  // The errors in Korean; the store's answer (none yet) is the same whatever the language.
+  auto r = request(port, verb::post, target, korean_form, "csrf=" + token + "&action=accept&age=x");
+  CHECK(r.status == 422);
+  check_page_headers(r, *store, "ko");
+  CHECK(r.body.find("문제가 2개 있습니다") != std::string::npos);
+  CHECK(r.body.find("Your name: 필수 항목입니다") != std::string::npos);
+  CHECK(r.body.find("정수여야 합니다") != std::string::npos);
+  CHECK(r.body.find("is required") == std::string::npos);
+
+  // Each request by its own header: the same page in English next.
+  r = request(port, verb::get, target, {{"Accept-Language", "fr-CA, de;q=0.5, *;q=0.1"}});
+  CHECK(r.status == 200);
+  check_page_headers(r, *store, "en");
+  CHECK(r.body.find(">Accept</button>") != std::string::npos);
+
+  // The short pages too.
+  r = request(port, verb::get, "/forms/" + elicit::browser_form_id(), korean);
+  CHECK(r.status == 404);
+  check_page_headers(r, *store, "ko");
+  CHECK(r.body.find("<h1>양식을 찾을 수 없습니다</h1>") != std::string::npos);
+  r = request(port, verb::post, target, {{"Accept-Language", "ko"}, {"Content-Type", "text/plain"}}, "x");
+  CHECK(r.status == 415);
+  check_page_headers(r, *store, "ko");
+  r = request(port, verb::get, target, {{"Accept-Language", "ko"}, {"Host", "evil.example"}});
+  CHECK(r.status == 403);
+  check_page_headers(r, *store, "ko");
+
+  r = request(port, verb::post, target, korean_form, "csrf=" + token + "&action=accept&name=%EA%B9%80&age=3");
+  CHECK(r.status == 200);
+  check_page_headers(r, *store, "ko");
+  CHECK(r.body.find("<h1>감사합니다</h1>") != std::string::npos);
+  const auto answer = await_answer(*store, id);
+  REQUIRE(answer);
+  CHECK(answer->content == json{{"name", "김"}, {"age", 3}});
+
+  SECTION("PageRoutes::language pins one, whatever the browser asks") {
+    auto pinned_store = std::make_shared<elicit::forms::InMemoryPageStore>();
+    auto o = options_with(pinned_store);
+    o.browser_forms.language = "ko-KR";
+    auto pinned = start_server(std::move(o));
+    const auto pinned_id = elicit::browser_form_id();
+    pinned_store->open(pinned_id, name_page());
+    r = request(pinned->port(), verb::get, "/forms/" + pinned_id, {{"Accept-Language", "en-US"}});
+    CHECK(r.status == 200);
+    check_page_headers(r, *pinned_store, "ko");
+    CHECK(r.body.find(">취소</button>") != std::string::npos);
   }
 }
 

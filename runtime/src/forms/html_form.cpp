@@ -17,6 +17,7 @@
 #include "elicit/content/formats.hpp"
 #include "elicit/content/sensitive.hpp"
 #include "elicit/http/form_urlencoded.hpp"
+#include "elicit/messages/catalog.hpp"
 
 namespace elicit::forms {
 
@@ -246,14 +247,18 @@ std::string bound_text(const NumberBound& b, FieldKind kind, bool lower) {
 
 std::string label_of(const Field& f) { return f.title && !f.title->empty() ? *f.title : f.name; }
 
-std::string items_hint(const Field& f) {
-  const auto plural = [](std::size_t n) { return std::to_string(n) + (n == 1 ? " option" : " options"); };
+std::string items_hint(const Field& f, const std::string& language) {
+  const auto n = [](std::size_t v) { return messages::Argument(static_cast<std::int64_t>(v)); };
   if (f.min_items && f.max_items) {
-    if (*f.min_items == *f.max_items) return "Choose exactly " + plural(*f.min_items) + ".";
-    return "Choose between " + std::to_string(*f.min_items) + " and " + plural(*f.max_items) + ".";
+    if (*f.min_items == *f.max_items) {
+      return messages::text(language, "page.hint.items_exactly", {{"count", n(*f.min_items)}});
+    }
+    return messages::text(language, "page.hint.items_range", {{"min", n(*f.min_items)}, {"max", n(*f.max_items)}});
   }
-  if (f.min_items && *f.min_items > 0) return "Choose at least " + plural(*f.min_items) + ".";
-  if (f.max_items) return "Choose at most " + plural(*f.max_items) + ".";
+  if (f.min_items && *f.min_items > 0) {
+    return messages::text(language, "page.hint.items_min", {{"min", n(*f.min_items)}});
+  }
+  if (f.max_items) return messages::text(language, "page.hint.items_max", {{"max", n(*f.max_items)}});
   return {};
 }
 
@@ -270,8 +275,9 @@ mdata attribute(const std::string& name, const std::string& value) {
   return a;
 }
 
+// `errors`: the field's error texts, already in `language`.
 mdata field_view(const Field& f, std::size_t index, const nlohmann::json& values,
-                 const std::vector<std::string>& errors) {
+                 const std::vector<std::string>& errors, const std::string& language) {
   const std::string id = "f" + std::to_string(index);
   mdata v;
   v.set("id", id);
@@ -319,8 +325,9 @@ mdata field_view(const Field& f, std::size_t index, const nlohmann::json& values
         v.set("group_type", "radio");
         const bool has = value && value->is_boolean();
         const bool yes = has && value->get<bool>();
-        v.set("choices", choices({{"true", "Yes"}, {"false", "No"}},
-                                 [&](const std::string& w) { return has && (w == "true") == yes; }));
+        v.set("choices",
+              choices({{"true", messages::text(language, "page.yes")}, {"false", messages::text(language, "page.no")}},
+                      [&](const std::string& w) { return has && (w == "true") == yes; }));
         focus = id + "-0";
       } else {
         v.set("is_checkbox", true);
@@ -359,7 +366,7 @@ mdata field_view(const Field& f, std::size_t index, const nlohmann::json& values
       v.set("required", false);
       v.set("show_required", f.required);
       v.set("choices", choices(options, [&](const std::string& w) { return current.count(w) > 0; }));
-      hint = items_hint(f);
+      hint = items_hint(f, language);
       focus = id + "-0";
       break;
     }
@@ -405,7 +412,7 @@ mdata field_view(const Field& f, std::size_t index, const nlohmann::json& values
           type = "datetime-local";
           shown = *local;
         }
-        hint = "Date and time in UTC.";
+        hint = messages::text(language, "page.hint.date_time");
       }
       v.set("type", type);
       mdata attrs{mdata::type::list};
@@ -515,18 +522,21 @@ std::string render_form_page(const FormPage& page, const HtmlTemplates& template
   kainjow::mustache::mustache tmpl(template_text);
   if (!tmpl.is_valid()) throw std::invalid_argument("form page template: " + tmpl.error_message());
 
+  const std::string language = messages::resolve(page.language);
+  const auto say = [&](std::string_view id) { return messages::text(language, id); };
   // Errors by property; the rest (the object itself, unknown properties) go to the summary only.
   std::map<std::string, std::vector<std::string>> by_field;
   std::map<std::string, std::size_t> index_of;
   for (std::size_t i = 0; i < page.form.fields.size(); ++i) index_of.emplace(page.form.fields[i].name, i);
   for (const auto& e : page.errors.errors) {
     const auto name = first_token(e.pointer);
-    if (name && index_of.count(*name)) by_field[*name].push_back(e.message);
+    if (name && index_of.count(*name)) by_field[*name].push_back(e.in(language));
   }
 
   const auto names = form_page_control_names(page.form);
   mdata view;
-  view.set("title", page.title.empty() ? std::string("Information requested") : page.title);
+  view.set("lang", language);
+  view.set("title", page.title.empty() ? say("page.title") : page.title);
   view.set("has_message", !page.message.empty());
   view.set("message", page.message);
   view.set("style", style);
@@ -542,32 +552,46 @@ std::string render_form_page(const FormPage& page, const HtmlTemplates& template
     const auto& f = page.form.fields[i];
     has_required = has_required || f.required;
     const auto errs = by_field.find(f.name);
-    auto fv = field_view(f, i, page.values, errs == by_field.end() ? kNone : errs->second);
+    auto fv = field_view(f, i, page.values, errs == by_field.end() ? kNone : errs->second, language);
     focus_ids.push_back(fv.get("focus_id")->string_value());
     fields << fv;
   }
   view.set("fields", fields);
   view.set("has_required", has_required);
+  // The note names the asterisk as the fields show it: the sentence is the catalog's (where the
+  // mark goes is the language's), escaped, with the marked-up asterisk put in its place.
+  static const std::string kMark = "\xEE\x80\x80";  // U+E000, private use: no catalog text holds it
+  std::string note = kainjow::mustache::html_escape(messages::text(language, "page.required_note", {{"mark", kMark}}));
+  if (const auto at = note.find(kMark); at != std::string::npos) {
+    note.replace(at, kMark.size(), "<span class=\"req\">*</span>");
+  }
+  view.set("text_required_note", note);
+  view.set("text_required", say("page.required"));
+  view.set("text_choose_one", say("page.choose_one"));
+  view.set("text_accept", say("page.accept"));
+  view.set("text_decline", say("page.decline"));
+  view.set("text_cancel", say("page.cancel"));
 
   mdata summary{mdata::type::list};
   for (const auto& e : page.errors.errors) {
     mdata item;
-    item.set("message", e.message);
+    const auto message = e.in(language);
+    item.set("message", message);
     const auto name = first_token(e.pointer);
     if (name && index_of.count(*name)) {
       const auto& f = page.form.fields[index_of.at(*name)];
       item.set("href", focus_ids[index_of.at(*name)]);
       item.set("label", label_of(f));
+      item.set("text", messages::text(language, "page.error_item", {{"field", label_of(f)}, {"message", message}}));
     } else if (!e.pointer.empty()) {
-      item.set("message", e.pointer + ": " + e.message);
+      item.set("message", e.pointer + ": " + message);
     }
     summary << item;
   }
   const auto n = page.errors.errors.size();
   view.set("has_errors", n > 0);
   view.set("summary", summary);
-  view.set("error_count_text",
-           n == 1 ? std::string("There is a problem") : "There are " + std::to_string(n) + " problems");
+  view.set("error_count_text", messages::text(language, "page.error_count", {{"count", static_cast<std::int64_t>(n)}}));
 
   std::string out = tmpl.render(view);
   if (!tmpl.is_valid()) throw std::invalid_argument("form page template: " + tmpl.error_message());
@@ -594,7 +618,7 @@ FormSubmission decode_form_submission(const Form& form, std::string_view body) {
   FormSubmission out;
   const auto pairs = http::form_urldecode(body);
   if (!pairs) {
-    out.errors.add("", "type", "is not a form submission (application/x-www-form-urlencoded): a malformed % escape");
+    out.errors.add("", "type", messages::Message{"page.error.not_form", {}});
     return out;
   }
   const auto names = form_page_control_names(form);
@@ -631,7 +655,7 @@ FormSubmission decode_form_submission(const Form& form, std::string_view body) {
           out.content[f.name] = false;
         } else if (!last.empty()) {
           out.content[f.name] = last;
-          out.errors.add(pointer, "type", "must be true or false");
+          out.errors.add(pointer, "type", messages::Message{"page.error.boolean", {}});
         }
         break;
       }
@@ -650,7 +674,9 @@ FormSubmission decode_form_submission(const Form& form, std::string_view body) {
           out.content[f.name] = static_cast<std::int64_t>(*d);
         } else {
           out.content[f.name] = vals.back();  // as sent, to show again
-          out.errors.add(pointer, "type", f.kind == FieldKind::integer ? "must be an integer" : "must be a number");
+          out.errors.add(pointer, "type",
+                         messages::Message{
+                             f.kind == FieldKind::integer ? "validation.type.integer" : "validation.type.number", {}});
         }
         break;
       }

@@ -326,14 +326,15 @@ PageResponse InMemoryPageStore::handle(const PageRequest& request) {
     const auto it = s.pages.find(request.id);
     if (it == s.pages.end()) {
       const auto gone = s.tombstones.find(request.id);
-      refusal = gone == s.tombstones.end() ? rules.not_found() : rules.gone(gone->second);
+      refusal =
+          gone == s.tombstones.end() ? rules.not_found(request.language) : rules.gone(gone->second, request.language);
     } else if ((refusal = rules.check_access(it->second.principal, request))) {
       // Who asks comes first: the page gives nothing away to anyone else.
     } else if (s.drop_if_expired(it, s.now(), out)) {
       // Unanswered: "expired"; answered and past keeping its answer: "no longer available".
-      refusal = rules.gone(s.tombstones.at(request.id));
+      refusal = rules.gone(s.tombstones.at(request.id), request.language);
     } else if (it->second.answer) {
-      refusal = rules.already_answered();
+      refusal = rules.already_answered(request.language);
     } else {
       form = it->second.form;
       message = it->second.message;
@@ -353,13 +354,14 @@ PageResponse InMemoryPageStore::handle(const PageRequest& request) {
     const auto it = s.pages.find(request.id);
     if (it == s.pages.end()) {
       const auto gone = s.tombstones.find(request.id);
-      refusal = gone == s.tombstones.end() ? rules.gone(Gone::closed) : rules.gone(gone->second);
+      refusal = gone == s.tombstones.end() ? rules.gone(Gone::closed, request.language)
+                                           : rules.gone(gone->second, request.language);
     } else if (s.drop_if_expired(it, s.now(), out)) {
-      refusal = rules.gone(Gone::expired);
+      refusal = rules.gone(Gone::expired, request.language);
     } else if (it->second.csrf != csrf) {
-      refusal = rules.gone(Gone::closed);  // closed and opened again meanwhile: another page
+      refusal = rules.gone(Gone::closed, request.language);  // closed and opened again meanwhile: another page
     } else if (it->second.answer) {
-      refusal = rules.already_answered();
+      refusal = rules.already_answered(request.language);
     } else {
       auto& page = it->second;
       const auto answer_bytes = answer.content.dump().size();
@@ -373,7 +375,7 @@ PageResponse InMemoryPageStore::handle(const PageRequest& request) {
   }
   s.deliver(out);
   if (refusal) return std::move(*refusal);
-  return rules.submitted(status);
+  return rules.submitted(status, request.language);
 }
 
 }  // namespace elicit::forms

@@ -77,7 +77,8 @@ class PageRouteSet final : public http::Routes {
     if (!store_) return std::nullopt;
     if (r.path.compare(0, pages_.prefix.size(), pages_.prefix) != 0) return std::nullopt;
     // DNS rebinding: a page read through another name would hand its token to that site.
-    if (!r.host_allowed) return browser_form_refusal(*store_, 403, "Forbidden: Host is not allowed");
+    if (!r.host_allowed)
+      return browser_form_refusal(*store_, 403, "page.host_refused", page_language(pages_, r.request));
     if (sign_in_) return sign_in_->serve(pages_, r.request, r.path, r.loopback_peer);
     return serve_browser_form(store_, pages_, r.request, r.path, r.loopback_peer);
   }

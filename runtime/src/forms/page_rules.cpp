@@ -70,70 +70,61 @@ Form PageRules::checked_form(const std::string& id, const BrowserFormPage& page)
 
 std::string PageRules::csrf_token() { return random_base64url(32); }
 
-PageResponse PageRules::status_page(int status, std::string_view title, std::string_view text) const {
+PageResponse PageRules::status_page(int status, std::string_view id, std::string_view language) const {
   PageResponse r;
   r.status = status;
-  r.html = render_form_status_page(title, text, templates_);
+  r.html = render_form_status_page_of(id, language, templates_);
   return r;
 }
 
-PageResponse PageRules::not_found() const {
-  return status_page(404, "Form not found", "There is no form at this address. Check the link you were given.");
+PageResponse PageRules::not_found(std::string_view language) const {
+  return status_page(404, "page.not_found", language);
 }
 
-PageResponse PageRules::gone(Gone why) const {
-  if (why == Gone::expired) {
-    return status_page(410, "This form has expired",
-                       "This form has expired. Go back to your application and ask again if you still need to.");
-  }
-  return status_page(410, "This form is no longer available",
-                     "This form is no longer available: it was answered or withdrawn. You can close this tab.");
+PageResponse PageRules::gone(Gone why, std::string_view language) const {
+  return status_page(410, why == Gone::expired ? "page.expired" : "page.closed", language);
 }
 
-PageResponse PageRules::already_answered() const {
-  return status_page(410, "This form was already answered", "This form was already answered. You can close this tab.");
+PageResponse PageRules::already_answered(std::string_view language) const {
+  return status_page(410, "page.already_answered", language);
 }
 
-PageResponse PageRules::unavailable() const {
-  return status_page(503, "Try again shortly",
-                     "This form cannot be reached right now. Wait a moment, then reload this page.");
+PageResponse PageRules::unavailable(std::string_view language) const {
+  return status_page(503, "page.unavailable", language);
 }
 
-PageResponse PageRules::too_large() const {
-  return status_page(413, "Too large", "This answer is larger than the form takes. Go back and shorten it.");
+PageResponse PageRules::too_large(std::string_view language) const {
+  return status_page(413, "page.too_large", language);
 }
 
-PageResponse PageRules::submitted(ElicitStatus status) const {
+PageResponse PageRules::submitted(ElicitStatus status, std::string_view language) const {
   switch (status) {
     case ElicitStatus::declined:
-      return status_page(200, "You declined", "You declined; you can close this tab.");
+      return status_page(200, "page.declined", language);
     case ElicitStatus::cancelled:
-      return status_page(200, "Cancelled", "You cancelled; you can close this tab.");
+      return status_page(200, "page.cancelled", language);
     default:
-      return status_page(200, "Thank you", "Thank you; you can close this tab and return to your application.");
+      return status_page(200, "page.thanks", language);
   }
 }
 
 std::optional<PageResponse> PageRules::check_request(const PageRequest& request) const {
   if (request.method != "GET" && request.method != "POST") {
-    auto r = status_page(405, "Method not allowed", "This address takes GET and POST only.");
+    auto r = status_page(405, "page.method_not_allowed", request.language);
     r.allow = "GET, POST";
     return r;
   }
-  if (!valid_id(request.id)) return not_found();
+  if (!valid_id(request.id)) return not_found(request.language);
   return std::nullopt;
 }
 
 std::optional<PageResponse> PageRules::check_access(std::string_view page_principal, const PageRequest& request) const {
   if (page_principal.empty()) {
     if (request.loopback_peer) return std::nullopt;
-    return status_page(403, "Not available here",
-                       "This form can only be opened on the computer running the application that asked for it.");
+    return status_page(403, "page.loopback_only", request.language);
   }
   if (request.principal == page_principal) return std::nullopt;
-  return status_page(403, "This form belongs to another user",
-                     "This form was opened for another user. Sign in as the user it was opened for, then open the "
-                     "link again.");
+  return status_page(403, "page.other_user", request.language);
 }
 
 PageRules::Step PageRules::respond(const Page& page, const PageRequest& request) const {
@@ -143,6 +134,7 @@ PageRules::Step PageRules::respond(const Page& page, const PageRequest& request)
   shown.message = std::string(page.message);
   shown.csrf_token = std::string(page.csrf);
   shown.action = request.id;  // relative: the page posts to its own URL
+  shown.language = request.language;
   if (request.method == "GET") {
     shown.values = form_defaults(page.form);
     PageResponse r;
@@ -154,13 +146,11 @@ PageRules::Step PageRules::respond(const Page& page, const PageRequest& request)
   const auto submission = decode_form_submission(page.form, request.body);
   if (submission.errors.errors.size() == 1 && submission.errors.errors.front().pointer.empty() &&
       submission.csrf.empty() && submission.action.empty()) {
-    step.response = status_page(400, "Bad request", "The form was not sent as a form. Go back and submit it again.");
+    step.response = status_page(400, "page.not_a_form", request.language);
     return step;
   }
   if (!same_token(page.csrf, submission.csrf)) {
-    step.response = status_page(403, "Form not accepted",
-                                "This submission did not come from this form's page. Open the link again and submit "
-                                "from there.");
+    step.response = status_page(403, "page.wrong_token", request.language);
     return step;
   }
   BrowserFormAnswer answer;
@@ -182,8 +172,7 @@ PageRules::Step PageRules::respond(const Page& page, const PageRequest& request)
     answer.status = ElicitStatus::accepted;
     answer.content = submission.content;
   } else {
-    step.response =
-        status_page(400, "Bad request", "The form was sent without one of its buttons. Go back and use one.");
+    step.response = status_page(400, "page.no_button", request.language);
     return step;
   }
   step.answer = std::move(answer);

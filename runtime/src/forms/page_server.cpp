@@ -43,6 +43,7 @@ struct PageServer::Impl {
     store = options.store ? options.store : std::make_shared<InMemoryPageStore>();
     routes.prefix = options.prefix;
     routes.max_body_bytes = options.max_body_bytes;
+    routes.language = options.language;
     // One loop per thread, each run by that thread alone (Connection relies on it, as in
     // StreamableHttpServer).
     for (std::size_t i = 0; i < options.io_threads; ++i) loops.push_back(std::make_unique<Loop>(1));
@@ -77,7 +78,7 @@ struct PageServer::Impl {
     // DNS rebinding: only this machine's names reach the pages.
     const auto host = header_value(req, "Host");
     if (!host.empty() && !is_loopback_name(host_without_port(host))) {
-      return browser_form_refusal(*store, 403, "Forbidden: Host is not allowed");
+      return browser_form_refusal(*store, 403, "page.host_refused", page_language(routes, req));
     }
     const auto target = std::string_view(req.target().data(), req.target().size());
     return serve_browser_form(store, routes, req, target.substr(0, target.find('?')), true);

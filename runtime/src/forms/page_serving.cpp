@@ -8,6 +8,8 @@
 
 #include "elicit/http/ascii_case.hpp"
 #include "elicit/http/host_names.hpp"
+#include "elicit/messages/catalog.hpp"
+#include "elicit/messages/language.hpp"
 
 namespace elicit::forms {
 
@@ -37,6 +39,11 @@ std::string origin_host(std::string_view origin) {
 
 }  // namespace
 
+std::string page_language(const PageRoutes& routes, const Request& req) {
+  if (!routes.language.empty()) return messages::resolve(routes.language);
+  return messages::from_accept_language(field(req, "Accept-Language"));
+}
+
 void check_browser_form_prefix(const std::string& prefix) {
   if (prefix.size() < 3 || prefix.front() != '/' || prefix.back() != '/') {
     throw std::invalid_argument(
@@ -52,12 +59,15 @@ void check_public_origin(const std::string& origin) {
   if (!ok) throw std::invalid_argument("PageRoutes::public_origin must be http(s)://host[:port]: " + origin);
 }
 
-Reply browser_form_reply(const PageStore& store, unsigned status, std::string html, std::string_view allow) {
+Reply browser_form_reply(const PageStore& store, unsigned status, std::string html, std::string_view language,
+                         std::string_view allow) {
   Reply r;
   r.status = status;
   r.content_type = "text/html; charset=utf-8";
   r.body = std::move(html);
-  r.headers.reserve(6);
+  r.headers.reserve(8);
+  r.headers.emplace_back("Content-Language", messages::resolve(language));
+  r.headers.emplace_back("Vary", "Accept-Language");
   r.headers.emplace_back("Content-Security-Policy", store.content_security_policy());
   r.headers.emplace_back("Cache-Control", "no-store");
   r.headers.emplace_back("Referrer-Policy", "no-referrer");
@@ -67,28 +77,28 @@ Reply browser_form_reply(const PageStore& store, unsigned status, std::string ht
   return r;
 }
 
-Reply browser_form_refusal(const PageStore& store, unsigned status, std::string_view text) {
-  return browser_form_reply(store, status, render_form_status_page(text, text, store.templates()));
+Reply browser_form_refusal(const PageStore& store, unsigned status, std::string_view id, std::string_view language) {
+  return browser_form_reply(store, status, render_form_status_page_of(id, language, store.templates()), language);
 }
 
 Reply serve_browser_form(const std::shared_ptr<PageStore>& pages, const PageRoutes& routes, const Request& req,
                          std::string_view path, bool peer_loopback, std::optional<std::string> principal) {
   auto& store = *pages;
-  if (path.size() <= routes.prefix.size() || path.compare(0, routes.prefix.size(), routes.prefix) != 0) {
-    return browser_form_refusal(store, 404, "Not found");
-  }
   PageRequest request;
+  request.language = page_language(routes, req);
+  const auto& language = request.language;
+  if (path.size() <= routes.prefix.size() || path.compare(0, routes.prefix.size(), routes.prefix) != 0) {
+    return browser_form_refusal(store, 404, "page.not_found", language);
+  }
   const auto method = req.method();
   request.method = method == beast::http::verb::get    ? "GET"
                    : method == beast::http::verb::post ? "POST"
                                                        : std::string(req.method_string());
   request.id = std::string(path.substr(routes.prefix.size()));  // a '/' in it makes it unknown: 404
   if (method == beast::http::verb::post) {
-    if (req.body().size() > routes.max_body_bytes) return browser_form_refusal(store, 413, "Payload too large");
+    if (req.body().size() > routes.max_body_bytes) return browser_form_refusal(store, 413, "page.too_large", language);
     if (media_type(field(req, "Content-Type")) != "application/x-www-form-urlencoded") {
-      return browser_form_refusal(store, 415,
-                                  "Unsupported media type: a form is sent as "
-                                  "application/x-www-form-urlencoded");
+      return browser_form_refusal(store, 415, "page.unsupported_media_type", language);
     }
     request.body = req.body();
   }
@@ -105,7 +115,7 @@ Reply serve_browser_form(const std::shared_ptr<PageStore>& pages, const PageRout
     } catch (const std::bad_alloc&) {
       throw;
     } catch (...) {
-      return browser_form_refusal(store, 500, "Internal error");  // never the exception's text
+      return browser_form_refusal(store, 500, "page.internal_error", language);  // never the exception's text
     }
   }
   // The store answers at once (in memory) or later from a thread of its own (Redis): the reply is
@@ -118,8 +128,9 @@ Reply serve_browser_form(const std::shared_ptr<PageStore>& pages, const PageRout
     std::shared_ptr<PendingReply> pending;  // handle() returned first: answered through this
   };
   auto answer = std::make_shared<Answer>();
-  auto done = [answer, pages](PageResponse page) {
-    auto reply = browser_form_reply(*pages, static_cast<unsigned>(page.status), std::move(page.html), page.allow);
+  auto done = [answer, pages, language](PageResponse page) {
+    auto reply =
+        browser_form_reply(*pages, static_cast<unsigned>(page.status), std::move(page.html), language, page.allow);
     std::shared_ptr<PendingReply> pending;
     {
       std::lock_guard<std::mutex> lock(answer->mutex);
@@ -136,7 +147,7 @@ Reply serve_browser_form(const std::shared_ptr<PageStore>& pages, const PageRout
   } catch (const std::bad_alloc&) {
     throw;
   } catch (...) {
-    return browser_form_refusal(store, 500, "Internal error");  // never the exception's text
+    return browser_form_refusal(store, 500, "page.internal_error", language);  // never the exception's text
   }
   std::lock_guard<std::mutex> lock(answer->mutex);
   if (answer->now) return std::move(*answer->now);

@@ -27,6 +27,11 @@ inline std::string_view field(const Request& req, std::string_view name) {
   return std::string_view(it->value().data(), it->value().size());
 }
 
+/// The language of the answer to `req`: routes.language when set (resolved as messages::resolve()
+/// does), else the one the request's Accept-Language asks for (messages::from_accept_language;
+/// English when it names none the catalog has).
+std::string page_language(const PageRoutes& routes, const Request& req);
+
 /// Throws std::invalid_argument unless `prefix` starts and ends with '/' and is not "/" alone.
 void check_browser_form_prefix(const std::string& prefix);
 
@@ -49,11 +54,14 @@ Reply serve_browser_form(const std::shared_ptr<PageStore>& store, const PageRout
 
 /// A page's reply: `status`, text/html; charset=utf-8, `html`, and the security headers
 /// (Content-Security-Policy of `store`, Cache-Control: no-store, Referrer-Policy: no-referrer,
-/// X-Content-Type-Options: nosniff, X-Frame-Options: DENY); `allow` as the Allow field when not "".
-Reply browser_form_reply(const PageStore& store, unsigned status, std::string html, std::string_view allow = {});
+/// X-Content-Type-Options: nosniff, X-Frame-Options: DENY); Content-Language `language` (the page's,
+/// page_language()) and Vary: Accept-Language (the same URL answers each browser in its language);
+/// `allow` as the Allow field when not "".
+Reply browser_form_reply(const PageStore& store, unsigned status, std::string html, std::string_view language,
+                         std::string_view allow = {});
 
-/// A refusal the store does not make (413, 415, a Host refused, 500): a minimal page of `text`,
-/// which must be plain text needing no escaping, with browser_form_reply's headers.
-Reply browser_form_refusal(const PageStore& store, unsigned status, std::string_view text);
+/// A refusal the store does not make (413, 415, a Host refused, 500): the short page of catalog
+/// message pair `id` (render_form_status_page_of) in `language`, with browser_form_reply's headers.
+Reply browser_form_refusal(const PageStore& store, unsigned status, std::string_view id, std::string_view language);
 
 }  // namespace elicit::forms

@@ -486,19 +486,20 @@ void RedisPageStore::handle(const PageRequest& request, std::function<void(PageR
     const auto& rules = s.rules;
     const FormKeys keys(s.options.redis.key_prefix, request.id);
     const auto reply = s.redis.run({"MGET", keys.page, keys.answer, keys.gone});
-    if (!reply || reply->type != REDIS_REPLY_ARRAY || reply->elements != 3) return done(rules.unavailable());
+    if (!reply || reply->type != REDIS_REPLY_ARRAY || reply->elements != 3)
+      return done(rules.unavailable(request.language));
     const auto sealed_page = element(*reply, 0);
     if (!sealed_page) {
       const auto why = element(*reply, 2);
-      if (!why) return done(rules.not_found());
-      return done(rules.gone(*why == "expired" ? Gone::expired : Gone::closed));
+      if (!why) return done(rules.not_found(request.language));
+      return done(rules.gone(*why == "expired" ? Gone::expired : Gone::closed, request.language));
     }
     const auto page = s.sealer.open_page(request.id, *sealed_page);
-    if (!page) return done(rules.not_found());  // sealed under other keys: not one of ours
+    if (!page) return done(rules.not_found(request.language));  // sealed under other keys: not one of ours
     if (auto refusal = rules.check_access(page->principal, request)) return done(std::move(*refusal));
-    if (element(*reply, 1)) return done(rules.already_answered());
+    if (element(*reply, 1)) return done(rules.already_answered(request.language));
     const auto deadline = WallClock::time_point(std::chrono::milliseconds(page->deadline_ms));
-    if (s.now() >= deadline) return done(rules.gone(Gone::expired));
+    if (s.now() >= deadline) return done(rules.gone(Gone::expired, request.language));
 
     BrowserFormPage shown{page->message, nlohmann::ordered_json::parse(page->schema), page->principal,
                           std::chrono::milliseconds(page->expires_in_ms)};
@@ -511,7 +512,7 @@ void RedisPageStore::handle(const PageRequest& request, std::function<void(PageR
     try {
       sealed_answer = s.sealer.seal_answer(request.id, *step.answer);
     } catch (const std::length_error&) {
-      return done(rules.too_large());
+      return done(rules.too_large(request.language));
     }
     // Single use across processes: the first valid submission wins, if the page is still the one
     // that was shown (not closed, nor closed and opened again).
@@ -519,23 +520,23 @@ void RedisPageStore::handle(const PageRequest& request, std::function<void(PageR
     const auto won = s.redis.run({"EVAL", redis_records::kAnswerScript, "3", keys.page, keys.answer, keys.gone,
                                   *sealed_page, sealed_answer, px,
                                   s.gone_px(std::chrono::milliseconds(page->expires_in_ms)), s.channel, keys.hash});
-    if (!won || won->type != REDIS_REPLY_INTEGER) return done(rules.unavailable());
+    if (!won || won->type != REDIS_REPLY_INTEGER) return done(rules.unavailable(request.language));
     if (won->integer == 1) {
       s.redis.run({"ZREM", s.open_key, keys.hash});  // answered: no longer open (best effort)
-      return done(rules.submitted(status));
+      return done(rules.submitted(status, request.language));
     }
-    if (won->integer == 2) return done(rules.already_answered());
-    return done(rules.gone(s.now() >= deadline ? Gone::expired : Gone::closed));
+    if (won->integer == 2) return done(rules.already_answered(request.language));
+    return done(rules.gone(s.now() >= deadline ? Gone::expired : Gone::closed, request.language));
   };
   // The job answers every outcome, an exception included.
-  auto guarded = [job = std::move(job), done, rules = &s.rules]() {
+  auto guarded = [job = std::move(job), done, rules = &s.rules, language = request.language]() {
     try {
       job();
     } catch (const std::exception&) {
-      done(rules->status_page(500, "Internal error", "Internal error"));  // never the exception's text
+      done(rules->status_page(500, "page.internal_error", language));  // never the exception's text
     }
   };
-  if (!s.post(std::move(guarded))) done(s.rules.unavailable());
+  if (!s.post(std::move(guarded))) done(s.rules.unavailable(request.language));
 }
 
 void RedisPageStore::set_base_url(std::string base_url) {

@@ -14,6 +14,7 @@
 #include "elicit/forms/page_rules.hpp"
 #include "elicit/http/host_names.hpp"
 #include "elicit/jsonrpc/worker_pool.hpp"
+#include "elicit/messages/catalog.hpp"
 #include "elicit/request_state.hpp"
 #include "page_serving.hpp"
 #include "sign_in_cookies.hpp"
@@ -64,26 +65,23 @@ bool equal_secret(const std::string& a, const std::string& b) {
   return a.size() == b.size() && !a.empty() && sodium_memcmp(a.data(), b.data(), a.size()) == 0;
 }
 
-// A refusal the sign-in makes: why it failed, for the page (no secret, nothing the peer sent).
+// A refusal the sign-in makes: why it failed, for the page (no secret, nothing the peer sent): the
+// catalog's titles and texts (runtime/messages/root.txt, page.sign_in.*).
 struct Refusal {
   unsigned status;
+  const char* title;
   const char* text;
 };
 
-constexpr Refusal kUnavailable{503,
-                               "Sign-in is not available right now: the authorization server cannot be reached. "
-                               "Try again later."};
-constexpr Refusal kBusy{503, "Too many sign-ins at once. Try again in a moment."};
-constexpr Refusal kNoTransaction{400,
-                                 "This sign-in is not known to this browser, or took too long. Open the form's "
-                                 "link again to sign in."};
-constexpr Refusal kWrongIssuer{400, "The sign-in answer did not come from the expected authorization server."};
-constexpr Refusal kDenied{403, "The sign-in was not completed at the authorization server."};
-constexpr Refusal kTokenRefused{502,
-                                "The authorization server did not complete the sign-in. Open the form's link "
-                                "again to retry."};
-constexpr Refusal kBadIdToken{403, "The sign-in could not be verified."};
-constexpr Refusal kSignInFirst{403, "Sign in to answer this form: open the form's link again."};
+constexpr const char* kFailed = "page.sign_in.title";
+constexpr Refusal kUnavailable{503, kFailed, "page.sign_in.unavailable.text"};
+constexpr Refusal kBusy{503, kFailed, "page.sign_in.busy.text"};
+constexpr Refusal kNoTransaction{400, kFailed, "page.sign_in.no_transaction.text"};
+constexpr Refusal kWrongIssuer{400, kFailed, "page.sign_in.wrong_issuer.text"};
+constexpr Refusal kDenied{403, kFailed, "page.sign_in.denied.text"};
+constexpr Refusal kTokenRefused{502, kFailed, "page.sign_in.token_refused.text"};
+constexpr Refusal kBadIdToken{403, kFailed, "page.sign_in.bad_id_token.text"};
+constexpr Refusal kSignInFirst{403, "page.sign_in.first.title", "page.sign_in.first.text"};
 
 struct Provider {
   std::string authorization_endpoint;
@@ -196,7 +194,12 @@ struct SignInFlow::State {
     return f;
   }
 
-  Reply refusal(const Refusal& r) const { return browser_form_refusal(*store, r.status, r.text); }
+  Reply refusal(const Refusal& r, const std::string& language) const {
+    return browser_form_reply(*store, r.status,
+                              render_form_status_page(messages::text(language, r.title),
+                                                      messages::text(language, r.text), store->templates(), language),
+                              language);
+  }
 
   // --- the authorization server (worker threads only) ----------------------------------------
 
@@ -268,15 +271,15 @@ struct SignInFlow::State {
 
   // --- replies ---------------------------------------------------------------------------------
 
-  Reply redirect(const std::string& location) const {
-    auto r =
-        browser_form_reply(*store, 303, render_form_status_page("Redirecting", "Redirecting…", store->templates()));
+  Reply redirect(const std::string& location, const std::string& language) const {
+    auto r = browser_form_reply(*store, 303,
+                                render_form_status_page_of("page.redirecting", language, store->templates()), language);
     r.headers.emplace_back("Location", location);
     return r;
   }
 
   // The 303 to the authorization endpoint, with the transaction cookie.
-  Reply start_sign_in(const Provider& p, const std::string& page_id) const {
+  Reply start_sign_in(const Provider& p, const std::string& page_id, const std::string& language) const {
     const auto state = random_urlsafe(32);
     const auto nonce = random_urlsafe(32);
     const auto verifier = random_urlsafe(32);  // 43 characters (RFC 7636 section 4.1)
@@ -291,7 +294,7 @@ struct SignInFlow::State {
                                                                  {"code_challenge", pkce_s256(verifier)},
                                                                  {"code_challenge_method", "S256"}};
     const auto& endpoint = p.authorization_endpoint;
-    auto r = redirect(endpoint + (endpoint.find('?') == std::string::npos ? "?" : "&") + form_encode(query));
+    auto r = redirect(endpoint + (endpoint.find('?') == std::string::npos ? "?" : "&") + form_encode(query), language);
     const nlohmann::json transaction{{"state", state}, {"nonce", nonce}, {"verifier", verifier}, {"page", page_id}};
     r.headers.emplace_back("Set-Cookie",
                            set_cookie(std::string(kTransactionCookiePrefix) + state.substr(0, kTransactionNameChars),
@@ -302,9 +305,9 @@ struct SignInFlow::State {
   // The redirect back, its transaction opened: iss, error, the code exchanged, the ID token
   // checked, then the session. On a worker thread.
   Reply finish_sign_in(const std::map<std::string, std::string>& params, const nlohmann::json& transaction,
-                       const std::string& clear_transaction) {
+                       const std::string& clear_transaction, const std::string& language) {
     auto refuse = [&](const Refusal& why) {
-      auto r = refusal(why);
+      auto r = refusal(why, language);
       r.headers.emplace_back("Set-Cookie", clear_transaction);
       return r;
     };
@@ -360,7 +363,7 @@ struct SignInFlow::State {
         who = verify_id_token(id_token, *key_set(*p, true), rules, now());
       }
       const nlohmann::json session{{"iss", who.issuer}, {"sub", who.subject}};
-      auto r = redirect(prefix + transaction.at("page").get<std::string>());
+      auto r = redirect(prefix + transaction.at("page").get<std::string>(), language);
       r.headers.emplace_back("Set-Cookie", clear_transaction);
       r.headers.emplace_back(
           "Set-Cookie", set_cookie(kSessionCookie, sessions.seal(session, session_binding), options.session_lifetime));
@@ -380,26 +383,27 @@ struct SignInFlow::State {
 namespace {
 
 // Runs `job` on a worker, answering through a pending reply; 503 at once when too many wait.
-Reply later(const std::shared_ptr<SignInFlow::State>& state, std::function<Reply()> job) {
+// `language`: the refusals' (the request's, page_language()).
+Reply later(const std::shared_ptr<SignInFlow::State>& state, const std::string& language, std::function<Reply()> job) {
   if (state->waiting.fetch_add(1) >= kMaxWaiting) {
     state->waiting.fetch_sub(1);
-    return state->refusal(kBusy);
+    return state->refusal(kBusy, language);
   }
   auto pending = std::make_shared<PendingReply>();
   pending->on_abandon([] {});
-  const bool posted = state->workers->post([state, pending, job = std::move(job)] {
+  const bool posted = state->workers->post([state, pending, language, job = std::move(job)] {
     Reply r;
     try {
-      r = state->stopping ? state->refusal(kUnavailable) : job();
+      r = state->stopping ? state->refusal(kUnavailable, language) : job();
     } catch (...) {
-      r = browser_form_refusal(*state->store, 500, "Internal error");
+      r = browser_form_refusal(*state->store, 500, "page.internal_error", language);
     }
     state->waiting.fetch_sub(1);
     pending->fulfil(std::move(r));
   });
   if (!posted) {
     state->waiting.fetch_sub(1);
-    return state->refusal(kUnavailable);
+    return state->refusal(kUnavailable, language);
   }
   Reply r;
   r.pending = std::move(pending);
@@ -437,18 +441,19 @@ std::string SignInFlow::principal_of(std::string_view cookie_field) const {
 
 Reply SignInFlow::serve(const PageRoutes& routes, const Request& req, std::string_view path, bool peer_loopback) {
   const auto& state = state_;
+  const auto language = page_language(routes, req);
   const auto segment = path.size() > state->prefix.size() ? path.substr(state->prefix.size()) : std::string_view();
   if (segment == kSignInSegment) {
     if (req.method() != beast::http::verb::get) {
-      return browser_form_reply(
-          *state->store, 405,
-          render_form_status_page("Method not allowed", "Method not allowed", state->store->templates()), "GET");
+      return browser_form_reply(*state->store, 405,
+                                render_form_status_page_of("page.sign_in.method", language, state->store->templates()),
+                                language, "GET");
     }
     const std::string target(req.target());
     auto params = query_parameters(target);
-    if (!params) return state->refusal(kNoTransaction);
+    if (!params) return state->refusal(kNoTransaction, language);
     const auto s = params->find("state");
-    if (s == params->end() || s->second.size() < kTransactionNameChars) return state->refusal(kNoTransaction);
+    if (s == params->end() || s->second.size() < kTransactionNameChars) return state->refusal(kNoTransaction, language);
     const auto name = std::string(kTransactionCookiePrefix) + s->second.substr(0, kTransactionNameChars);
     const auto value = cookie_value(field(req, "Cookie"), name);
     auto transaction = value ? state->transactions.open(*value, state->transaction_binding) : std::nullopt;
@@ -458,16 +463,17 @@ Reply SignInFlow::serve(const PageRoutes& routes, const Request& req, std::strin
         !transaction->contains("verifier") || !transaction->contains("page") || !transaction->at("page").is_string() ||
         !equal_secret(transaction->value("state", std::string()), s->second) ||
         !PageRules::valid_id(transaction->at("page").get_ref<const std::string&>())) {
-      return state->refusal(kNoTransaction);
+      return state->refusal(kNoTransaction, language);
     }
     auto clear = set_cookie(name, "", std::chrono::milliseconds(0));
-    return later(state, [state, params = std::move(*params), transaction = std::move(*transaction),
-                         clear = std::move(clear)] { return state->finish_sign_in(params, transaction, clear); });
+    return later(state, language,
+                 [state, params = std::move(*params), transaction = std::move(*transaction), clear = std::move(clear),
+                  language] { return state->finish_sign_in(params, transaction, clear, language); });
   }
 
   auto principal = principal_of(field(req, "Cookie"));
   if (principal.empty() && PageRules::valid_id(segment)) {
-    if (req.method() == beast::http::verb::post) return state->refusal(kSignInFirst);
+    if (req.method() == beast::http::verb::post) return state->refusal(kSignInFirst, language);
     if (req.method() == beast::http::verb::get) {
       const std::string id(segment);
       std::shared_ptr<const Provider> known;
@@ -475,12 +481,12 @@ Reply SignInFlow::serve(const PageRoutes& routes, const Request& req, std::strin
         std::lock_guard<std::mutex> lock(state->mutex);
         known = state->provider;
       }
-      if (known) return state->start_sign_in(*known, id);
-      return later(state, [state, id] {
+      if (known) return state->start_sign_in(*known, id, language);
+      return later(state, language, [state, id, language] {
         try {
-          return state->start_sign_in(*state->discover(), id);
+          return state->start_sign_in(*state->discover(), id, language);
         } catch (const Unreachable&) {
-          return state->refusal(kUnavailable);
+          return state->refusal(kUnavailable, language);
         }
       });
     }

@@ -61,6 +61,12 @@ struct FormPage {
   /// The form's action URL (absolute, or relative to the page's URL). The form is POSTed there,
   /// application/x-www-form-urlencoded, UTF-8.
   std::string action;
+  /// The language of the page's own words (buttons, notes, hints, the error summary and each
+  /// error's text: ValidationError::in), a BCP 47 tag resolved as messages::resolve() does ("" and
+  /// a language the catalog lacks: English); `<html lang>` says it. The server's texts (title,
+  /// message, labels, descriptions, option titles) are shown as given. The serving side sets it
+  /// from the browser's Accept-Language (messages::from_accept_language) or PageRoutes::language.
+  std::string language;
 };
 
 /// Templates that replace the built-in page (Mustache, rendered with kainjow/mustache: {{x}}
@@ -78,10 +84,12 @@ struct HtmlTemplates {
 std::string_view default_form_page_template() noexcept;
 std::string_view default_form_page_style() noexcept;
 
-/// The complete HTML5 page (UTF-8) of `page`: every field in schema order with its label (title,
-/// else property name), required marker, description and value; the input kind from the field's
-/// kind and format (docs/server.md has the table); errors next to their fields (aria-invalid,
-/// aria-describedby) and in a linked summary at the top; Accept, Decline and Cancel submit buttons
+/// The complete HTML5 page (UTF-8) of `page`, its own words in page.language: every field in
+/// schema order with its label (title, else property name), required marker, description and value;
+/// the input kind from the field's kind and format (docs/server.md has the table); errors next to
+/// their fields (aria-invalid, aria-describedby) and in a linked summary at the top, which the
+/// browser focuses when the page loads (tabindex="-1" autofocus: no script needed, so that a screen
+/// reader starts at the errors); Accept, Decline and Cancel submit buttons
 /// (name form_page_control_names(form).action, values accept / decline / cancel; Decline and Cancel
 /// with formnovalidate); the CSRF token in a hidden input. Every text from `page` is HTML-escaped.
 /// Lengths (minlength / maxlength) are the schema's code points: browsers count UTF-16 code units,
@@ -93,8 +101,17 @@ std::string render_form_page(const FormPage& page, const HtmlTemplates& template
 /// A short page (UTF-8 HTML5) that a form's URL shows instead of the form (thanks, expired, refused):
 /// `title` as its `<title>` and heading, `text` as one paragraph, both HTML-escaped, styled by the form
 /// page's CSS (`templates.style`, else the built-in), which form_page_csp(templates) allows by its
-/// hash: the same Content-Security-Policy serves both. Thread-safe.
-std::string render_form_status_page(std::string_view title, std::string_view text, const HtmlTemplates& templates = {});
+/// hash: the same Content-Security-Policy serves both. `language`: the `<html lang>` of the page (a
+/// BCP 47 tag resolved as messages::resolve() does; "" is English), the language `title` and
+/// `text` are in. Thread-safe.
+std::string render_form_status_page(std::string_view title, std::string_view text, const HtmlTemplates& templates = {},
+                                    std::string_view language = {});
+
+/// The short page of catalog message pair `id` (`<id>.title`, `<id>.text`, e.g. "page.expired";
+/// the catalog's page.* ids, runtime/messages/root.txt) in `language`, as render_form_status_page
+/// renders it. Thread-safe.
+std::string render_form_status_page_of(std::string_view id, std::string_view language,
+                                       const HtmlTemplates& templates = {});
 
 /// `sha256-<base64>`: the CSP source of the page's `<style>` element (CSP3 hash source: SHA-256 of
 /// the element's text, UTF-8, exactly as rendered).
@@ -128,8 +145,9 @@ struct FormSubmission {
   /// The CSRF token sent ("" when absent). Compare it in constant time with the page's.
   std::string csrf;
   /// Conversion errors, pointer "/<property>", keyword "type" ("must be an integer", "must be a
-  /// number", "must be true or false"); a body that is not form-urlencoded (a malformed percent
-  /// escape) is one error at "" and nothing else is decoded.
+  /// number", "must be true or false"; each with its catalog text, ValidationError::in); a body
+  /// that is not form-urlencoded (a malformed percent escape) is one error at "" and nothing else
+  /// is decoded.
   ValidationResult errors;
 };
 

@@ -135,6 +135,12 @@ struct PageRoutes {
   /// Largest POST body of a page, in bytes: 413 beyond it (HttpServerOptions::max_request_bytes
   /// still bounds what is read).
   std::size_t max_body_bytes = 64 * 1024;
+  /// The language of every page's own words (a BCP 47 tag, e.g. "ko"; resolved as
+  /// messages::resolve() does, so a language the catalog lacks is English). "" (the default): each
+  /// request's Accept-Language decides (RFC 9110 section 12.5.4, RFC 4647 lookup;
+  /// messages::from_accept_language), English when it names none the catalog has. Every page says
+  /// its language in `<html lang>` and Content-Language (docs/languages.md).
+  std::string language{};
   /// The pages' own sign-in at the authorization server (SignIn): when set, the pages
   /// know who the browser is themselves. start() throws std::invalid_argument when `principal` is
   /// set too, when client_id is empty, a cookie key is not 32 bytes (or there is none), a duration

@@ -64,23 +64,27 @@ class PageRules {
   /// other action 400. Nothing is logged: the body may hold a secret.
   Step respond(const Page& page, const PageRequest& request) const;
 
+  // Every page below is in `language` (PageRequest::language: one of messages::languages(); ""
+  // is English), its texts the catalog's page.* messages.
+
   /// 200, the page that thanks (accepted), or says the user declined or cancelled.
-  PageResponse submitted(ElicitStatus status) const;
+  PageResponse submitted(ElicitStatus status, std::string_view language) const;
   /// 404: no form at this address.
-  PageResponse not_found() const;
+  PageResponse not_found(std::string_view language) const;
   /// Why an id without a page answers 410.
   enum class Gone { closed, expired };
   /// 410: "expired" (unanswered past its time) or "no longer available" (answered or withdrawn).
-  PageResponse gone(Gone why) const;
+  PageResponse gone(Gone why, std::string_view language) const;
   /// 410: the page was answered (single use).
-  PageResponse already_answered() const;
+  PageResponse already_answered(std::string_view language) const;
   /// 503: the store cannot be reached (Redis down); the page may work again shortly.
-  PageResponse unavailable() const;
+  PageResponse unavailable(std::string_view language) const;
   /// 413: the submission is larger than the store keeps.
-  PageResponse too_large() const;
+  PageResponse too_large(std::string_view language) const;
 
-  /// A short page of `status` with `title` and `text` (plain text), styled as the form.
-  PageResponse status_page(int status, std::string_view title, std::string_view text) const;
+  /// A short page of `status` styled as the form: the catalog's message pair `id` (`<id>.title`,
+  /// `<id>.text`, e.g. "page.internal_error") in `language` (render_form_status_page_of).
+  PageResponse status_page(int status, std::string_view id, std::string_view language) const;
 
  private:
   HtmlTemplates templates_;

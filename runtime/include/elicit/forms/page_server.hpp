@@ -19,6 +19,8 @@ struct PageServerOptions {
   std::string prefix = "/forms/";
   /// Largest POST body of a page in bytes: 413 beyond it.
   std::size_t max_body_bytes = 64 * 1024;
+  /// The pages' language, as PageRoutes::language: "" follows each request's Accept-Language.
+  std::string language{};
   /// I/O threads running the event loop (at least 1).
   std::size_t io_threads = 1;
   /// Where the pages are kept (any PageStore). Null: the server makes an

@@ -31,6 +31,9 @@ struct PageRequest {
   /// The page is served to a loopback peer (127.0.0.0/8, ::1). Pages whose
   /// BrowserFormPage::principal is "" are served only then.
   bool loopback_peer = false;
+  /// The language the answer is in, one of messages::languages() (the serving side's choice: the
+  /// browser's Accept-Language, or PageRoutes::language); "" is English.
+  std::string language;
 };
 
 /// The page's answer to a PageRequest: always text/html; charset=utf-8. The serving side
