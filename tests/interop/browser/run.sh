@@ -37,9 +37,10 @@
 # (prefers-color-scheme): the form as shown (<html lang>, Content-Language); the form with errors
 # (invalid values, the browser's checks off: 422, the error summary focused, each invalid control
 # aria-invalid and described by its error); a 404 (an unknown id); the page after Decline. Then the
-# keyboard alone (per language): Tab reaches every control in document order, keys fill in every
-# field, Enter on Accept submits, the thanks page is audited and `elicitgen ask` prints what was
-# typed. Screenshots (browser-form-en-every-field.png, browser-form-ko.png,
+# keyboard alone (English in light, Korean in dark): Tab reaches every control in document order,
+# each with a focus ring of 3:1 or more on the page (WCAG 1.4.11, which axe does not measure), keys
+# fill in every field, Enter on Accept submits, the thanks page is audited and `elicitgen ask`
+# prints what was typed. Screenshots (browser-form-en-every-field.png, browser-form-ko.png,
 # browser-form-ko-errors.png, 800 px wide, full page) go where the other modes' go.
 # Usage: run.sh 2025-11-25|2026-07-28 <elicitgen_http_server> <docs dir> [<out dir>]
 #        run.sh sign-in 2025-11-25|2026-07-28 <elicitgen_http_server>
