@@ -9,7 +9,8 @@ packages=(build-essential cmake ninja-build pkg-config nlohmann-json3-dev libcli
           libunistring-dev locales  # the terminal form's display widths; its Korean test's locale (below)
           prometheus-cpp-dev prometheus  # the operations wing's metrics; its scrape test runs a real Prometheus
           redis-server nginx json-schema-test-suite tmux doxygen ccache
-          chromium)  # the browser form test (tests/interop/browser/) drives it with puppeteer-core
+          chromium  # the browser form test (tests/interop/browser/) drives it with puppeteer-core
+          fonts-nanum)  # Korean glyphs for chromium: the Korean form page's screenshots (browser_a11y.mjs)
 # The end-to-end tests drive the sample server with the official TypeScript SDK: Node.js >= 18
 # and npm. Debian's nodejs is used only when the machine has no node of its own.
 command -v node >/dev/null 2>&1 || packages+=(nodejs)
