@@ -1,12 +1,14 @@
 // `elicitgen ask` (ask_command.hpp).
 #include "ask_command.hpp"
 
+#include <cstdint>
 #include <future>
 #include <iostream>
 #include <optional>
 
 #include <elicit/client.hpp>
 #include <elicit/content/schema.hpp>
+#include <elicit/messages/catalog.hpp>
 #include <elicit/messages/language.hpp>
 
 #ifdef ELICITGEN_HAS_HTTP
@@ -50,11 +52,11 @@ int print_answer(const elicit::Form& form, const elicit::Answer& answer, bool js
 
 #ifdef ELICITGEN_HAS_HTTP
 // "10 min", "30 s", "50 ms": the page's lifetime as a person reads it.
-std::string duration_text(std::chrono::milliseconds d) {
-  const auto ms = d.count();
-  if (ms % 60'000 == 0) return std::to_string(ms / 60'000) + " min";
-  if (ms % 1'000 == 0) return std::to_string(ms / 1'000) + " s";
-  return std::to_string(ms) + " ms";
+std::string duration_text(std::chrono::milliseconds d, const std::string& language) {
+  const std::int64_t ms = d.count();
+  if (ms % 60'000 == 0) return elicit::messages::text(language, "terminal.duration.minutes", {{"count", ms / 60'000}});
+  if (ms % 1'000 == 0) return elicit::messages::text(language, "terminal.duration.seconds", {{"count", ms / 1'000}});
+  return elicit::messages::text(language, "terminal.duration.milliseconds", {{"count", ms}});
 }
 
 int ask_in_browser(const AskCommand& command, const LoadedForm& parsed) {
@@ -64,8 +66,9 @@ int ask_in_browser(const AskCommand& command, const LoadedForm& parsed) {
   try {
     server.start();
     elicit::BrowserFormPage page;
+    // No message of ours when the file has none: the page's heading (in the browser's language)
+    // says what it is.
     page.message = parsed.source.message.value_or("");
-    if (page.message.empty()) page.message = "Please fill in this form";
     page.requested_schema = parsed.source.schema;
     page.principal = "";  // development: no sign-in, served to loopback peers only
     page.expires_in = command.timeout;
@@ -82,8 +85,12 @@ int ask_in_browser(const AskCommand& command, const LoadedForm& parsed) {
     answered.set_value(std::move(a));  // does not block: the store's thread must not
   });
 
-  std::cerr << "Open " << url << " in your browser to answer (the page expires in " << duration_text(command.timeout)
-            << "; Ctrl-C to stop)\n";
+  // The terminal's language (the locale), as the terminal form's: the page itself follows the
+  // browser's Accept-Language.
+  const auto language = elicit::messages::from_environment();
+  std::cerr << elicit::messages::text(language, "terminal.browser.open",
+                                      {{"url", url}, {"expires", duration_text(command.timeout, language)}})
+            << "\n";
   pid_t browser = -1;
   if (!command.no_open) {
     browser = launch_browser(browser_commands(BrowserEnvironment::current(), url));
@@ -104,7 +111,7 @@ int ask_in_browser(const AskCommand& command, const LoadedForm& parsed) {
       break;
     default:
       // timed_out (nothing else ends a page nobody closes): cancel, as a form dismissed unanswered.
-      std::cerr << "elicitgen ask: the page expired unanswered\n";
+      std::cerr << "elicitgen ask: " << elicit::messages::text(language, "terminal.browser.expired") << "\n";
       break;
   }
   // Printed before the server stops. The browser's reply (the page that thanks it) was handed to

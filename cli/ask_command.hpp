@@ -30,8 +30,8 @@ struct AskCommand {
 ///
 /// With `browser`: the schema is read first (the same errors, exit 2, nothing served); then the form
 /// is served at http://127.0.0.1:PORT/forms/ID (development mode: loopback peers only, no sign-in;
-/// the schema file's message above the fields, else "Please fill in this form"), its URL printed on
-/// stderr, and a browser opened when one is plausibly there (browser_launch.hpp; never with
+/// the schema file's message above the fields, if any; the page's words in the browser's
+/// language), its URL printed on stderr (in the locale's language, as the terminal form), and a browser opened when one is plausibly there (browser_launch.hpp; never with
 /// `no_open`). stdin is not read. The page's answer is printed as above; a page that expires
 /// unanswered (`timeout`) says so on stderr, prints {"action":"cancel"} and exits 1. Exit 2 also
 /// when the page cannot be served (no free port), or this build has no HTTP library

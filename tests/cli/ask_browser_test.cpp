@@ -172,13 +172,25 @@ TEST_CASE("elicitgen ask --browser: decline and cancel on the page exit 1", "[br
 }
 
 TEST_CASE("elicitgen ask --browser --timeout: a page that expires unanswered is a cancel", "[browser][cli]") {
-  // Only the outcome is checked, never how long it took.
-  AskChild ask({"--browser", "--no-open", "--timeout", "50", kApiKey});
+  // Only the outcome is checked, never how long it took. The words on stderr are the locale's.
+  AskChild ask({"--browser", "--no-open", "--timeout", "50", kApiKey}, {"/usr/bin/env", "LC_ALL=C"});
   const auto r = ask.end();
   CHECK(r.exit_code == 1);
   CHECK(r.out == "{\"action\":\"cancel\"}\n");
-  CHECK(r.err.find("http://127.0.0.1:") != std::string::npos);
+  CHECK(r.err.find("Open http://127.0.0.1:") != std::string::npos);
+  CHECK(r.err.find(" in your browser to answer (the page expires in 50 ms; Ctrl-C to stop)") != std::string::npos);
   CHECK(r.err.find("the page expired unanswered") != std::string::npos);
+
+  // In Korean (only the environment's names are read: no locale need be installed), the URL still
+  // followed by a space, as scripts find it.
+  AskChild korean({"--browser", "--no-open", "--timeout", "2000", kApiKey}, {"/usr/bin/env", "LC_ALL=ko_KR.UTF-8"});
+  CHECK(korean.url().rfind("http://127.0.0.1:", 0) == 0);
+  const auto k = korean.end();
+  CHECK(k.exit_code == 1);
+  CHECK(k.out == "{\"action\":\"cancel\"}\n");
+  CHECK(k.err.find("브라우저에서 http://127.0.0.1:") != std::string::npos);
+  CHECK(k.err.find(" 페이지를 열어 답하세요 (페이지는 2초 뒤 만료됩니다. 멈추려면 Ctrl-C)") != std::string::npos);
+  CHECK(k.err.find("elicitgen ask: 페이지가 응답 없이 만료되었습니다") != std::string::npos);
 }
 
 TEST_CASE("elicitgen ask --browser: a bad schema is reported as without it, and nothing is served", "[browser][cli]") {
