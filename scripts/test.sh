@@ -51,6 +51,6 @@ if [[ -z ${ELICITGEN_SKIP_FUZZ:-} ]]; then
   # libFuzzer (clang, ASan + UBSan): schema loading + checks + rendering, generated decode, and
   # JSON-RPC handling in a server session, a bounded time each.
   # It prints its own `ci-times:` lines (build, runs).
-  scripts/fuzz.sh "${ELICITGEN_FUZZ_SECONDS:-60}"
+  ELICITGEN_FUZZ_GENERATOR=$build/cli/elicitgen scripts/fuzz.sh "${ELICITGEN_FUZZ_SECONDS:-60}"
 fi
 ci_times_report

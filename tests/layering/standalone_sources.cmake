@@ -41,6 +41,8 @@ foreach(i RANGE ${last})
   if(batch_size LESS 2)
     continue()  # a batch of one is the source on its own: the build compiled it so
   endif()
+  # The batch's first source sees nothing before it: the build compiled it exactly as on its own.
+  list(REMOVE_AT includes 0)
   foreach(line IN LISTS includes)
     string(REGEX REPLACE "^#include \"(.*)\"$" "\\1" source "${line}")
     if(NOT source MATCHES "^${SOURCE_DIR}/")
