@@ -12,14 +12,14 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { AxePuppeteer } from '@axe-core/puppeteer';
-import puppeteer from 'puppeteer-core';
+
+import { boundRun, launchChromium, puppeteerVersion } from './chromium.mjs';
 
 const [elicitgen, schemaDir, screenshotDir] = process.argv.slice(2);
 if (!elicitgen || !schemaDir) {
   console.error('usage: node browser_a11y.mjs <elicitgen> <schema dir> [<screenshot dir>]');
   process.exit(2);
 }
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const OVERALL_MS = 240_000; // CTest's TIMEOUT (300 s) is above it
 const PAGE_MS = 30_000; // a navigation, a selector, an axe run
 const CHILD_MS = 60_000; // elicitgen's URL on stderr, its exit after the answer (a sanitized build starts slower)
@@ -49,19 +49,7 @@ function stopAll() {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
   }
 }
-process.on('exit', stopAll);
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    stopAll();
-    process.exit(1);
-  });
-}
-const overall = setTimeout(() => {
-  console.error(`browser_a11y: not done within ${OVERALL_MS / 1000} s`);
-  browser?.process()?.kill('SIGKILL');
-  process.exit(1); // the 'exit' handler kills the children
-}, OVERALL_MS);
-overall.unref();
+boundRun('browser_a11y', OVERALL_MS, stopAll, () => browser);
 
 // One `elicitgen ask --browser --no-open` serving one form on 127.0.0.1: resolves with the page's
 // URL (the one on its stderr) and `answered`, which resolves with its exit code and stdout (the
@@ -86,7 +74,13 @@ function ask(schema) {
     });
     try {
       const { code, signal } = await Promise.race([exited, timeout]);
-      return { code: code ?? signal, stdout, stderr };
+      let answer; // what it printed, as JSON when it is
+      try {
+        answer = JSON.parse(stdout);
+      } catch {
+        answer = stdout;
+      }
+      return { code: code ?? signal, stdout, stderr, answer };
     } finally {
       clearTimeout(timer);
     }
@@ -276,13 +270,7 @@ async function auditPages(lang) {
     await checkLanguage(page, res, lang, `${lang} declined page`);
     await auditBothSchemes(page, lang, 'declined page');
   });
-  const { code, stdout } = await answered();
-  let answer;
-  try {
-    answer = JSON.parse(stdout);
-  } catch {
-    answer = stdout;
-  }
+  const { code, stdout, answer } = await answered();
   expect(code === 1 && answer?.action === 'decline', `${lang}: elicitgen ask exited ${code} printing ${stdout}, expected 1 and a decline`);
   console.log(`${problems.length === before ? 'ok' : 'not ok'} ${lang}: the form, its errors (422), a 404 and the declined page audited in light and dark`);
 }
@@ -438,13 +426,7 @@ async function keyboardOnly(lang, scheme) {
     await checkLanguage(page, res, lang, `${lang} thanks page`);
     await auditBothSchemes(page, lang, 'thanks page');
   });
-  const { code, stdout } = await answered();
-  let answer;
-  try {
-    answer = JSON.parse(stdout);
-  } catch {
-    answer = stdout;
-  }
+  const { code, stdout, answer } = await answered();
   expect(code === 0, `${lang} keyboard: elicitgen ask exited ${code}, expected 0`);
   expect(
     isDeepStrictEqual(answer, EXPECTED(lang)),
@@ -461,16 +443,8 @@ let status = 0;
 const started = Date.now();
 try {
   if (screenshotDir) mkdirSync(screenshotDir, { recursive: true });
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // root in a container: no sandbox; a small /dev/shm: use /tmp
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run'],
-    protocolTimeout: PAGE_MS,
-    timeout: 60_000,
-  });
-  const pptr = JSON.parse(readFileSync(new URL('node_modules/puppeteer-core/package.json', import.meta.url), 'utf8'));
-  console.log(`${await browser.version()}; puppeteer-core ${pptr.version}; axe-core ${AXE_VERSION}; tags ${WCAG_TAGS.join(' ')}`);
+  browser = await launchChromium(PAGE_MS);
+  console.log(`${await browser.version()}; puppeteer-core ${puppeteerVersion()}; axe-core ${AXE_VERSION}; tags ${WCAG_TAGS.join(' ')}`);
   for (const lang of ['en', 'ko']) {
     await auditPages(lang);
     // The focus rings checked on the way: English in light, Korean in dark.

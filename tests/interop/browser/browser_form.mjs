@@ -6,11 +6,11 @@
 // (OVERALL_MS).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import puppeteer from 'puppeteer-core';
 
+import { boundRun, launchChromium, puppeteerVersion } from './chromium.mjs';
 import { Session2025, SseReader, callTool2026, newId } from './mcp_http.mjs';
 
 const [revision, serverBin, screenshotDir] = process.argv.slice(2);
@@ -18,7 +18,6 @@ if (!['2025-11-25', '2026-07-28'].includes(revision) || !serverBin) {
   console.error('usage: node browser_form.mjs 2025-11-25|2026-07-28 <elicitgen_http_server> [<screenshot dir>]');
   process.exit(2);
 }
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const OVERALL_MS = 150_000; // CTest's TIMEOUT (300 s) is above it
 const PAGE_MS = 30_000; // a navigation, a selector
 const KEY = 'sk-test-0123456789abcdefghij'; // 28 characters
@@ -32,19 +31,7 @@ let browser;
 function stopAll() {
   if (server && server.exitCode === null && server.signalCode === null) server.kill('SIGKILL');
 }
-process.on('exit', stopAll);
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    stopAll();
-    process.exit(1);
-  });
-}
-const overall = setTimeout(() => {
-  console.error(`browser_form: not done within ${OVERALL_MS / 1000} s`);
-  browser?.process()?.kill('SIGKILL');
-  process.exit(1); // the 'exit' handler kills the server
-}, OVERALL_MS);
-overall.unref();
+boundRun('browser_form', OVERALL_MS, stopAll, () => browser);
 
 function startServer() {
   server = spawn(serverBin, ['--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'] });
@@ -398,25 +385,13 @@ async function run2025(url) {
   }
 }
 
-function puppeteerVersion() {
-  const file = new URL('node_modules/puppeteer-core/package.json', import.meta.url);
-  return JSON.parse(readFileSync(file, 'utf8')).version;
-}
-
 // --- main ----------------------------------------------------------------------------------------
 let status = 0;
 const started = Date.now();
 try {
   if (screenshotDir) mkdirSync(screenshotDir, { recursive: true });
   const url = await startServer();
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // root in a container: no sandbox; a small /dev/shm: use /tmp
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run'],
-    protocolTimeout: PAGE_MS,
-    timeout: 60_000,
-  });
+  browser = await launchChromium(PAGE_MS);
   console.log(`server ${url} (${revision}); ${await browser.version()}; puppeteer-core ${puppeteerVersion()}`);
   if (revision === '2026-07-28') await run2026(url);
   else await run2025(url);

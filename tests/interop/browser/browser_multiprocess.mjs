@@ -12,8 +12,8 @@
 // Every wait is bounded: each fetch (mcp_http.mjs), each page wait, each look at the log, the run.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import puppeteer from 'puppeteer-core';
 
+import { boundRun, launchChromium, puppeteerVersion } from './chromium.mjs';
 import { callTool2026 } from './mcp_http.mjs';
 
 const [origin, accessLog, addrA, addrB] = process.argv.slice(2);
@@ -21,7 +21,6 @@ if (!origin || !accessLog || !addrA || !addrB) {
   console.error('usage: node browser_multiprocess.mjs <nginx URL> <access log> <host:port of A> <host:port of B>');
   process.exit(2);
 }
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const OVERALL_MS = 120_000; // CTest's TIMEOUT (300 s) is above it
 const PAGE_MS = 30_000; // a navigation, a selector
 const LOG_MS = 5_000; // nginx writes a request's line when it has answered it
@@ -29,12 +28,8 @@ const KEY = 'sk-multiprocess-0123456789abcd'; // 30 characters
 const mcpUrl = new URL('/mcp', origin).href;
 
 let browser;
-const overall = setTimeout(() => {
-  console.error(`browser_multiprocess: not done within ${OVERALL_MS / 1000} s`);
-  browser?.process()?.kill('SIGKILL');
-  process.exit(1);
-}, OVERALL_MS);
-overall.unref();
+// Its processes are run.sh's: nothing of its own to stop.
+boundRun('browser_multiprocess', OVERALL_MS, () => {}, () => browser);
 
 // --- which process served a request: nginx's access log -----------------------------------------
 const names = { [addrA]: 'A', [addrB]: 'B' };
@@ -154,23 +149,11 @@ async function run() {
   assert.deepEqual([...processes].sort(), ['A', 'B'], 'both processes served the flow');
 }
 
-function puppeteerVersion() {
-  const file = new URL('node_modules/puppeteer-core/package.json', import.meta.url);
-  return JSON.parse(readFileSync(file, 'utf8')).version;
-}
-
 let status = 0;
 const started = Date.now();
 try {
   seen = logLines().length; // what the earlier requests (the readiness checks) left there
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    // root in a container: no sandbox; a small /dev/shm: use /tmp
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run'],
-    protocolTimeout: PAGE_MS,
-    timeout: 60_000,
-  });
+  browser = await launchChromium(PAGE_MS);
   const versions = `${await browser.version()}; puppeteer-core ${puppeteerVersion()}`;
   console.log(`nginx ${origin} in front of A ${addrA} and B ${addrB}; ${versions}`);
   await run();

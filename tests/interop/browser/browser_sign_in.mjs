@@ -30,8 +30,8 @@ import net from 'node:net';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { pathToFileURL } from 'node:url';
-import puppeteer from 'puppeteer-core';
 
+import { boundRun, launchChromium } from './chromium.mjs';
 import { Session2025, SseReader, callTool2026, newId } from './mcp_http.mjs';
 
 const [revision, serverBin, oauthDir] = process.argv.slice(2);
@@ -39,7 +39,6 @@ if (!['2025-11-25', '2026-07-28'].includes(revision) || !serverBin || !oauthDir)
   console.error('usage: node browser_sign_in.mjs 2025-11-25|2026-07-28 <elicitgen_http_server> <oauth dir>');
   process.exit(2);
 }
-const CHROMIUM = process.env.CHROMIUM ?? '/usr/bin/chromium';
 const OAUTH_NODE = path.join(oauthDir, 'node_modules/.bin/node');
 const OVERALL_MS = 150_000; // CTest's TIMEOUT (300 s) is above it
 const PAGE_MS = 30_000; // a navigation, a selector
@@ -53,19 +52,7 @@ let browser;
 function stopAll() {
   for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 }
-process.on('exit', stopAll);
-for (const signal of ['SIGINT', 'SIGTERM']) {
-  process.on(signal, () => {
-    stopAll();
-    process.exit(1);
-  });
-}
-const overall = setTimeout(() => {
-  console.error(`browser_sign_in: not done within ${OVERALL_MS / 1000} s`);
-  browser?.process()?.kill('SIGKILL');
-  process.exit(1); // the 'exit' handler kills the servers
-}, OVERALL_MS);
-overall.unref();
+boundRun('browser_sign_in', OVERALL_MS, stopAll, () => browser);
 
 // Starts a child and resolves with the first line it prints, within 60 s.
 function start(command, args, env) {
@@ -359,13 +346,7 @@ try {
   const { pageUrl } = call;
   console.log(`ok 1 octocat's token (sub octocat, aud ${url}); tools/call api_key: ${call.what}; the page ${pageUrl.pathname.slice(0, 16)}...`);
 
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--no-first-run'],
-    protocolTimeout: PAGE_MS,
-    timeout: 60_000,
-  });
+  browser = await launchChromium(PAGE_MS);
   console.log(`MCP server ${url}, authorization server ${issuer}; ${await browser.version()}`);
 
   // 2. hubot signs in and opens octocat's page.
