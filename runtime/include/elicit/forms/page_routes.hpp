@@ -12,8 +12,10 @@
 //   anything else       405 with `Allow: GET, POST`
 //
 // Every answer is text/html; charset=utf-8 with Content-Security-Policy (the store's),
-// Cache-Control: no-store, Referrer-Policy: no-referrer, X-Content-Type-Options: nosniff and
-// X-Frame-Options: DENY. docs/browser-forms.md ("Serving the pages") has the whole table.
+// Cache-Control: no-store, Referrer-Policy: no-referrer, X-Content-Type-Options: nosniff,
+// X-Frame-Options: DENY, Content-Language and Vary: Accept-Language, in the language of the
+// request's Accept-Language or PageRoutes::language. docs/browser-forms.md ("Serving the pages") has
+// the whole table.
 #pragma once
 
 #include <chrono>

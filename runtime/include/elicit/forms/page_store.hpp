@@ -38,7 +38,8 @@ struct PageRequest {
 
 /// The page's answer to a PageRequest: always text/html; charset=utf-8. The serving side
 /// adds the headers: Content-Security-Policy form_page_csp(templates), Cache-Control: no-store,
-/// Referrer-Policy: no-referrer, X-Content-Type-Options: nosniff, X-Frame-Options: DENY.
+/// Referrer-Policy: no-referrer, X-Content-Type-Options: nosniff, X-Frame-Options: DENY,
+/// Content-Language (PageRequest::language) and Vary: Accept-Language.
 struct PageResponse {
   int status = 200;
   std::string html;
