@@ -13,7 +13,7 @@ import path from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
 import { AxePuppeteer } from '@axe-core/puppeteer';
 
-import { boundRun, launchChromium, puppeteerVersion } from './chromium.mjs';
+import { boundRun, launchChromium, puppeteerVersion, withPage as withFreshPage } from './chromium.mjs';
 
 const [elicitgen, schemaDir, screenshotDir] = process.argv.slice(2);
 if (!elicitgen || !schemaDir) {
@@ -105,19 +105,13 @@ function ask(schema) {
 }
 
 // --- the browser ---------------------------------------------------------------------------------
-async function withPage(lang, fn) {
-  const context = await browser.createBrowserContext();
-  try {
-    const page = await context.newPage();
-    page.setDefaultTimeout(PAGE_MS);
-    page.setDefaultNavigationTimeout(PAGE_MS);
-    await page.setViewport({ width: 800, height: 900 });
+// A fresh page asking for `lang`, in light.
+function withPage(lang, fn) {
+  return withFreshPage(browser, PAGE_MS, async (page) => {
     await page.setExtraHTTPHeaders({ 'Accept-Language': lang });
     await page.emulateMediaFeatures([{ name: 'prefers-color-scheme', value: 'light' }]);
-    return await fn(page);
-  } finally {
-    await context.close();
-  }
+    return fn(page);
+  });
 }
 
 async function open(page, url, expectStatus) {

@@ -10,7 +10,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 
-import { boundRun, launchChromium, puppeteerVersion } from './chromium.mjs';
+import { boundRun, launchChromium, puppeteerVersion, withPage as withFreshPage } from './chromium.mjs';
 import { Session2025, SseReader, callTool2026, newId } from './mcp_http.mjs';
 
 const [revision, serverBin, screenshotDir] = process.argv.slice(2);
@@ -198,18 +198,7 @@ async function submitShortKey(page) {
   return error;
 }
 
-async function withPage(fn) {
-  const context = await browser.createBrowserContext();
-  try {
-    const page = await context.newPage();
-    page.setDefaultTimeout(PAGE_MS);
-    page.setDefaultNavigationTimeout(PAGE_MS);
-    await page.setViewport({ width: 800, height: 900 });
-    return await fn(page, context);
-  } finally {
-    await context.close();
-  }
-}
+const withPage = (fn) => withFreshPage(browser, PAGE_MS, fn);
 
 // --- the flows -----------------------------------------------------------------------------------
 async function run2026(url) {

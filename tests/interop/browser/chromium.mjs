@@ -17,6 +17,21 @@ export function launchChromium(protocolTimeout) {
   });
 }
 
+// `fn(page, context)` on a fresh page, 800 x 900, of a fresh incognito context of `browser` (closed
+// after, whatever `fn` does); every wait of the page bounded by `timeoutMs` milliseconds.
+export async function withPage(browser, timeoutMs, fn) {
+  const context = await browser.createBrowserContext();
+  try {
+    const page = await context.newPage();
+    page.setDefaultTimeout(timeoutMs);
+    page.setDefaultNavigationTimeout(timeoutMs);
+    await page.setViewport({ width: 800, height: 900 });
+    return await fn(page, context);
+  } finally {
+    await context.close();
+  }
+}
+
 export function puppeteerVersion() {
   const file = new URL('node_modules/puppeteer-core/package.json', import.meta.url);
   return JSON.parse(readFileSync(file, 'utf8')).version;
